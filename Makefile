@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build ./c2cscan (and the test tools and workloads)
+# make check      install missing Debian packages, build, run every test
+# make asan       the same tests under AddressSanitizer + UBSan (build-asan/)
+# make demo       install, build, report a real recording shipped in tests/fixtures
+# V=1             show full command lines; WERROR=1 warnings are errors
+
+B ?= build
+CC ?= gcc
+PKGS := libdw libelf ncursesw libzstd
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wno-format-nonliteral -Wvla
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP
+LDLIBS := $(PKG_LIBS) -lpthread -lm
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
+MAIN_SRC := src/main.c
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(wildcard src/*.c src/maps/*.c src/hitm/*.c src/tui/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+LIB := $(B)/libc2cscan.a
+BIN := $(B)/c2cscan
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
+WORK_SRCS := $(wildcard scripts/workloads/*.c)
+WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
+
+.PHONY: all deps check test asan demo clean fuzz bench install
+all: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS)
+ifeq ($(B),build)
+all: c2cscan
+c2cscan: $(BIN)
+	$(Q)cp $< $@
+endif
+
+$(B)/%.o: %.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DC2CSCAN_VERSION='"$(VERSION)"' -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(B)/$(MAIN_SRC:.c=.o) $(LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: $(B)/tests/unit/%.o $(LIB)
+	$(call msg,LD,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tools/%: $(B)/tests/tools/%.o $(LIB)
+	$(call msg,LD,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Workloads are deliberately simple, unoptimized-ish programs with debug info.
+$(B)/workloads/%: scripts/workloads/%.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -o $@ $< -lpthread
+
+deps:
+	@scripts/install-deps
+
+# check = deps first (pkg-config flags are read when make starts), then tests.
+check:
+	@scripts/install-deps
+	$(Q)$(MAKE) --no-print-directory WERROR=1 test
+
+test: all
+	@B=$(B) tests/run-tests
+
+asan:
+	@scripts/install-deps
+	$(Q)$(MAKE) --no-print-directory B=build-asan WERROR=1 \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
+
+demo:
+	@scripts/install-deps
+	$(Q)$(MAKE) --no-print-directory all
+	@scripts/demo
+
+clean:
+	rm -rf build build-asan build-fuzz c2cscan
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Aggregation of keyed samples into cachelines and, inside each line, rows
+ * per (offset, code address). This is the model every renderer reads (stdio,
+ * json, tui). It never prints and never includes curses.
+ *
+ * The line and row structs are exposed read-only so renderers can format
+ * them without an accessor per field; only c2c.c writes them.
+ */
+#ifndef C2CSCAN_C2C_H
+#define C2CSCAN_C2C_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "datasrc.h"
+#include "../maps/maps.h"
+#include "../util.h"
+
+struct c2c;
+
+/* One sample, keyed (maps__key) and ready to count. */
+struct c2c_sample {
+	uint64_t data_src;
+	uint64_t addr;            /* data virtual address */
+	uint64_t ip;              /* code address */
+	uint64_t weight;          /* load latency (WEIGHT / WEIGHT_STRUCT var1), 0 if none */
+	uint32_t pid, tid, cpu;   /* cpu (u32)-1 when the file has none */
+	int32_t node;             /* NUMA node of cpu, -1 unknown */
+	uint8_t cpumode;
+	bool mapped;              /* data and code address resolved to mappings */
+	struct cl_key key;
+	const char *object;       /* data mapping name; must outlive the c2c */
+	const char *code_object;  /* code mapping name; must outlive the c2c */
+};
+
+enum c2c_display {
+	C2C_DISPLAY_TOT,          /* local + remote HITM */
+	C2C_DISPLAY_LCL,
+	C2C_DISPLAY_RMT,
+	C2C_DISPLAY_PEER,         /* local + remote peer (no HITM on some CPUs) */
+	C2C_DISPLAY_ALL,          /* loads + stores: files without snoop info */
+};
+
+/* Latency sums of loads (WEIGHT), for mean latency columns. */
+struct c2c_lat {
+	uint64_t hitm_sum, load_sum;
+	uint32_t hitm_cnt, load_cnt;
+};
+
+struct c2c_row {                  /* (offset, iaddr) inside one line */
+	uint32_t offset;          /* byte offset inside the line */
+	uint64_t iaddr;
+	uint8_t cpumode;          /* of the code address */
+	const char *code_object;
+	struct c2c_stats stats;
+	struct c2c_lat lat;
+	struct u32set pids, tids, cpus, nodes;
+};
+
+struct c2c_line {
+	struct cl_key key;
+	uint64_t addr;            /* line's virtual address (first sample seen) */
+	uint32_t first_pid;       /* pid of that sample (a shared line's address is per process) */
+	const char *object;
+	struct c2c_stats stats;
+	struct c2c_lat lat;
+	struct u32set pids, tids, cpus, nodes;
+	struct c2c_row *rows;     /* sorted by offset, then metric, after c2c__sort */
+	size_t nr_rows, alloc_rows;
+};
+
+struct c2c *c2c__new(uint32_t line_size);
+void c2c__delete(struct c2c *c);
+uint32_t c2c__line_size(const struct c2c *c);
+
+/* Counts s into the totals; into a line when perf would (see c2c_stats__decode). */
+int c2c__add(struct c2c *c, const struct c2c_sample *s);
+const struct c2c_stats *c2c__totals(const struct c2c *c);
+size_t c2c__nr_lines(const struct c2c *c);
+
+uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode);
+
+/*
+ * Sorted view: the lines the mode counts as contended (metric > 0), or every
+ * line with show_all, by metric descending (ties: more accesses, then key).
+ * *linesp stays valid until the next c2c__sort, c2c__add or c2c__delete.
+ */
+size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
+		 const struct c2c_line *const **linesp);
+
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Maps timeline: processes, threads and their mappings over time, built from
+ * the side-band records (MMAP, MMAP2, COMM, FORK, EXIT) of a recording, and
+ * the keying rule that turns a data address into a cacheline identity.
+ *
+ * Use: feed every side-band event of pass 1 with maps__add_event() in file
+ * order, call maps__finalize() once (it orders events by time, file order
+ * breaking ties, and replays them), then answer lookups for samples of
+ * pass 2 in any order. "time" is the event timestamp, or the record's
+ * sequence number when the file has no usable timestamps (file order).
+ *
+ * Never prints. Functions return 0 or a negative errno.
+ */
+#ifndef C2CSCAN_MAPS_H
+#define C2CSCAN_MAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../perf_data.h"
+
+struct maps;
+
+/* How a shared mapping names the memory behind it. */
+enum map_ident {
+	MAP_ID_NONE = 0,
+	MAP_ID_INODE,   /* MMAP2: maj, min, ino, ino_generation */
+	MAP_ID_NAME,    /* MMAP v1 shared memory (/dev/shm, /SYSV, memfd, /dev/zero): by name */
+	MAP_ID_BUILDID, /* MMAP2 build-id form, file-backed: by build-id (or path when none) */
+	MAP_ID_ORIGIN,  /* MMAP2 build-id form, anonymous shared: by the mmap that created it */
+};
+
+/* One mapping, read-only for users; lives as long as the struct maps. */
+struct map_desc {
+	uint64_t start, end, pgoff;
+	uint32_t prot, flags;     /* PROT_*, MAP_*; 0 for MMAP v1 */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	bool v2, build_id_form;
+	uint8_t build_id_size;
+	uint8_t build_id[20];
+	const char *name;         /* interned */
+	uint64_t origin;          /* MAP_ID_ORIGIN identity (inherited through fork) */
+};
+
+enum cl_kind { CL_PRIVATE = 0, CL_SHARED = 1, CL_KERNEL = 2 };
+
+/* Identity of a cacheline. Compare with cl_key__equal(), hash with
+ * cl_key__hash(); build only with maps__key() (unused fields are zero). */
+struct cl_key {
+	uint8_t kind;             /* enum cl_kind */
+	uint8_t ident;            /* enum map_ident, CL_SHARED only */
+	uint8_t unmapped;         /* CL_PRIVATE: no mapping known for the address */
+	uint8_t approx;           /* CL_PRIVATE from an MMAP v1 file mapping: approximate */
+	uint32_t pid;             /* CL_PRIVATE */
+	uint32_t maj, min;        /* MAP_ID_INODE */
+	uint64_t ino, ino_generation;
+	uint64_t ident_id;        /* MAP_ID_NAME/BUILDID: interned id; MAP_ID_ORIGIN: origin */
+	uint64_t line;            /* CL_SHARED: file offset of the line; else line vaddr */
+};
+
+uint64_t cl_key__hash(const struct cl_key *k);
+bool cl_key__equal(const struct cl_key *a, const struct cl_key *b);
+
+/* Why an mmap record was rejected (validation of real streams). */
+enum maps_reject {
+	MAPS_REJ_ZERO_LEN,
+	MAPS_REJ_HUGE_LEN,
+	MAPS_REJ_WRAP,
+	MAPS_REJ_UNALIGNED,
+	MAPS_REJ_LOW_START,       /* start below the lowest user page (4096) */
+	MAPS_REJ_NO_NAME,         /* file-backed (or v1) with an empty name */
+	MAPS_REJ__NR,
+};
+
+struct maps_stats {
+	uint64_t mmap_v1, mmap2, mmap2_build_id;
+	uint64_t rejected[MAPS_REJ__NR];
+	uint64_t rejected_total;
+	uint64_t comms, comm_execs, forks, exits;
+	uint64_t processes;       /* address spaces created */
+	uint64_t fork_loops;      /* FORKs refused because they would make a cycle */
+	bool v1_file_mappings;    /* file-backed MMAP v1 seen: keying of them is approximate */
+};
+
+struct maps *maps__new(void);
+void maps__delete(struct maps *m);
+
+/* Default: 1 << 63 (64-bit kernels). 32-bit recordings: 0xc0000000. */
+void maps__set_kernel_start(struct maps *m, uint64_t kernel_start);
+
+/* Side-band only (PD_MMAP, PD_COMM, PD_FORK, PD_EXIT); other kinds are ignored. */
+int maps__add_event(struct maps *m, const struct pd_event *ev, uint64_t time);
+int maps__finalize(struct maps *m);
+
+/* Mapping of pid at addr live at time, or NULL. pid (u32)-1 is the kernel. */
+const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time);
+
+/*
+ * The keying rule (DESIGN.md) in one place. cpumode is the sample's
+ * (PERF_RECORD_MISC_*). Kernel-half addresses key as kernel; a user-half
+ * address touched in kernel mode (futex, copy_to_user) keys by the process
+ * mapping when there is one. Returns the mapping used, or NULL.
+ */
+const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
+				 uint8_t cpumode, uint32_t line_size, struct cl_key *key);
+
+/* Name of the interned id in a MAP_ID_NAME / MAP_ID_BUILDID key. */
+const char *maps__ident_name(const struct maps *m, uint64_t ident_id);
+/* comm of pid/tid at time ("" when unknown); interned. */
+const char *maps__comm(const struct maps *m, uint32_t pid, uint32_t tid, uint64_t time);
+
+const struct maps_stats *maps__stats(const struct maps *m);
+
+#endif

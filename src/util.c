@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "c2cscan: out of memory (allocating %zu bytes)\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		oom(size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	p = realloc(p, nmemb * size ? nmemb * size : 1);
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc ? *alloc : 8;
+
+	if (need <= *alloc)
+		return;
+	while (n < need)
+		n *= 2;
+	*p = xrealloc(*p, n, elem);
+	*alloc = n;
+}
+
+static uint32_t u32set__pos(const struct u32set *s, uint32_t x)
+{
+	uint32_t lo = 0, hi = s->nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void u32set__add(struct u32set *s, uint32_t x)
+{
+	uint32_t pos = u32set__pos(s, x);
+
+	if (pos < s->nr && s->v[pos] == x)
+		return;
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? s->alloc * 2 : 4;
+		s->v = xrealloc(s->v, s->alloc, sizeof(*s->v));
+	}
+	memmove(s->v + pos + 1, s->v + pos, (s->nr - pos) * sizeof(*s->v));
+	s->v[pos] = x;
+	s->nr++;
+}
+
+bool u32set__has(const struct u32set *s, uint32_t x)
+{
+	uint32_t pos = u32set__pos(s, x);
+
+	return pos < s->nr && s->v[pos] == x;
+}
+
+void u32set__merge(struct u32set *dst, const struct u32set *src)
+{
+	for (uint32_t i = 0; i < src->nr; i++)
+		u32set__add(dst, src->v[i]);
+}
+
+void u32set__exit(struct u32set *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->nr = s->alloc = 0;
+}
+
+uint64_t hash64(uint64_t x)
+{
+	/* splitmix64 finalizer */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *c = p;
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ULL;
+	}
+	return hash64(h);
+}
+
+/* Open-addressing table of owned strings; ids index strs[] from 1. */
+struct strtab {
+	char **strs;            /* [0] unused */
+	size_t nr, alloc;
+	uint32_t *slots;        /* id or 0 */
+	size_t nr_slots;
+};
+
+struct strtab *strtab__new(void)
+{
+	struct strtab *t = xcalloc(1, sizeof(*t));
+
+	t->nr = 1;
+	t->alloc = 16;
+	t->strs = xcalloc(t->alloc, sizeof(*t->strs));
+	t->nr_slots = 64;
+	t->slots = xcalloc(t->nr_slots, sizeof(*t->slots));
+	return t;
+}
+
+void strtab__delete(struct strtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 1; i < t->nr; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	free(t->slots);
+	free(t);
+}
+
+static void strtab__rehash(struct strtab *t)
+{
+	size_t n = t->nr_slots * 2;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t id = 1; id < t->nr; id++) {
+		size_t i = hash_bytes(t->strs[id], strlen(t->strs[id]), 0) & (n - 1);
+
+		while (slots[i])
+			i = (i + 1) & (n - 1);
+		slots[i] = id;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nr_slots = n;
+}
+
+const char *strtab__intern(struct strtab *t, const char *s, uint64_t *idp)
+{
+	size_t len = strlen(s);
+	size_t i = hash_bytes(s, len, 0) & (t->nr_slots - 1);
+
+	while (t->slots[i]) {
+		if (!strcmp(t->strs[t->slots[i]], s)) {
+			if (idp)
+				*idp = t->slots[i];
+			return t->strs[t->slots[i]];
+		}
+		i = (i + 1) & (t->nr_slots - 1);
+	}
+	xgrow((void **)&t->strs, &t->alloc, t->nr + 1, sizeof(*t->strs));
+	t->strs[t->nr] = xstrdup(s);
+	t->slots[i] = t->nr;
+	if (idp)
+		*idp = t->nr;
+	t->nr++;
+	if (t->nr * 2 > t->nr_slots)
+		strtab__rehash(t);
+	return t->strs[t->nr - 1];
+}
+
+const char *strtab__str(const struct strtab *t, uint64_t id)
+{
+	return id && id < t->nr ? t->strs[id] : NULL;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small shared helpers: checked allocation, a u32 set, string interning, hashing. */
+#ifndef C2CSCAN_UTIL_H
+#define C2CSCAN_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation failure is fatal: a message and exit(1) (sizes passed here are
+ * always bounded by the caller first; see the limits in reader.h). */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+/* Grow *p (array of elem bytes) so that index need-1 fits; doubles. */
+void xgrow(void **p, size_t *alloc, size_t need, size_t elem);
+
+/* Sorted set of u32 (pids, tids, cpus, nodes); small, embedded by value. */
+struct u32set {
+	uint32_t *v;
+	uint32_t nr, alloc;
+};
+void u32set__add(struct u32set *s, uint32_t x);
+bool u32set__has(const struct u32set *s, uint32_t x);
+void u32set__merge(struct u32set *dst, const struct u32set *src);
+void u32set__exit(struct u32set *s);
+
+/* String interning: equal strings get one pointer and one id (from 1). */
+struct strtab;
+struct strtab *strtab__new(void);
+void strtab__delete(struct strtab *t);
+const char *strtab__intern(struct strtab *t, const char *s, uint64_t *idp);
+const char *strtab__str(const struct strtab *t, uint64_t id);
+
+uint64_t hash64(uint64_t x);
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
+
+#endif

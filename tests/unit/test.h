@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Minimal unit-test harness: CHECK() records failures, test_done() exits 1 if any. */
+#ifndef C2CSCAN_TEST_H
+#define C2CSCAN_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int test_failures, test_checks;
+
+#define CHECK(cond)                                                                     \
+	do {                                                                            \
+		test_checks++;                                                          \
+		if (!(cond)) {                                                          \
+			test_failures++;                                                \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                                       \
+	} while (0)
+
+#define CHECK_EQ_U64(a, b)                                                              \
+	do {                                                                            \
+		unsigned long long _a = (unsigned long long)(a), _b = (unsigned long long)(b); \
+		test_checks++;                                                          \
+		if (_a != _b) {                                                         \
+			test_failures++;                                                \
+			fprintf(stderr, "%s:%d: %s == %s failed: %llu != %llu (0x%llx != 0x%llx)\n", \
+				__FILE__, __LINE__, #a, #b, _a, _b, _a, _b);              \
+		}                                                                       \
+	} while (0)
+
+#define CHECK_STR(a, b)                                                                 \
+	do {                                                                            \
+		const char *_a = (a), *_b = (b);                                        \
+		test_checks++;                                                          \
+		if (!_a || !_b || strcmp(_a, _b)) {                                     \
+			test_failures++;                                                \
+			fprintf(stderr, "%s:%d: %s == %s failed: \"%s\" != \"%s\"\n",     \
+				__FILE__, __LINE__, #a, #b, _a ? _a : "(null)", _b ? _b : "(null)"); \
+		}                                                                       \
+	} while (0)
+
+static inline int test_done(const char *name)
+{
+	printf("%s: %d checks, %d failed\n", name, test_checks, test_failures);
+	return test_failures ? 1 : 0;
+}
+
+#endif
