@@ -32,7 +32,7 @@ void *xrealloc(void *p, size_t nmemb, size_t size)
 {
 	if (size && nmemb > SIZE_MAX / size)
 		oom(SIZE_MAX);
-	p = realloc(p, nmemb * size ? nmemb * size : 1);
+	p = realloc(p, nmemb && size ? nmemb * size : 1);
 	if (!p)
 		oom(nmemb * size);
 	return p;
