@@ -103,3 +103,6 @@ clean:
 	rm -rf build build-asan build-fuzz c2cscan
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# libFuzzer target and bounded fuzz run (issue 6); defined in mk/fuzz.mk when present.
+-include mk/fuzz.mk

@@ -288,15 +288,26 @@ static bool is_amd(const struct pd_info *info)
 
 int report__load(struct report **rp, const struct report_opts *opts, char *err, size_t errsize)
 {
+	struct pd_reader *rd;
+	int ret;
+
+	*rp = NULL;
+	ret = pd_reader__open(&rd, opts->input, err, errsize);
+	if (ret < 0)
+		return ret;
+	return report__load_reader(rp, rd, opts, err, errsize);
+}
+
+int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
+			char *err, size_t errsize)
+{
 	struct report *r = xcalloc(1, sizeof(*r));
 	const struct pd_info *info;
 	int ret;
 
 	*rp = NULL;
 	r->opts = *opts;
-	ret = pd_reader__open(&r->reader, opts->input, err, errsize);
-	if (ret < 0)
-		goto fail;
+	r->reader = rd;
 	info = pd_reader__info(r->reader);
 	r->maps = maps__new();
 	ret = pass1(r);

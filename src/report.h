@@ -59,6 +59,10 @@ struct report {
 
 /* 0, or < 0 with a one-line reason in err (without the file name). */
 int report__load(struct report **rp, const struct report_opts *opts, char *err, size_t errsize);
+/* Same, over an open reader, which the report takes ownership of (also on
+ * failure). For in-memory input (tests, fuzzing). */
+int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
+			char *err, size_t errsize);
 void report__delete(struct report *r);
 /* Re-sort for another display mode (TUI 'd'). */
 void report__set_mode(struct report *r, enum c2c_display mode);
