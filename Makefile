@@ -40,9 +40,11 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 WORK_SRCS := $(wildcard scripts/workloads/*.c)
 WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
+PROG_SRCS := $(wildcard tests/progs/*.c)
+PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
 
 .PHONY: all deps check test asan demo clean fuzz bench install
-all: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS)
+all: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
 ifeq ($(B),build)
 all: c2cscan
 c2cscan: $(BIN)
@@ -74,6 +76,12 @@ $(B)/tools/%: $(B)/tests/tools/%.o $(LIB)
 
 # Workloads are deliberately simple, unoptimized-ish programs with debug info.
 $(B)/workloads/%: scripts/workloads/%.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -o $@ $< -lpthread
+
+# Test programs: like workloads, never sanitized (they are what is measured).
+$(B)/progs/%: tests/progs/%.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -o $@ $< -lpthread
