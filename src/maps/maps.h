@@ -11,6 +11,21 @@
  * sequence number when the file has no usable timestamps (file order).
  *
  * Never prints. Functions return 0 or a negative errno.
+ *
+ * Decisions the records leave open (tests/unit/test_maps.c checks each):
+ * - A pid first seen without a FORK existed before the recording: its maps
+ *   apply from time 0. FORK (pid != ppid) and exec start a new address space;
+ *   EXIT keeps the maps (samples stamped before need them, and a leader can
+ *   pthread_exit while its threads run); a later FORK of the pid replaces it.
+ * - MMAP v1 "/anon_hugepage (deleted)" (hugetlb anonymous) is private: it is
+ *   almost always MAP_PRIVATE, and the record cannot tell. v1 shared-memory
+ *   names key by name, which merges unrelated segments of one name
+ *   ("/dev/zero (deleted)", "/SYSV00000000").
+ * - MMAP2 inode form, MAP_SHARED with maj = min = ino = 0 (no identity at all)
+ *   keys by origin like the build-id form; an inode of 0 with a device (SysV
+ *   shm id 0) is an inode like any other.
+ * - Lookups may run concurrently from several threads (the lookup cache is
+ *   per thread); add_event/finalize may not.
  */
 #ifndef C2CSCAN_MAPS_H
 #define C2CSCAN_MAPS_H
@@ -91,6 +106,7 @@ void maps__set_kernel_start(struct maps *m, uint64_t kernel_start);
 
 /* Side-band only (PD_MMAP, PD_COMM, PD_FORK, PD_EXIT); other kinds are ignored. */
 int maps__add_event(struct maps *m, const struct pd_event *ev, uint64_t time);
+/* Both return -EBUSY once finalized. */
 int maps__finalize(struct maps *m);
 
 /* Mapping of pid at addr live at time, or NULL. pid (u32)-1 is the kernel. */

@@ -1,0 +1,1150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Maps timeline and the keying rule.
+ *
+ * Side-band events are kept until maps__finalize(), which sorts them by
+ * (time, file order) and replays them. The replay keeps, per process, the
+ * set of live mappings in a treap keyed by start address and records every
+ * mapping as an "entry": an address range with a validity interval
+ * [t_begin, t_end). At any instant the live entries of one address space are
+ * disjoint, so the entries of an address space are disjoint rectangles in
+ * the (address, time) plane.
+ *
+ * A process id can name several address spaces over time ("incarnations"):
+ * a FORK creating the pid or an exec (COMM with the exec flag) starts a new
+ * one. A lookup first picks the incarnation live at the sample's time, then
+ * finds the rectangle holding (addr, time) in a centered interval tree built
+ * once per incarnation: every entry sits at the highest node whose center it
+ * contains, so the entries of one node all contain that center and, being
+ * disjoint at every instant, are disjoint in time; sorted by t_begin, one
+ * binary search finds the only candidate of the node. A query visits
+ * O(log n) nodes. Memory is O(number of entries) and does not depend on the
+ * number of samples.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "maps.h"
+#include "../util.h"
+
+#define USER_MIN_ADDR 4096ULL
+#define PAGE_MASK_4K 4095ULL
+#define HUGE_LEN (1ULL << 56)
+#define T_INF UINT64_MAX
+#define NO_PID UINT32_MAX
+#define KERNEL_PID ((uint32_t)-1)
+#define DESC_CHUNK 256
+#define ANCESTRY_WALK_MAX 4096
+
+/* The public desc plus its key class, decided once when the record is added. */
+struct mdesc {
+	struct map_desc d;
+	uint8_t kind;           /* CL_PRIVATE or CL_SHARED */
+	uint8_t ident;          /* enum map_ident when CL_SHARED */
+	uint8_t approx;         /* private because the record could not tell (v1 file) */
+	uint64_t ident_id;      /* interned name/build-id id, or origin */
+};
+
+/* One mapping over its lifetime. md is shared between fork copies. */
+struct entry {
+	uint64_t start, end;
+	uint64_t t_begin, t_end;
+	const struct mdesc *md;
+};
+
+struct itnode {
+	uint64_t center;
+	uint32_t first, nr;     /* slice of aspace.ents, sorted by t_begin */
+	int32_t left, right;
+};
+
+/* One address space of a pid, live for lookups in [t_begin, t_until). */
+struct aspace {
+	uint64_t t_begin, t_until;
+	uint32_t ppid;          /* for the ancestry check; NO_PID if none */
+	bool exited;
+	struct entry *ents;
+	size_t nr_ents, alloc_ents;
+	struct itnode *nodes;   /* after finalize */
+	int32_t root;
+	uint32_t treap;         /* replay only: live entries by start */
+};
+
+struct proc {
+	uint32_t pid;
+	struct aspace *as;      /* incarnations in time order */
+	size_t nr_as, alloc_as;
+};
+
+struct comm_at {
+	uint64_t t;
+	const char *comm;
+};
+
+struct thread {
+	uint32_t tid;
+	struct comm_at *c;
+	size_t nr, alloc;
+};
+
+enum sb_kind { SB_MMAP, SB_COMM, SB_FORK, SB_EXIT };
+
+struct sb_event {
+	uint64_t time, order;
+	uint32_t pid, tid, ppid, ptid;
+	uint8_t kind;
+	bool exec;
+	const void *p;          /* SB_MMAP: struct mdesc; SB_COMM: interned comm */
+};
+
+/* u32 -> index+1 (0: empty), open addressing. */
+struct idmap {
+	uint32_t *keys, *vals;
+	size_t nr, cap;
+};
+
+struct tnode {
+	uint64_t start;
+	uint32_t ent;           /* index into the aspace's ents */
+	uint32_t prio;
+	uint32_t l, r;
+};
+
+struct maps {
+	uint64_t kernel_start;
+	uint64_t gen;           /* tells apart lookup caches of different instances */
+	bool finalized;
+	struct strtab *strs;
+	struct maps_stats stats;
+
+	struct sb_event *evs;
+	size_t nr_evs, alloc_evs;
+
+	struct mdesc **chunks;  /* descs never move: users keep pointers */
+	size_t nr_chunks, alloc_chunks, chunk_used;
+	uint64_t next_origin;
+
+	struct proc **procs;
+	size_t nr_procs, alloc_procs;
+	struct idmap pidmap;
+	struct thread **threads;
+	size_t nr_threads, alloc_threads;
+	struct idmap tidmap;
+
+	/* replay only */
+	struct tnode *tn;       /* [0] is the nil node */
+	size_t nr_tn, alloc_tn;
+	uint32_t tn_free;
+	uint32_t rng;
+};
+
+/* ---- small helpers ---- */
+
+static void idmap__exit(struct idmap *h)
+{
+	free(h->keys);
+	free(h->vals);
+	memset(h, 0, sizeof(*h));
+}
+
+static uint32_t idmap__get(const struct idmap *h, uint32_t key)
+{
+	size_t i;
+
+	if (!h->cap)
+		return 0;
+	i = hash64(key) & (h->cap - 1);
+	while (h->vals[i]) {
+		if (h->keys[i] == key)
+			return h->vals[i];
+		i = (i + 1) & (h->cap - 1);
+	}
+	return 0;
+}
+
+static void idmap__put(struct idmap *h, uint32_t key, uint32_t val);
+
+static void idmap__grow(struct idmap *h)
+{
+	struct idmap n = { 0 };
+
+	n.cap = h->cap ? h->cap * 2 : 64;
+	n.keys = xcalloc(n.cap, sizeof(*n.keys));
+	n.vals = xcalloc(n.cap, sizeof(*n.vals));
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->vals[i])
+			idmap__put(&n, h->keys[i], h->vals[i]);
+	idmap__exit(h);
+	*h = n;
+}
+
+/* val != 0; key must not be present */
+static void idmap__put(struct idmap *h, uint32_t key, uint32_t val)
+{
+	size_t i;
+
+	if ((h->nr + 1) * 2 > h->cap)
+		idmap__grow(h);
+	i = hash64(key) & (h->cap - 1);
+	while (h->vals[i])
+		i = (i + 1) & (h->cap - 1);
+	h->keys[i] = key;
+	h->vals[i] = val;
+	h->nr++;
+}
+
+static bool name_starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * Names the kernel gives to shared memory without a regular file behind it:
+ * MAP_SHARED|MAP_ANONYMOUS ("/dev/zero (deleted)"), SysV shm ("/SYSV%08x",
+ * the IPC key), memfd_create ("/memfd:NAME"); plus POSIX shm files.
+ */
+static bool name_is_shm(const char *s)
+{
+	return name_starts(s, "/dev/shm/") || name_starts(s, "/SYSV") ||
+	       name_starts(s, "/dev/zero") || name_starts(s, "/memfd:");
+}
+
+/*
+ * Names with no file identity: anonymous memory and the kernel's special
+ * mappings ("[heap]", "[stack]", "[vdso]", "[anon:NAME]"), and hugetlb
+ * anonymous memory ("/anon_hugepage (deleted)", "//anon_hugepage").
+ */
+static bool name_is_anon(const char *s)
+{
+	return !s[0] || s[0] != '/' || name_starts(s, "//anon") || name_starts(s, "/anon_hugepage");
+}
+
+/* ---- descs ---- */
+
+static struct mdesc *mdesc__alloc(struct maps *m)
+{
+	if (!m->nr_chunks || m->chunk_used == DESC_CHUNK) {
+		xgrow((void **)&m->chunks, &m->alloc_chunks, m->nr_chunks + 1, sizeof(*m->chunks));
+		m->chunks[m->nr_chunks++] = xcalloc(DESC_CHUNK, sizeof(struct mdesc));
+		m->chunk_used = 0;
+	}
+	return &m->chunks[m->nr_chunks - 1][m->chunk_used++];
+}
+
+/* Part [start, end) of md, as a desc of its own (pgoff follows the start). */
+static const struct mdesc *mdesc__cut(struct maps *m, const struct mdesc *md, uint64_t start, uint64_t end)
+{
+	struct mdesc *n;
+
+	if (md->d.start == start && md->d.end == end)
+		return md;
+	n = mdesc__alloc(m);
+	*n = *md;
+	n->d.pgoff += start - md->d.start;
+	n->d.start = start;
+	n->d.end = end;
+	return n;
+}
+
+static void mdesc__classify(struct maps *m, struct mdesc *md, uint32_t pid)
+{
+	const char *name = md->d.name;
+	char hex[2 * sizeof(md->d.build_id) + 1];
+
+	md->kind = CL_PRIVATE;
+	if (pid == KERNEL_PID)
+		return;
+	if (!md->d.v2) {
+		/*
+		 * No flags: decide by name. Shared memory names are keyed by
+		 * name, which merges unrelated segments that share a name
+		 * ("/dev/zero (deleted)", "/SYSV00000000"): the record does
+		 * not tell more. Anonymous hugetlb ("/anon_hugepage") is
+		 * private: almost always MAP_PRIVATE|MAP_HUGETLB.
+		 */
+		if (name_is_shm(name)) {
+			md->kind = CL_SHARED;
+			md->ident = MAP_ID_NAME;
+			strtab__intern(m->strs, name, &md->ident_id);
+		} else if (!name_is_anon(name)) {
+			md->approx = 1;
+			m->stats.v1_file_mappings = true;
+		}
+		return;
+	}
+	if (!(md->d.flags & MAP_SHARED))
+		return;         /* MAP_PRIVATE: copy-on-write, the process's own lines */
+	md->kind = CL_SHARED;
+	if (!md->d.build_id_form) {
+		/* An inode of 0 is valid (SysV shm uses the shm id); only a
+		 * record with no device and no inode at all has no identity,
+		 * so it falls back to its origin like the build-id form. */
+		if (md->d.maj || md->d.min || md->d.ino) {
+			md->ident = MAP_ID_INODE;
+		} else {
+			md->ident = MAP_ID_ORIGIN;
+			md->ident_id = md->d.origin;
+		}
+		return;
+	}
+	if (md->d.build_id_size) {
+		for (unsigned int i = 0; i < md->d.build_id_size; i++) {
+			static const char digits[] = "0123456789abcdef";
+
+			hex[2 * i] = digits[md->d.build_id[i] >> 4];
+			hex[2 * i + 1] = digits[md->d.build_id[i] & 15];
+		}
+		hex[2 * md->d.build_id_size] = 0;
+		md->ident = MAP_ID_BUILDID;
+		strtab__intern(m->strs, hex, &md->ident_id);
+	} else if (name_is_anon(name) || name_starts(name, "/dev/zero") || name_starts(name, "/SYSV") ||
+		   name_starts(name, "/memfd:")) {
+		/* no name that other processes could share: only fork shares it */
+		md->ident = MAP_ID_ORIGIN;
+		md->ident_id = md->d.origin;
+	} else {
+		md->ident = MAP_ID_BUILDID;
+		strtab__intern(m->strs, name, &md->ident_id);
+	}
+}
+
+/* Returns a MAPS_REJ_* reason, or -1 when the record is usable. */
+static int mmap__check(const struct pd_mmap *mm, uint64_t *endp)
+{
+	uint64_t end = mm->start + mm->len;
+
+	if (!mm->len)
+		return MAPS_REJ_ZERO_LEN;
+	if (end < mm->start) {
+		if (end)
+			return MAPS_REJ_WRAP;
+		end = UINT64_MAX;       /* ends exactly at 2^64: drop the last byte */
+	}
+	*endp = end;
+	if (mm->pid == KERNEL_PID)
+		return -1;      /* kernel text/modules: ranges as perf computed them */
+	if (mm->len > HUGE_LEN)
+		return MAPS_REJ_HUGE_LEN;
+	if (mm->start < USER_MIN_ADDR)
+		return MAPS_REJ_LOW_START;
+	if (mm->start & PAGE_MASK_4K)
+		return MAPS_REJ_UNALIGNED;
+	if (!mm->filename || !mm->filename[0]) {
+		if (!mm->v2)
+			return MAPS_REJ_NO_NAME;
+		if (mm->build_id_form ? mm->build_id_size != 0 : (mm->maj || mm->min || mm->ino))
+			return MAPS_REJ_NO_NAME;
+	}
+	return -1;
+}
+
+/* ---- public: lifetime, input ---- */
+
+struct maps *maps__new(void)
+{
+	static uint64_t gens;
+	struct maps *m = xcalloc(1, sizeof(*m));
+
+	m->kernel_start = 1ULL << 63;
+	m->gen = __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
+	m->strs = strtab__new();
+	m->rng = 0x9e3779b9u;
+	return m;
+}
+
+static void treap__release(struct maps *m);
+
+void maps__delete(struct maps *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_procs; i++) {
+		struct proc *p = m->procs[i];
+
+		for (size_t j = 0; j < p->nr_as; j++) {
+			free(p->as[j].ents);
+			free(p->as[j].nodes);
+		}
+		free(p->as);
+		free(p);
+	}
+	free(m->procs);
+	idmap__exit(&m->pidmap);
+	for (size_t i = 0; i < m->nr_threads; i++) {
+		free(m->threads[i]->c);
+		free(m->threads[i]);
+	}
+	free(m->threads);
+	idmap__exit(&m->tidmap);
+	for (size_t i = 0; i < m->nr_chunks; i++)
+		free(m->chunks[i]);
+	free(m->chunks);
+	free(m->evs);
+	treap__release(m);
+	strtab__delete(m->strs);
+	free(m);
+}
+
+void maps__set_kernel_start(struct maps *m, uint64_t kernel_start)
+{
+	m->kernel_start = kernel_start;
+}
+
+static struct sb_event *sb_event__new(struct maps *m, uint64_t time, uint8_t kind)
+{
+	struct sb_event *e;
+
+	xgrow((void **)&m->evs, &m->alloc_evs, m->nr_evs + 1, sizeof(*m->evs));
+	e = &m->evs[m->nr_evs];
+	memset(e, 0, sizeof(*e));
+	e->time = time;
+	e->order = m->nr_evs++;
+	e->kind = kind;
+	return e;
+}
+
+static int maps__add_mmap(struct maps *m, const struct pd_event *ev, uint64_t time)
+{
+	const struct pd_mmap *mm = &ev->u.mmap;
+	struct mdesc *md;
+	struct sb_event *e;
+	uint64_t end = 0;
+	int rej;
+
+	if (!mm->v2)
+		m->stats.mmap_v1++;
+	else if (mm->build_id_form)
+		m->stats.mmap2_build_id++;
+	else
+		m->stats.mmap2++;
+	rej = mmap__check(mm, &end);
+	if (rej >= 0) {
+		m->stats.rejected[rej]++;
+		m->stats.rejected_total++;
+		return 0;
+	}
+	md = mdesc__alloc(m);
+	md->d.start = mm->start;
+	md->d.end = end;
+	md->d.pgoff = mm->pgoff;
+	md->d.v2 = mm->v2;
+	if (mm->v2) {
+		md->d.prot = mm->prot;
+		md->d.flags = mm->flags;
+		md->d.build_id_form = mm->build_id_form;
+		if (mm->build_id_form) {
+			md->d.build_id_size = mm->build_id_size < sizeof(md->d.build_id) ?
+						      mm->build_id_size : sizeof(md->d.build_id);
+			memcpy(md->d.build_id, mm->build_id, md->d.build_id_size);
+		} else {
+			md->d.maj = mm->maj;
+			md->d.min = mm->min;
+			md->d.ino = mm->ino;
+			md->d.ino_generation = mm->ino_generation;
+		}
+	}
+	md->d.name = strtab__intern(m->strs, mm->filename ? mm->filename : "", NULL);
+	md->d.origin = ++m->next_origin;
+	mdesc__classify(m, md, mm->pid);
+
+	e = sb_event__new(m, time, SB_MMAP);
+	e->pid = mm->pid;
+	e->tid = mm->tid;
+	e->p = md;
+	return 0;
+}
+
+int maps__add_event(struct maps *m, const struct pd_event *ev, uint64_t time)
+{
+	struct sb_event *e;
+
+	if (m->finalized)
+		return -EBUSY;
+	switch (ev->kind) {
+	case PD_MMAP:
+		return maps__add_mmap(m, ev, time);
+	case PD_COMM:
+		e = sb_event__new(m, time, SB_COMM);
+		e->pid = ev->u.comm.pid;
+		e->tid = ev->u.comm.tid;
+		e->exec = ev->u.comm.exec;
+		e->p = strtab__intern(m->strs, ev->u.comm.comm ? ev->u.comm.comm : "", NULL);
+		m->stats.comms++;
+		m->stats.comm_execs += e->exec;
+		return 0;
+	case PD_FORK:
+	case PD_EXIT:
+		e = sb_event__new(m, time, ev->kind == PD_FORK ? SB_FORK : SB_EXIT);
+		e->pid = ev->u.fork.pid;
+		e->tid = ev->u.fork.tid;
+		e->ppid = ev->u.fork.ppid;
+		e->ptid = ev->u.fork.ptid;
+		if (ev->kind == PD_FORK)
+			m->stats.forks++;
+		else
+			m->stats.exits++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* ---- replay: treap of live mappings ---- */
+
+static uint32_t rng_next(struct maps *m)
+{
+	uint32_t x = m->rng;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return m->rng = x;
+}
+
+static uint32_t tnode__new(struct maps *m, uint64_t start, uint32_t ent)
+{
+	uint32_t i;
+
+	if (m->tn_free) {
+		i = m->tn_free;
+		m->tn_free = m->tn[i].l;
+	} else {
+		if (!m->nr_tn)
+			m->nr_tn = 1;   /* nil */
+		xgrow((void **)&m->tn, &m->alloc_tn, m->nr_tn + 1, sizeof(*m->tn));
+		i = m->nr_tn++;
+	}
+	m->tn[i] = (struct tnode){ .start = start, .ent = ent, .prio = rng_next(m) };
+	return i;
+}
+
+static void tnode__free(struct maps *m, uint32_t i)
+{
+	m->tn[i].l = m->tn_free;
+	m->tn_free = i;
+}
+
+/* a: starts < key, b: starts >= key */
+static void treap__split(struct maps *m, uint32_t t, uint64_t key, uint32_t *a, uint32_t *b)
+{
+	if (!t) {
+		*a = *b = 0;
+	} else if (m->tn[t].start < key) {
+		uint32_t r = m->tn[t].r;
+
+		treap__split(m, r, key, &r, b);
+		m->tn[t].r = r;
+		*a = t;
+	} else {
+		uint32_t l = m->tn[t].l;
+
+		treap__split(m, l, key, a, &l);
+		m->tn[t].l = l;
+		*b = t;
+	}
+}
+
+/* every start in a < every start in b */
+static uint32_t treap__merge(struct maps *m, uint32_t a, uint32_t b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (m->tn[a].prio > m->tn[b].prio) {
+		m->tn[a].r = treap__merge(m, m->tn[a].r, b);
+		return a;
+	}
+	m->tn[b].l = treap__merge(m, a, m->tn[b].l);
+	return b;
+}
+
+/* End the entries of a subtree at time t and free its nodes. */
+static void treap__end_all(struct maps *m, struct aspace *as, uint32_t t, uint64_t time)
+{
+	while (t) {
+		uint32_t l = m->tn[t].l, r = m->tn[t].r;
+
+		as->ents[m->tn[t].ent].t_end = time;
+		tnode__free(m, t);
+		treap__end_all(m, as, l, time);
+		t = r;
+	}
+}
+
+static void treap__release(struct maps *m)
+{
+	free(m->tn);
+	m->tn = NULL;
+	m->nr_tn = m->alloc_tn = 0;
+	m->tn_free = 0;
+}
+
+static uint32_t aspace__add_entry(struct aspace *as, uint64_t start, uint64_t end, uint64_t time,
+				  const struct mdesc *md)
+{
+	xgrow((void **)&as->ents, &as->alloc_ents, as->nr_ents + 1, sizeof(*as->ents));
+	as->ents[as->nr_ents] = (struct entry){ start, end, time, T_INF, md };
+	return as->nr_ents++;
+}
+
+/* A new mapping [s, e) replaces whatever it overlaps from time on. */
+static void aspace__map(struct maps *m, struct aspace *as, const struct mdesc *md, uint64_t time)
+{
+	uint64_t s = md->d.start, e = md->d.end;
+	uint32_t left, mid, right, x, rest = 0;
+
+	treap__split(m, as->treap, s, &left, &mid);
+	treap__split(m, mid, e, &mid, &right);
+
+	/* the last mapping starting below s may reach into [s, e) */
+	for (x = left; x && m->tn[x].r; x = m->tn[x].r)
+		;
+	if (x && as->ents[m->tn[x].ent].end > s) {
+		struct entry old = as->ents[m->tn[x].ent];
+
+		as->ents[m->tn[x].ent].t_end = time;
+		m->tn[x].ent = aspace__add_entry(as, old.start, s, time, mdesc__cut(m, old.md, old.start, s));
+		if (old.end > e)
+			rest = tnode__new(m, e, aspace__add_entry(as, e, old.end, time,
+								  mdesc__cut(m, old.md, e, old.end)));
+	}
+	/* the last one starting inside may reach past e */
+	for (x = mid; x && m->tn[x].r; x = m->tn[x].r)
+		;
+	if (x && as->ents[m->tn[x].ent].end > e) {
+		struct entry old = as->ents[m->tn[x].ent];
+
+		rest = tnode__new(m, e, aspace__add_entry(as, e, old.end, time, mdesc__cut(m, old.md, e, old.end)));
+	}
+	treap__end_all(m, as, mid, time);
+	right = treap__merge(m, rest, right);
+	x = tnode__new(m, s, aspace__add_entry(as, s, e, time, md));
+	as->treap = treap__merge(m, treap__merge(m, left, x), right);
+}
+
+/* ---- replay: processes and threads ---- */
+
+static struct proc *proc__find(const struct maps *m, uint32_t pid)
+{
+	uint32_t v = idmap__get(&m->pidmap, pid);
+
+	return v ? m->procs[v - 1] : NULL;
+}
+
+static struct proc *proc__findnew(struct maps *m, uint32_t pid)
+{
+	struct proc *p = proc__find(m, pid);
+
+	if (p)
+		return p;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	xgrow((void **)&m->procs, &m->alloc_procs, m->nr_procs + 1, sizeof(*m->procs));
+	m->procs[m->nr_procs++] = p;
+	idmap__put(&m->pidmap, pid, m->nr_procs);
+	return p;
+}
+
+static struct aspace *proc__cur(struct proc *p)
+{
+	return p && p->nr_as ? &p->as[p->nr_as - 1] : NULL;
+}
+
+/* Start a new address space for p at time (fork, exec, first sight). */
+static struct aspace *proc__new_aspace(struct maps *m, struct proc *p, uint64_t time, uint32_t ppid)
+{
+	struct aspace *as = proc__cur(p);
+
+	if (as) {
+		treap__end_all(m, as, as->treap, time);
+		as->treap = 0;
+	}
+	xgrow((void **)&p->as, &p->alloc_as, p->nr_as + 1, sizeof(*p->as));
+	as = &p->as[p->nr_as++];
+	memset(as, 0, sizeof(*as));
+	as->t_begin = time;
+	as->ppid = ppid;
+	as->root = -1;
+	m->stats.processes++;
+	return as;
+}
+
+/* The address space events of pid go to; created when first seen. A pid seen
+ * for the first time without a FORK existed before the recording: from 0. */
+static struct aspace *proc__aspace(struct maps *m, uint32_t pid)
+{
+	struct proc *p = proc__findnew(m, pid);
+	struct aspace *as = proc__cur(p);
+
+	return as ? as : proc__new_aspace(m, p, 0, NO_PID);
+}
+
+static struct thread *thread__find(const struct maps *m, uint32_t tid)
+{
+	uint32_t v = idmap__get(&m->tidmap, tid);
+
+	return v ? m->threads[v - 1] : NULL;
+}
+
+static struct thread *thread__findnew(struct maps *m, uint32_t tid)
+{
+	struct thread *th = thread__find(m, tid);
+
+	if (th)
+		return th;
+	th = xcalloc(1, sizeof(*th));
+	th->tid = tid;
+	xgrow((void **)&m->threads, &m->alloc_threads, m->nr_threads + 1, sizeof(*m->threads));
+	m->threads[m->nr_threads++] = th;
+	idmap__put(&m->tidmap, tid, m->nr_threads);
+	return th;
+}
+
+static const char *thread__comm(const struct thread *th, uint64_t time)
+{
+	size_t lo = 0, hi;
+
+	if (!th || !th->nr)
+		return NULL;
+	hi = th->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (th->c[mid].t <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* before the first COMM: the earliest name is the best guess */
+	return th->c[lo ? lo - 1 : 0].comm;
+}
+
+static void thread__set_comm(struct maps *m, uint32_t tid, uint64_t time, const char *comm)
+{
+	struct thread *th = thread__findnew(m, tid);
+
+	if (!comm)
+		return;
+	xgrow((void **)&th->c, &th->alloc, th->nr + 1, sizeof(*th->c));
+	th->c[th->nr++] = (struct comm_at){ time, comm };
+}
+
+/* Would pid become its own ancestor if ppid forked it now? Only live
+ * processes count: an exited pid may be reused by a descendant. */
+static bool fork__loops(struct maps *m, uint32_t pid, uint32_t ppid)
+{
+	uint32_t cur = ppid;
+
+	for (int i = 0; i < ANCESTRY_WALK_MAX; i++) {
+		struct aspace *as = proc__cur(proc__find(m, cur));
+
+		if (!as || as->exited)
+			return false;
+		if (cur == pid)
+			return true;
+		if (as->ppid == NO_PID)
+			return false;
+		cur = as->ppid;
+	}
+	return false;
+}
+
+static void replay_fork(struct maps *m, const struct sb_event *e)
+{
+	const char *comm;
+
+	if (e->pid == e->ppid && e->tid == e->ptid) {
+		m->stats.fork_loops++;  /* a thread creating itself */
+		return;
+	}
+	comm = thread__comm(thread__find(m, e->ptid), e->time);
+	if (!comm)
+		comm = thread__comm(thread__find(m, e->ppid), e->time);
+	if (e->pid == e->ppid) {
+		/* new thread: shares the address space */
+		proc__aspace(m, e->pid);
+	} else {
+		struct aspace *parent, *child;
+		struct proc *p;
+		uint32_t stack[64], *st = stack, nr = 0, alloc = ARRAY_SIZE(stack), t, root = 0;
+
+		if (fork__loops(m, e->pid, e->ppid)) {
+			m->stats.fork_loops++;
+			return;
+		}
+		p = proc__findnew(m, e->pid);
+		child = proc__new_aspace(m, p, e->time, e->ppid);
+		parent = proc__cur(proc__find(m, e->ppid));
+		/* copy the parent's live mappings, in address order */
+		t = parent ? parent->treap : 0;
+		while (t || nr) {
+			if (t) {
+				if (nr == alloc) {
+					uint32_t *n = xmalloc(2 * alloc * sizeof(*n));
+
+					memcpy(n, st, nr * sizeof(*n));
+					if (st != stack)
+						free(st);
+					st = n;
+					alloc *= 2;
+				}
+				st[nr++] = t;
+				t = m->tn[t].l;
+			} else {
+				const struct entry *pe;
+				uint32_t ent;
+
+				t = st[--nr];
+				pe = &parent->ents[m->tn[t].ent];
+				ent = aspace__add_entry(child, pe->start, pe->end, e->time, pe->md);
+				root = treap__merge(m, root, tnode__new(m, pe->start, ent));
+				t = m->tn[t].r;
+			}
+		}
+		if (st != stack)
+			free(st);
+		child->treap = root;
+	}
+	thread__set_comm(m, e->tid, e->time, comm);
+}
+
+static void replay(struct maps *m, const struct sb_event *e)
+{
+	struct aspace *as;
+	struct proc *p;
+
+	switch (e->kind) {
+	case SB_MMAP:
+		as = proc__aspace(m, e->pid);
+		as->exited = false;     /* the leader may exit before its threads */
+		aspace__map(m, as, e->p, e->time);
+		break;
+	case SB_COMM:
+		if (e->exec) {
+			p = proc__findnew(m, e->pid);
+			as = proc__cur(p);
+			proc__new_aspace(m, p, e->time, as ? as->ppid : NO_PID);
+		} else {
+			proc__aspace(m, e->pid);
+		}
+		thread__set_comm(m, e->tid, e->time, e->p);
+		break;
+	case SB_FORK:
+		replay_fork(m, e);
+		break;
+	case SB_EXIT:
+		/* Keep the mappings: samples stamped before still need them,
+		 * and the leader can exit (pthread_exit) while threads run;
+		 * a new FORK of the pid starts a new address space anyway. */
+		as = proc__cur(proc__find(m, e->pid));
+		if (as && e->tid == e->pid)
+			as->exited = true;
+		break;
+	default:
+		break;
+	}
+}
+
+static int sb_event__cmp(const void *a, const void *b)
+{
+	const struct sb_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* ---- lookup structure ---- */
+
+struct it_build {
+	const struct entry *src;
+	struct entry *out;
+	size_t nr_out;
+	struct itnode *nodes;
+	size_t nr_nodes;
+	uint32_t *scratch;
+};
+
+static int entry__cmp_tbegin(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->t_begin < y->t_begin ? -1 : x->t_begin > y->t_begin;
+}
+
+/* idx: entries sorted by start */
+static int32_t it_build(struct it_build *c, uint32_t *idx, size_t n)
+{
+	size_t nl = 0, nr = 0, first = c->nr_out;
+	int32_t ni, l, r;
+	uint64_t center;
+
+	if (!n)
+		return -1;
+	center = c->src[idx[n / 2]].start;
+	for (size_t i = 0; i < n; i++) {
+		const struct entry *e = &c->src[idx[i]];
+
+		if (e->end <= center)
+			idx[nl++] = idx[i];     /* stable: nl <= i */
+		else if (e->start > center)
+			c->scratch[nr++] = idx[i];
+		else
+			c->out[c->nr_out++] = *e;
+	}
+	memcpy(idx + nl, c->scratch, nr * sizeof(*idx));
+	ni = c->nr_nodes++;
+	c->nodes[ni].center = center;
+	c->nodes[ni].first = first;
+	c->nodes[ni].nr = c->nr_out - first;
+	qsort(c->out + first, c->nr_out - first, sizeof(*c->out), entry__cmp_tbegin);
+	l = it_build(c, idx, nl);
+	r = it_build(c, idx + nl, nr);
+	c->nodes[ni].left = l;
+	c->nodes[ni].right = r;
+	return ni;
+}
+
+static int idx__cmp_start(const void *a, const void *b, void *ents)
+{
+	const struct entry *src = ents;
+	const struct entry *x = &src[*(const uint32_t *)a], *y = &src[*(const uint32_t *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->t_begin < y->t_begin ? -1 : x->t_begin > y->t_begin;
+}
+
+static void aspace__build(struct aspace *as)
+{
+	struct it_build c = { 0 };
+	uint32_t *idx;
+	size_t n = 0;
+
+	idx = xmalloc((as->nr_ents ? as->nr_ents : 1) * sizeof(*idx));
+	for (size_t i = 0; i < as->nr_ents; i++) {
+		/* never live: replaced at the instant it appeared */
+		if (as->ents[i].t_begin < as->ents[i].t_end)
+			idx[n++] = i;
+	}
+	qsort_r(idx, n, sizeof(*idx), idx__cmp_start, as->ents);
+	c.src = as->ents;
+	c.out = xmalloc((n ? n : 1) * sizeof(*c.out));
+	c.nodes = xmalloc((n ? n : 1) * sizeof(*c.nodes));
+	c.scratch = xmalloc((n ? n : 1) * sizeof(*c.scratch));
+	as->root = it_build(&c, idx, n);
+	free(c.scratch);
+	free(idx);
+	free(as->ents);
+	as->ents = c.out;
+	as->nr_ents = as->alloc_ents = n;
+	as->nodes = c.nodes;
+}
+
+int maps__finalize(struct maps *m)
+{
+	if (m->finalized)
+		return -EBUSY;
+	qsort(m->evs, m->nr_evs, sizeof(*m->evs), sb_event__cmp);
+	for (size_t i = 0; i < m->nr_evs; i++)
+		replay(m, &m->evs[i]);
+	free(m->evs);
+	m->evs = NULL;
+	m->nr_evs = m->alloc_evs = 0;
+	treap__release(m);
+	for (size_t i = 0; i < m->nr_procs; i++) {
+		struct proc *p = m->procs[i];
+
+		for (size_t j = 0; j < p->nr_as; j++) {
+			p->as[j].t_until = j + 1 < p->nr_as ? p->as[j + 1].t_begin : T_INF;
+			p->as[j].treap = 0;
+			aspace__build(&p->as[j]);
+		}
+	}
+	m->finalized = true;
+	return 0;
+}
+
+/* ---- lookups ---- */
+
+static const struct aspace *proc__aspace_at(const struct proc *p, uint64_t time)
+{
+	size_t lo = 0, hi = p->nr_as;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->as[mid].t_begin <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &p->as[lo - 1] : NULL;
+}
+
+static bool entry__has(const struct entry *e, uint64_t addr, uint64_t time)
+{
+	return e->start <= addr && addr < e->end && e->t_begin <= time && time < e->t_end;
+}
+
+static const struct entry *aspace__find(const struct aspace *as, uint64_t addr, uint64_t time)
+{
+	int32_t n = as->root;
+
+	while (n >= 0) {
+		const struct itnode *node = &as->nodes[n];
+		const struct entry *v = as->ents + node->first;
+		size_t lo = 0, hi = node->nr;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (v[mid].t_begin <= time)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* the entries of a node are disjoint in time: one candidate */
+		if (lo && entry__has(&v[lo - 1], addr, time))
+			return &v[lo - 1];
+		n = addr < node->center ? node->left : node->right;
+	}
+	return NULL;
+}
+
+/* Samples come in runs from one mapping per process, processes interleave:
+ * remember the last hit per pid slot. Per thread, so concurrent lookups on
+ * one struct maps stay correct. */
+#define LOOKUP_CACHE_SLOTS 64
+
+static __thread struct lookup_cache {
+	uint64_t gen;
+	uint32_t pid;
+	const struct aspace *as;
+	const struct entry *e;
+} lookup_cache[LOOKUP_CACHE_SLOTS];
+
+static const struct entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time)
+{
+	struct lookup_cache *lc = &lookup_cache[(pid ^ (pid >> 6)) & (LOOKUP_CACHE_SLOTS - 1)];
+	const struct aspace *as;
+	const struct entry *e;
+
+	if (!m->finalized)
+		return NULL;
+	if (lc->gen == m->gen && lc->pid == pid && lc->as && lc->as->t_begin <= time && time < lc->as->t_until) {
+		as = lc->as;
+		if (lc->e && entry__has(lc->e, addr, time))
+			return lc->e;
+	} else {
+		const struct proc *p = proc__find(m, pid);
+
+		as = p ? proc__aspace_at(p, time) : NULL;
+		if (!as)
+			return NULL;
+		lc->gen = m->gen;
+		lc->pid = pid;
+		lc->as = as;
+		lc->e = NULL;
+	}
+	e = aspace__find(as, addr, time);
+	if (e)
+		lc->e = e;
+	return e;
+}
+
+const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time)
+{
+	const struct entry *e = maps__lookup(m, pid, addr, time);
+
+	return e ? &e->md->d : NULL;
+}
+
+const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
+				 uint8_t cpumode, uint32_t line_size, struct cl_key *key)
+{
+	uint64_t mask = ~((uint64_t)(line_size ? line_size : 64) - 1);
+	bool kmode = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	const struct entry *e;
+	const struct mdesc *md;
+
+	memset(key, 0, sizeof(*key));
+	if (addr >= m->kernel_start || pid == KERNEL_PID) {
+		key->kind = CL_KERNEL;
+		key->line = addr & mask;
+		return maps__find(m, KERNEL_PID, addr, time);
+	}
+	e = maps__lookup(m, pid, addr, time);
+	if (!e) {
+		key->line = addr & mask;
+		if (kmode) {
+			/* kernel code on a user address nobody mapped */
+			key->kind = CL_KERNEL;
+			return NULL;
+		}
+		key->kind = CL_PRIVATE;
+		key->pid = pid;
+		key->unmapped = 1;
+		return NULL;
+	}
+	md = e->md;
+	if (md->kind != CL_SHARED) {
+		key->kind = CL_PRIVATE;
+		key->pid = pid;
+		key->approx = md->approx;
+		key->line = addr & mask;
+		return &md->d;
+	}
+	key->kind = CL_SHARED;
+	key->ident = md->ident;
+	if (md->ident == MAP_ID_INODE) {
+		key->maj = md->d.maj;
+		key->min = md->d.min;
+		key->ino = md->d.ino;
+		key->ino_generation = md->d.ino_generation;
+	} else {
+		key->ident_id = md->ident_id;
+	}
+	key->line = (addr - md->d.start + md->d.pgoff) & mask;
+	return &md->d;
+}
+
+uint64_t cl_key__hash(const struct cl_key *k)
+{
+	uint64_t h = hash64(k->line ^ ((uint64_t)k->kind << 56 | (uint64_t)k->ident << 48 |
+				       (uint64_t)k->unmapped << 40 | (uint64_t)k->approx << 32 | k->pid));
+
+	if (k->kind == CL_SHARED) {
+		h = hash64(h ^ k->ino ^ ((uint64_t)k->maj << 32 | k->min));
+		h = hash64(h ^ k->ino_generation ^ (k->ident_id << 7));
+	}
+	return h;
+}
+
+bool cl_key__equal(const struct cl_key *a, const struct cl_key *b)
+{
+	return a->line == b->line && a->kind == b->kind && a->pid == b->pid && a->ident == b->ident &&
+	       a->ino == b->ino && a->ident_id == b->ident_id && a->maj == b->maj && a->min == b->min &&
+	       a->ino_generation == b->ino_generation && a->unmapped == b->unmapped && a->approx == b->approx;
+}
+
+const char *maps__ident_name(const struct maps *m, uint64_t ident_id)
+{
+	return strtab__str(m->strs, ident_id);
+}
+
+const char *maps__comm(const struct maps *m, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	const char *c = thread__comm(thread__find(m, tid), time);
+
+	if (!c && tid != pid)
+		c = thread__comm(thread__find(m, pid), time);
+	return c ? c : "";
+}
+
+const struct maps_stats *maps__stats(const struct maps *m)
+{
+	return &m->stats;
+}
