@@ -186,7 +186,9 @@ struct pd_event {
 	uint16_t misc;          /* raw header.misc */
 	uint8_t cpumode;        /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	uint32_t size;          /* header.size */
-	uint64_t offset;        /* file offset (or offset in decompressed stream) */
+	uint64_t offset;        /* file offset of the record; for a record that came
+				 * out of a COMPRESSED/COMPRESSED2 record, the file
+				 * offset of that compressed record */
 	uint64_t seq;           /* ordinal of the record in the stream, from 0 */
 	int attr_idx;           /* index of the attr it belongs to, -1 unknown */
 	bool has_sid;           /* sid below is valid (samples: always) */

@@ -26,6 +26,7 @@ struct pd_reader_stats {
 	uint64_t bad_records;           /* records too short for their type, skipped */
 	uint64_t compressed_chunks;
 	uint64_t decompressed_bytes;
+	uint64_t unknown_ids;           /* records whose id matches no attr (attr_idx -1) */
 };
 
 /* Limits against hostile files (documented in man/c2cscan-report.1). */
