@@ -170,6 +170,9 @@ static int pass1(struct report *r)
 	return maps__finalize(r->maps);
 }
 
+/* Called after pass 1, when a pipe stream has delivered all its attrs and
+ * names. Names are copied: the reader may replace its own while re-reading
+ * name records in pass 2. */
 static void setup_events(struct report *r)
 {
 	size_t n = pd_reader__nr_attrs(r->reader);
@@ -179,7 +182,7 @@ static void setup_events(struct report *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct pd_attr *a = pd_reader__attr(r->reader, i);
 
-		r->events[i].name = a->name ? a->name : "?";
+		r->events[i].name = xstrdup(a->name ? a->name : "?");
 		r->events[i].has_addr = a->attr.sample_type & PERF_SAMPLE_ADDR;
 		r->events[i].has_data_src = a->attr.sample_type & PERF_SAMPLE_DATA_SRC;
 		r->events[i].has_weight = a->attr.sample_type & PERF_SAMPLE_WEIGHT_TYPE;
@@ -251,10 +254,10 @@ static int pass2(struct report *r)
 	struct pd_event ev;
 	int ret;
 
+	setup_events(r);
 	ret = pd_reader__rewind(r->reader);
 	if (ret < 0)
 		return ret;
-	setup_events(r);
 	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
 		if (ev.kind == PD_SAMPLE)
 			count_sample(r, &ev);
@@ -348,6 +351,8 @@ void report__delete(struct report *r)
 	c2c__delete(r->c2c);
 	maps__delete(r->maps);
 	pd_reader__delete(r->reader);
+	for (size_t i = 0; i < r->nr_events; i++)
+		free(r->events[i].name);
 	free(r->events);
 	free(r);
 }

@@ -28,7 +28,7 @@ struct report_opts {
 
 /* Per attr (event) sample counts. */
 struct report_event {
-	const char *name;
+	char *name;             /* owned */
 	uint64_t samples;
 	bool has_addr, has_data_src, has_weight;
 };
