@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include "columns.h"
 #include "util.h"
 
@@ -148,18 +149,25 @@ static void row_share(const struct report *r, const struct c2c_line *l, const st
 	snprintf(buf, size, "%.1f%%", total ? 100.0 * m / total : 0.0);
 }
 
+/* The first thread ids that fit the column, then "+N" for the rest. */
 static void row_tid_list(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 			 char *buf, size_t size)
 {
+	const size_t width = 16;
 	size_t n = 0;
 
 	buf[0] = 0;
-	for (uint32_t i = 0; i < row->tids.nr && n + 12 < size; i++) {
-		if (i == 6) {
-			snprintf(buf + n, size - n, ",+%u", row->tids.nr - i);
+	for (uint32_t i = 0; i < row->tids.nr; i++) {
+		char one[16], more[16];
+		int len = snprintf(one, sizeof(one), "%s%u", i ? "," : "", row->tids.v[i]);
+		int mlen = i + 1 < row->tids.nr ? snprintf(more, sizeof(more), ",+%u", row->tids.nr - i - 1) : 0;
+
+		if (n + len + mlen > width || n + len >= size) {
+			snprintf(buf + n, size - n, "%s+%u", i ? "," : "", row->tids.nr - i);
 			return;
 		}
-		n += snprintf(buf + n, size - n, "%s%u", i ? "," : "", row->tids.v[i]);
+		memcpy(buf + n, one, len + 1);
+		n += len;
 	}
 }
 

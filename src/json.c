@@ -65,7 +65,7 @@ static const struct {
 	F("ld_excl", ld_excl), F("ld_shared", ld_shared), F("ld_llcmiss", ld_llcmiss), F("st_l1hit", st_l1hit),
 	F("st_l1miss", st_l1miss), F("st_na", st_na), F("st_uncache", st_uncache), F("st_noadrs", st_noadrs),
 	F("locks", locks), F("blk_data", blk_data), F("blk_addr", blk_addr), F("nomap", nomap),
-	F("noparse", noparse),
+	F("noparse", noparse), F("rmt_hitm_same_node", rmt_hitm_same_node), F("access", access),
 #undef F
 };
 

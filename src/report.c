@@ -235,6 +235,7 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 		imap = maps__find(r->maps, kpid, s->ip, t);
 
 	cs.data_src = e->has_data_src ? s->data_src : 0;
+	cs.no_datasrc = !e->has_data_src;
 	cs.addr = s->addr;
 	cs.ip = s->ip;
 	cs.weight = e->has_weight ? s->weight : 0;
@@ -243,7 +244,9 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 	cs.cpu = s->cpu;
 	cs.node = cpu_node(pd_reader__info(r->reader), s->cpu);
 	cs.cpumode = ev->cpumode;
-	cs.mapped = dmap && imap;
+	/* kernel memory has no mmap records beyond the text and modules (the
+	 * direct map, vmalloc): a kernel data address is mapped by definition */
+	cs.mapped = (dmap || cs.key.kind == CL_KERNEL) && imap;
 	cs.object = dmap ? dmap->name : NULL;
 	cs.code_object = imap ? imap->name : NULL;
 	c2c__add(r->c2c, &cs);
@@ -273,6 +276,8 @@ static enum c2c_display auto_mode(const struct c2c_stats *t)
 	if (t->tot_peer)
 		return C2C_DISPLAY_PEER;
 	if (!t->load && !t->store)
+		return C2C_DISPLAY_ALL;
+	if (t->access)
 		return C2C_DISPLAY_ALL;
 	return C2C_DISPLAY_TOT;
 }
@@ -374,7 +379,7 @@ const char *report__empty_reason(const struct report *r, char *buf, size_t size)
 			 "(no PERF_SAMPLE_ADDR); record with 'c2cscan record' or 'perf c2c record'");
 		return buf;
 	}
-	if (!t->load && !t->store && r->samples_na && r->samples_na + r->samples_no_addr_field >= r->nr_samples) {
+	if (!t->load && !t->store && !t->access && r->samples_na && r->samples_na + r->samples_no_addr_field >= r->nr_samples) {
 		snprintf(buf, size,
 			 "no memory samples: all %" PRIu64 " samples have data source N/A "
 			 "(not memory operations, e.g. a cycles event)", r->nr_samples);

@@ -122,8 +122,9 @@ static size_t fprintf_trace_info(const struct report *r, FILE *fp)
 	n += kvu(fp, "Load LLC hit", (uint64_t)t->ld_llchit + t->lcl_hitm);
 	n += kvu(fp, "Load Local HITM", t->lcl_hitm);
 	n += kvu(fp, "Load Remote HITM", t->rmt_hitm);
-	if (r->amd)
-		n += fprintf(fp, "  %-34s  (AMD IBS: \"remote\" includes another core's cache on the same node)\n", "");
+	if (t->rmt_hitm_same_node || r->amd)
+		n += fprintf(fp, "  %-34s: %10u  (another core of the same node: not remote)\n",
+			     "  of which on the same node", t->rmt_hitm_same_node);
 	n += kvu(fp, "Load Remote HIT", t->rmt_hit);
 	n += kvu(fp, "Load Local DRAM", t->lcl_dram);
 	n += kvu(fp, "Load Remote DRAM", t->rmt_dram);

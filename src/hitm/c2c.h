@@ -32,6 +32,8 @@ struct c2c_sample {
 	struct cl_key key;
 	const char *object;       /* data mapping name; must outlive the c2c */
 	const char *code_object;  /* code mapping name; must outlive the c2c */
+	bool no_datasrc;          /* the event has no data source (software event):
+				   * counted as an access of unknown kind */
 };
 
 enum c2c_display {

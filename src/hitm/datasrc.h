@@ -25,6 +25,8 @@ struct c2c_stats {
 	uint32_t rmt_hit, lcl_dram, rmt_dram;
 	uint32_t ld_excl, ld_shared, ld_llcmiss;
 	uint32_t nomap, noparse;
+	uint32_t rmt_hitm_same_node;    /* of rmt_hitm: hops = 1, another core of the same node (AMD) */
+	uint32_t access;                /* samples without a data source (software events) */
 };
 
 /* Decoded fields of a data_src value (bit layout of the uapi union). */

@@ -12,7 +12,12 @@ ref=$TOP/tests/fixtures/real/amd-zen4-ibs-c2c-ring.perf-6.8-c2c-report.txt
 sed -n '/Trace Event Information/,/Global Shared/p' "$ref" | grep ' : ' |
 	sed 's/^ *//; s/ *: */|/; s/ *$//' >"$T/ref"
 [ "$(wc -l <"$T/ref")" -ge 30 ] || fail "could not parse the reference report"
-DIFFER=""
+# No Page Map Rejects: perf 6.8 rejects samples whose data address no mmap
+# record covers; kernel data addresses (direct map, slab) never have one, so
+# it drops ~52 of the 53 kernel-address memory samples here (yet keeps the
+# HITM one it shows as line 1). c2cscan keys every kernel-half address as a
+# kernel line, so it rejects none; both show the same two HITM lines.
+DIFFER="No Page Map Rejects"
 checked=0
 while IFS='|' read -r label want; do
 	got=$(stdio_value "$T/out" "$label")

@@ -27,5 +27,5 @@ json_get() {
 
 # stdio_value FILE LABEL: the number after "LABEL :" in a --stdio report
 stdio_value() {
-	sed -n "s/^  $2 *: *\([0-9.%]*\)\$/\1/p" "$1" | head -n 1
+	sed -n "s|^  $2 *: *\([0-9.%]*\).*$|\1|p" "$1" | head -n 1
 }
