@@ -59,4 +59,21 @@ ssize_t pd_fmt_lost(void *buf, size_t bufsz, const struct perf_event_attr *attr,
 		    const struct pd_lost *l, const struct pd_sample_id *sid);
 ssize_t pd_fmt_finished_round(void *buf, size_t bufsz);
 
+/* Added by the writer module (additive). */
+
+/* type = PERF_RECORD_THROTTLE or PERF_RECORD_UNTHROTTLE */
+ssize_t pd_fmt_throttle(void *buf, size_t bufsz, const struct perf_event_attr *attr, uint32_t type,
+			const struct pd_throttle *t, const struct pd_sample_id *sid);
+/* PERF_RECORD_LOST_SAMPLES (only l->lost is used) */
+ssize_t pd_fmt_lost_samples(void *buf, size_t bufsz, const struct perf_event_attr *attr,
+			    const struct pd_lost *l, const struct pd_sample_id *sid);
+/* Bytes of the sample_id_all trailer attr adds to non-sample records (0 if none). */
+size_t pd_sample_id_size(const struct perf_event_attr *attr);
+
+/*
+ * Append bytes as given, without checking that they form records: only for
+ * fixture tools that must write malformed input. The data size grows by size.
+ */
+int pd_writer__write_unchecked(struct pd_writer *w, const void *buf, size_t size);
+
 #endif

@@ -234,11 +234,23 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 		 * touched"; they rank lines in the 'all' display mode */
 		one.nr_entries = 1;
 		one.access = 1;
+		c2c_stats__add(&c->totals, &one);
 		keep = s->addr != 0;
 	} else {
 		keep = c2c_stats__decode(&one, s->data_src, s->addr, s->mapped);
+		c2c_stats__add(&c->totals, &one);
+		if (!keep && s->addr && datasrc__is_na(s->data_src)) {
+			/* a data address without a data source (page faults
+			 * recorded with perf record -d): perf counts it as
+			 * unparsable, and so do the totals; in lines it is an
+			 * access of unknown kind */
+			memset(&one, 0, sizeof(one));
+			one.nr_entries = 1;
+			one.access = 1;
+			c->totals.access++;
+			keep = true;
+		}
 	}
-	c2c_stats__add(&c->totals, &one);
 	if (!keep)
 		return 0;
 	l = line__findnew(c, s, &lidx);
