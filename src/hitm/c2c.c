@@ -239,6 +239,10 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	} else {
 		keep = c2c_stats__decode(&one, s->data_src, s->addr, s->mapped);
 		c2c_stats__add(&c->totals, &one);
+		/* perf drops unmapped samples (nomap); the keying rule keeps
+		 * them, per pid, flagged unmapped in the key */
+		if (one.nomap)
+			keep = true;
 		if (!keep && s->addr && datasrc__is_na(s->data_src)) {
 			/* a data address without a data source (page faults
 			 * recorded with perf record -d): perf counts it as
