@@ -17,12 +17,19 @@ struct row_slot {
 	uint64_t iaddr;
 };
 
+/* The key's hash is kept in the slot so a probe rarely touches a line that
+ * is not the one looked for (lines are scattered in memory). */
+struct line_slot {
+	uint32_t idx;           /* index in c2c->lines, + 1; 0 = empty */
+	uint32_t hash;
+};
+
 struct c2c {
 	uint32_t line_size;
 	struct c2c_stats totals;
 	struct c2c_line **lines;
 	size_t nr_lines, alloc_lines;
-	uint32_t *line_slots;   /* index + 1; 0 = empty */
+	struct line_slot *line_slots;
 	size_t nr_line_slots;
 	struct row_slot *row_slots;
 	size_t nr_row_slots, nr_rows;
@@ -91,14 +98,15 @@ size_t c2c__nr_lines(const struct c2c *c)
 static void line_index__grow(struct c2c *c)
 {
 	size_t n = c->nr_line_slots * 2;
-	uint32_t *slots = xcalloc(n, sizeof(*slots));
+	struct line_slot *slots = xcalloc(n, sizeof(*slots));
 
 	for (size_t i = 0; i < c->nr_lines; i++) {
-		size_t h = cl_key__hash(&c->lines[i]->key) & (n - 1);
+		uint64_t hash = cl_key__hash(&c->lines[i]->key);
+		size_t h = hash & (n - 1);
 
-		while (slots[h])
+		while (slots[h].idx)
 			h = (h + 1) & (n - 1);
-		slots[h] = i + 1;
+		slots[h] = (struct line_slot){ i + 1, (uint32_t)(hash >> 32) };
 	}
 	free(c->line_slots);
 	c->line_slots = slots;
@@ -107,14 +115,17 @@ static void line_index__grow(struct c2c *c)
 
 static struct c2c_line *line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t *idx)
 {
-	size_t mask = c->nr_line_slots - 1, h = cl_key__hash(&s->key) & mask;
+	uint64_t hash = cl_key__hash(&s->key);
+	size_t mask = c->nr_line_slots - 1, h = hash & mask;
 	struct c2c_line *l;
 
-	while (c->line_slots[h]) {
-		l = c->lines[c->line_slots[h] - 1];
-		if (cl_key__equal(&l->key, &s->key)) {
-			*idx = c->line_slots[h] - 1;
-			return l;
+	while (c->line_slots[h].idx) {
+		if (c->line_slots[h].hash == (uint32_t)(hash >> 32)) {
+			l = c->lines[c->line_slots[h].idx - 1];
+			if (cl_key__equal(&l->key, &s->key)) {
+				*idx = c->line_slots[h].idx - 1;
+				return l;
+			}
 		}
 		h = (h + 1) & mask;
 	}
@@ -125,7 +136,7 @@ static struct c2c_line *line__findnew(struct c2c *c, const struct c2c_sample *s,
 	l->object = s->object;
 	xgrow((void **)&c->lines, &c->alloc_lines, c->nr_lines + 1, sizeof(*c->lines));
 	c->lines[c->nr_lines] = l;
-	c->line_slots[h] = ++c->nr_lines;
+	c->line_slots[h] = (struct line_slot){ ++c->nr_lines, (uint32_t)(hash >> 32) };
 	*idx = c->nr_lines - 1;
 	if (c->nr_lines * 2 > c->nr_line_slots)
 		line_index__grow(c);

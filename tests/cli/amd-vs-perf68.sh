@@ -4,7 +4,7 @@
 # numbers perf 6.8 printed for the same file (committed next to it), line by
 # line. Counters that depend on address-to-map resolution are listed in
 # DIFFER with the reason; all others must match exactly.
-. "$TOP/tests/cli/lib.sh"
+. "$TOP/tests/cli/lib.inc"
 f=$TOP/tests/fixtures/real/amd-zen4-ibs-c2c-ring.data
 ref=$TOP/tests/fixtures/real/amd-zen4-ibs-c2c-ring.perf-6.8-c2c-report.txt
 "$C2CSCAN" report --stdio -i "$f" >"$T/out" 2>"$T/err" || { fail "report exit $?: $(cat "$T/err")"; done_test; }

@@ -6,7 +6,7 @@
 # process, never one merged line. Where perf is installed, the test also
 # runs perf c2c report on the same file and states what it shows (one line
 # with all three pids: the mistake c2cscan exists to fix).
-. "$TOP/tests/cli/lib.sh"
+. "$TOP/tests/cli/lib.inc"
 mkperf "$TOP/tests/fixtures/scenarios/cow-3proc.scn" "$T/cow.data" || done_test
 "$C2CSCAN" report --json -i "$T/cow.data" >"$T/r.json" 2>"$T/err" || { fail "report: $(cat "$T/err")"; done_test; }
 python3 - "$T/r.json" <<'PY' || fail "c2cscan keying of COW pages"

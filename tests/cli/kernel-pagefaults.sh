@@ -8,7 +8,7 @@
 #  - the MAP_SHARED file mapped at 3 different addresses: 1 shared line, 3 pids
 #  - the inherited MAP_SHARED|MAP_ANONYMOUS page: 1 shared line, 3 pids
 #  - the private anonymous page mapped after fork: 3 private lines
-. "$TOP/tests/cli/lib.sh"
+. "$TOP/tests/cli/lib.inc"
 prog=$TOP/$B/progs/memtouch
 [ -x "$prog" ] || skip "memtouch not built"
 command -v perf >/dev/null 2>&1 || skip "perf not installed"

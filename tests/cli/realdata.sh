@@ -4,7 +4,7 @@
 # in tests/fixtures/real) is read (exit 0) or refused / partially read with
 # exactly one line on stderr naming the file and the reason (exit 1 / 2);
 # never a crash. --json output always parses.
-. "$TOP/tests/cli/lib.sh"
+. "$TOP/tests/cli/lib.inc"
 n=0
 for f in "$TOP"/../shared/realdata/*.data "$TOP"/tests/fixtures/real/*.data; do
 	[ -f "$f" ] || continue

@@ -4,7 +4,7 @@
 # c2cscan must find) built with mkperf and checked through --json: the lines,
 # their keys, pids and counts. The expectations below restate the scenario
 # comments; a scenario without an entry only has to report cleanly.
-. "$TOP/tests/cli/lib.sh"
+. "$TOP/tests/cli/lib.inc"
 for s in "$TOP"/tests/fixtures/scenarios/*.scn; do
 	name=$(basename "$s" .scn)
 	mkperf "$s" "$T/$name.data" || continue

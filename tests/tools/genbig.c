@@ -105,6 +105,14 @@ int main(int argc, char **argv)
 	pd_writer__set_string(w, PD_FEAT_CPUID, "GenuineIntel-6-55-4");
 	pd_writer__set_nrcpus(w, NCPU, NCPU);
 	pd_writer__set_cacheline(w, 64);
+	{
+		/* perf c2c refuses files without NUMA topology */
+		int32_t node[NCPU];
+
+		for (int c = 0; c < NCPU; c++)
+			node[c] = c / (NCPU / 2);
+		pd_writer__set_topology(w, NCPU, node, NULL, NULL);
+	}
 
 	for (int p = 0; p < NPROC; p++) {
 		uint32_t pid = 1000 + p * 10;
@@ -141,27 +149,33 @@ int main(int argc, char **argv)
 	for (uint64_t i = 0; i < nsamples; i++) {
 		uint64_t r = rnd();
 		int p = r % NPROC, th = (r >> 8) % NTHR, kind = (r >> 16) % 3, st = (r >> 20) % 4 == 0;
-		uint64_t line = (r >> 24) % lines_per_region;
+
+		/* 1% of the lines are hot (contended); code touches each line
+		 * from a couple of places at a couple of offsets, as real code
+		 * does, so rows stay few per line */
+		bool hot = (r >> 56) % 4 == 0;
+		uint64_t line = hot ? (r >> 24) % (lines_per_region / 100 + 1) : (r >> 24) % lines_per_region;
 		uint64_t base = kind == 0 ? heap[p] : kind == 1 ? shm[p] : lib[p];
 		uint32_t pid = 1000 + p * 10;
 		struct pd_sample s = {
-			.ip = 0x401000 + (r >> 40) % 64 * 4,
+			.ip = 0x401000 + (line * 7 % 4096) * 16 + st * 4 + ((r >> 40) & 1) * 8,
 			.pid = pid, .tid = pid + th, .time = t++, .cpu = (p * NTHR + th) % NCPU,
-			.addr = base + line * 64 + ((r >> 50) % 8) * 8, .period = 4000,
+			.addr = base + line * 64 + (line % 4) * 8 + ((r >> 50) & 1) * 8, .period = 4000,
 		};
 
 		s.id = ids[st][s.cpu];
-		s.data_src = st ? st_srcs[(r >> 44) % 2] : srcs[(r >> 44) % 8];
+		s.data_src = st ? st_srcs[(r >> 44) % 2] : srcs[hot ? 4 + (r >> 44) % 3 : (r >> 44) % 5];
 		s.weight = st ? 0 : 30 + (r >> 32) % 300;
 		emit(w, buf, pd_fmt_sample(buf, sizeof(buf), &attr[st], PERF_RECORD_MISC_USER, &s));
 
-		/* churn: every 50k samples one process's heap moves */
+		/* churn: every 50k samples one process's heap is unmapped and
+		 * mapped again (a new mapping over the same range, as malloc
+		 * trimming and growing an arena does) */
 		if (i % 50000 == 49999) {
 			struct pd_sample_id sid = { .pid = pid, .tid = pid, .time = t++, .id = ids[0][0] };
 			struct pd_mmap m = { .pid = pid, .tid = pid, .v2 = true, .prot = PROT_READ | PROT_WRITE,
 					     .flags = MAP_PRIVATE | MAP_ANONYMOUS, .len = region, .filename = "//anon" };
 
-			heap[p] += region + 0x10000;
 			m.start = heap[p];
 			emit(w, buf, pd_fmt_mmap(buf, sizeof(buf), &attr[0], PERF_RECORD_MISC_MMAP_DATA, &m, &sid));
 		}

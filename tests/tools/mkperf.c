@@ -1,0 +1,1085 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkperf: write a perf.data file (PERFILE2) from a readable scenario.
+ *
+ *   mkperf SCENARIO.scn OUT.data
+ *
+ * One directive per line, "keyword key=value ... flag ...". '#' starts a
+ * comment (outside double quotes); values with spaces go in double quotes.
+ * Numbers are decimal or 0x hex; negative decimals are allowed (pid=-1).
+ * Records are written in the order of the lines, so a scenario can place a
+ * record "late" in the file with an early time= (out-of-order tests).
+ * Unknown keys are errors, reported as "mkperf: FILE:LINE: reason" (exit 1,
+ * and the output file is removed).
+ *
+ *   attr name=NAME [type=raw|hw|sw|tracepoint|hw_cache|N] [config=N] [config1=N]
+ *        [ldlat=N] [sample_type=IP,TID,...] [read_format=ID,...] [id=1[,2..]]
+ *        [period=N] [freq=N] [precise=N] [sample_id_all=0|1] [branch_sample_type=N]
+ *        [exclude_kernel=0|1] [exclude_user=0|1] [build_id=0|1]
+ *      default sample_type: IDENTIFIER,IP,TID,TIME,ADDR,CPU,PERIOD,DATA_SRC,WEIGHT
+ *   feature [hostname=S] [osrelease=S] [version=S] [arch=S] [cpudesc=S]
+ *        [cpuid=S] [nrcpus=N] [online=N] [numa=0-1:2-3] [sockets=...] [cacheline=N]
+ *        [cmdline="a b c"] [total_mem=KB] [omit=cache,numa,topology,...]
+ *      (every feature has a default; see tests/fixtures/scenarios/README)
+ *   comm   pid= [tid=] [time=] comm=NAME [exec]
+ *   fork   pid= ppid= [tid=] [ptid=] [time=]         (exit: same keys)
+ *   mmap2  pid= [tid=] [time=] start= len= [pgoff=] [maj= min= ino= gen=]
+ *          [buildid=HEX] [prot=rwx] [flags=private|shared[,locked,hugetlb]]
+ *          name=PATH [data=0|1] [kernel]
+ *   mmap   pid= [tid=] [time=] start= len= [pgoff=] name=PATH [data=0|1] [kernel] [exec]
+ *   kernel_mmap [start=] [len=] [time=0]   the "[kernel.kallsyms]_text" map perf
+ *          synthesizes (pid -1); without it perf report warns about kptr_restrict
+ *   sample [attr=ID] pid= [tid=] [time=] [cpu=] [addr=] [ip=] [src=MNEMONIC|0xHEX]
+ *          [weight=] [ins_lat=] [period=] [phys=] [repeat=N] [tstep=N] [kernel]
+ *   round | lost id= lost= | lost_samples lost= | throttle|unthrottle time= id=
+ *   record type=N [misc=N] [data=HEX]     a well-formed record of any type
+ *   raw HEX...                              bytes as given (malformed input)
+ * Side-band lines also take attr=ID (whose trailer format to use) and cpu=.
+ * A record line without time= gets the previous time + 1.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "perf_data.h"
+#include "util.h"
+#include "writer.h"
+
+#define MAX_TOKENS 64
+#define MAX_CPUS 4096
+
+struct kv {
+	char *key;      /* NULL for a bare flag */
+	char *val;
+	bool used;
+};
+
+struct line {
+	struct kv kv[MAX_TOKENS];
+	int nr;
+	const char *word;
+};
+
+struct mattr {
+	struct perf_event_attr attr;
+	uint64_t ids[64];
+	size_t nr_ids;
+};
+
+struct mk {
+	const char *scn, *out;
+	int lineno;
+	struct pd_writer *w;
+	struct mattr attrs[64];
+	size_t nr_attrs;
+	uint64_t now;
+	bool records;
+	/* features */
+	char *str[PD_FEAT_CPUID + 1];
+	uint32_t nrcpus, online;
+	int32_t node[MAX_CPUS], socket[MAX_CPUS];
+	bool have_sockets;
+	uint32_t cacheline;
+	char *cmdline;
+	uint64_t total_mem;
+	bool omit[PD_FEAT_MAX];
+};
+
+static struct mk *g_mk;
+
+static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mkperf: %s:%d: ", g_mk->scn, g_mk->lineno);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (g_mk->w) {
+		pd_writer__delete(g_mk->w);
+		unlink(g_mk->out);
+	}
+	exit(1);
+}
+
+/* ---- tokens ---------------------------------------------------------------- */
+
+static void tokenize(char *s, struct line *l)
+{
+	l->nr = 0;
+	l->word = NULL;
+	for (;;) {
+		char *tok, *eq, *d;
+		bool quoted = false;
+
+		while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+			s++;
+		if (!*s || *s == '#')
+			break;
+		tok = s;
+		d = s;
+		/* copy in place, dropping quotes; '#' inside quotes is literal */
+		while (*s && (quoted || (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n' &&
+					 *s != '#'))) {
+			if (*s == '"') {
+				quoted = !quoted;
+				s++;
+				continue;
+			}
+			*d++ = *s++;
+		}
+		if (quoted)
+			fail("unterminated quote");
+		if (*s && *s != '#')
+			s++;
+		else if (*s == '#')
+			*s = '\0';
+		*d = '\0';
+		if (!l->word) {
+			l->word = tok;
+			continue;
+		}
+		if (l->nr == MAX_TOKENS)
+			fail("too many words on one line");
+		eq = strchr(tok, '=');
+		if (eq) {
+			*eq = '\0';
+			l->kv[l->nr].key = tok;
+			l->kv[l->nr].val = eq + 1;
+		} else {
+			l->kv[l->nr].key = NULL;
+			l->kv[l->nr].val = tok;
+		}
+		l->kv[l->nr].used = false;
+		l->nr++;
+		if (!*s)
+			break;
+	}
+}
+
+static const char *get(struct line *l, const char *key)
+{
+	int i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->kv[i].key && !strcmp(l->kv[i].key, key)) {
+			l->kv[i].used = true;
+			return l->kv[i].val;
+		}
+	return NULL;
+}
+
+static bool flag(struct line *l, const char *name)
+{
+	int i;
+
+	for (i = 0; i < l->nr; i++)
+		if (!l->kv[i].key && !strcmp(l->kv[i].val, name)) {
+			l->kv[i].used = true;
+			return true;
+		}
+	return false;
+}
+
+static void check_used(struct line *l)
+{
+	int i;
+
+	for (i = 0; i < l->nr; i++)
+		if (!l->kv[i].used) {
+			if (l->kv[i].key)
+				fail("unknown key '%s' for %s", l->kv[i].key, l->word);
+			fail("unknown word '%s' for %s", l->kv[i].val, l->word);
+		}
+}
+
+static uint64_t parse_num(const char *key, const char *v)
+{
+	char *end;
+	uint64_t x;
+
+	errno = 0;
+	if (*v == '-')
+		x = (uint64_t)strtoll(v, &end, 0);
+	else
+		x = strtoull(v, &end, 0);
+	if (!*v || *end || errno)
+		fail("%s=%s: not a number", key, v);
+	return x;
+}
+
+static uint64_t num(struct line *l, const char *key, uint64_t def)
+{
+	const char *v = get(l, key);
+
+	return v ? parse_num(key, v) : def;
+}
+
+static uint64_t need_num(struct line *l, const char *key)
+{
+	const char *v = get(l, key);
+
+	if (!v)
+		fail("%s needs %s=", l->word, key);
+	return parse_num(key, v);
+}
+
+static uint32_t u32(const char *key, uint64_t x)
+{
+	if (x > UINT32_MAX && x < (uint64_t)INT32_MIN)
+		fail("%s=%" PRIu64 ": does not fit 32 bits", key, x);
+	return (uint32_t)x;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Hex digits (spaces and a leading 0x ignored) into a new buffer. */
+static uint8_t *parse_hex(const char *s, size_t *len)
+{
+	size_t n = 0, alloc = strlen(s) / 2 + 1;
+	uint8_t *b = xmalloc(alloc);
+	int hi = -1;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++) {
+		int v = hexval((unsigned char)*s);
+
+		if (*s == ' ' || *s == '\t')
+			continue;
+		if (v < 0)
+			fail("bad hex digit '%c'", *s);
+		if (hi < 0) {
+			hi = v;
+		} else {
+			b[n++] = (uint8_t)(hi << 4 | v);
+			hi = -1;
+		}
+	}
+	if (hi >= 0)
+		fail("odd number of hex digits");
+	*len = n;
+	return b;
+}
+
+/* ---- names -> bits --------------------------------------------------------- */
+
+struct name_bit {
+	const char *name;
+	uint64_t bit;
+};
+
+static const struct name_bit sample_bits[] = {
+	{ "IP", PERF_SAMPLE_IP }, { "TID", PERF_SAMPLE_TID }, { "TIME", PERF_SAMPLE_TIME },
+	{ "ADDR", PERF_SAMPLE_ADDR }, { "READ", PERF_SAMPLE_READ },
+	{ "CALLCHAIN", PERF_SAMPLE_CALLCHAIN }, { "ID", PERF_SAMPLE_ID },
+	{ "CPU", PERF_SAMPLE_CPU }, { "PERIOD", PERF_SAMPLE_PERIOD },
+	{ "STREAM_ID", PERF_SAMPLE_STREAM_ID }, { "RAW", PERF_SAMPLE_RAW },
+	{ "BRANCH_STACK", PERF_SAMPLE_BRANCH_STACK }, { "REGS_USER", PERF_SAMPLE_REGS_USER },
+	{ "STACK_USER", PERF_SAMPLE_STACK_USER }, { "WEIGHT", PERF_SAMPLE_WEIGHT },
+	{ "DATA_SRC", PERF_SAMPLE_DATA_SRC }, { "IDENTIFIER", PERF_SAMPLE_IDENTIFIER },
+	{ "TRANSACTION", PERF_SAMPLE_TRANSACTION }, { "REGS_INTR", PERF_SAMPLE_REGS_INTR },
+	{ "PHYS_ADDR", PERF_SAMPLE_PHYS_ADDR }, { "AUX", PERF_SAMPLE_AUX },
+	{ "CGROUP", PERF_SAMPLE_CGROUP }, { "DATA_PAGE_SIZE", PERF_SAMPLE_DATA_PAGE_SIZE },
+	{ "CODE_PAGE_SIZE", PERF_SAMPLE_CODE_PAGE_SIZE },
+	{ "WEIGHT_STRUCT", PERF_SAMPLE_WEIGHT_STRUCT },
+	{ NULL, 0 }
+};
+
+static const struct name_bit read_bits[] = {
+	{ "TOTAL_TIME_ENABLED", PERF_FORMAT_TOTAL_TIME_ENABLED },
+	{ "TOTAL_TIME_RUNNING", PERF_FORMAT_TOTAL_TIME_RUNNING },
+	{ "ID", PERF_FORMAT_ID }, { "GROUP", PERF_FORMAT_GROUP }, { "LOST", 1 << 4 },
+	{ NULL, 0 }
+};
+
+static const struct name_bit map_bits[] = {
+	{ "shared", MAP_SHARED }, { "private", MAP_PRIVATE }, { "locked", MAP_LOCKED },
+	{ "hugetlb", MAP_HUGETLB }, { "noreserve", MAP_NORESERVE },
+	{ NULL, 0 }
+};
+
+/* "A,B|C" of names from tab, or a number */
+static uint64_t parse_bits(const char *key, const char *v, const struct name_bit *tab)
+{
+	char *copy, *tok, *save = NULL;
+	uint64_t x = 0;
+
+	if (v[0] >= '0' && v[0] <= '9')
+		return parse_num(key, v);
+	copy = xstrdup(v);
+	for (tok = strtok_r(copy, ",|", &save); tok; tok = strtok_r(NULL, ",|", &save)) {
+		const struct name_bit *nb;
+
+		for (nb = tab; nb->name; nb++)
+			if (!strcasecmp(nb->name, tok))
+				break;
+		if (!nb->name) {
+			free(copy);
+			fail("%s: unknown name '%s'", key, tok);
+		}
+		x |= nb->bit;
+	}
+	free(copy);
+	return x;
+}
+
+static uint32_t parse_prot(const char *v)
+{
+	uint32_t p = 0;
+	const char *s;
+
+	if (v[0] >= '0' && v[0] <= '9')
+		return (uint32_t)parse_num("prot", v);
+	for (s = v; *s; s++) {
+		switch (*s) {
+		case 'r': p |= PROT_READ; break;
+		case 'w': p |= PROT_WRITE; break;
+		case 'x': p |= PROT_EXEC; break;
+		case '-': break;
+		default: fail("prot=%s: use r, w, x, - or a number", v);
+		}
+	}
+	return p;
+}
+
+/*
+ * data_src mnemonics: the values the kernel reports (Intel PEBS load latency
+ * table in arch/x86/events/intel/ds.c, HSW+ precise stores, AMD Zen 4 IBS in
+ * arch/x86/events/amd/ibs.c, Arm SPE peer encodings in perf's arm-spe.c).
+ */
+#define M(a, s) PERF_MEM_S(a, s)
+#define OP_LH (M(OP, LOAD) | M(LVL, HIT))
+#define LD_TLB (M(TLB, HIT) | M(TLB, L1) | M(TLB, L2))
+#define LD_STD (LD_TLB | M(BLK, NA))
+#define ST_NA (M(SNOOP, NA) | M(LOCK, NA) | M(TLB, NA))
+#define REM M(REMOTE, REMOTE)
+
+static const struct name_bit src_names[] = {
+	{ "l1", OP_LH | M(LVL, L1) | M(LVLNUM, L1) | M(SNOOP, NONE) | LD_STD },
+	{ "lfb", OP_LH | M(LVL, LFB) | M(LVLNUM, LFB) | M(SNOOP, NONE) | LD_STD },
+	{ "l2", OP_LH | M(LVL, L2) | M(LVLNUM, L2) | M(SNOOP, NONE) | LD_STD },
+	{ "llc", OP_LH | M(LVL, L3) | M(LVLNUM, L3) | M(SNOOP, NONE) | LD_STD },
+	{ "lcl_hitm", OP_LH | M(LVL, L3) | M(LVLNUM, L3) | M(SNOOP, HITM) | LD_STD },
+	{ "rmt_hitm", OP_LH | M(LVL, REM_CCE1) | REM | M(LVLNUM, L3) | M(SNOOP, HITM) | LD_STD },
+	{ "rmt_hit", OP_LH | M(LVL, REM_CCE1) | REM | M(LVLNUM, L3) | M(SNOOP, HIT) | LD_STD },
+	{ "lcl_dram", OP_LH | M(LVL, LOC_RAM) | M(LVLNUM, RAM) | M(SNOOP, NONE) | M(SNOOP, MISS) |
+		      LD_STD },
+	{ "rmt_dram", OP_LH | M(LVL, REM_RAM1) | REM | M(LVLNUM, RAM) | M(SNOOP, NONE) |
+		      M(SNOOP, MISS) | LD_STD },
+	{ "lcl_peer", OP_LH | M(LVL, L2) | M(LVLNUM, L2) | M(SNOOPX, PEER) },
+	{ "rmt_peer", M(OP, LOAD) | M(LVL, REM_CCE1) | M(LVLNUM, ANY_CACHE) | REM |
+		      M(SNOOPX, PEER) },
+	{ "amd_near_hitm", OP_LH | M(LVL, REM_CCE1) | M(LVLNUM, ANY_CACHE) | REM | M(HOPS, 0) |
+			   M(SNOOP, HITM) },
+	{ "amd_far_hitm", OP_LH | M(LVL, REM_CCE2) | M(LVLNUM, ANY_CACHE) | REM | M(HOPS, 1) |
+			  M(SNOOP, HITM) },
+	{ "uncached", OP_LH | M(LVL, UNC) | M(LVLNUM, NA) | M(SNOOP, NONE) | LD_STD },
+	{ "io", OP_LH | M(LVL, IO) | M(LVLNUM, IO) | M(SNOOP, NONE) | LD_STD },
+	{ "blk", OP_LH | M(LVL, LFB) | M(LVLNUM, LFB) | M(SNOOP, NONE) | LD_TLB | M(BLK, DATA) },
+	{ "st_l1hit", M(OP, STORE) | M(LVL, L1) | M(LVL, HIT) | ST_NA },
+	{ "st_l1miss", M(OP, STORE) | M(LVL, L1) | M(LVL, MISS) | ST_NA },
+	{ "st_na", M(OP, STORE) | M(LVL, NA) | ST_NA },
+	{ "na", M(OP, NA) | M(LVL, NA) | ST_NA },
+	{ NULL, 0 }
+};
+
+#define FIELD(a) ((uint64_t)((1ULL << 5) - 1) << PERF_MEM_##a##_SHIFT)
+
+static uint64_t parse_src(const char *v)
+{
+	char *copy, *tok, *save = NULL;
+	uint64_t x = 0;
+	bool first = true;
+
+	if (v[0] >= '0' && v[0] <= '9')
+		return parse_num("src", v);
+	copy = xstrdup(v);
+	for (tok = strtok_r(copy, "+", &save); tok; tok = strtok_r(NULL, "+", &save), first = false) {
+		const struct name_bit *nb;
+
+		if (first) {
+			for (nb = src_names; nb->name; nb++)
+				if (!strcmp(nb->name, tok))
+					break;
+			if (!nb->name) {
+				free(copy);
+				fail("src=%s: unknown data source (see tests/fixtures/scenarios/README)", v);
+			}
+			x = nb->bit;
+		} else if (!strcmp(tok, "lock")) {
+			x = (x & ~(0x1fULL << PERF_MEM_LOCK_SHIFT)) | M(LOCK, LOCKED);
+		} else if (!strcmp(tok, "blk")) {
+			x = (x & ~(0x7ULL << PERF_MEM_BLK_SHIFT)) | M(BLK, DATA);
+		} else if (!strcmp(tok, "blka")) {
+			x = (x & ~(0x7ULL << PERF_MEM_BLK_SHIFT)) | M(BLK, ADDR);
+		} else if (!strcmp(tok, "stlbmiss")) {
+			x = (x & ~(0x7fULL << PERF_MEM_TLB_SHIFT)) | M(TLB, MISS) | M(TLB, L2);
+		} else {
+			free(copy);
+			fail("src=%s: unknown modifier '+%s' (lock, blk, blka, stlbmiss)", v, tok);
+		}
+	}
+	free(copy);
+	return x;
+}
+
+/* ---- directives ------------------------------------------------------------ */
+
+static const struct mattr *attr_for(struct mk *mk, struct line *l, uint64_t *id)
+{
+	const char *v = get(l, "attr");
+	size_t i, j;
+
+	if (!mk->nr_attrs)
+		fail("%s before any attr line", l->word);
+	if (!v) {
+		*id = mk->attrs[0].nr_ids ? mk->attrs[0].ids[0] : 0;
+		return &mk->attrs[0];
+	}
+	*id = parse_num("attr", v);
+	for (i = 0; i < mk->nr_attrs; i++)
+		for (j = 0; j < mk->attrs[i].nr_ids; j++)
+			if (mk->attrs[i].ids[j] == *id)
+				return &mk->attrs[i];
+	fail("attr=%s: no attr line has that id", v);
+}
+
+static uint64_t take_time(struct mk *mk, struct line *l)
+{
+	const char *v = get(l, "time");
+
+	mk->now = v ? parse_num("time", v) : mk->now + 1;
+	return mk->now;
+}
+
+static void emit(struct mk *mk, const void *rec, ssize_t n)
+{
+	int err;
+
+	if (n < 0)
+		fail("cannot format the record: %s", strerror((int)-n));
+	err = pd_writer__write(mk->w, rec, (size_t)n);
+	if (err)
+		fail("write: %s", strerror(-err));
+	mk->records = true;
+}
+
+static void do_attr(struct mk *mk, struct line *l)
+{
+	struct mattr *a;
+	const char *name = get(l, "name"), *v;
+	int err;
+
+	if (mk->nr_attrs == ARRAY_SIZE(mk->attrs))
+		fail("too many attrs");
+	a = &mk->attrs[mk->nr_attrs];
+	memset(a, 0, sizeof(*a));
+	a->attr.size = sizeof(a->attr);
+	v = get(l, "type");
+	if (!v || !strcmp(v, "raw"))
+		a->attr.type = PERF_TYPE_RAW;
+	else if (!strcmp(v, "hw") || !strcmp(v, "hardware"))
+		a->attr.type = PERF_TYPE_HARDWARE;
+	else if (!strcmp(v, "sw") || !strcmp(v, "software"))
+		a->attr.type = PERF_TYPE_SOFTWARE;
+	else if (!strcmp(v, "tracepoint"))
+		a->attr.type = PERF_TYPE_TRACEPOINT;
+	else if (!strcmp(v, "hw_cache"))
+		a->attr.type = PERF_TYPE_HW_CACHE;
+	else
+		a->attr.type = (uint32_t)parse_num("type", v);
+	a->attr.config = num(l, "config", 0);
+	a->attr.config1 = num(l, "config1", num(l, "ldlat", 0));
+	a->attr.config2 = num(l, "config2", 0);
+	v = get(l, "sample_type");
+	a->attr.sample_type = v ? parse_bits("sample_type", v, sample_bits) :
+			      PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU |
+			      PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
+	v = get(l, "read_format");
+	a->attr.read_format = v ? parse_bits("read_format", v, read_bits) : 0;
+	v = get(l, "freq");
+	if (v) {
+		a->attr.freq = 1;
+		a->attr.sample_freq = parse_num("freq", v);
+	} else {
+		a->attr.sample_period = num(l, "period", 1);
+	}
+	a->attr.precise_ip = num(l, "precise", 0) & 3;
+	a->attr.sample_id_all = num(l, "sample_id_all", 1) & 1;
+	a->attr.exclude_kernel = num(l, "exclude_kernel", 0) & 1;
+	a->attr.exclude_user = num(l, "exclude_user", 0) & 1;
+	a->attr.branch_sample_type = num(l, "branch_sample_type", 0);
+	a->attr.build_id = num(l, "build_id", 0) & 1;
+	/* what perf record sets for a memory-sampling session */
+	a->attr.disabled = 1;
+	a->attr.inherit = 1;
+	a->attr.mmap = 1;
+	a->attr.comm = 1;
+	a->attr.task = 1;
+	a->attr.mmap_data = 1;
+	a->attr.mmap2 = 1;
+	a->attr.comm_exec = 1;
+	a->attr.exclude_guest = 1;
+	v = get(l, "id");
+	if (v) {
+		char *copy = xstrdup(v), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (a->nr_ids == ARRAY_SIZE(a->ids)) {
+				free(copy);
+				fail("too many ids");
+			}
+			a->ids[a->nr_ids++] = parse_num("id", tok);
+		}
+		free(copy);
+	}
+	check_used(l);
+	if (mk->nr_attrs && (!(a->attr.sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID)) ||
+			     !a->nr_ids))
+		fail("with several attrs, each needs id= and IDENTIFIER or ID in sample_type");
+	err = pd_writer__add_attr(mk->w, &a->attr, name, a->ids, a->nr_ids);
+	if (err)
+		fail("attr: %s", strerror(-err));
+	mk->nr_attrs++;
+}
+
+static void set_str(struct mk *mk, int feat, const char *v)
+{
+	free(mk->str[feat]);
+	mk->str[feat] = xstrdup(v);
+}
+
+/* "0-3,8" into cpus; returns the count */
+static void parse_cpu_list(const char *key, const char *s, int32_t *arr, int32_t val)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		uint64_t a, b, c;
+
+		if (dash)
+			*dash = '\0';
+		a = parse_num(key, tok);
+		b = dash ? parse_num(key, dash + 1) : a;
+		if (b < a || b >= MAX_CPUS) {
+			free(copy);
+			fail("%s: bad cpu range", key);
+		}
+		for (c = a; c <= b; c++)
+			arr[c] = val;
+	}
+	free(copy);
+}
+
+/* "0-1:2-3": node 0 = cpus 0-1, node 1 = cpus 2-3 (same for sockets) */
+static void parse_groups(const char *key, const char *v, int32_t *arr)
+{
+	char *copy = xstrdup(v), *tok, *save = NULL;
+	int32_t g = 0;
+
+	for (tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
+		parse_cpu_list(key, tok, arr, g++);
+	free(copy);
+}
+
+static void do_feature(struct mk *mk, struct line *l)
+{
+	static const struct { const char *key; int feat; } strs[] = {
+		{ "hostname", PD_FEAT_HOSTNAME }, { "osrelease", PD_FEAT_OSRELEASE },
+		{ "version", PD_FEAT_VERSION }, { "arch", PD_FEAT_ARCH },
+		{ "cpudesc", PD_FEAT_CPUDESC }, { "cpuid", PD_FEAT_CPUID },
+	};
+	static const struct { const char *name; int feat; } omits[] = {
+		{ "hostname", PD_FEAT_HOSTNAME }, { "osrelease", PD_FEAT_OSRELEASE },
+		{ "version", PD_FEAT_VERSION }, { "arch", PD_FEAT_ARCH },
+		{ "cpudesc", PD_FEAT_CPUDESC }, { "cpuid", PD_FEAT_CPUID },
+		{ "nrcpus", PD_FEAT_NRCPUS }, { "total_mem", PD_FEAT_TOTAL_MEM },
+		{ "cmdline", PD_FEAT_CMDLINE }, { "event_desc", PD_FEAT_EVENT_DESC },
+		{ "topology", PD_FEAT_CPU_TOPOLOGY }, { "numa", PD_FEAT_NUMA_TOPOLOGY },
+		{ "cache", PD_FEAT_CACHE },
+	};
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(strs); i++) {
+		v = get(l, strs[i].key);
+		if (v)
+			set_str(mk, strs[i].feat, v);
+	}
+	v = get(l, "nrcpus");
+	if (v) {
+		uint64_t n = parse_num("nrcpus", v);
+
+		if (!n || n > MAX_CPUS)
+			fail("nrcpus=%s: 1..%d", v, MAX_CPUS);
+		mk->nrcpus = mk->online = (uint32_t)n;
+		for (i = 0; i < MAX_CPUS; i++)
+			mk->node[i] = i < n ? 0 : -1;
+	}
+	mk->online = (uint32_t)num(l, "online", mk->online);
+	if (mk->online > mk->nrcpus)
+		fail("online > nrcpus");
+	v = get(l, "numa");
+	if (v) {
+		for (i = 0; i < MAX_CPUS; i++)
+			mk->node[i] = -1;
+		parse_groups("numa", v, mk->node);
+	}
+	v = get(l, "sockets");
+	if (v) {
+		for (i = 0; i < MAX_CPUS; i++)
+			mk->socket[i] = 0;
+		parse_groups("sockets", v, mk->socket);
+		mk->have_sockets = true;
+	}
+	for (i = mk->nrcpus; i < MAX_CPUS; i++)
+		if (mk->node[i] >= 0 || (mk->have_sockets && mk->socket[i]))
+			fail("numa/sockets list cpu %zu, but nrcpus=%u", i, mk->nrcpus);
+	mk->cacheline = (uint32_t)num(l, "cacheline", mk->cacheline);
+	mk->total_mem = num(l, "total_mem", mk->total_mem);
+	v = get(l, "cmdline");
+	if (v) {
+		free(mk->cmdline);
+		mk->cmdline = xstrdup(v);
+	}
+	v = get(l, "omit");
+	if (v) {
+		char *copy = xstrdup(v), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			for (i = 0; i < ARRAY_SIZE(omits); i++)
+				if (!strcmp(omits[i].name, tok))
+					break;
+			if (i == ARRAY_SIZE(omits)) {
+				free(copy);
+				fail("omit: unknown feature '%s'", tok);
+			}
+			mk->omit[omits[i].feat] = true;
+		}
+		free(copy);
+	}
+	check_used(l);
+}
+
+static void sid_of(struct line *l, struct pd_sample_id *sid, uint32_t pid, uint32_t tid,
+		   uint64_t time, uint64_t id)
+{
+	memset(sid, 0, sizeof(*sid));
+	sid->pid = pid;
+	sid->tid = tid;
+	sid->time = time;
+	sid->id = id;
+	sid->cpu = u32("cpu", num(l, "cpu", 0));
+}
+
+static void do_comm(struct mk *mk, struct line *l)
+{
+	uint8_t buf[512];
+	struct pd_comm c = { 0 };
+	struct pd_sample_id sid;
+	uint64_t id;
+	const struct mattr *a = attr_for(mk, l, &id);
+	uint64_t t;
+
+	c.pid = u32("pid", need_num(l, "pid"));
+	c.tid = u32("tid", num(l, "tid", c.pid));
+	c.comm = get(l, "comm");
+	if (!c.comm)
+		fail("comm needs comm=");
+	if (strlen(c.comm) > 255)
+		fail("comm too long");
+	c.exec = flag(l, "exec");
+	t = take_time(mk, l);
+	sid_of(l, &sid, c.pid, c.tid, t, id);
+	check_used(l);
+	emit(mk, buf, pd_fmt_comm(buf, sizeof(buf), &a->attr, &c, &sid));
+}
+
+static void do_fork(struct mk *mk, struct line *l, uint32_t type)
+{
+	uint8_t buf[256];
+	struct pd_fork f = { 0 };
+	struct pd_sample_id sid;
+	uint64_t id;
+	const struct mattr *a = attr_for(mk, l, &id);
+
+	f.pid = u32("pid", need_num(l, "pid"));
+	f.ppid = u32("ppid", num(l, "ppid", f.pid));
+	f.tid = u32("tid", num(l, "tid", f.pid));
+	f.ptid = u32("ptid", num(l, "ptid", f.ppid));
+	f.time = take_time(mk, l);
+	sid_of(l, &sid, f.pid, f.tid, f.time, id);
+	check_used(l);
+	emit(mk, buf, pd_fmt_fork(buf, sizeof(buf), &a->attr, type, &f, &sid));
+}
+
+static void do_mmap(struct mk *mk, struct line *l, bool v2)
+{
+	uint8_t buf[8192];
+	struct pd_mmap m = { 0 };
+	struct pd_sample_id sid;
+	uint64_t id, t;
+	const struct mattr *a = attr_for(mk, l, &id);
+	const char *v;
+	uint16_t misc;
+
+	m.v2 = v2;
+	m.pid = u32("pid", need_num(l, "pid"));
+	m.tid = u32("tid", num(l, "tid", m.pid));
+	m.start = need_num(l, "start");
+	m.len = need_num(l, "len");
+	m.pgoff = num(l, "pgoff", 0);
+	m.filename = get(l, "name");
+	if (!m.filename)
+		fail("%s needs name= (use name=\"\" for an empty name)", l->word);
+	if (strlen(m.filename) > 4095)
+		fail("name too long");
+	misc = flag(l, "kernel") ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	if (v2) {
+		v = get(l, "buildid");
+		if (v) {
+			size_t n;
+			uint8_t *b = parse_hex(v, &n);
+
+			if (n > sizeof(m.build_id)) {
+				free(b);
+				fail("buildid: at most 20 bytes");
+			}
+			memcpy(m.build_id, b, n);
+			m.build_id_size = (uint8_t)n;
+			m.build_id_form = true;
+			free(b);
+		}
+		m.maj = u32("maj", num(l, "maj", 0));
+		m.min = u32("min", num(l, "min", 0));
+		m.ino = num(l, "ino", 0);
+		m.ino_generation = num(l, "gen", 0);
+		if (m.build_id_form && (m.maj || m.min || m.ino || m.ino_generation))
+			fail("buildid= replaces maj/min/ino/gen: give one or the other");
+		v = get(l, "prot");
+		m.prot = v ? parse_prot(v) : PROT_READ | PROT_WRITE;
+		v = get(l, "flags");
+		m.flags = v ? (uint32_t)parse_bits("flags", v, map_bits) : MAP_PRIVATE;
+		/* the kernel marks non-executable mappings MMAP_DATA */
+		m.data = num(l, "data", !(m.prot & PROT_EXEC)) != 0;
+	} else {
+		m.data = num(l, "data", !flag(l, "exec")) != 0;
+	}
+	t = take_time(mk, l);
+	sid_of(l, &sid, m.pid, m.tid, t, id);
+	check_used(l);
+	emit(mk, buf, pd_fmt_mmap(buf, sizeof(buf), &a->attr, misc, &m, &sid));
+}
+
+/*
+ * The kernel map perf record synthesizes first: MMAP, pid -1, named
+ * "[kernel.kallsyms]_text", pgoff = address of _text. Without it perf
+ * report warns that kernel address maps were restricted.
+ */
+static void do_kernel_mmap(struct mk *mk, struct line *l)
+{
+	uint8_t buf[256];
+	struct pd_mmap m = { 0 };
+	struct pd_sample_id sid;
+	uint64_t id;
+	const struct mattr *a = attr_for(mk, l, &id);
+	const char *t = get(l, "time");
+
+	m.pid = (uint32_t)-1;
+	m.tid = 0;
+	m.start = num(l, "start", 0xffffffff81000000ULL);
+	m.len = num(l, "len", 0x1400000);
+	m.pgoff = m.start;
+	m.filename = "[kernel.kallsyms]_text";
+	sid_of(l, &sid, m.pid, m.tid, t ? parse_num("time", t) : 0, id);
+	check_used(l);
+	emit(mk, buf, pd_fmt_mmap(buf, sizeof(buf), &a->attr, PERF_RECORD_MISC_KERNEL, &m, &sid));
+}
+
+static void do_sample(struct mk *mk, struct line *l)
+{
+	uint8_t buf[1024];
+	struct pd_sample s = { 0 };
+	uint64_t id, repeat, tstep, i;
+	const struct mattr *a = attr_for(mk, l, &id);
+	const char *v;
+	uint16_t misc;
+
+	s.id = id;
+	s.pid = u32("pid", need_num(l, "pid"));
+	s.tid = u32("tid", num(l, "tid", s.pid));
+	s.cpu = u32("cpu", num(l, "cpu", 0));
+	s.addr = num(l, "addr", 0);
+	s.ip = num(l, "ip", 0x401000);
+	v = get(l, "src");
+	s.data_src = v ? parse_src(v) : parse_src("na");
+	s.weight = num(l, "weight", 0);
+	s.ins_lat = (uint16_t)num(l, "ins_lat", 0);
+	s.period = num(l, "period", 1);
+	s.phys_addr = num(l, "phys", 0);
+	s.stream_id = num(l, "stream_id", id);
+	s.data_page_size = num(l, "dpage", 4096);
+	s.code_page_size = num(l, "cpage", 4096);
+	repeat = num(l, "repeat", 1);
+	tstep = num(l, "tstep", 1);
+	if (!repeat || repeat > 10000000)
+		fail("repeat=%" PRIu64 ": 1..10000000", repeat);
+	misc = flag(l, "kernel") ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	s.time = take_time(mk, l);
+	check_used(l);
+	for (i = 0; i < repeat; i++) {
+		emit(mk, buf, pd_fmt_sample(buf, sizeof(buf), &a->attr, misc, &s));
+		if (i + 1 < repeat)
+			s.time += tstep;
+	}
+	mk->now = s.time;
+}
+
+static void do_lost(struct mk *mk, struct line *l, bool samples)
+{
+	uint8_t buf[256];
+	struct pd_lost lo = { 0 };
+	struct pd_sample_id sid;
+	uint64_t id;
+	const struct mattr *a = attr_for(mk, l, &id);
+
+	lo.id = num(l, "id", id);
+	lo.lost = need_num(l, "lost");
+	sid_of(l, &sid, u32("pid", num(l, "pid", 0)), u32("tid", num(l, "tid", 0)),
+	       take_time(mk, l), id);
+	check_used(l);
+	emit(mk, buf, samples ? pd_fmt_lost_samples(buf, sizeof(buf), &a->attr, &lo, &sid) :
+				pd_fmt_lost(buf, sizeof(buf), &a->attr, &lo, &sid));
+}
+
+static void do_throttle(struct mk *mk, struct line *l, uint32_t type)
+{
+	uint8_t buf[256];
+	struct pd_throttle t = { 0 };
+	struct pd_sample_id sid;
+	uint64_t id;
+	const struct mattr *a = attr_for(mk, l, &id);
+
+	t.time = take_time(mk, l);
+	t.id = num(l, "id", id);
+	t.stream_id = num(l, "stream_id", t.id);
+	sid_of(l, &sid, u32("pid", num(l, "pid", 0)), u32("tid", num(l, "tid", 0)),
+	       t.time, id);
+	check_used(l);
+	emit(mk, buf, pd_fmt_throttle(buf, sizeof(buf), &a->attr, type, &t, &sid));
+}
+
+static void do_record(struct mk *mk, struct line *l)
+{
+	struct perf_event_header h;
+	const char *v = get(l, "data");
+	uint8_t *payload = NULL, *rec;
+	size_t n = 0, size;
+
+	h.type = (uint32_t)need_num(l, "type");
+	h.misc = (uint16_t)num(l, "misc", 0);
+	if (v)
+		payload = parse_hex(v, &n);
+	check_used(l);
+	size = (sizeof(h) + n + 7) & ~(size_t)7;
+	if (size > UINT16_MAX) {
+		free(payload);
+		fail("record too large");
+	}
+	h.size = (uint16_t)size;
+	rec = xcalloc(1, size);
+	memcpy(rec, &h, sizeof(h));
+	if (n)
+		memcpy(rec + sizeof(h), payload, n);
+	emit(mk, rec, (ssize_t)size);
+	free(rec);
+	free(payload);
+}
+
+static void do_raw(struct mk *mk, struct line *l)
+{
+	struct { char *p; size_t len, alloc; } all = { 0 };
+	uint8_t *b;
+	size_t n;
+	int i, err;
+
+	for (i = 0; i < l->nr; i++) {
+		const char *t = l->kv[i].val;
+
+		if (l->kv[i].key)
+			fail("raw takes hex bytes only");
+		l->kv[i].used = true;
+		xgrow((void **)&all.p, &all.alloc, all.len + strlen(t) + 1, 1);
+		memcpy(all.p + all.len, t, strlen(t) + 1);
+		all.len += strlen(t);
+	}
+	if (!all.len)
+		fail("raw needs hex bytes");
+	b = parse_hex(all.p, &n);
+	free(all.p);
+	err = pd_writer__write_unchecked(mk->w, b, n);
+	free(b);
+	if (err)
+		fail("write: %s", strerror(-err));
+	mk->records = true;
+}
+
+static void line(struct mk *mk, char *s)
+{
+	struct line l;
+	uint8_t buf[16];
+	const char *w;
+
+	tokenize(s, &l);
+	w = l.word;
+	if (!w)
+		return;
+	if (!strcmp(w, "attr"))
+		do_attr(mk, &l);
+	else if (!strcmp(w, "feature"))
+		do_feature(mk, &l);
+	else if (!strcmp(w, "comm"))
+		do_comm(mk, &l);
+	else if (!strcmp(w, "fork"))
+		do_fork(mk, &l, PERF_RECORD_FORK);
+	else if (!strcmp(w, "exit"))
+		do_fork(mk, &l, PERF_RECORD_EXIT);
+	else if (!strcmp(w, "mmap2"))
+		do_mmap(mk, &l, true);
+	else if (!strcmp(w, "mmap"))
+		do_mmap(mk, &l, false);
+	else if (!strcmp(w, "kernel_mmap"))
+		do_kernel_mmap(mk, &l);
+	else if (!strcmp(w, "sample"))
+		do_sample(mk, &l);
+	else if (!strcmp(w, "round")) {
+		check_used(&l);
+		emit(mk, buf, pd_fmt_finished_round(buf, sizeof(buf)));
+	} else if (!strcmp(w, "lost"))
+		do_lost(mk, &l, false);
+	else if (!strcmp(w, "lost_samples"))
+		do_lost(mk, &l, true);
+	else if (!strcmp(w, "throttle"))
+		do_throttle(mk, &l, PERF_RECORD_THROTTLE);
+	else if (!strcmp(w, "unthrottle"))
+		do_throttle(mk, &l, PERF_RECORD_UNTHROTTLE);
+	else if (!strcmp(w, "record"))
+		do_record(mk, &l);
+	else if (!strcmp(w, "raw"))
+		do_raw(mk, &l);
+	else
+		fail("unknown directive '%s'", w);
+}
+
+static void set_features(struct mk *mk)
+{
+	struct pd_writer *w = mk->w;
+	int f, err = 0;
+
+	for (f = PD_FEAT_HOSTNAME; f <= PD_FEAT_CPUID; f++)
+		if (mk->str[f] && !mk->omit[f])
+			err = err ? err : pd_writer__set_string(w, f, mk->str[f]);
+	if (!mk->omit[PD_FEAT_NRCPUS])
+		err = err ? err : pd_writer__set_nrcpus(w, mk->nrcpus, mk->online);
+	if (!mk->omit[PD_FEAT_TOTAL_MEM])
+		err = err ? err : pd_writer__set_total_mem(w, mk->total_mem);
+	if (!mk->omit[PD_FEAT_CACHE])
+		err = err ? err : pd_writer__set_cacheline(w, mk->cacheline);
+	if (!mk->omit[PD_FEAT_CPU_TOPOLOGY] && !mk->omit[PD_FEAT_NUMA_TOPOLOGY]) {
+		/* the writer writes both from one description: omitting one
+		 * (omit=topology or omit=numa) omits both */
+		err = err ? err : pd_writer__set_topology(w, mk->nrcpus, mk->node, NULL,
+							 mk->have_sockets ? mk->socket : NULL);
+	}
+	if (!mk->omit[PD_FEAT_CMDLINE]) {
+		char *copy = xstrdup(mk->cmdline), *tok, *save = NULL;
+		const char *argv[256];
+		int argc = 0;
+
+		for (tok = strtok_r(copy, " ", &save); tok && argc < 256;
+		     tok = strtok_r(NULL, " ", &save))
+			argv[argc++] = tok;
+		err = err ? err : pd_writer__set_cmdline(w, argc, argv);
+		free(copy);
+	}
+	if (err)
+		fail("features: %s", strerror(-err));
+}
+
+int main(int argc, char **argv)
+{
+	static struct mk mk;
+	char *buf = NULL;
+	size_t cap = 0;
+	FILE *in;
+	int err, f;
+
+	if (argc != 3 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: mkperf SCENARIO.scn OUT.data\n"
+				"Scenario syntax: see the top of tests/tools/mkperf.c and "
+				"tests/fixtures/scenarios/README.\n");
+		return argc == 2 && !strcmp(argv[1], "-h") ? 0 : 1;
+	}
+	g_mk = &mk;
+	mk.scn = argv[1];
+	mk.out = argv[2];
+	in = fopen(mk.scn, "r");
+	if (!in) {
+		fprintf(stderr, "mkperf: %s: %s\n", mk.scn, strerror(errno));
+		return 1;
+	}
+	/* defaults: a plausible 4-cpu, one-node Intel machine */
+	set_str(&mk, PD_FEAT_HOSTNAME, "fixture");
+	set_str(&mk, PD_FEAT_OSRELEASE, "6.1.0-fixture");
+	set_str(&mk, PD_FEAT_VERSION, "6.1.0");
+	set_str(&mk, PD_FEAT_ARCH, "x86_64");
+	set_str(&mk, PD_FEAT_CPUDESC, "Intel(R) Xeon(R) Fixture CPU @ 2.00GHz");
+	set_str(&mk, PD_FEAT_CPUID, "GenuineIntel,6,85,4");
+	mk.nrcpus = mk.online = 4;
+	for (f = 0; f < MAX_CPUS; f++)
+		mk.node[f] = f < 4 ? 0 : -1;
+	mk.cacheline = 64;
+	mk.total_mem = 16ULL << 20;
+	mk.cmdline = xstrdup("perf c2c record -- ./bench");
+
+	err = pd_writer__open(&mk.w, mk.out);
+	if (err) {
+		fprintf(stderr, "mkperf: %s: %s\n", mk.out, strerror(-err));
+		return 1;
+	}
+	while (getline(&buf, &cap, in) >= 0) {
+		mk.lineno++;
+		line(&mk, buf);
+	}
+	free(buf);
+	fclose(in);
+	mk.lineno++;
+	if (!mk.nr_attrs)
+		fail("no attr line");
+	set_features(&mk);
+	err = pd_writer__finish(mk.w);
+	if (err)
+		fail("finishing %s: %s", mk.out, strerror(-err));
+	pd_writer__delete(mk.w);
+	for (f = 0; f <= PD_FEAT_CPUID; f++)
+		free(mk.str[f]);
+	free(mk.cmdline);
+	return 0;
+}
