@@ -110,6 +110,8 @@ struct bbuf {
 
 static void bb_put(struct bbuf *b, const void *src, size_t n)
 {
+	if (!n)
+		return;
 	xgrow((void **)&b->p, &b->alloc, b->len + n, 1);
 	memcpy(b->p + b->len, src, n);
 	b->len += n;
