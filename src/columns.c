@@ -159,7 +159,7 @@ static void row_tid_list(const struct report *r, const struct c2c_line *l, const
 	buf[0] = 0;
 	for (uint32_t i = 0; i < row->tids.nr; i++) {
 		char one[16], more[16];
-		int len = snprintf(one, sizeof(one), "%s%u", i ? "," : "", row->tids.v[i]);
+		int len = snprintf(one, sizeof(one), "%s%u", i ? "," : "", u32set__data(&row->tids)[i]);
 		int mlen = i + 1 < row->tids.nr ? snprintf(more, sizeof(more), ",+%u", row->tids.nr - i - 1) : 0;
 
 		if (n + len + mlen > width || n + len >= size) {

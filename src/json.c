@@ -47,7 +47,7 @@ static size_t jset(FILE *fp, const char *k, const struct u32set *s)
 	size_t n = fprintf(fp, "\"%s\": [", k);
 
 	for (uint32_t i = 0; i < s->nr; i++)
-		n += fprintf(fp, "%s%u", i ? ", " : "", s->v[i]);
+		n += fprintf(fp, "%s%u", i ? ", " : "", u32set__data(s)[i]);
 	return n + fprintf(fp, "]");
 }
 

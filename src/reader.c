@@ -100,6 +100,8 @@ struct pd_reader {
 	size_t len;
 	void *map;                      /* owned mapping, NULL for open_mem */
 	size_t map_len;
+	uint64_t released;              /* map[0..released) handed back (MADV_DONTNEED) */
+	bool skip_samples;
 
 	bool pipe;
 	uint64_t data_start, data_end, pos;
@@ -989,6 +991,7 @@ static void rewind_state(struct pd_reader *r)
 		ZSTD_DCtx_reset(r->zctx, ZSTD_reset_session_only);
 	memset(&r->stats, 0, sizeof(r->stats));
 	r->seq = 0;
+	r->released = 0;
 }
 
 static int finish_open(struct pd_reader *r, struct pd_reader **rp, char *errbuf, size_t errsize)
@@ -1432,6 +1435,9 @@ static int decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 	int64_t end;
 
 	memset(ev, 0, sizeof(*ev));
+	/* every record takes a number, yielded or not, so that the numbers
+	 * agree between a pass that skips samples and one that does not */
+	ev->seq = r->seq++;
 	ev->type = type;
 	ev->misc = misc;
 	ev->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -1577,7 +1583,6 @@ static int decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 		r->stats.other_types++;
 		break;
 	}
-	ev->seq = r->seq++;
 	r->stats.records++;
 	r->stats.by_kind[ev->kind]++;
 	return 1;
@@ -1634,6 +1639,25 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t srclen, ui
 	r->stats.compressed_chunks++;
 	r->stats.decompressed_bytes += produced;
 	return 0;
+}
+
+/*
+ * Pages of the mapped file already read count in the process's RSS until
+ * the kernel reclaims them; hand them back as we go so that memory does not
+ * grow with the size of the input (the page cache keeps them for the second
+ * pass).
+ */
+#define RELEASE_CHUNK (32u << 20)
+
+static void release_consumed(struct pd_reader *r)
+{
+	uint64_t upto;
+
+	if (!r->map || r->pos < r->released + RELEASE_CHUNK)
+		return;
+	upto = r->pos & ~(uint64_t)(RELEASE_CHUNK - 1);
+	madvise((uint8_t *)r->map + r->released, upto - r->released, MADV_DONTNEED);
+	r->released = upto;
 }
 
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
@@ -1734,10 +1758,20 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 			break;
 		}
 		r->pos += size;
+		release_consumed(r);
+		if (type == PERF_RECORD_SAMPLE && r->skip_samples) {
+			r->seq++;
+			continue;
+		}
 		ret = decode(r, ev, rec, size, off);
 		if (ret)
 			return ret;
 	}
+}
+
+void pd_reader__skip_samples(struct pd_reader *r, bool skip)
+{
+	r->skip_samples = skip;
 }
 
 int pd_reader__rewind(struct pd_reader *r)

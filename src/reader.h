@@ -45,6 +45,8 @@ void pd_reader__delete(struct pd_reader *r);
 /* Next record: 1 = *ev filled, 0 = end of data, < 0 = error (stop; what was
  * yielded before stays valid; pd_reader__strerror says what and where). */
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
+/* Pass over samples without decoding or yielding them (a side-band pass). */
+void pd_reader__skip_samples(struct pd_reader *r, bool skip);
 /* Back to the first record; stats restart. */
 int pd_reader__rewind(struct pd_reader *r);
 

@@ -133,8 +133,8 @@ static int pass1(struct report *r)
 	bool decided = false;
 	int ret;
 
+	pd_reader__skip_samples(r->reader, true);
 	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
-		r->nr_records++;
 		switch (ev.kind) {
 		case PD_MMAP:
 		case PD_COMM:
@@ -261,11 +261,13 @@ static int pass2(struct report *r)
 	ret = pd_reader__rewind(r->reader);
 	if (ret < 0)
 		return ret;
+	pd_reader__skip_samples(r->reader, false);
 	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
 		if (ev.kind == PD_SAMPLE)
 			count_sample(r, &ev);
 	}
 	/* pass 1 already recorded the stream error, at the same place */
+	r->nr_records = pd_reader__stats(r->reader)->records;
 	return 0;
 }
 

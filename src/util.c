@@ -57,14 +57,14 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
 	*alloc = n;
 }
 
-static uint32_t u32set__pos(const struct u32set *s, uint32_t x)
+static uint32_t u32set__pos(const uint32_t *v, uint32_t nr, uint32_t x)
 {
-	uint32_t lo = 0, hi = s->nr;
+	uint32_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (s->v[mid] < x)
+		if (v[mid] < x)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -74,37 +74,49 @@ static uint32_t u32set__pos(const struct u32set *s, uint32_t x)
 
 void u32set__add(struct u32set *s, uint32_t x)
 {
-	uint32_t pos = u32set__pos(s, x);
+	uint32_t *v = s->alloc ? s->heap : s->inl;
+	uint32_t pos = u32set__pos(v, s->nr, x);
 
-	if (pos < s->nr && s->v[pos] == x)
+	if (pos < s->nr && v[pos] == x)
 		return;
-	if (s->nr == s->alloc) {
-		s->alloc = s->alloc ? s->alloc * 2 : 4;
-		s->v = xrealloc(s->v, s->alloc, sizeof(*s->v));
+	if (!s->alloc && s->nr == U32SET_INLINE) {
+		uint32_t *heap = xmalloc(8 * sizeof(*heap));
+
+		memcpy(heap, s->inl, sizeof(s->inl));
+		s->heap = heap;
+		s->alloc = 8;
+		v = heap;
+	} else if (s->alloc && s->nr == s->alloc) {
+		s->alloc *= 2;
+		s->heap = xrealloc(s->heap, s->alloc, sizeof(*s->heap));
+		v = s->heap;
 	}
-	memmove(s->v + pos + 1, s->v + pos, (s->nr - pos) * sizeof(*s->v));
-	s->v[pos] = x;
+	memmove(v + pos + 1, v + pos, (s->nr - pos) * sizeof(*v));
+	v[pos] = x;
 	s->nr++;
 }
 
 bool u32set__has(const struct u32set *s, uint32_t x)
 {
-	uint32_t pos = u32set__pos(s, x);
+	const uint32_t *v = u32set__data(s);
+	uint32_t pos = u32set__pos(v, s->nr, x);
 
-	return pos < s->nr && s->v[pos] == x;
+	return pos < s->nr && v[pos] == x;
 }
 
 void u32set__merge(struct u32set *dst, const struct u32set *src)
 {
+	const uint32_t *v = u32set__data(src);
+
 	for (uint32_t i = 0; i < src->nr; i++)
-		u32set__add(dst, src->v[i]);
+		u32set__add(dst, v[i]);
 }
 
 void u32set__exit(struct u32set *s)
 {
-	free(s->v);
-	s->v = NULL;
-	s->nr = s->alloc = 0;
+	if (s->alloc)
+		free(s->heap);
+	memset(s, 0, sizeof(*s));
 }
 
 uint64_t hash64(uint64_t x)

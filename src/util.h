@@ -18,11 +18,22 @@ char *xstrdup(const char *s);
 /* Grow *p (array of elem bytes) so that index need-1 fits; doubles. */
 void xgrow(void **p, size_t *alloc, size_t need, size_t elem);
 
-/* Sorted set of u32 (pids, tids, cpus, nodes); small, embedded by value. */
+/* Sorted set of u32 (pids, tids, cpus, nodes); embedded by value in every
+ * line and row, so the first two values live inline (most rows are touched
+ * by one or two threads) and only larger sets allocate. Read the values with
+ * u32set__data(); the set may move with its owner. */
+#define U32SET_INLINE 2
 struct u32set {
-	uint32_t *v;
-	uint32_t nr, alloc;
+	uint32_t nr, alloc;     /* alloc == 0: values in inl[] */
+	union {
+		uint32_t inl[U32SET_INLINE];
+		uint32_t *heap;
+	};
 };
+static inline const uint32_t *u32set__data(const struct u32set *s)
+{
+	return s->alloc ? s->heap : s->inl;
+}
 void u32set__add(struct u32set *s, uint32_t x);
 bool u32set__has(const struct u32set *s, uint32_t x);
 void u32set__merge(struct u32set *dst, const struct u32set *src);

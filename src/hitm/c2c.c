@@ -6,6 +6,7 @@
  * and are found through the row index, rebuilt when a sort has moved them.
  * Memory grows with distinct lines and rows, never with samples.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "c2c.h"
@@ -24,6 +25,25 @@ struct line_slot {
 	uint32_t hash;
 };
 
+/*
+ * A sample increments a handful of counters, and real streams use a few
+ * dozen distinct data_src values: decode each (data_src, has address,
+ * mapped) once and remember which counters it increments, then apply that
+ * list to the totals, the line and the row.
+ */
+#define DELTA_CACHE 256
+#define DELTA_MAX 16
+
+struct delta {
+	uint64_t data_src;
+	uint8_t flags;          /* bit 0 valid, 1 has address, 2 mapped */
+	uint8_t nr;
+	bool keep;
+	bool nomap;
+	uint8_t idx[DELTA_MAX]; /* u32 counter indexes in struct c2c_stats */
+	bool load, hitm;        /* for the latency sums */
+};
+
 struct c2c {
 	uint32_t line_size;
 	struct c2c_stats totals;
@@ -35,6 +55,7 @@ struct c2c {
 	size_t nr_row_slots, nr_rows;
 	bool row_index_stale;
 	const struct c2c_line **view;
+	struct delta deltas[DELTA_CACHE];
 };
 
 struct c2c *c2c__new(uint32_t line_size)
@@ -209,16 +230,52 @@ static struct c2c_row *row__findnew(struct c2c *c, struct c2c_line *l, uint32_t 
 	return row;
 }
 
-static void lat__add(struct c2c_lat *lat, const struct c2c_stats *one, uint64_t weight)
+static void lat__add(struct c2c_lat *lat, const struct delta *d, uint64_t weight)
 {
-	if (!weight || !one->load)
+	if (!weight || !d->load)
 		return;
 	lat->load_sum += weight;
 	lat->load_cnt++;
-	if (one->tot_hitm) {
+	if (d->hitm) {
 		lat->hitm_sum += weight;
 		lat->hitm_cnt++;
 	}
+}
+
+static void delta__apply(const struct delta *d, struct c2c_stats *st)
+{
+	uint32_t *v = (uint32_t *)st;
+
+	for (unsigned int i = 0; i < d->nr; i++)
+		v[d->idx[i]]++;
+}
+
+static void delta__fill(struct delta *d, const struct c2c_stats *one)
+{
+	const uint32_t *v = (const uint32_t *)one;
+
+	d->nr = 0;
+	for (size_t i = 0; i < sizeof(*one) / sizeof(uint32_t) && d->nr < DELTA_MAX; i++)
+		if (v[i])
+			d->idx[d->nr++] = i;
+	d->load = one->load;
+	d->hitm = one->tot_hitm;
+	d->nomap = one->nomap;
+}
+
+static const struct delta *delta__get(struct c2c *c, const struct c2c_sample *s)
+{
+	uint8_t flags = 1 | (s->addr ? 2 : 0) | (s->mapped ? 4 : 0);
+	struct delta *d = &c->deltas[hash64(s->data_src ^ flags) & (DELTA_CACHE - 1)];
+	struct c2c_stats one = { 0 };
+
+	if (d->flags == flags && d->data_src == s->data_src)
+		return d;
+	d->keep = c2c_stats__decode(&one, s->data_src, s->addr, s->mapped);
+	delta__fill(d, &one);
+	d->data_src = s->data_src;
+	d->flags = flags;
+	return d;
 }
 
 static void sets__add(struct u32set *pids, struct u32set *tids, struct u32set *cpus, struct u32set *nodes,
@@ -234,7 +291,11 @@ static void sets__add(struct u32set *pids, struct u32set *tids, struct u32set *c
 
 int c2c__add(struct c2c *c, const struct c2c_sample *s)
 {
-	struct c2c_stats one = { 0 };
+	static const struct delta access_delta = {
+		.nr = 2,
+		.idx = { offsetof(struct c2c_stats, nr_entries) / 4, offsetof(struct c2c_stats, access) / 4 },
+	};
+	const struct delta *d;
 	struct c2c_line *l;
 	struct c2c_row *row;
 	uint32_t lidx;
@@ -243,25 +304,21 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	if (s->no_datasrc) {
 		/* software events: no cache level, only "this address was
 		 * touched"; they rank lines in the 'all' display mode */
-		one.nr_entries = 1;
-		one.access = 1;
-		c2c_stats__add(&c->totals, &one);
+		d = &access_delta;
+		delta__apply(d, &c->totals);
 		keep = s->addr != 0;
 	} else {
-		keep = c2c_stats__decode(&one, s->data_src, s->addr, s->mapped);
-		c2c_stats__add(&c->totals, &one);
+		d = delta__get(c, s);
+		delta__apply(d, &c->totals);
 		/* perf drops unmapped samples (nomap); the keying rule keeps
 		 * them, per pid, flagged unmapped in the key */
-		if (one.nomap)
-			keep = true;
+		keep = d->keep || d->nomap;
 		if (!keep && s->addr && datasrc__is_na(s->data_src)) {
 			/* a data address without a data source (page faults
 			 * recorded with perf record -d): perf counts it as
 			 * unparsable, and so do the totals; in lines it is an
 			 * access of unknown kind */
-			memset(&one, 0, sizeof(one));
-			one.nr_entries = 1;
-			one.access = 1;
+			d = &access_delta;
 			c->totals.access++;
 			keep = true;
 		}
@@ -269,14 +326,14 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	if (!keep)
 		return 0;
 	l = line__findnew(c, s, &lidx);
-	c2c_stats__add(&l->stats, &one);
-	lat__add(&l->lat, &one, s->weight);
+	delta__apply(d, &l->stats);
+	lat__add(&l->lat, d, s->weight);
 	sets__add(&l->pids, &l->tids, &l->cpus, &l->nodes, s);
 	if (!l->object && s->object)
 		l->object = s->object;
 	row = row__findnew(c, l, lidx, s);
-	c2c_stats__add(&row->stats, &one);
-	lat__add(&row->lat, &one, s->weight);
+	delta__apply(d, &row->stats);
+	lat__add(&row->lat, d, s->weight);
 	sets__add(&row->pids, &row->tids, &row->cpus, &row->nodes, s);
 	return 0;
 }
