@@ -106,7 +106,7 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 static size_t fprintf_trace_info(const struct report *r, FILE *fp)
 {
 	const struct c2c_stats *t = c2c__totals(r->c2c);
-	uint64_t llc_misses = (uint64_t)t->lcl_dram + t->rmt_dram + t->rmt_hitm + t->rmt_hit;
+	uint64_t llc_misses = t->ld_llcmiss;
 	size_t n = section(fp, "Trace Event Information");
 
 	n += kvu(fp, "Total records", t->nr_entries);
