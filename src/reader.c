@@ -101,6 +101,7 @@ struct pd_reader {
 	void *map;                      /* owned mapping, NULL for open_mem */
 	size_t map_len;
 	uint64_t released;              /* map[0..released) handed back (MADV_DONTNEED) */
+	bool truncated;                 /* the data section runs past the end of the file */
 	bool skip_samples;
 
 	bool pipe;
@@ -957,12 +958,18 @@ static int parse_header(struct pd_reader *r)
 				       attrs_size / attr_size, PD_MAX_ATTRS);
 		if (attrs_size < attr_size)
 			return set_err(r, -EINVAL, "the file has no event attrs");
-		if (data_off < hsize || !range_ok(r, data_off, data_size))
+		if (data_off < hsize || data_off > r->len)
 			return set_err(r, -EINVAL,
 				       "the data section (offset %" PRIu64 ", size %" PRIu64
 				       ") lies outside the file (%zu bytes)", data_off, data_size, r->len);
 		r->data_start = data_off;
 		r->data_end = data_off + data_size;
+		if (!range_ok(r, data_off, data_size)) {
+			/* a truncated copy: read the records that are there,
+			 * then say where the file ended */
+			r->truncated = true;
+			r->data_end = r->len;
+		}
 		r->info.data_offset = data_off;
 		r->info.data_size = data_size;
 		if (!data_size) {
@@ -974,7 +981,7 @@ static int parse_header(struct pd_reader *r)
 		ret = read_file_attrs(r, attr_size, attrs_off, attrs_size);
 		if (ret < 0)
 			return ret;
-		if (!r->unterminated)
+		if (!r->unterminated && !r->truncated)
 			read_file_features(r, bits);
 	}
 	return 0;
@@ -1691,6 +1698,10 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 
 		off = r->pos;
 		if (off >= r->data_end) {
+			if (r->truncated)
+				return stream_fail(r, "the file is truncated: it ends at %" PRIu64
+						   " bytes, inside the data section (%" PRIu64 " bytes from offset %"
+						   PRIu64 ")", (uint64_t)r->len, r->info.data_size, r->data_start);
 			if (r->dlen > r->dpos)
 				return stream_fail(r, "the compressed data ends inside a record (%" PRIu64
 						   " bytes left over)", (uint64_t)(r->dlen - r->dpos));

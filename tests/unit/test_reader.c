@@ -231,10 +231,30 @@ static void test_refusals(void)
 	expect_open_fail(b.p, b.len, "header size 99");
 	v = 104;
 	memcpy(b.p + 8, &v, 8);
-	/* data section past EOF */
+	/* data section past EOF (a truncated copy): opens, reads what is
+	 * there, then says the file is truncated */
 	v = b.len;
 	memcpy(b.p + 48, &v, 8);
-	expect_open_fail(b.p, b.len, "data section");
+	{
+		struct pd_reader *r;
+		char err[512];
+		uint64_t nr;
+
+		CHECK(pd_reader__open_mem(&r, b.p, b.len, "x", err, sizeof(err)) == 0);
+		CHECK(drain(r, &nr) < 0);
+		CHECK(strstr(pd_reader__strerror(r), "truncated") != NULL);
+		pd_reader__delete(r);
+	}
+	/* data section starting past EOF: refused */
+	{
+		uint64_t data_off;
+
+		memcpy(&data_off, b.p + 40, 8);
+		v = b.len + 8;
+		memcpy(b.p + 40, &v, 8);
+		expect_open_fail(b.p, b.len, "data section");
+		memcpy(b.p + 40, &data_off, 8);
+	}
 	v = data.len;
 	memcpy(b.p + 48, &v, 8);
 	/* attr section past EOF */
