@@ -947,7 +947,8 @@ int maps__finalize(struct maps *m)
 {
 	if (m->finalized)
 		return -EBUSY;
-	qsort(m->evs, m->nr_evs, sizeof(*m->evs), sb_event__cmp);
+	if (m->nr_evs)
+		qsort(m->evs, m->nr_evs, sizeof(*m->evs), sb_event__cmp);
 	for (size_t i = 0; i < m->nr_evs; i++)
 		replay(m, &m->evs[i]);
 	free(m->evs);
