@@ -7,6 +7,10 @@ file and the reason), partial (exit 2, the report says PARTIAL), or ok
 (exit 0: the bad part is skipped and counted)."""
 import os, struct, sys
 
+many = 0
+if sys.argv[1] == "--many":
+    many = int(sys.argv[2])
+    del sys.argv[1:3]
 d, good = sys.argv[1], open(sys.argv[2], "rb").read()
 out = []
 
@@ -45,6 +49,14 @@ def with_records(extra, data_size=None):
         off, size = struct.unpack_from("<QQ", bb, fo + 16 * i)
         struct.pack_into("<QQ", bb, fo + 16 * i, off + len(extra), size)
     return bytes(bb)
+
+if many:
+    # N tiny records (FINISHED_ROUND, 8 bytes each): time and memory must
+    # stay linear in the number of records
+    put("many-%d.data" % many, with_records(rec(68, b"") * many), "ok")
+    for name, expect in out:
+        print(name, expect)
+    sys.exit(0)
 
 put("empty.data", b"", "refuse")
 put("wrong-magic.data", b"NOTPERF!" + good[8:], "refuse")

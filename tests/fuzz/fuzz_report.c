@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the whole report pipeline on an in-memory file --
+ * header, attrs, features, pipe mode, records, compressed records, the maps
+ * timeline, keying, aggregation, and both text renderers.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include "report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *null;
+	struct report_opts o = { .input = "fuzz", .out = REPORT_OUT_STDIO, .show_all = true };
+	struct pd_reader *rd;
+	struct report *r;
+	char err[512];
+
+	if (!null)
+		null = fopen("/dev/null", "w");
+	if (pd_reader__open_mem(&rd, data, size, "fuzz", err, sizeof(err)) < 0)
+		return 0;
+	if (report__load_reader(&r, rd, &o, err, sizeof(err)) < 0)
+		return 0;
+	report__fprintf_stdio(r, null);
+	report__fprintf_json(r, null);
+	report__set_mode(r, C2C_DISPLAY_ALL);
+	report__fprintf_stdio(r, null);
+	report__delete(r);
+	return 0;
+}
