@@ -412,34 +412,6 @@ struct fcur {
 	bool bad;
 };
 
-static uint32_t f_u32(struct fcur *c)
-{
-	uint32_t v;
-
-	if (c->bad || c->left < 4) {
-		c->bad = true;
-		return 0;
-	}
-	v = ld32(c->p);
-	c->p += 4;
-	c->left -= 4;
-	return v;
-}
-
-static uint64_t f_u64(struct fcur *c)
-{
-	uint64_t v;
-
-	if (c->bad || c->left < 8) {
-		c->bad = true;
-		return 0;
-	}
-	v = ld64(c->p);
-	c->p += 8;
-	c->left -= 8;
-	return v;
-}
-
 static const uint8_t *f_skip(struct fcur *c, uint64_t n)
 {
 	const uint8_t *p = c->p;
@@ -451,6 +423,20 @@ static const uint8_t *f_skip(struct fcur *c, uint64_t n)
 	c->p += n;
 	c->left -= n;
 	return p;
+}
+
+static uint32_t f_u32(struct fcur *c)
+{
+	const uint8_t *p = f_skip(c, 4);
+
+	return p ? ld32(p) : 0;
+}
+
+static uint64_t f_u64(struct fcur *c)
+{
+	const uint8_t *p = f_skip(c, 8);
+
+	return p ? ld64(p) : 0;
 }
 
 /* perf strings: u32 length (NUL padding included), then the bytes. The
