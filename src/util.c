@@ -57,19 +57,22 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
 	*alloc = n;
 }
 
+/* Lower bound without branches on the comparison (sets are searched for
+ * every sample; their order is unpredictable to a branch predictor). */
 static uint32_t u32set__pos(const uint32_t *v, uint32_t nr, uint32_t x)
 {
-	uint32_t lo = 0, hi = nr;
+	const uint32_t *base = v;
+	uint32_t n = nr;
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+	if (!n)
+		return 0;
+	while (n > 1) {
+		uint32_t half = n / 2;
 
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
+		base = base[half] < x ? base + half : base;
+		n -= half;
 	}
-	return lo;
+	return (uint32_t)(base - v) + (*base < x);
 }
 
 void u32set__add(struct u32set *s, uint32_t x)
