@@ -18,8 +18,13 @@ static size_t section(FILE *fp, const char *title)
 	return fprintf(fp, "\n=== %s ===\n", title);
 }
 
+/* "  Key   : value", the value cut to keep the line within WIDTH columns */
 static size_t kv(FILE *fp, const char *k, const char *v)
 {
+	const int room = WIDTH - 38;
+
+	if ((int)strlen(v) > room)
+		return fprintf(fp, "  %-34s: %.*s...\n", k, room - 3, v);
 	return fprintf(fp, "  %-34s: %s\n", k, v);
 }
 
@@ -174,16 +179,22 @@ static size_t fprintf_shared_info(const struct report *r, FILE *fp)
 }
 
 /* Print s in a field of width w (negative: left aligned); a value longer than
- * the field is kept whole except in the last column, cut from the left. */
+ * the field is cut at its end, in the last column from the left (object
+ * names: the file name matters more than the directory). */
 static size_t cell(FILE *fp, const char *s, int w, bool last, int room)
 {
 	size_t len = strlen(s);
+
+	size_t aw = w < 0 ? -w : w;
 
 	if (last) {
 		if (room > 3 && len > (size_t)room)
 			return fprintf(fp, "...%s", s + len - (room - 3));
 		return fprintf(fp, "%s", s);
 	}
+	/* keep the columns aligned: a value wider than its column is cut */
+	if (len > aw && aw > 3)
+		return fprintf(fp, "%.*s...", (int)aw - 3, s);
 	return fprintf(fp, "%*s", w, s);
 }
 
