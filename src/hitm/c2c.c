@@ -215,6 +215,11 @@ static struct c2c_row *row__findnew(struct c2c *c, struct c2c_line *l, uint32_t 
 			return &l->rows[p->row];
 		h = (h + 1) & mask;
 	}
+	/* most lines have one or two rows: start small */
+	if (!l->alloc_rows) {
+		l->rows = xmalloc(2 * sizeof(*l->rows));
+		l->alloc_rows = 2;
+	}
 	xgrow((void **)&l->rows, &l->alloc_rows, l->nr_rows + 1, sizeof(*l->rows));
 	row = &l->rows[l->nr_rows];
 	memset(row, 0, sizeof(*row));
