@@ -1179,7 +1179,7 @@ static inline bool s_skip(struct scur *c, uint64_t n)
 
 static const uint64_t *aligned_u64s(struct pd_reader *r, const uint8_t *p, uint64_t nr)
 {
-	if (!((uintptr_t)p & 7))
+	if (!((uintptr_t)p & 7) || !nr)
 		return (const uint64_t *)(const void *)p;
 	if (nr > r->scratch_cap) {
 		free(r->scratch);
