@@ -204,6 +204,9 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 		     ms->v1_file_mappings ? "true" : "false");
 	n += fprintf(fp, "  \"records\": %" PRIu64 ", \"lost\": %" PRIu64 ", \"lost_samples\": %" PRIu64 ",\n",
 		     r->nr_records, r->lost, r->lost_samples);
+	n += fprintf(fp, "  \"skipped\": {\"malformed\": %" PRIu64 ", \"other_types\": %" PRIu64
+		     ", \"unknown_ids\": %" PRIu64 "},\n", pd_reader__stats(r->reader)->bad_records,
+		     pd_reader__stats(r->reader)->other_types, pd_reader__stats(r->reader)->unknown_ids);
 	n += fprintf(fp, "  \"keys\": {\"private\": %" PRIu64 ", \"unmapped\": %" PRIu64 ", \"shared\": %" PRIu64
 		     ", \"kernel\": %" PRIu64 "},\n",
 		     r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);

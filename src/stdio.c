@@ -101,6 +101,16 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 		snprintf(buf, sizeof(buf), "%" PRIu64 " THROTTLE records", r->throttles);
 		n += kv(fp, "Throttled", buf);
 	}
+	{
+		const struct pd_reader_stats *rs = pd_reader__stats(r->reader);
+
+		if (rs->bad_records || rs->other_types || rs->unknown_ids) {
+			snprintf(buf, sizeof(buf), "%" PRIu64 " malformed records, %" PRIu64
+				 " records of types we do not use, %" PRIu64 " with an unknown event id",
+				 rs->bad_records, rs->other_types, rs->unknown_ids);
+			n += kv(fp, "Skipped", buf);
+		}
+	}
 	if (r->partial) {
 		snprintf(buf, sizeof(buf), "PARTIAL: %s; the report covers the records before it", r->partial_reason);
 		n += kv(fp, "Warning", buf);

@@ -96,6 +96,17 @@ attr = struct.pack("<IIQQQQQ", 1, 64, 1, 1, 0x10f, 0, 0) + b"\0" * 16
 pipe = b"PERFILE2" + struct.pack("<Q", 16) + rec(64, attr)
 sample = rec(9, b"\0" * 40, misc=2)
 put("pipe-cut.data", pipe + sample + sample[:20], "partial")
+# nested size fields that overflow, in samples of an attr that has them:
+# sample_type IP|TID|CALLCHAIN|RAW|BRANCH_STACK|READ, read_format GROUP|ID
+def pipe_with(sample_type, read_format, body):
+    a = struct.pack("<IIQQQQQ", 1, 64, 1, 1, sample_type, read_format, 0) + b"\0" * 16
+    return b"PERFILE2" + struct.pack("<Q", 16) + rec(64, a) + rec(9, body, misc=2)
+IP, TID, READ, CALLCHAIN, RAW, BRANCH = 1, 2, 0x10, 0x20, 0x400, 0x800
+head = struct.pack("<QII", 0x401000, 1, 1)
+put("callchain-nr-overflow.data", pipe_with(IP | TID | CALLCHAIN, 0, head + struct.pack("<Q", (1 << 61) + 1) + b"\0" * 16), "ok")
+put("raw-size-overflow.data", pipe_with(IP | TID | RAW, 0, head + struct.pack("<I", 0xfffffff0) + b"\0" * 12), "ok")
+put("branch-nr-overflow.data", pipe_with(IP | TID | BRANCH, 0, head + struct.pack("<Q", 1 << 60) + b"\0" * 24), "ok")
+put("read-group-overflow.data", pipe_with(IP | TID | READ, 0x8 | 0x4, head + struct.pack("<Q", 1 << 62) + b"\0" * 16), "ok")
 put("pipe-header-only.data", b"PERFILE2" + struct.pack("<Q", 16), "ok")
 for name, expect in out:
     print(name, expect)
