@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "builtin.h"
 #include "util.h"
@@ -38,6 +39,7 @@ static const char record_usage[] =
 	"  -o, --output FILE   output file (default perf.data; an old one becomes perf.data.old)\n"
 	"  -c, --count N       sample every N events (default 1 for faults)\n"
 	"  -m, --mmap-pages N  ring buffer pages per CPU, a power of two (default 128)\n"
+	"      --duration SECS stop after SECS seconds (the command gets SIGTERM)\n"
 	"  -q, --quiet         no summary\n"
 	"  -h, --help          this text\n";
 
@@ -276,11 +278,14 @@ int cmd_record(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "duration", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *event = NULL, *out = "perf.data";
 	unsigned long period = 1, pages = 128;
+	double duration = 0;
+	struct timespec t0;
 	struct recorder rc = { .page = sysconf(_SC_PAGESIZE) };
 	struct perf_event_attr attr;
 	struct rec_event ev;
@@ -317,6 +322,16 @@ int cmd_record(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'D': {
+			char *end;
+
+			duration = strtod(optarg, &end);
+			if (*end || !(duration > 0)) {
+				fprintf(stderr, "c2cscan record: bad duration '%s'\n\n%s", optarg, record_usage);
+				return 129;
+			}
+			break;
+		}
 		case 'h':
 			fputs(record_usage, stdout);
 			return 0;
@@ -419,6 +434,7 @@ int cmd_record(int argc, char **argv)
 	if (read(fail[0], &child_err, sizeof(child_err)) != sizeof(child_err))
 		child_err = 0;
 	close(fail[0]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	for (;;) {
 		struct pollfd *pfd = xcalloc(rc.nr_bufs, sizeof(*pfd));
@@ -429,8 +445,17 @@ int cmd_record(int argc, char **argv)
 		poll(pfd, rc.nr_bufs, 100);
 		free(pfd);
 		drain_all(&rc);
+		if (duration > 0 && !stop_requested) {
+			struct timespec now;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 >= duration)
+				stop_requested = SIGTERM;
+		}
+		/* SIGTERM, not the signal we got: a command started in the
+		 * background of a script ignores SIGINT */
 		if (stop_requested)
-			kill(child, stop_requested);
+			kill(child, SIGTERM);
 		w = waitpid(child, &status, WNOHANG);
 		if (w == child || (w < 0 && errno == ECHILD))
 			break;
@@ -463,5 +488,8 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "c2cscan record: lost %llu samples: raise -m or sample less often (-c)\n",
 				(unsigned long long)rc.lost);
 	}
+	/* stopped by the user or --duration: the recording is what was asked */
+	if (stop_requested)
+		return 0;
 	return WIFEXITED(status) ? 0 : 1;
 }

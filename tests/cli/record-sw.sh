@@ -26,6 +26,17 @@ fi
 # a previous recording is kept as .old
 "$C2CSCAN" record -q -e page-faults -o rec.data -- true 2>err || fail "second record: $(cat err)"
 [ -s rec.data.old ] || fail "rec.data.old not kept"
+# --duration and SIGINT end the recording cleanly with a readable file
+start=$(date +%s)
+"$C2CSCAN" record -q -e page-faults --duration 1 -o dur.data -- sleep 30 2>err || fail "--duration: exit $?: $(cat err)"
+[ $(($(date +%s) - start)) -lt 10 ] || fail "--duration 1 did not stop the recording"
+"$C2CSCAN" report --stdio -i dur.data >/dev/null 2>err || fail "--duration file unreadable: $(cat err)"
+"$C2CSCAN" record -q -e page-faults -o int.data -- sleep 30 2>err &
+rp=$!
+sleep 1
+kill -INT $rp
+wait $rp || fail "SIGINT: exit $?"
+"$C2CSCAN" report --stdio -i int.data >/dev/null 2>err || fail "SIGINT file unreadable: $(cat err)"
 # error paths
 if ! ls /sys/bus/event_source/devices/cpu*/events/mem-loads /sys/bus/event_source/devices/ibs_op >/dev/null 2>&1; then
 	"$C2CSCAN" record -o x.data -- true 2>err; rc=$?
