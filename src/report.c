@@ -199,7 +199,7 @@ static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
 static void count_sample(struct report *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->u.sample;
-	const struct report_event *e;
+	struct report_event *e;
 	struct c2c_sample cs = { 0 };
 	const struct map_desc *dmap, *imap;
 	uint64_t t = r->use_time ? s->time : ev->seq;
@@ -211,7 +211,7 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 		return;
 	}
 	e = &r->events[ev->attr_idx];
-	((struct report_event *)e)->samples++;
+	e->samples++;
 	if (!e->has_addr) {
 		r->samples_no_addr_field++;
 		return;
