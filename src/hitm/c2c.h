@@ -55,9 +55,9 @@ struct c2c_row {                  /* (offset, iaddr) inside one line */
 	uint64_t iaddr;
 	uint8_t cpumode;          /* of the code address */
 	const char *code_object;
-	struct c2c_stats stats;
 	struct c2c_lat lat;
 	struct u32set pids, tids, cpus, nodes;
+	struct c2c_stats stats;   /* last: c2c.c fills it only in c2c__sort */
 };
 
 struct c2c_line {
@@ -86,7 +86,11 @@ uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode);
 /*
  * Sorted view: the lines the mode counts as contended (metric > 0), or every
  * line with show_all, by metric descending (ties: more accesses, then key).
- * *linesp stays valid until the next c2c__sort, c2c__add or c2c__delete.
+ * Counters, latency, sets and rows of a line are built here (c2c__add only
+ * counts per row), and only for the lines in the view; rows are sorted by
+ * offset, then metric descending, then accesses, then code address.
+ * *linesp (and everything it points to) stays valid until the next
+ * c2c__sort, c2c__add or c2c__delete.
  */
 size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 		 const struct c2c_line *const **linesp);

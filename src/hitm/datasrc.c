@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * union perf_mem_data_src, decoded in one place. The counting follows perf
- * c2c (tools/perf/util/mem-events.c, c2c_decode_stats, perf 6.x) so that our
- * "Trace Event Information" can be compared with perf's line by line; where
- * its names mislead, the docs (man/c2cscan-report.1) say so.
+ * c2c (c2c_decode_stats in tools/perf/util/mem-events.c) so that our "Trace
+ * Event Information" can be compared with perf's line by line; where its
+ * names mislead, man/fragments/datasrc.roff says so.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "datasrc.h"
+#include "../util.h"
 
 /* Bit layout of the uapi union (little-endian bitfields). */
 #define FIELD(v, shift, bits) ((uint32_t)(((v) >> (shift)) & ((1ULL << (bits)) - 1)))
@@ -23,7 +25,10 @@ enum {
 enum { SNOOP_NA = 0x01, SNOOP_NONE = 0x02, SNOOP_HIT = 0x04, SNOOP_MISS = 0x08, SNOOP_HITM = 0x10 };
 enum { SNOOPX_FWD = 0x01, SNOOPX_PEER = 0x02 };
 enum { LOCK_NA = 0x01, LOCK_LOCKED = 0x02 };
+enum { TLB_NA = 0x01, TLB_HIT = 0x02, TLB_MISS = 0x04 };
 enum { BLK_NA = 0x01, BLK_DATA = 0x02, BLK_ADDR = 0x04 };
+enum { LVLNUM_NA = 0x0f };
+enum { HOPS_SAME_NODE = 0x01 };
 
 void datasrc__decode(uint64_t val, struct datasrc *d)
 {
@@ -37,6 +42,7 @@ void datasrc__decode(uint64_t val, struct datasrc *d)
 	d->snoopx = FIELD(val, 38, 2);
 	d->blk = FIELD(val, 40, 3);
 	d->hops = FIELD(val, 43, 3);
+	d->region = FIELD(val, 46, 5);
 }
 
 bool datasrc__is_na(uint64_t val)
@@ -46,68 +52,225 @@ bool datasrc__is_na(uint64_t val)
 	return !op || (op & OP_NA);
 }
 
-static size_t names(char *buf, size_t size, uint32_t mask, const char *const *tab, size_t n)
+/* A bounded appender: never writes past size, always terminates, counts
+ * only what it stored (scnprintf semantics). */
+struct sbuf {
+	char *buf;
+	size_t size, len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void sbuf__add(struct sbuf *b, const char *fmt, ...)
 {
-	size_t off = 0;
+	va_list ap;
+	int n;
 
-	for (size_t i = 0; i < n && off < size; i++) {
-		if (mask & (1u << i)) {
-			int w = snprintf(buf + off, size - off, "%s%s", off ? " or " : "", tab[i]);
+	if (b->len + 1 >= b->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->buf + b->len, b->size - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	b->len += (size_t)n < b->size - b->len ? (size_t)n : b->size - b->len - 1;
+}
 
-			if (w < 0)
-				break;
-			off += (size_t)w;
-		}
+/* Names of the set bits of mask (bit i = tab[i]) joined by " or "; returns
+ * how many were printed. */
+static int sbuf__bits(struct sbuf *b, uint32_t mask, const char *const *tab, size_t n, int printed)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(mask & (1u << i)) || !tab[i])
+			continue;
+		sbuf__add(b, "%s%s", printed++ ? " or " : "", tab[i]);
 	}
-	if (!off && size)
-		off = snprintf(buf, size, "N/A");
-	return off < size ? off : size ? size - 1 : 0;
+	return printed;
+}
+
+static const char *const lvl_names[] = {
+	"N/A", "HIT", "MISS", "L1", "LFB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
+	"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
+};
+static const char *const lvlnum_names[16] = {
+	[1] = "L1", [2] = "L2", [3] = "L3", [4] = "L4", [5] = "L2 MHB", [6] = "Memory-side Cache",
+	[7] = "L0", [8] = "Uncached", [9] = "CXL", [10] = "I/O", [11] = "Any cache", [12] = "LFB",
+	[13] = "RAM", [14] = "PMEM", [15] = "N/A",
+};
+static const char *const hops_names[8] = {
+	[1] = "core, same node", [2] = "node, same socket", [3] = "socket, same board", [4] = "board",
+};
+
+/* The level the way perf script prints it: the numbered level (with remote
+ * and hops) when there is one, else the legacy level bits; then hit/miss. */
+static void lvl_print(struct sbuf *b, const struct datasrc *d)
+{
+	const char *hm = d->lvl & LVL_HIT ? " hit" : d->lvl & LVL_MISS ? " miss" : "";
+
+	if (d->lvl_num && d->lvl_num != LVLNUM_NA) {
+		if (d->remote)
+			sbuf__add(b, "Remote ");
+		if (d->hops) {
+			if (hops_names[d->hops])
+				sbuf__add(b, "%s ", hops_names[d->hops]);
+			else
+				sbuf__add(b, "hops %u ", d->hops);
+		}
+		if (lvlnum_names[d->lvl_num])
+			sbuf__add(b, "%s", lvlnum_names[d->lvl_num]);
+		else
+			sbuf__add(b, "Unknown level %u", d->lvl_num);
+		sbuf__add(b, "%s", hm);
+		return;
+	}
+	if (sbuf__bits(b, d->lvl & ~(uint32_t)(LVL_NA | LVL_HIT | LVL_MISS), lvl_names, ARRAY_SIZE(lvl_names), 0))
+		sbuf__add(b, "%s", hm);
+	else
+		sbuf__add(b, "N/A");
 }
 
 size_t datasrc__scnprintf(char *buf, size_t size, uint64_t val)
 {
-	static const char *const ops[] = { "N/A", "LOAD", "STORE", "PFETCH", "EXEC" };
-	static const char *const lvls[] = { "N/A", "HIT", "MISS", "L1", "LFB", "L2", "L3", "Local RAM",
-					    "Remote RAM (1 hop)", "Remote RAM (2 hops)", "Remote Cache (1 hop)",
-					    "Remote Cache (2 hops)", "I/O", "Uncached" };
-	static const char *const snoops[] = { "N/A", "None", "Hit", "Miss", "HitM" };
-	static const char *const locks[] = { "N/A", "Yes" };
-	static const char *const blks[] = { "N/A", "Data", "Addr" };
+	static const char *const snoop_names[] = { "N/A", "None", "Hit", "Miss", "HitM" };
+	static const char *const snoopx_names[] = { "Fwd", "Peer" };
+	static const char *const tlb_names[] = { "N/A", NULL, NULL, "L1", "L2", "Walker", "Fault" };
+	static const char *const blk_names[] = { NULL, "Data", "Addr" };
+	static const char *const region_names[16] = {
+		"N/A", "Reserved", "Local shared cache", "Local non-shared cache", "Other IO",
+		"Other shared cache", "Other non-shared cache", "MMIO", "Mem-0", "Mem-1", "Mem-2",
+		"Mem-3", "Mem-4", "Mem-5", "Mem-6", "Mem-7",
+	};
+	struct sbuf b = { buf, size, 0 };
 	struct datasrc d;
-	char op[64], lvl[256], snoop[64], lock[16], blk[32];
 	int n;
 
+	if (!size)
+		return 0;
+	buf[0] = '\0';
 	datasrc__decode(val, &d);
-	names(op, sizeof(op), d.op, ops, 5);
-	names(lvl, sizeof(lvl), d.lvl, lvls, 14);
-	names(snoop, sizeof(snoop), d.snoop, snoops, 5);
-	if (d.snoopx & SNOOPX_PEER)
-		strncat(snoop, " Peer", sizeof(snoop) - strlen(snoop) - 1);
-	if (d.snoopx & SNOOPX_FWD)
-		strncat(snoop, " Fwd", sizeof(snoop) - strlen(snoop) - 1);
-	names(lock, sizeof(lock), d.lock, locks, 2);
-	names(blk, sizeof(blk), d.blk, blks, 3);
-	n = snprintf(buf, size, "%s|LVL %s|LVLNUM %u%s|SNP %s|LCK %s|BLK %s|HOPS %u", op, lvl, d.lvl_num,
-		     d.remote ? " remote" : "", snoop, lock, blk, d.hops);
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
+	sbuf__add(&b, "%s", d.op & OP_NA ? "N/A" : d.op & OP_LOAD ? "LOAD" : d.op & OP_STORE ? "STORE" :
+		  d.op & OP_PFETCH ? "PFETCH" : d.op & OP_EXEC ? "EXEC" : "No");
+	sbuf__add(&b, "|LVL ");
+	lvl_print(&b, &d);
+	sbuf__add(&b, "|SNP ");
+	n = sbuf__bits(&b, d.snoop, snoop_names, ARRAY_SIZE(snoop_names), 0);
+	if (!sbuf__bits(&b, d.snoopx, snoopx_names, ARRAY_SIZE(snoopx_names), n) && !n)
+		sbuf__add(&b, "N/A");
+	sbuf__add(&b, "|TLB ");
+	if (!sbuf__bits(&b, d.dtlb, tlb_names, ARRAY_SIZE(tlb_names), 0))
+		sbuf__add(&b, "N/A");
+	if (d.dtlb & TLB_HIT)
+		sbuf__add(&b, " hit");
+	if (d.dtlb & TLB_MISS)
+		sbuf__add(&b, " miss");
+	sbuf__add(&b, "|LCK %s", d.lock & LOCK_NA ? "N/A" : d.lock & LOCK_LOCKED ? "Yes" : "No");
+	sbuf__add(&b, "|BLK ");
+	if (!d.blk || (d.blk & BLK_NA) || !sbuf__bits(&b, d.blk, blk_names, ARRAY_SIZE(blk_names), 0))
+		sbuf__add(&b, "N/A");
+	if (d.region < ARRAY_SIZE(region_names) && d.region)
+		sbuf__add(&b, "|Region %s", region_names[d.region]);
+	else if (d.region)
+		sbuf__add(&b, "|Region %u", d.region);
+	return b.len;
+}
+
+static void hitm_inc(uint32_t *which, struct c2c_stats *st)
+{
+	(*which)++;
+	st->tot_hitm++;
+}
+
+static void peer_inc(uint32_t *which, struct c2c_stats *st)
+{
+	(*which)++;
+	st->tot_peer++;
 }
 
 /*
- * perf's rule for "remote": the REM_* level bits, or the remote bit with no
+ * "Remote" by perf's rule: the REM_* level bits, or the remote bit with no
  * hop count (Skylake reports an unknown remote level that way). With a hop
- * count (Power, AMD), remote=1 hops=0x1 means another core of the *same
- * node*, so it is not remote by that rule; but AMD Zen 4 IBS also sets
+ * count (Power, AMD), remote=1 hops=1 means another core of the *same*
+ * node, so the bit alone is not remote; but AMD Zen 4 IBS also sets
  * REM_CCE1 for a line in another CCX of the same node, which perf, and
- * these counters, call "Remote HITM".
+ * these counters, call "Remote HITM" (rmt_hitm_same_node tells them apart).
  */
+static void decode_load(struct c2c_stats *st, const struct datasrc *d)
+{
+	bool mrem = d->remote && !d->hops;
+	uint32_t before = st->lcl_dram + st->rmt_dram + st->rmt_hitm + st->rmt_hit;
+
+	if (d->lvl & LVL_HIT) {
+		if (d->lvl & LVL_UNC)
+			st->ld_uncache++;
+		if (d->lvl & LVL_IO)
+			st->ld_io++;
+		if (d->lvl & LVL_LFB)
+			st->ld_fbhit++;
+		if (d->lvl & LVL_L1)
+			st->ld_l1hit++;
+		/* an L2 HITM (another core's private L2, Arm) is a local HITM
+		 * since perf 6.16; perf 6.8 to 6.15 counted it as an L2 hit */
+		if (d->lvl & LVL_L2) {
+			if (d->snoop & SNOOP_HITM)
+				hitm_inc(&st->lcl_hitm, st);
+			else
+				st->ld_l2hit++;
+			if (d->snoopx & SNOOPX_PEER)
+				peer_inc(&st->lcl_peer, st);
+		}
+		if (d->lvl & LVL_L3) {
+			if (d->snoop & SNOOP_HITM)
+				hitm_inc(&st->lcl_hitm, st);
+			else
+				st->ld_llchit++;
+			if (d->snoopx & SNOOPX_PEER)
+				peer_inc(&st->lcl_peer, st);
+		}
+		/* the MESI state is inferred from the snoop: a snoop hit means
+		 * another cache holds the line too */
+		if (d->lvl & LVL_LOC_RAM) {
+			st->lcl_dram++;
+			if (d->snoop & SNOOP_HIT)
+				st->ld_shared++;
+			else
+				st->ld_excl++;
+		}
+		/* a Skylake remote-bit sample counts here *and* below as a
+		 * remote cache access: perf's double count, kept on purpose */
+		if ((d->lvl & (LVL_REM_RAM1 | LVL_REM_RAM2)) || mrem) {
+			st->rmt_dram++;
+			if (d->snoop & SNOOP_HIT)
+				st->ld_shared++;
+			else
+				st->ld_excl++;
+		}
+	}
+	/* perf does not require HIT for a remote cache access */
+	if ((d->lvl & (LVL_REM_CCE1 | LVL_REM_CCE2)) || mrem) {
+		if (d->snoop & SNOOP_HIT) {
+			st->rmt_hit++;
+		} else if (d->snoop & SNOOP_HITM) {
+			hitm_inc(&st->rmt_hitm, st);
+			if (d->remote && d->hops == HOPS_SAME_NODE)
+				st->rmt_hitm_same_node++;
+		} else if (d->snoopx & SNOOPX_PEER) {
+			st->rmt_hit++;
+			peer_inc(&st->rmt_peer, st);
+		}
+	}
+	if (d->lvl & LVL_MISS)
+		st->ld_miss++;
+	/* perf prints lcl_dram + rmt_dram + rmt_hitm + rmt_hit as "LLC
+	 * Misses"; counting the same sum per sample keeps it additive */
+	st->ld_llcmiss += st->lcl_dram + st->rmt_dram + st->rmt_hitm + st->rmt_hit - before;
+}
+
 bool c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, bool mapped)
 {
 	struct datasrc d;
-	bool mrem;
 
 	datasrc__decode(data_src, &d);
-	mrem = d.remote && !d.hops;
 	st->nr_entries++;
+	/* lock and block bits count for every sample, even unparsable ones */
 	if (d.lock & LOCK_LOCKED)
 		st->locks++;
 	if (d.blk & BLK_DATA)
@@ -121,71 +284,7 @@ bool c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, 
 			st->ld_noadrs++;
 			return false;
 		}
-		if (d.lvl & LVL_HIT) {
-			if (d.lvl & LVL_UNC)
-				st->ld_uncache++;
-			if (d.lvl & LVL_IO)
-				st->ld_io++;
-			if (d.lvl & LVL_LFB)
-				st->ld_fbhit++;
-			if (d.lvl & LVL_L1)
-				st->ld_l1hit++;
-			if (d.lvl & LVL_L2) {
-				st->ld_l2hit++;
-				if (d.snoopx & SNOOPX_PEER) {
-					st->lcl_peer++;
-					st->tot_peer++;
-				}
-			}
-			if (d.lvl & LVL_L3) {
-				if (d.snoop & SNOOP_HITM) {
-					st->lcl_hitm++;
-					st->tot_hitm++;
-				} else {
-					st->ld_llchit++;
-				}
-				if (d.snoopx & SNOOPX_PEER) {
-					st->lcl_peer++;
-					st->tot_peer++;
-				}
-			}
-			if (d.lvl & LVL_LOC_RAM) {
-				st->lcl_dram++;
-				if (d.snoop & SNOOP_HIT)
-					st->ld_shared++;
-				else
-					st->ld_excl++;
-			}
-			/* perf counts a remote-bit sample as remote DRAM *and*
-			 * (below) as remote cache: the double count the man page
-			 * documents */
-			if ((d.lvl & (LVL_REM_RAM1 | LVL_REM_RAM2)) || mrem) {
-				st->rmt_dram++;
-				if (d.snoop & SNOOP_HIT)
-					st->ld_shared++;
-				else
-					st->ld_excl++;
-			}
-			if ((d.lvl & (LVL_REM_CCE1 | LVL_REM_CCE2)) || mrem) {
-				if (d.snoop & SNOOP_HIT) {
-					st->rmt_hit++;
-				} else if (d.snoop & SNOOP_HITM) {
-					st->rmt_hitm++;
-					st->tot_hitm++;
-					if (d.hops == 1)
-						st->rmt_hitm_same_node++;
-				} else if (d.snoopx & SNOOPX_PEER) {
-					st->rmt_hit++;
-					st->rmt_peer++;
-					st->tot_peer++;
-				}
-			}
-			if (d.lvl & LVL_MISS)
-				st->ld_miss++;
-		} else if (d.lvl & LVL_MISS) {
-			st->ld_miss++;
-		}
-		st->ld_llcmiss = st->lcl_dram + st->rmt_dram + st->rmt_hitm + st->rmt_hit;
+		decode_load(st, &d);
 	} else if (d.op & OP_STORE) {
 		st->store++;
 		if (!daddr) {
@@ -215,7 +314,7 @@ bool c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, 
 
 void c2c_stats__add(struct c2c_stats *dst, const struct c2c_stats *src)
 {
-	/* every member is a uint32_t counter */
+	/* every member is a uint32_t counter (checked in test_datasrc) */
 	uint32_t *d = (uint32_t *)dst;
 	const uint32_t *s = (const uint32_t *)src;
 

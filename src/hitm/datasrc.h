@@ -32,10 +32,13 @@ struct c2c_stats {
 /* Decoded fields of a data_src value (bit layout of the uapi union). */
 struct datasrc {
 	uint32_t op, lvl, snoop, lock, dtlb, lvl_num, remote, snoopx, blk, hops;
+	uint32_t region;          /* mem_region (5 bits at 46, newer kernels) */
 };
 
 void datasrc__decode(uint64_t val, struct datasrc *d);
-/* Human-readable "LOAD L1 hit|SNP None|TLB ...|LCK No|BLK N/A" */
+/* Human-readable, the way perf script prints it:
+ * "LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK N/A" (and
+ * "|Region ..." when set). Returns the length stored (scnprintf). */
 size_t datasrc__scnprintf(char *buf, size_t size, uint64_t val);
 /* True when the value says nothing (op N/A or 0: cycles events, IBS non-memory ops). */
 bool datasrc__is_na(uint64_t val);

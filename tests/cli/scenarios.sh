@@ -65,7 +65,8 @@ check("mmap-v1", j["maps"]["file_keying_approximate"], "file-backed v1 keying fl
 check("mmap-v1", any(x["key"].get("name") == "/dev/shm/x" and sorted(x["pids"]) == [7001, 7002] for x in c), "v1 shm shared by name")
 check("mmap-v1", sum(1 for x in c if x["key"]["kind"] == "private" and x["key"]["approximate"]) == 2, "v1 file mappings private per pid, approximate")
 j = load("peer")
-check("peer", j["display"] == "peer" and len(j["cachelines"]) == 1 and j["cachelines"][0]["tot_peer"] == 3, "peer mode chosen, one line")
+check("peer", j["display"] == "peer" and len(j["cachelines"]) == 1 and j["cachelines"][0]["lcl_peer"] == 3
+      and j["cachelines"][0]["rmt_peer"] == 2, "peer mode chosen, one line, lcl_peer 3 + rmt_peer 2")
 c = lines("private-anon")
 check("private-anon", len([x for x in c if x["address"] == "0x7f5000000200"]) == 2, "same vaddr in 2 processes: 2 private lines")
 c = lines("cow-3proc")

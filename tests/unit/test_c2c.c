@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Aggregation: lines by key, rows by (offset, iaddr), display modes,
- * show_all, latency means, sets; and the add rate (printed, not asserted). */
+ * show_all, latency means, sets, consistency of totals/lines/rows with
+ * c2c_stats__decode, stable order; and the add rate (printed, not asserted). */
 #include <stdlib.h>
 #include <time.h>
 #include "hitm/c2c.h"
@@ -12,6 +13,8 @@
 #define LCL_PEER (0x2ULL | (0x22ULL << 5) | (0x2ULL << 38))
 #define ST_L1HIT (0x4ULL | (0x0aULL << 5))
 #define ST_L1MISS (0x4ULL | (0x0cULL << 5))
+#define SKL_RMT_HITM (0x2ULL | (0x02ULL << 5) | (0x10ULL << 19) | (1ULL << 37)) /* remote bit, no hops */
+#define NR_COUNTERS (sizeof(struct c2c_stats) / sizeof(uint32_t))
 
 static struct c2c_sample priv(uint32_t pid, uint32_t tid, uint64_t addr, uint64_t ip, uint64_t ds, uint64_t w)
 {
@@ -24,15 +27,37 @@ static struct c2c_sample priv(uint32_t pid, uint32_t tid, uint64_t addr, uint64_
 	return s;
 }
 
-int main(void)
+static uint32_t counter(const struct c2c_stats *st, size_t i)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)st + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+static bool stats_eq(const struct c2c_stats *a, const struct c2c_stats *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* The brief's false-sharing picture and the basic ranking. */
+static void test_basic(void)
 {
 	struct c2c *c = c2c__new(64);
 	const struct c2c_line *const *lines;
 	struct c2c_sample s;
 	size_t n;
 
-	/* false sharing: thread 11 writes offset 0, thread 12 offset 8, both
-	 * load the other's field with HITM */
+	/* thread 11 writes offset 0, thread 12 offset 8, both load the
+	 * other's field with HITM */
 	for (int i = 0; i < 3; i++) {
 		s = priv(10, 11, 0x1000, 0x400100, ST_L1MISS, 0);
 		c2c__add(c, &s);
@@ -56,6 +81,7 @@ int main(void)
 	s = priv(10, 11, 0, 0x400500, LOAD_L1, 0);
 	c2c__add(c, &s);
 
+	CHECK_EQ_U64(c2c__line_size(c), 64);
 	CHECK_EQ_U64(c2c__nr_lines(c), 4);
 	CHECK_EQ_U64(c2c__totals(c)->nr_entries, 16);
 	CHECK_EQ_U64(c2c__totals(c)->tot_hitm, 7);
@@ -70,25 +96,38 @@ int main(void)
 	CHECK_EQ_U64(lines[0]->stats.store, 6);
 	CHECK_EQ_U64(lines[0]->tids.nr, 2);
 	CHECK_EQ_U64(lines[0]->pids.nr, 1);
+	CHECK_EQ_U64(lines[0]->cpus.nr, 2);     /* tid % 4: cpus 3 and 0 */
+	CHECK_EQ_U64(lines[0]->nodes.nr, 1);
 	CHECK_EQ_U64(lines[0]->addr, 0x1000);
-	/* rows: (0, st), (0, rmt hitm load), (8, st), (8, lcl hitm load) */
+	CHECK_EQ_U64(lines[0]->first_pid, 10);
+	CHECK_STR(lines[0]->object, "[heap]");
+	/* rows: (0, rmt hitm load), (0, st), (8, lcl hitm load), (8, st) */
 	CHECK_EQ_U64(lines[0]->nr_rows, 4);
 	CHECK_EQ_U64(lines[0]->rows[0].offset, 0);
 	CHECK_EQ_U64(lines[0]->rows[0].stats.rmt_hitm, 3);      /* metric first within an offset */
+	CHECK_EQ_U64(lines[0]->rows[0].iaddr, 0x400210);
 	CHECK_EQ_U64(lines[0]->rows[1].offset, 0);
 	CHECK_EQ_U64(lines[0]->rows[1].stats.st_l1miss, 3);
 	CHECK_EQ_U64(lines[0]->rows[2].offset, 8);
 	CHECK_EQ_U64(lines[0]->rows[2].iaddr, 0x400110);
 	CHECK_EQ_U64(lines[0]->rows[3].stats.st_l1hit, 3);
+	CHECK_EQ_U64(lines[0]->rows[3].tids.nr, 1);
+	CHECK_EQ_U64(u32set__data(&lines[0]->rows[3].tids)[0], 12);
+	/* latency: HITM loads 3 x 100 + 3 x 300; loads the same (stores have none) */
 	CHECK_EQ_U64(lines[0]->lat.hitm_cnt, 6);
 	CHECK_EQ_U64(lines[0]->lat.hitm_sum, 3 * 100 + 3 * 300);
+	CHECK_EQ_U64(lines[0]->lat.load_cnt, 6);
+	CHECK_EQ_U64(lines[0]->lat.load_sum, 1200);
 	CHECK_EQ_U64(lines[0]->rows[0].lat.hitm_sum, 900);
+	CHECK_EQ_U64(lines[0]->rows[0].lat.hitm_cnt, 3);
 	CHECK_EQ_U64(lines[1]->key.pid, 20);
 
 	n = c2c__sort(c, C2C_DISPLAY_RMT, false, &lines);
 	CHECK_EQ_U64(n, 1);
 	n = c2c__sort(c, C2C_DISPLAY_LCL, false, &lines);
 	CHECK_EQ_U64(n, 2);
+	/* lcl: pid 10 has 3, pid 20 has 1 */
+	CHECK_EQ_U64(lines[0]->key.pid, 10);
 	n = c2c__sort(c, C2C_DISPLAY_PEER, false, &lines);
 	CHECK_EQ_U64(n, 1);
 	CHECK_EQ_U64(lines[0]->key.pid, 30);
@@ -97,6 +136,12 @@ int main(void)
 	CHECK_EQ_U64(lines[0]->stats.nr_entries, 12);
 	n = c2c__sort(c, C2C_DISPLAY_TOT, true, &lines);
 	CHECK_EQ_U64(n, 4);
+	/* show_all: the metric-0 lines follow, by accesses then key */
+	CHECK_EQ_U64(lines[0]->stats.tot_hitm, 6);
+	CHECK_EQ_U64(lines[1]->stats.tot_hitm, 1);
+	CHECK_EQ_U64(lines[2]->stats.tot_hitm, 0);
+	CHECK_EQ_U64(lines[3]->stats.tot_hitm, 0);
+	CHECK(lines[2]->key.pid < lines[3]->key.pid);
 
 	/* adding after a sort (rows moved) still finds the existing rows */
 	s = priv(10, 11, 0x1008, 0x400110, LCL_HITM, 100);
@@ -112,28 +157,292 @@ int main(void)
 	n = c2c__sort(c, C2C_DISPLAY_ALL, false, &lines);
 	CHECK_EQ_U64(n, 5);
 	CHECK_EQ_U64(c2c__totals(c)->access, 1);
+	/* a data address with an N/A data source (page faults with -d): the
+	 * totals count it unparsable like perf, the line as an access */
+	s = priv(40, 41, 0x5000, 0x400600, 0x1, 0);
+	c2c__add(c, &s);
+	CHECK_EQ_U64(c2c__totals(c)->noparse, 1);
+	CHECK_EQ_U64(c2c__totals(c)->access, 2);
+	n = c2c__sort(c, C2C_DISPLAY_ALL, false, &lines);
+	CHECK_EQ_U64(n, 5);
+	for (size_t i = 0; i < n; i++)
+		if (lines[i]->key.pid == 40)
+			CHECK_EQ_U64(lines[i]->stats.access, 2);
 	c2c__delete(c);
+	c2c__delete(NULL);
+}
 
-	/* rate: 2M adds over 100k lines */
-	{
-		struct timespec t0, t1;
-		const int N = 2000000;
-		double secs;
+/* Two threads writing different offsets of one line: one line, two rows
+ * (stores only, so it ranks in 'all', not in the HITM modes). */
+static void test_false_sharing_stores(void)
+{
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	struct c2c_sample s;
+	size_t n;
 
-		c = c2c__new(64);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		for (int i = 0; i < N; i++) {
-			uint64_t line = (uint64_t)(i * 2654435761u) % 100000;
-
-			s = priv(10 + i % 4, 100 + i % 16, 0x100000 + line * 64 + (i % 8) * 8, 0x400000 + (i % 32) * 4,
-				 i % 7 ? LOAD_L1 : LCL_HITM, 100);
-			c2c__add(c, &s);
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-		printf("c2c__add: %.1f M samples/s (%zu lines)\n", N / secs / 1e6, c2c__nr_lines(c));
-		CHECK_EQ_U64(c2c__totals(c)->nr_entries, N);
-		c2c__delete(c);
+	for (int i = 0; i < 100; i++) {
+		s = priv(7, 8, 0x601040, 0x401000, ST_L1MISS, 0);
+		c2c__add(c, &s);
+		s = priv(7, 9, 0x601048, 0x401000, ST_L1MISS, 0);
+		c2c__add(c, &s);
 	}
+	CHECK_EQ_U64(c2c__nr_lines(c), 1);
+	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 0);
+	n = c2c__sort(c, C2C_DISPLAY_ALL, false, &lines);
+	CHECK_EQ_U64(n, 1);
+	CHECK_EQ_U64(lines[0]->addr, 0x601040);
+	CHECK_EQ_U64(lines[0]->nr_rows, 2);
+	CHECK_EQ_U64(lines[0]->rows[0].offset, 0);
+	CHECK_EQ_U64(lines[0]->rows[1].offset, 8);
+	CHECK_EQ_U64(u32set__data(&lines[0]->rows[0].tids)[0], 8);
+	CHECK_EQ_U64(u32set__data(&lines[0]->rows[1].tids)[0], 9);
+	CHECK_EQ_U64(lines[0]->rows[0].stats.st_l1miss, 100);
+	CHECK_EQ_U64(lines[0]->tids.nr, 2);
+	CHECK_EQ_U64(lines[0]->lat.load_cnt, 0);
+	c2c__delete(c);
+}
+
+/* --double-cl: the caller passes 2L; offsets run to 127. */
+static void test_double_cl(void)
+{
+	struct c2c *c = c2c__new(128);
+	const struct c2c_line *const *lines;
+	struct c2c_sample s;
+
+	s = priv(1, 1, 0x10070, 0x400000, LCL_HITM, 0);
+	s.key.line = 0x10000;
+	c2c__add(c, &s);
+	s = priv(1, 2, 0x10008, 0x400004, LCL_HITM, 0);
+	s.key.line = 0x10000;
+	c2c__add(c, &s);
+	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 1);
+	CHECK_EQ_U64(lines[0]->addr, 0x10000);
+	CHECK_EQ_U64(lines[0]->nr_rows, 2);
+	CHECK_EQ_U64(lines[0]->rows[0].offset, 0x08);
+	CHECK_EQ_U64(lines[0]->rows[1].offset, 0x70);
+	c2c__delete(c);
+}
+
+/* cpu (u32)-1 and node -1 (unknown) stay out of the sets; sets merge. */
+static void test_sets(void)
+{
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	struct c2c_sample s;
+
+	for (uint32_t t = 0; t < 10; t++) {
+		s = priv(100 + t % 3, 200 + t, 0x9000, 0x400000, LCL_HITM, 0);
+		s.cpu = t < 5 ? t : (uint32_t)-1;
+		s.node = t < 5 ? (int32_t)(t & 1) : -1;
+		c2c__add(c, &s);
+	}
+	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 3); /* private keys: 3 pids */
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_U64(lines[i]->pids.nr, 1);
+	/* the same with a shared key: one line */
+	c2c__delete(c);
+	c = c2c__new(64);
+	for (uint32_t t = 0; t < 10; t++) {
+		s = priv(100 + t % 3, 200 + t, 0x9000, 0x400000, LCL_HITM, 0);
+		s.key.kind = CL_SHARED;
+		s.key.pid = 0;
+		s.key.ino = 42;
+		s.cpu = t < 5 ? t : (uint32_t)-1;
+		s.node = t < 5 ? (int32_t)(t & 1) : -1;
+		c2c__add(c, &s);
+	}
+	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 1);
+	CHECK_EQ_U64(lines[0]->pids.nr, 3);
+	CHECK_EQ_U64(lines[0]->tids.nr, 10);
+	CHECK_EQ_U64(lines[0]->cpus.nr, 5);
+	CHECK_EQ_U64(lines[0]->nodes.nr, 2);
+	CHECK_EQ_U64(lines[0]->rows[0].tids.nr, 10);
+	CHECK_EQ_U64(lines[0]->first_pid, 100);
+	for (uint32_t i = 1; i < lines[0]->tids.nr; i++)
+		CHECK(u32set__data(&lines[0]->tids)[i - 1] < u32set__data(&lines[0]->tids)[i]);
+	c2c__delete(c);
+}
+
+/*
+ * Random samples with random data sources: totals equal the sum of
+ * c2c_stats__decode over all samples (the decode cache changes nothing,
+ * double counts included), the lines hold exactly the samples perf keeps
+ * plus the unmapped ones, and every line is the sum of its rows.
+ */
+static void test_consistency(void)
+{
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	struct c2c_stats want = { 0 }, in_lines = { 0 }, sum = { 0 };
+	uint64_t seed = 12345;
+	uint32_t accesses = 0;
+	size_t n;
+
+	for (int i = 0; i < 100000; i++) {
+		/* a few hundred distinct values so the cache both hits and
+		 * evicts; a quarter fully random */
+		uint64_t ds = rnd(&seed) & 3 ? (rnd(&seed) % 400) * 0x9e3779b97f4a7c15ULL : rnd(&seed);
+		uint64_t addr = rnd(&seed) % 8 ? 0x1000 + (rnd(&seed) % 64) * 8 : 0;
+		struct c2c_sample s = priv(1 + rnd(&seed) % 2, 5, addr, 0x400000 + (rnd(&seed) % 3) * 4,
+					   ds & ((1ULL << 51) - 1), rnd(&seed) % 500);
+		struct c2c_stats one = { 0 };
+		bool keep;
+
+		s.mapped = rnd(&seed) % 4;
+		s.key.unmapped = !s.mapped;
+		keep = c2c_stats__decode(&one, s.data_src, s.addr, s.mapped);
+		c2c_stats__add(&want, &one);
+		if (keep || one.nomap)
+			c2c_stats__add(&in_lines, &one);
+		else if (s.addr && datasrc__is_na(s.data_src))
+			accesses++;
+		c2c__add(c, &s);
+	}
+	/* totals: decode's, plus 'access' for N/A sources with an address */
+	sum = *c2c__totals(c);
+	sum.access = 0;
+	CHECK(stats_eq(&sum, &want));
+	CHECK_EQ_U64(c2c__totals(c)->ld_llcmiss, want.lcl_dram + want.rmt_dram + want.rmt_hitm + want.rmt_hit);
+
+	n = c2c__sort(c, C2C_DISPLAY_ALL, true, &lines);
+	CHECK_EQ_U64(n, c2c__nr_lines(c));
+	memset(&sum, 0, sizeof(sum));
+	for (size_t i = 0; i < n; i++) {
+		struct c2c_stats rows = { 0 };
+		struct c2c_lat lat = { 0 };
+
+		c2c_stats__add(&sum, &lines[i]->stats);
+		for (size_t r = 0; r < lines[i]->nr_rows; r++) {
+			c2c_stats__add(&rows, &lines[i]->rows[r].stats);
+			lat.hitm_sum += lines[i]->rows[r].lat.hitm_sum;
+			lat.load_cnt += lines[i]->rows[r].lat.load_cnt;
+			if (r)
+				CHECK(lines[i]->rows[r - 1].offset <= lines[i]->rows[r].offset);
+		}
+		CHECK(stats_eq(&rows, &lines[i]->stats));
+		CHECK_EQ_U64(lat.hitm_sum, lines[i]->lat.hitm_sum);
+		CHECK_EQ_U64(lat.load_cnt, lines[i]->lat.load_cnt);
+		if (i)
+			CHECK(lines[i - 1]->stats.nr_entries >= lines[i]->stats.nr_entries);
+	}
+	/* lines also hold N/A-source accesses (as nr_entries + access) */
+	CHECK_EQ_U64(sum.access, accesses);
+	CHECK_EQ_U64(c2c__totals(c)->access, accesses);
+	sum.nr_entries -= sum.access;
+	sum.access = 0;
+	CHECK(stats_eq(&sum, &in_lines));
+	for (size_t i = 0; i < NR_COUNTERS; i++)
+		if (counter(&sum, i) != counter(&in_lines, i))
+			fprintf(stderr, "consistency: counter #%zu lines %u, want %u\n", i, counter(&sum, i),
+				counter(&in_lines, i));
+	c2c__delete(c);
+}
+
+/* perf's double count survives aggregation: one Skylake remote HITM is a
+ * remote DRAM load too, and two LLC misses. */
+static void test_double_count(void)
+{
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	struct c2c_sample s = priv(1, 1, 0x4000, 0x400000, SKL_RMT_HITM, 0);
+
+	c2c__add(c, &s);
+	c2c__add(c, &s);
+	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_RMT, false, &lines), 1);
+	CHECK_EQ_U64(lines[0]->stats.rmt_hitm, 2);
+	CHECK_EQ_U64(lines[0]->stats.rmt_dram, 2);
+	CHECK_EQ_U64(lines[0]->stats.ld_llcmiss, 4);
+	CHECK_EQ_U64(lines[0]->rows[0].stats.ld_llcmiss, 4);
+	CHECK_EQ_U64(c2c__totals(c)->ld_llcmiss, 4);
+	c2c__delete(c);
+}
+
+/* The order does not depend on insertion order (ties broken by key). */
+static void test_stable_order(void)
+{
+	struct c2c *a = c2c__new(64), *b = c2c__new(64);
+	const struct c2c_line *const *la, *const *lb;
+	struct c2c_sample s;
+	size_t na, nb;
+
+	for (int i = 0; i < 500; i++) {
+		int j = 499 - i;
+
+		s = priv(1 + i % 5, 1, 0x100000 + (uint64_t)(i / 5) * 64, 0x400000, i % 3 ? LCL_HITM : RMT_HITM, 0);
+		c2c__add(a, &s);
+		s = priv(1 + j % 5, 1, 0x100000 + (uint64_t)(j / 5) * 64, 0x400000, j % 3 ? LCL_HITM : RMT_HITM, 0);
+		c2c__add(b, &s);
+	}
+	na = c2c__sort(a, C2C_DISPLAY_TOT, false, &la);
+	nb = c2c__sort(b, C2C_DISPLAY_TOT, false, &lb);
+	CHECK_EQ_U64(na, 500);
+	CHECK_EQ_U64(nb, 500);
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (!cl_key__equal(&la[i]->key, &lb[i]->key)) {
+			CHECK(!"order differs with insertion order");
+			break;
+		}
+	/* rmt mode: only the i % 3 == 0 lines */
+	CHECK_EQ_U64(c2c__sort(a, C2C_DISPLAY_RMT, false, &la), 167);
+	c2c__delete(a);
+	c2c__delete(b);
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * Rate, printed only (machines differ). "hot": samples concentrate on a few
+ * thousand lines with a handful of rows each, as in a real contention
+ * profile. "wide": 100k lines touched uniformly at random with up to 32
+ * code addresses each (~250k rows): nearly every add misses the caches.
+ */
+static void rate(const char *what, uint32_t nr_lines, uint32_t nr_ips, uint32_t nr_offsets)
+{
+	const int N = 2000000;
+	struct c2c *c = c2c__new(64);
+	uint64_t seed = 99, rows = 0;
+	const struct c2c_line *const *lines;
+	double t0, secs;
+
+	t0 = now();
+	for (int i = 0; i < N; i++) {
+		uint64_t r = rnd(&seed);
+		uint64_t line = r % nr_lines, k = (r >> 32) & 15;
+		uint64_t off = (line + (r >> 40) % nr_offsets) % 8;
+		struct c2c_sample s = priv(10 + line % 4, 100 + k, 0x100000 + line * 64 + off * 8,
+					   0x400000 + (line * 7 + (r >> 48) % nr_ips) * 4,
+					   k < 2 ? LCL_HITM : k < 3 ? ST_L1MISS : k < 4 ? ST_L1HIT : LOAD_L1, 100 + k);
+
+		c2c__add(c, &s);
+	}
+	secs = now() - t0;
+	c2c__sort(c, C2C_DISPLAY_ALL, true, &lines);
+	for (size_t i = 0; i < c2c__nr_lines(c); i++)
+		rows += lines[i]->nr_rows;
+	printf("c2c__add %s: %.1f M samples/s (%zu lines, %llu rows)\n", what, N / secs / 1e6, c2c__nr_lines(c),
+	       (unsigned long long)rows);
+	CHECK_EQ_U64(c2c__totals(c)->nr_entries, N);
+	c2c__delete(c);
+}
+
+int main(void)
+{
+	test_basic();
+	test_false_sharing_stores();
+	test_double_cl();
+	test_sets();
+	test_consistency();
+	test_double_count();
+	test_stable_order();
+	rate("hot (2k lines, <= 4 rows each)", 2000, 2, 2);
+	rate("wide (100k lines, uniform, <= 8 rows each)", 100000, 4, 2);
+	rate("worst (100k lines, uniform, ~19 rows each)", 100000, 32, 8);
 	return test_done("test_c2c");
 }
