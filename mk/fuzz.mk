@@ -1,41 +1,74 @@
 # SPDX-License-Identifier: GPL-2.0
-# libFuzzer over the whole report pipeline (issue 6).
-#   make fuzz [FUZZ_SECONDS=300]   run it; corpus in build-fuzz/corpus
-#   make fuzz-ci                   a bounded run (FUZZ_SECONDS=120) + every reproducer
-# Seeds: tests/fixtures (real recording, scenarios built by mkperf), the bad-file
-# catalogue, and ../shared/realdata when present. Crashes land in build-fuzz/ and
-# are kept as regression inputs in tests/fuzz/regress/ (replayed by make check).
+# libFuzzer targets (issue 6), built with clang into build-fuzz/:
+#   fuzz_report  the whole report pipeline on an in-memory file (the main one)
+#   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples
+#   fuzz_maps    the maps timeline and keying rule, from a program of events
+#
+#   make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGET=fuzz_report]
+#                  run one target; corpus in build-fuzz/corpus-TARGET
+#   make fuzz-ci   replay every reproducer (tests/fuzz/regress/) through
+#                  fuzz_report and fuzz_reader, then a bounded run
+#                  (FUZZ_CI_SECONDS, default 120) of fuzz_report
+#
+# Seeds: scenarios built by mkperf, the bad-file catalogue, the reproducers,
+# and ../shared/realdata when present. A crash, timeout or OOM leaves its
+# input in build-fuzz/ (crash-*, timeout-*, oom-*, leak-*): fix the bug, copy
+# the input to tests/fuzz/regress/, where tests/cli/fuzz-regress.sh replays it
+# through the normal build.
+# clang-14 and libclang-rt-14-dev are installed with apt-get when missing.
 FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 300
+FUZZ_TARGET ?= fuzz_report
 FUZZ_DIR := build-fuzz
+FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc -DC2CSCAN_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS)
+# -timeout: a hang; -rss_limit_mb: an allocation sized by a lying field
+FUZZ_RUN_FLAGS := -max_len=262144 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	-artifact_prefix=$(FUZZ_DIR)/
+FUZZ_REGRESS := $(filter-out %.keep,$(wildcard tests/fuzz/regress/*))
 
-$(FUZZ_DIR)/fuzz_report: tests/fuzz/fuzz_report.c $(LIB_SRCS) $(wildcard src/*.h src/*/*.h)
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*.h src/*/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	$(call msg,FUZZCC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_report.c $(filter-out src/tui/%,$(LIB_SRCS)) \
-		src/tui/tui.c $(LDLIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
 
 fuzz-deps:
-	@FUZZ=1 scripts/install-deps
+	@need=""; for p in clang-14 libclang-rt-14-dev; do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || need="$$need $$p"; done; \
+	if [ -n "$$need" ]; then \
+		if [ "$$(id -u)" != 0 ]; then echo "fuzz: missing Debian packages:$$need (run as root)" >&2; exit 1; fi; \
+		echo "installing:$$need"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$need >/dev/null; \
+	fi
 
-fuzz-seeds: $(TOOL_BINS)
-	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+fuzz-seeds: $(B)/tools/mkperf
+	@mkdir -p $(FUZZ_DIR)/seeds
 	@for s in tests/fixtures/scenarios/*.scn; do \
 		$(B)/tools/mkperf $$s $(FUZZ_DIR)/seeds/$$(basename $$s .scn).data 2>/dev/null || true; done
 	@$(B)/tools/mkperf tests/fixtures/scenarios/false-sharing.scn $(FUZZ_DIR)/good.data && \
 		python3 tests/bad/mkbad.py $(FUZZ_DIR)/seeds $(FUZZ_DIR)/good.data >/dev/null
-	@cp tests/fuzz/regress/* $(FUZZ_DIR)/seeds/ 2>/dev/null || true
+	@cp $(FUZZ_REGRESS) $(FUZZ_DIR)/seeds/ 2>/dev/null || true
 	@for f in ../shared/realdata/*.data; do \
 		[ -f "$$f" ] && [ $$(stat -c %s "$$f") -lt 400000 ] && cp "$$f" $(FUZZ_DIR)/seeds/ || true; done
 
+# fuzz_maps reads its own input language: it starts from nothing.
 fuzz: fuzz-deps
-	$(Q)$(MAKE) --no-print-directory all fuzz-seeds $(FUZZ_DIR)/fuzz_report
-	cd $(FUZZ_DIR) && ./fuzz_report -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 corpus seeds
+	$(Q)$(MAKE) --no-print-directory fuzz-seeds $(FUZZ_DIR)/$(FUZZ_TARGET)
+	@mkdir -p $(FUZZ_DIR)/corpus-$(FUZZ_TARGET)
+	$(FUZZ_DIR)/$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_FLAGS) \
+		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
 
-fuzz-ci:
-	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(or $(FUZZ_CI_SECONDS),120)
+fuzz-regress: fuzz-deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_report $(FUZZ_DIR)/fuzz_reader
+	@echo "replaying $(words $(FUZZ_REGRESS)) reproducers"
+	$(Q)for t in fuzz_report fuzz_reader; do \
+		$(FUZZ_DIR)/$$t -timeout=10 -rss_limit_mb=2048 $(FUZZ_REGRESS) >$(FUZZ_DIR)/regress-$$t.log 2>&1 || \
+			{ cat $(FUZZ_DIR)/regress-$$t.log; echo "$$t: a reproducer fails again" >&2; exit 1; }; \
+		echo "$$t: $$(tail -n 1 $(FUZZ_DIR)/regress-$$t.log)"; done
 
-.PHONY: fuzz fuzz-ci fuzz-deps fuzz-seeds
+fuzz-ci: fuzz-regress
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_report FUZZ_SECONDS=$(or $(FUZZ_CI_SECONDS),120)
+
+.PHONY: fuzz fuzz-ci fuzz-deps fuzz-seeds fuzz-regress

@@ -199,9 +199,13 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 	n += jkey_str(fp, "partial_reason", r->partial ? r->partial_reason : NULL, ", ");
 	n += jkey_str(fp, "notice", empty, ",\n");
 	n += fprintf(fp, "  \"maps\": {\"mmap2\": %" PRIu64 ", \"mmap2_build_id\": %" PRIu64 ", \"mmap_v1\": %" PRIu64
-		     ", \"rejected\": %" PRIu64 ", \"file_keying_approximate\": %s},\n",
+		     ", \"rejected\": %" PRIu64 ", \"file_keying_approximate\": %s",
 		     ms->mmap2, ms->mmap2_build_id, ms->mmap_v1, ms->rejected_total,
 		     ms->v1_file_mappings ? "true" : "false");
+	/* only when it happened: the schema of ordinary files stays as it was */
+	if (ms->untracked)
+		n += fprintf(fp, ", \"untracked\": %" PRIu64, ms->untracked);
+	n += fprintf(fp, "},\n");
 	n += fprintf(fp, "  \"records\": %" PRIu64 ", \"lost\": %" PRIu64 ", \"lost_samples\": %" PRIu64 ",\n",
 		     r->nr_records, r->lost, r->lost_samples);
 	n += fprintf(fp, "  \"skipped\": {\"malformed\": %" PRIu64 ", \"other_types\": %" PRIu64

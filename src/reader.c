@@ -118,6 +118,10 @@ struct pd_reader {
 
 	struct desc_name *descs;
 	size_t nr_descs;
+	/* attrs or ids came in since the EVENT_DESC names were applied: they
+	 * are applied once per pass, not per record, as a stream of ID_INDEX
+	 * records would otherwise cost records x desc ids */
+	bool names_stale;
 
 	/* sample layout, from the first attr (perf requires it to be common) */
 	bool layout_ready;
@@ -327,6 +331,7 @@ static void apply_desc_names(struct pd_reader *r)
 		if (idx >= 0 && (size_t)idx < r->nr_attrs)
 			set_name(r->attrs[idx], d->name, NAME_DESC);
 	}
+	r->names_stale = false;
 }
 
 /* ---- attrs ------------------------------------------------------------ */
@@ -400,7 +405,7 @@ static struct rattr *add_attr(struct pd_reader *r, const uint8_t *p, uint32_t si
 	r->nr_attrs++;
 	if (idx == 0)
 		setup_layout(r);
-	apply_desc_names(r);
+	r->names_stale = true;
 	return ra;
 }
 
@@ -997,6 +1002,8 @@ static int finish_open(struct pd_reader *r, struct pd_reader **rp, char *errbuf,
 		pd_reader__delete(r);
 		return ret;
 	}
+	if (r->names_stale)
+		apply_desc_names(r);
 	rewind_state(r);
 	*rp = r;
 	return 0;
@@ -1403,7 +1410,7 @@ static void handle_id_index(struct pd_reader *r, const uint8_t *rec, uint32_t si
 		if (idx < PD_MAX_ATTRS && id_map__get(&r->ids, ld64(e)) < 0 && r->ids.nr < PD_MAX_IDS)
 			id_map__put(&r->ids, ld64(e), (int32_t)idx);
 	}
-	apply_desc_names(r);
+	r->names_stale = nr > 0;
 }
 
 static void handle_event_update(struct pd_reader *r, const uint8_t *rec, uint32_t size)
@@ -1653,7 +1660,32 @@ static void release_consumed(struct pd_reader *r)
 	r->released = upto;
 }
 
-int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
+/*
+ * AUXTRACE and TRACING_DATA records are followed by a payload that their
+ * size does not count; *extra is its length once checked against the left
+ * bytes of the record's buffer (the record included).
+ */
+static int trailing_data(struct pd_reader *r, const uint8_t *rec, uint32_t size, uint64_t left,
+			 uint64_t off, const char *where, uint64_t *extra)
+{
+	if (ld32(rec) == PD_REC_AUXTRACE) {
+		if (size < 16)
+			return stream_fail(r, "record %sat offset %" PRIu64 ": AUXTRACE record of size %u is too short",
+					   where, off, size);
+		*extra = ld64(rec + 8);
+	} else {
+		if (size < 12)
+			return stream_fail(r, "record %sat offset %" PRIu64
+					   ": TRACING_DATA record of size %u is too short", where, off, size);
+		*extra = ((uint64_t)ld32(rec + 8) + 7) & ~7ULL;
+	}
+	if (*extra > left - size)
+		return stream_fail(r, "record %sat offset %" PRIu64 ": its %" PRIu64
+				   " bytes of trailing data go past the end of the data", where, off, *extra);
+	return 0;
+}
+
+static int next_record(struct pd_reader *r, struct pd_event *ev)
 {
 	for (;;) {
 		const uint8_t *rec;
@@ -1673,6 +1705,18 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 				return stream_fail(r, "record inside the compressed record at offset %" PRIu64
 						   ": size %u is smaller than a record header", r->douter, size);
 			if (size <= left) {
+				type = ld32(rec);
+				/* perf never compresses these, but a file can */
+				if (type == PD_REC_AUXTRACE || type == PD_REC_HEADER_TRACING_DATA) {
+					uint64_t extra;
+
+					ret = trailing_data(r, rec, size, left, r->douter,
+							    "inside the compressed record ", &extra);
+					if (ret < 0)
+						return ret;
+					r->dpos += size + extra;
+					continue;
+				}
 				r->dpos += size;
 				ret = decode(r, ev, rec, size, r->douter);
 				if (ret)
@@ -1710,23 +1754,11 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 		switch (type) {
 		case PD_REC_AUXTRACE:
 		case PD_REC_HEADER_TRACING_DATA: {
-			/* payload follows the record, not counted in its size */
 			uint64_t extra;
 
-			if (type == PD_REC_AUXTRACE) {
-				if (size < 16)
-					return stream_fail(r, "record at offset %" PRIu64
-							   ": AUXTRACE record of size %u is too short", off, size);
-				extra = ld64(rec + 8);
-			} else {
-				if (size < 12)
-					return stream_fail(r, "record at offset %" PRIu64
-							   ": TRACING_DATA record of size %u is too short", off, size);
-				extra = ((uint64_t)ld32(rec + 8) + 7) & ~7ULL;
-			}
-			if (extra > left - size)
-				return stream_fail(r, "record at offset %" PRIu64 ": its %" PRIu64
-						   " bytes of trailing data go past the end of the data", off, extra);
+			ret = trailing_data(r, rec, size, left, off, "", &extra);
+			if (ret < 0)
+				return ret;
 			r->pos += size + extra;
 			continue;
 		}
@@ -1764,6 +1796,15 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 		if (ret)
 			return ret;
 	}
+}
+
+int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
+{
+	int ret = next_record(r, ev);
+
+	if (ret <= 0 && r->names_stale)
+		apply_desc_names(r);
+	return ret;
 }
 
 void pd_reader__skip_samples(struct pd_reader *r, bool skip)

@@ -85,6 +85,9 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 	n += kv(fp, "Map resolution", buf);
 	snprintf(buf, sizeof(buf), "%" PRIu64 " MMAP2, %" PRIu64 " MMAP2 build-id form, %" PRIu64 " MMAP v1, %" PRIu64
 		 " rejected", ms->mmap2, ms->mmap2_build_id, ms->mmap_v1, ms->rejected_total);
+	if (ms->untracked)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 ", %" PRIu64 " dropped at the limits (see LIMITS in c2cscan-report(1))", ms->untracked);
 	n += kv(fp, "Mappings", buf);
 	if (ms->v1_file_mappings)
 		n += kv(fp, "Keying",

@@ -36,6 +36,13 @@
 #define KERNEL_PID ((uint32_t)-1)
 #define DESC_CHUNK 256
 #define ANCESTRY_WALK_MAX 4096
+/* Against hostile streams (man/c2cscan-report.1, LIMITS): a FORK copies the
+ * parent's mappings, so a few kB of FORK records after many MMAPs would
+ * otherwise cost forks x mappings entries. What passes a limit is dropped
+ * and counted in maps_stats.untracked. */
+#define MAPS_MAX_ENTRIES (1u << 23)
+#define MAPS_MAX_PROCS   (1u << 20)
+#define MAPS_MAX_THREADS (1u << 21)
 
 /* The public desc plus its key class, decided once when the record is added. */
 struct mdesc {
@@ -133,6 +140,7 @@ struct maps {
 	struct idmap tidmap;
 
 	/* replay only */
+	size_t nr_entries;      /* in all address spaces, against MAPS_MAX_ENTRIES */
 	struct tnode *tn;       /* [0] is the nil node */
 	size_t nr_tn, alloc_tn;
 	uint32_t tn_free;
@@ -581,9 +589,10 @@ static void treap__release(struct maps *m)
 	m->tn_free = 0;
 }
 
-static uint32_t aspace__add_entry(struct aspace *as, uint64_t start, uint64_t end, uint64_t time,
-				  const struct mdesc *md)
+static uint32_t aspace__add_entry(struct maps *m, struct aspace *as, uint64_t start, uint64_t end,
+				  uint64_t time, const struct mdesc *md)
 {
+	m->nr_entries++;
 	xgrow((void **)&as->ents, &as->alloc_ents, as->nr_ents + 1, sizeof(*as->ents));
 	as->ents[as->nr_ents] = (struct entry){ start, end, time, T_INF, md };
 	return as->nr_ents++;
@@ -595,6 +604,11 @@ static void aspace__map(struct maps *m, struct aspace *as, const struct mdesc *m
 	uint64_t s = md->d.start, e = md->d.end;
 	uint32_t left, mid, right, x, rest = 0;
 
+	/* at most three entries: the mapping and two cut ends of others */
+	if (m->nr_entries + 3 > MAPS_MAX_ENTRIES) {
+		m->stats.untracked++;
+		return;
+	}
 	treap__split(m, as->treap, s, &left, &mid);
 	treap__split(m, mid, e, &mid, &right);
 
@@ -605,9 +619,9 @@ static void aspace__map(struct maps *m, struct aspace *as, const struct mdesc *m
 		struct entry old = as->ents[m->tn[x].ent];
 
 		as->ents[m->tn[x].ent].t_end = time;
-		m->tn[x].ent = aspace__add_entry(as, old.start, s, time, mdesc__cut(m, old.md, old.start, s));
+		m->tn[x].ent = aspace__add_entry(m, as, old.start, s, time, mdesc__cut(m, old.md, old.start, s));
 		if (old.end > e)
-			rest = tnode__new(m, e, aspace__add_entry(as, e, old.end, time,
+			rest = tnode__new(m, e, aspace__add_entry(m, as, e, old.end, time,
 								  mdesc__cut(m, old.md, e, old.end)));
 	}
 	/* the last one starting inside may reach past e */
@@ -616,11 +630,11 @@ static void aspace__map(struct maps *m, struct aspace *as, const struct mdesc *m
 	if (x && as->ents[m->tn[x].ent].end > e) {
 		struct entry old = as->ents[m->tn[x].ent];
 
-		rest = tnode__new(m, e, aspace__add_entry(as, e, old.end, time, mdesc__cut(m, old.md, e, old.end)));
+		rest = tnode__new(m, e, aspace__add_entry(m, as, e, old.end, time, mdesc__cut(m, old.md, e, old.end)));
 	}
 	treap__end_all(m, as, mid, time);
 	right = treap__merge(m, rest, right);
-	x = tnode__new(m, s, aspace__add_entry(as, s, e, time, md));
+	x = tnode__new(m, s, aspace__add_entry(m, as, s, e, time, md));
 	as->treap = treap__merge(m, treap__merge(m, left, x), right);
 }
 
@@ -639,6 +653,10 @@ static struct proc *proc__findnew(struct maps *m, uint32_t pid)
 
 	if (p)
 		return p;
+	if (m->nr_procs >= MAPS_MAX_PROCS) {
+		m->stats.untracked++;
+		return NULL;
+	}
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
 	xgrow((void **)&m->procs, &m->alloc_procs, m->nr_procs + 1, sizeof(*m->procs));
@@ -661,6 +679,11 @@ static struct aspace *proc__new_aspace(struct maps *m, struct proc *p, uint64_t 
 		treap__end_all(m, as, as->treap, time);
 		as->treap = 0;
 	}
+	/* most processes have one address space: no room for eight */
+	if (!p->alloc_as) {
+		p->as = xmalloc(sizeof(*p->as));
+		p->alloc_as = 1;
+	}
 	xgrow((void **)&p->as, &p->alloc_as, p->nr_as + 1, sizeof(*p->as));
 	as = &p->as[p->nr_as++];
 	memset(as, 0, sizeof(*as));
@@ -678,6 +701,8 @@ static struct aspace *proc__aspace(struct maps *m, uint32_t pid)
 	struct proc *p = proc__findnew(m, pid);
 	struct aspace *as = proc__cur(p);
 
+	if (!p)
+		return NULL;
 	return as ? as : proc__new_aspace(m, p, 0, NO_PID);
 }
 
@@ -694,6 +719,10 @@ static struct thread *thread__findnew(struct maps *m, uint32_t tid)
 
 	if (th)
 		return th;
+	if (m->nr_threads >= MAPS_MAX_THREADS) {
+		m->stats.untracked++;
+		return NULL;
+	}
 	th = xcalloc(1, sizeof(*th));
 	th->tid = tid;
 	xgrow((void **)&m->threads, &m->alloc_threads, m->nr_threads + 1, sizeof(*m->threads));
@@ -725,7 +754,7 @@ static void thread__set_comm(struct maps *m, uint32_t tid, uint64_t time, const 
 {
 	struct thread *th = thread__findnew(m, tid);
 
-	if (!comm)
+	if (!comm || !th)
 		return;
 	xgrow((void **)&th->c, &th->alloc, th->nr + 1, sizeof(*th->c));
 	th->c[th->nr++] = (struct comm_at){ time, comm };
@@ -736,7 +765,12 @@ static void thread__set_comm(struct maps *m, uint32_t tid, uint64_t time, const 
 static bool fork__loops(struct maps *m, uint32_t pid, uint32_t ppid)
 {
 	uint32_t cur = ppid;
+	const struct aspace *self = proc__cur(proc__find(m, pid));
 
+	/* the walk stops at the first pid without a live address space, so a
+	 * pid without one cannot be found: the common case, no walk */
+	if (!self || self->exited)
+		return false;
 	for (int i = 0; i < ANCESTRY_WALK_MAX; i++) {
 		struct aspace *as = proc__cur(proc__find(m, cur));
 
@@ -775,6 +809,8 @@ static void replay_fork(struct maps *m, const struct sb_event *e)
 			return;
 		}
 		p = proc__findnew(m, e->pid);
+		if (!p)
+			return;
 		child = proc__new_aspace(m, p, e->time, e->ppid);
 		parent = proc__cur(proc__find(m, e->ppid));
 		/* copy the parent's live mappings, in address order */
@@ -797,8 +833,12 @@ static void replay_fork(struct maps *m, const struct sb_event *e)
 				uint32_t ent;
 
 				t = st[--nr];
+				if (m->nr_entries >= MAPS_MAX_ENTRIES) {
+					m->stats.untracked++;
+					break;
+				}
 				pe = &parent->ents[m->tn[t].ent];
-				ent = aspace__add_entry(child, pe->start, pe->end, e->time, pe->md);
+				ent = aspace__add_entry(m, child, pe->start, pe->end, e->time, pe->md);
 				root = treap__merge(m, root, tnode__new(m, pe->start, ent));
 				t = m->tn[t].r;
 			}
@@ -818,6 +858,8 @@ static void replay(struct maps *m, const struct sb_event *e)
 	switch (e->kind) {
 	case SB_MMAP:
 		as = proc__aspace(m, e->pid);
+		if (!as)
+			break;
 		as->exited = false;     /* the leader may exit before its threads */
 		aspace__map(m, as, e->p, e->time);
 		break;
@@ -825,7 +867,8 @@ static void replay(struct maps *m, const struct sb_event *e)
 		if (e->exec) {
 			p = proc__findnew(m, e->pid);
 			as = proc__cur(p);
-			proc__new_aspace(m, p, e->time, as ? as->ppid : NO_PID);
+			if (p)
+				proc__new_aspace(m, p, e->time, as ? as->ppid : NO_PID);
 		} else {
 			proc__aspace(m, e->pid);
 		}

@@ -95,6 +95,7 @@ struct maps_stats {
 	uint64_t comms, comm_execs, forks, exits;
 	uint64_t processes;       /* address spaces created */
 	uint64_t fork_loops;      /* FORKs refused because they would make a cycle */
+	uint64_t untracked;       /* mmaps, fork copies, pids, tids dropped at the limits */
 	bool v1_file_mappings;    /* file-backed MMAP v1 seen: keying of them is approximate */
 };
 

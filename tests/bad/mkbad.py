@@ -79,6 +79,25 @@ put("filename-no-nul.data", with_records(rec(1, struct.pack("<IIQQQ", 1, 1, 0x10
 # compressed records that are not zstd, and a zstd-looking bomb header
 put("compressed-not-zstd.data", with_records(rec(81, b"this is not zstd data!!!")), "partial")
 put("compressed2-size-lies.data", with_records(rec(83, struct.pack("<Q", 1 << 40) + b"\x28\xb5\x2f\xfd" + b"\0" * 4)), "partial")
+# zstd frames written by hand (RFC 8878): raw (type 0) and RLE (type 1) blocks
+def zframe(blocks, fhd=0x00, fields=b"\x38"):
+    """fhd 0x00 + window descriptor 0x38: no content size, 128 KiB window"""
+    out = struct.pack("<I", 0xFD2FB528) + bytes([fhd]) + fields
+    for i, (btype, size, payload) in enumerate(blocks):
+        last = i == len(blocks) - 1
+        out += struct.pack("<I", (size << 3) | (btype << 1) | last)[:3] + payload
+    return out
+def zraw(data):
+    return zframe([(0, len(data), data)])
+# a bomb: 100 MiB of RLE from 3 kB, past the 64 MiB a chunk may expand to
+put("compressed-bomb.data", with_records(rec(81, zframe([(1, 128 << 10, b"\x08")] * 800))), "partial")
+# a frame that says it holds 16 bytes and holds 64
+put("compressed-more-than-claimed.data", with_records(rec(81, zframe([(0, 64, b"\0" * 64)], fhd=0x20, fields=b"\x10"))), "partial")
+# AUXTRACE inside compressed data (perf never writes that): its payload is
+# skipped like in the file, or refused when it runs past the chunk
+aux = lambda n: rec(71, struct.pack("<QQQIIII", n, 0, 0, 0, 0, 0, 0))
+put("compressed-auxtrace.data", with_records(rec(81, zraw(aux(16) + b"\xff" * 16 + rec(68, b"")))), "ok")
+put("compressed-auxtrace-past-end.data", with_records(rec(81, zraw(aux(1 << 40) + rec(68, b"")))), "partial")
 # features whose lengths lie: point every feature section past the end
 b = bytearray(good)
 fo = d_off + d_size
