@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * c2cscan record -- COMMAND: sample a command and its children into
- * perf.data. One event per CPU follows the command (inherit, enabled at
- * exec), each with its own ring buffer drained with poll(); the kernel's
- * MMAP2 (inode form, with prot/flags), COMM and FORK/EXIT records come with
- * the samples. FINISHED_ROUND after each pass over the buffers.
+ * c2cscan record: sample memory accesses with their data addresses into a
+ * perf.data file that perf and `c2cscan report` read.
  *
- * Events: page-faults, minor-faults, major-faults (software: the data
- * address is the faulting address; works everywhere, also in VMs) and, on a
- * machine with a memory PMU, the AMD IBS op PMU (ibs_op). Intel mem-loads /
- * mem-stores, -p/-a and map synthesis are not implemented yet (issue 3).
+ * Targets: a command (one event per CPU following it: inherit, enabled when
+ * it execs, like perf), existing processes or threads (-p/-t: one event per
+ * thread, or per thread and CPU with -C), or the whole system (-a, -C: one
+ * event per CPU). Every (task, CPU) slot has one ring buffer; the other
+ * events of the slot write into it (PERF_EVENT_IOC_SET_OUTPUT). Buffers are
+ * drained after poll(), with a FINISHED_ROUND after each pass, so a reader
+ * may sort what came before it.
+ *
+ * Side-band records (MMAP2 in the inode form with prot/flags, COMM with
+ * exec, FORK/EXIT) come from one tracking event per slot; for targets that
+ * already ran, synth.c writes what the kernel would have said, before the
+ * events' first records. Events are enabled before that synthesis, so a
+ * mapping made meanwhile is reported twice rather than never.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -22,48 +29,104 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
+#include "pmu.h"
+#include "record.h"
 #include "util.h"
 #include "writer.h"
 
-static const char record_usage[] =
-	"usage: c2cscan record [options] [--] command [args]\n"
-	"\n"
-	"  -e, --event EVENT   page-faults (default here: no memory PMU), minor-faults,\n"
-	"                      major-faults, ibs_op (AMD)\n"
-	"  -o, --output FILE   output file (default perf.data; an old one becomes perf.data.old)\n"
-	"  -c, --count N       sample every N events (default 1 for faults)\n"
-	"  -m, --mmap-pages N  ring buffer pages per CPU, a power of two (default 128)\n"
-	"      --duration SECS stop after SECS seconds (the command gets SIGTERM)\n"
-	"  -q, --quiet         no summary\n"
-	"  -h, --help          this text\n";
+#ifndef C2CSCAN_VERSION
+#define C2CSCAN_VERSION "0.0.0"
+#endif
 
-struct rec_event {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-	bool memory;            /* has a data source */
+static const char record_usage[] =
+	"usage: c2cscan record [options] [--] [command [args]]\n"
+	"\n"
+	"  -e, --event EVENT     event(s), comma-separated; default: this machine's memory\n"
+	"                        events (Intel mem-loads + mem-stores, AMD ibs_op).\n"
+	"                        page-faults, minor-faults, major-faults work everywhere;\n"
+	"                        also mem-loads, mem-stores, ibs_op, PMU/term=val,.../[ukpP]\n"
+	"  -p, --pid PID,...     record existing processes (all their threads)\n"
+	"  -t, --tid TID,...     record existing threads\n"
+	"  -a, --all-cpus        system-wide, every CPU\n"
+	"  -C, --cpu CPUS        only these CPUs (0-3,8): system-wide on them, or limits -p/-t/command\n"
+	"  -o, --output FILE     output file (default perf.data; an old one becomes FILE.old)\n"
+	"  -c, --count N         sample every N events (default: 1 for software events)\n"
+	"  -F, --freq HZ         sample HZ times a second (default 4000 for memory events)\n"
+	"      --ldlat CYCLES    load latency threshold (Intel default 30; AMD: only when given)\n"
+	"  -u, --user            user space only\n"
+	"  -k, --kernel          kernel only\n"
+	"  -m, --mmap-pages N    ring buffer pages per buffer, a power of two (default 128)\n"
+	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
+	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
+	"  -q, --quiet           no summary\n"
+	"  -v, --verbose         say what is opened and how maps were read\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"With -p, -t, -a or -C the command is optional: recording stops on SIGINT,\n"
+	"--duration, or when the recorded processes are gone.\n";
+
+#define MAX_EVENTS 16
+
+struct rec_opts {
+	const char *out;
+	const char *events[MAX_EVENTS];
+	int nr_events;
+	unsigned long period, freq, pages;
+	unsigned int ldlat;
+	bool ldlat_set, pages_set, user, kernel, system_wide, quiet;
+	int verbose;
+	const char *pids, *tids, *cpus;
+	double duration;
+	enum synth_method synth;
+};
+
+struct rec_evsel {
+	struct pmu_event pe;
+	struct perf_event_attr attr;
+	bool cpus_all;          /* the PMU covers every CPU */
+	bool *cpus;             /* [PMU_MAX_CPUS] */
+	int leader;             /* index of the group leader (mem-loads-aux), or -1 */
+	bool tracking;          /* carries mmap/comm/task */
+	bool fell_back_user;    /* kernel sampling refused: user only */
+	bool tried;             /* first open done; attr settled */
+	uint64_t *ids;
+	size_t nr_ids, alloc_ids;
 };
 
 struct rec_buf {
 	int fd;
 	void *base;
 	size_t size;            /* data area bytes */
+	bool hup;               /* the task is gone: drain, but poll no more */
 };
 
 struct recorder {
+	struct rec_opts o;
 	struct pd_writer *w;
+	struct rec_evsel ev[MAX_EVENTS + 1];
+	int nr_ev;
 	struct rec_buf *bufs;
 	int nr_bufs;
+	size_t alloc_bufs;
+	int *fds;
+	size_t nr_fds, alloc_fds;
 	size_t page;
-	uint64_t lost, samples;
+	uint64_t samples, lost, lost_samples, throttled;
 	uint8_t *tmp;           /* a record that wraps the ring end */
 	int werr;
+	pid_t child;            /* the command, or 0 */
+	int reserve_fd;         /* blocks held back for the header on a full disk */
+	pid_t *procs;           /* -p/-t: thread group ids to watch */
+	int nr_procs;
+	bool memory;            /* some event is a memory event */
+	char why[512];          /* the sentence for the last failure */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -73,77 +136,172 @@ static void on_signal(int sig)
 	stop_requested = sig;
 }
 
-static int sysfs_pmu_type(const char *pmu)
+/* Only there to interrupt ppoll() when the command exits. */
+static void on_sigchld(int sig)
 {
-	char path[256];
-	FILE *f;
-	int type = -1;
-
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
-	f = fopen(path, "r");
-	if (!f)
-		return -ENOENT;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -EINVAL;
-	fclose(f);
-	return type;
+	(void)sig;
 }
 
-static int parse_event(const char *name, struct rec_event *ev)
+/* Handlers for SIGINT/SIGTERM/SIGCHLD, delivered only inside ppoll() (the
+ * mask blocks them elsewhere), so an exit is never missed between the check
+ * and the wait. */
+static void catch_signals(sigset_t *orig)
 {
-	static const struct { const char *name; uint64_t config; } sw[] = {
-		{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS },
-		{ "faults", PERF_COUNT_SW_PAGE_FAULTS },
-		{ "minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN },
-		{ "major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	};
-	int type;
+	struct sigaction sa;
+	sigset_t block;
 
-	for (size_t i = 0; i < ARRAY_SIZE(sw); i++) {
-		if (!strcmp(name, sw[i].name)) {
-			*ev = (struct rec_event){ sw[i].name, PERF_TYPE_SOFTWARE, sw[i].config, false };
-			return 0;
-		}
-	}
-	if (!strcmp(name, "ibs_op")) {
-		type = sysfs_pmu_type("ibs_op");
-		if (type < 0)
-			return -ENODEV;
-		*ev = (struct rec_event){ "ibs_op//", (uint32_t)type, 0, true };
-		return 0;
-	}
-	return -EINVAL;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, orig);
 }
 
-/* One sentence for an errno from perf_event_open, in one place. */
-static const char *record__strerror(int err, char *buf, size_t size)
+static void release_signals(const sigset_t *orig)
 {
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+}
+
+/* One sentence for an errno of perf_event_open or mmap, in one place. */
+static const char *record__strerror(int err, const struct pmu_event *pe, char *buf, size_t size)
+{
+	const char *name = pe ? pe->name : "the event";
+
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		snprintf(buf, size, "permission denied: lower /proc/sys/kernel/perf_event_paranoid or grant CAP_PERFMON");
+		snprintf(buf, size, "%s: permission denied: perf_event_paranoid is %ld; lower it "
+			 "(sysctl kernel.perf_event_paranoid=-1) or grant CAP_PERFMON", name, pmu__paranoid());
 		break;
 	case ENOENT:
 	case ENODEV:
-		snprintf(buf, size, "this machine has no such event (see 'c2cscan check')");
+		snprintf(buf, size, "%s: this machine has no such event or PMU (see 'c2cscan check')", name);
 		break;
 	case EOPNOTSUPP:
-		snprintf(buf, size, "the PMU does not support sampling this way (see 'c2cscan check')");
+		snprintf(buf, size, "%s: the PMU cannot sample this way (%s; see 'c2cscan check')", name,
+			 pe && pe->per_cpu_only ? "IBS follows CPUs, not tasks, on this kernel: use -a" :
+			 "try without -u/-k, or another -c/-F");
+		break;
+	case ESRCH:
+		snprintf(buf, size, "no such process or thread");
+		break;
+	case EMFILE:
+	case ENFILE:
+		snprintf(buf, size, "%s: too many open files: one is needed per event, CPU and thread "
+			 "(raise 'ulimit -n', or use -C)", name);
+		break;
+	case EINVAL:
+		snprintf(buf, size, "%s: the kernel refused the event settings (invalid argument); "
+			 "try another -c/-F, or without -u/-k", name);
+		break;
+	case ENOMEM:
+		snprintf(buf, size, "out of memory for ring buffers: use a smaller -m");
 		break;
 	default:
-		snprintf(buf, size, "%s", strerror(err));
+		snprintf(buf, size, "%s: %s", name, strerror(err));
 	}
 	return buf;
+}
+
+/* ---- output helpers --------------------------------------------------------- */
+
+static int emit_record(void *ctx, const void *rec, size_t size)
+{
+	struct recorder *rc = ctx;
+
+	if (!rc->werr)
+		rc->werr = pd_writer__write(rc->w, rec, size);
+	return rc->werr;
+}
+
+static void read_text(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (!fgets(buf, (int)size, f))
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+static int read_int(const char *path, int dflt)
+{
+	char buf[32], *end;
+	long v;
+
+	read_text(path, buf, sizeof(buf));
+	v = strtol(buf, &end, 10);
+	return end == buf ? dflt : (int)v;
+}
+
+/* CPUDESC and CPUID as perf writes them (x86: "GenuineIntel,6,85,7"). */
+static void set_cpu_strings(struct pd_writer *w)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512], vendor[64] = "", model_name[256] = "", midr[64];
+	int family = -1, model = -1, stepping = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *v;
+
+		if (!colon)
+			continue;
+		if (line[0] == '\n')
+			break;          /* the first CPU is enough */
+		v = colon + 1 + (colon[1] == ' ');
+		v[strcspn(v, "\n")] = 0;
+		if (!strncmp(line, "vendor_id", 9))
+			snprintf(vendor, sizeof(vendor), "%s", v);
+		else if (!strncmp(line, "cpu family", 10))
+			family = atoi(v);
+		else if (!strncmp(line, "model name", 10))
+			snprintf(model_name, sizeof(model_name), "%s", v);
+		else if (!strncmp(line, "model", 5) && line[5] != ' ')
+			model = atoi(v);
+		else if (!strncmp(line, "model\t", 6))
+			model = atoi(v);
+		else if (!strncmp(line, "stepping", 8))
+			stepping = atoi(v);
+	}
+	if (f)
+		fclose(f);
+	if (model_name[0])
+		pd_writer__set_string(w, PD_FEAT_CPUDESC, model_name);
+	if (vendor[0] && family >= 0) {
+		snprintf(line, sizeof(line), "%s,%d,%d,%d", vendor, family, model, stepping);
+		pd_writer__set_string(w, PD_FEAT_CPUID, line);
+	} else {
+		read_text("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", midr, sizeof(midr));
+		if (midr[0])
+			pd_writer__set_string(w, PD_FEAT_CPUID, midr);
+	}
 }
 
 static void set_features(struct pd_writer *w, int argc, char **argv)
 {
 	struct utsname u;
-	char host[256];
+	char host[256], path[128];
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF), online = sysconf(_SC_NPROCESSORS_ONLN);
 	long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
-	int32_t *node = xcalloc(ncpu > 0 ? ncpu : 1, sizeof(*node));
+	int32_t *node, *core, *socket;
+	char **cmd = xcalloc(argc + 2, sizeof(*cmd));
+	FILE *f;
 
+	if (ncpu < 1)
+		ncpu = 1;
 	if (!uname(&u)) {
 		pd_writer__set_string(w, PD_FEAT_OSRELEASE, u.release);
 		pd_writer__set_string(w, PD_FEAT_ARCH, u.machine);
@@ -151,13 +309,22 @@ static void set_features(struct pd_writer *w, int argc, char **argv)
 	if (!gethostname(host, sizeof(host)))
 		pd_writer__set_string(w, PD_FEAT_HOSTNAME, host);
 	pd_writer__set_string(w, PD_FEAT_VERSION, "c2cscan " C2CSCAN_VERSION);
-	pd_writer__set_nrcpus(w, ncpu, online);
-	pd_writer__set_cmdline(w, argc, (const char *const *)argv);
-	pd_writer__set_cacheline(w, line > 0 ? line : 64);
-	/* cpu -> node from sysfs; one node when there is no NUMA information */
-	for (long c = 0; c < ncpu; c++) {
-		char path[128];
+	pd_writer__set_nrcpus(w, (uint32_t)ncpu, (uint32_t)(online > 0 ? online : ncpu));
+	/* perf's CMDLINE starts with the tool's own name */
+	cmd[0] = (char *)"c2cscan";
+	for (int i = 0; i < argc; i++)
+		cmd[i + 1] = argv[i];
+	pd_writer__set_cmdline(w, argc + 1, (const char *const *)cmd);
+	free(cmd);
+	if (line <= 0)
+		line = read_int("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size", 64);
+	pd_writer__set_cacheline(w, (uint32_t)(line > 0 ? line : 64));
+	set_cpu_strings(w);
 
+	node = xcalloc(ncpu, sizeof(*node));
+	core = xcalloc(ncpu, sizeof(*core));
+	socket = xcalloc(ncpu, sizeof(*socket));
+	for (long c = 0; c < ncpu; c++) {
 		node[c] = 0;
 		for (int n = 0; n < 1024; n++) {
 			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/node%d", c, n);
@@ -166,9 +333,96 @@ static void set_features(struct pd_writer *w, int argc, char **argv)
 				break;
 			}
 		}
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/topology/core_id", c);
+		core[c] = read_int(path, (int)c);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id", c);
+		socket[c] = read_int(path, 0);
 	}
-	pd_writer__set_topology(w, ncpu, node, NULL, NULL);
+	pd_writer__set_topology(w, (uint32_t)ncpu, node, core, socket);
 	free(node);
+	free(core);
+	free(socket);
+	f = fopen("/proc/meminfo", "r");
+	if (f) {
+		unsigned long long kb;
+
+		if (fscanf(f, "MemTotal: %llu kB", &kb) == 1)
+			pd_writer__set_total_mem(w, kb);
+		fclose(f);
+	}
+}
+
+/*
+ * A full disk must still leave a readable file: the features and header
+ * are written after the data. An unlinked file in the same directory holds
+ * some blocks until a write fails; closing it then gives them back.
+ */
+#define RESERVE_BYTES (256 << 10)
+
+static int reserve_space(const char *out)
+{
+	char dir[4096], *slash;
+	struct statvfs st;
+	uint64_t size;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", out);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	if (statvfs(dir, &st) < 0)
+		return -1;
+	/* a small file system: an eighth of what is free (the features take a few KiB) */
+	size = (uint64_t)st.f_bavail * st.f_frsize / 8;
+	if (size > RESERVE_BYTES)
+		size = RESERVE_BYTES;
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (size < 4096 || posix_fallocate(fd, 0, (off_t)size)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void release_space(struct recorder *rc)
+{
+	if (rc->reserve_fd >= 0)
+		close(rc->reserve_fd);
+	rc->reserve_fd = -1;
+}
+
+/* ---- ring buffers ------------------------------------------------------------ */
+
+static void count_record(struct recorder *rc, const struct perf_event_header *h, const uint8_t *rec)
+{
+	uint64_t v;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		rc->samples++;
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= 24) {
+			memcpy(&v, rec + 16, sizeof(v));
+			rc->lost += v;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (h->size >= 16) {
+			memcpy(&v, rec + 8, sizeof(v));
+			rc->lost_samples += v;
+		}
+		break;
+	case PERF_RECORD_THROTTLE:
+		rc->throttled++;
+		break;
+	}
 }
 
 /* Copies every complete record out of one ring buffer into the file. */
@@ -203,10 +457,7 @@ static void drain(struct recorder *rc, struct rec_buf *b)
 			memcpy(rc->tmp + first, data, h.size - first);
 			rec = rc->tmp;
 		}
-		if (h.type == PERF_RECORD_SAMPLE)
-			rc->samples++;
-		else if (h.type == PERF_RECORD_LOST)
-			rc->lost += ((const uint64_t *)rec)[2];
+		count_record(rc, &h, rec);
 		if (!rc->werr)
 			rc->werr = pd_writer__write(rc->w, rec, h.size);
 		tail += h.size;
@@ -218,278 +469,980 @@ static void drain_all(struct recorder *rc)
 {
 	char buf[16];
 	ssize_t n;
+	uint64_t before = pd_writer__data_size(rc->w);
 
 	for (int i = 0; i < rc->nr_bufs; i++)
 		drain(rc, &rc->bufs[i]);
+	if (pd_writer__data_size(rc->w) == before)
+		return;         /* an empty round says nothing */
 	n = pd_fmt_finished_round(buf, sizeof(buf));
 	if (n > 0 && !rc->werr)
 		rc->werr = pd_writer__write(rc->w, buf, n);
 }
 
-static int open_events(struct recorder *rc, const struct rec_event *ev, struct perf_event_attr *attr,
-		       pid_t child, size_t pages, char *why, size_t whysize)
+/* ---- events ------------------------------------------------------------------ */
+
+static int add_event(struct recorder *rc, const struct pmu_event *pe)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	uint64_t *ids = xcalloc(ncpu, sizeof(*ids));
-	int ret = 0;
+	struct rec_evsel *e;
+	int nr;
 
-	rc->bufs = xcalloc(ncpu, sizeof(*rc->bufs));
-	for (long c = 0; c < ncpu; c++) {
-		struct rec_buf *b = &rc->bufs[rc->nr_bufs];
-		int fd = syscall(SYS_perf_event_open, attr, child, c, -1, PERF_FLAG_FD_CLOEXEC);
-
-		if (fd < 0) {
-			if (errno == ENODEV || errno == EINVAL)
-				continue;       /* an offline CPU */
-			ret = -errno;
-			record__strerror(errno, why, whysize);
-			goto out;
-		}
-		b->fd = fd;
-		b->size = pages * rc->page;
-		b->base = mmap(NULL, b->size + rc->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (b->base == MAP_FAILED) {
-			ret = -errno;
-			snprintf(why, whysize, "cannot map the ring buffer (%zu pages): %s; try a smaller -m",
-				 pages, strerror(errno));
-			close(fd);
-			goto out;
-		}
-		if (ioctl(fd, PERF_EVENT_IOC_ID, &ids[rc->nr_bufs]) < 0)
-			ids[rc->nr_bufs] = 0;
-		rc->nr_bufs++;
+	if (rc->nr_ev >= MAX_EVENTS)
+		return -E2BIG;
+	e = &rc->ev[rc->nr_ev++];
+	memset(e, 0, sizeof(*e));
+	e->pe = *pe;
+	e->leader = -1;
+	e->cpus = xcalloc(PMU_MAX_CPUS, sizeof(*e->cpus));
+	e->cpus_all = true;
+	if (pe->pmu[0] && !pmu__cpus(pe->pmu, e->cpus, &nr)) {
+		for (int c = 0; c < nr; c++)
+			if (!e->cpus[c])
+				e->cpus_all = false;
+	} else {
+		for (int c = 0; c < PMU_MAX_CPUS; c++)
+			e->cpus[c] = true;
 	}
-	if (!rc->nr_bufs) {
-		ret = -ENODEV;
-		snprintf(why, whysize, "no CPU accepted the event");
-		goto out;
-	}
-	ret = pd_writer__add_attr(rc->w, attr, ev->name, ids, rc->nr_bufs);
-out:
-	free(ids);
-	return ret;
+	if (pe->memory)
+		rc->memory = true;
+	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+/* "a,b,cpu/x,y/P,c": commas inside PMU/.../ belong to the event */
+static int split_events(const char *list, struct rec_opts *o)
 {
+	const char *p = list;
+
+	while (*p) {
+		const char *q = p;
+		int slashes = 0;
+		char *one;
+
+		while (*q && !(*q == ',' && slashes % 2 == 0)) {
+			if (*q == '/')
+				slashes++;
+			q++;
+		}
+		if (q > p) {
+			if (o->nr_events >= MAX_EVENTS)
+				return -E2BIG;
+			one = strndup(p, q - p);
+			if (!one)
+				return -ENOMEM;
+			o->events[o->nr_events++] = one;
+		}
+		p = *q ? q + 1 : q;
+	}
+	return 0;
+}
+
+static void fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bool on_exec)
+{
+	struct perf_event_attr *a = &e->attr;
+	const struct rec_opts *o = &rc->o;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = e->pe.type;
+	a->config = e->pe.config;
+	a->config1 = e->pe.config1;
+	a->config2 = e->pe.config2;
+	a->precise_ip = e->pe.precise;
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (e->pe.memory) {
+		a->sample_type |= PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT;
+		/* the kernel allows it where kernel profiling is allowed */
+		if (pmu__paranoid() < 2 || pmu__cap_perfmon() || pmu__cap_sys_admin())
+			a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	}
+	if (e->pe.aux_leader) {
+		a->sample_period = 0;   /* counts only; the next event samples */
+	} else if (e->pe.has_period) {
+		a->sample_period = e->pe.period;
+	} else if (o->period) {
+		a->sample_period = o->period;
+	} else if (o->freq) {
+		a->freq = 1;
+		a->sample_freq = o->freq;
+	} else if (e->pe.type == PERF_TYPE_SOFTWARE) {
+		a->sample_period = 1;
+	} else {
+		a->freq = 1;
+		a->sample_freq = 4000;
+	}
+	a->exclude_kernel = o->user || e->pe.exclude_kernel;
+	a->exclude_user = o->kernel || e->pe.exclude_user;
+	a->inherit = task;
+	a->disabled = on_exec;
+	a->enable_on_exec = on_exec;
+	if (e->tracking) {
+		a->mmap = a->mmap2 = a->mmap_data = a->comm = a->comm_exec = a->task = 1;
+	}
+	a->sample_id_all = 1;
+}
+
+static int sys_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
+{
+	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Opens e on (pid, cpu). On the first open, settles the attr by stepping
+ * down what the kernel refuses: precision, WEIGHT_STRUCT (< 5.12),
+ * PHYS_ADDR, kernel sampling (perf_event_paranoid 2).
+ */
+static int open_one(struct recorder *rc, struct rec_evsel *e, pid_t pid, int cpu, int group)
+{
+	struct perf_event_attr *a = &e->attr;
+	int fd;
+
+	for (;;) {
+		fd = sys_open(a, pid, cpu, group);
+		if (fd >= 0 || e->tried)
+			break;
+		if ((fd == -EINVAL || fd == -EOPNOTSUPP) && a->precise_ip) {
+			a->precise_ip--;
+			continue;
+		}
+		if (fd == -EINVAL && (a->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)) {
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_WEIGHT_STRUCT;
+			a->sample_type |= PERF_SAMPLE_WEIGHT;
+			continue;
+		}
+		if ((fd == -EACCES || fd == -EPERM || fd == -EINVAL) && (a->sample_type & PERF_SAMPLE_PHYS_ADDR)) {
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
+			continue;
+		}
+		if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel && !rc->o.kernel) {
+			a->exclude_kernel = 1;
+			e->fell_back_user = true;
+			continue;
+		}
+		break;
+	}
+	if (fd >= 0)
+		e->tried = true;
+	return fd;
+}
+
+static int add_buffer(struct recorder *rc, int fd, size_t pages)
+{
+	struct rec_buf *b;
+	void *base;
+	size_t size = pages * rc->page;
+
+	base = mmap(NULL, size + rc->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		int err = errno;
+
+		snprintf(rc->why, sizeof(rc->why), "cannot map a ring buffer of %zu pages: %s; use a smaller -m%s",
+			 pages, strerror(err), err == EPERM ? " (or raise kernel.perf_event_mlock_kb)" : "");
+		return -err;
+	}
+	xgrow((void **)&rc->bufs, &rc->alloc_bufs, rc->nr_bufs + 1, sizeof(*rc->bufs));
+	b = &rc->bufs[rc->nr_bufs++];
+	b->fd = fd;
+	b->base = base;
+	b->size = size;
+	b->hup = false;
+	return 0;
+}
+
+/*
+ * Opens every event on one (pid, cpu) slot. The first fd of a CPU gets the
+ * ring buffer (*out), the others write into it. Returns the number of
+ * events opened (0: none applies here, or the task/CPU is gone) or a
+ * negative errno with rc->why set.
+ */
+static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t pages)
+{
+	int leader_fd = -1, n = 0, err;
+
+	for (int i = 0; i < rc->nr_ev; i++) {
+		struct rec_evsel *e = &rc->ev[i];
+		uint64_t id;
+		int fd;
+
+		if (cpu >= 0 && (cpu >= PMU_MAX_CPUS || !e->cpus[cpu]))
+			continue;
+		fd = open_one(rc, e, pid, cpu, e->leader >= 0 ? leader_fd : -1);
+		if (fd < 0) {
+			/* a thread that exited, a CPU that is offline */
+			if (fd == -ESRCH && pid > 0 && !n)
+				return 0;
+			if (fd == -ENODEV && cpu >= 0 && !n)
+				return 0;
+			record__strerror(-fd, &e->pe, rc->why, sizeof(rc->why));
+			return fd;
+		}
+		xgrow((void **)&rc->fds, &rc->alloc_fds, rc->nr_fds + 1, sizeof(*rc->fds));
+		rc->fds[rc->nr_fds++] = fd;
+		if (e->pe.aux_leader)
+			leader_fd = fd;
+		if (*out < 0) {
+			err = add_buffer(rc, fd, pages);
+			if (err)
+				return err;
+			*out = fd;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *out) < 0) {
+			err = -errno;
+			snprintf(rc->why, sizeof(rc->why), "%s: cannot share the ring buffer: %s", e->pe.name,
+				 strerror(errno));
+			return err;
+		}
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+			id = 0;
+		xgrow((void **)&e->ids, &e->alloc_ids, e->nr_ids + 1, sizeof(*e->ids));
+		e->ids[e->nr_ids++] = id;
+		n++;
+	}
+	return n;
+}
+
+/* ---- targets ------------------------------------------------------------------ */
+
+static int parse_id_list(const char *s, pid_t **ids, int *nr)
+{
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v <= 0 || v > INT32_MAX || (*end && *end != ','))
+			return -EINVAL;
+		*ids = xrealloc(*ids, *nr + 1, sizeof(**ids));
+		(*ids)[(*nr)++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+/* Threads of a process from /proc/PID/task. */
+static int list_threads(pid_t pid, pid_t **tids, int *nr)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -ESRCH;
+	while ((de = readdir(d))) {
+		char *end;
+		long t = strtol(de->d_name, &end, 10);
+
+		if (*end || end == de->d_name)
+			continue;
+		*tids = xrealloc(*tids, *nr + 1, sizeof(**tids));
+		(*tids)[(*nr)++] = (pid_t)t;
+	}
+	closedir(d);
+	return 0;
+}
+
+static bool procs_alive(const struct recorder *rc)
+{
+	for (int i = 0; i < rc->nr_procs; i++)
+		if (!kill(rc->procs[i], 0) || errno != ESRCH)
+			return true;
+	return false;
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "c2cscan record: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", record_usage);
+	return 129;
+}
+
+static bool parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	return end != s && !*end && !errno && s[0] != '-';
+}
+
+/* Returns -1 when parsing succeeded, else the exit status. */
+static int parse_options(int argc, char **argv, struct rec_opts *o)
+{
+	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "user", no_argument, NULL, 'u' },
+		{ "kernel", no_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "duration", required_argument, NULL, 'D' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "ldlat", required_argument, NULL, OPT_LDLAT },
+		{ "synth-method", required_argument, NULL, OPT_SYNTH },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *event = NULL, *out = "perf.data";
-	unsigned long period = 1, pages = 128;
-	double duration = 0;
-	struct timespec t0;
-	struct recorder rc = { .page = sysconf(_SC_PAGESIZE) };
-	struct perf_event_attr attr;
-	struct rec_event ev;
-	bool quiet = false;
-	int go[2], fail[2], c, status = 0, ret, child_err = 0;
-	char why[256], old[4096];
-	pid_t child;
+	unsigned long v;
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:o:c:m:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			event = optarg;
+			if (split_events(optarg, o))
+				return usage_error("too many events in '%s'", optarg);
 			break;
 		case 'o':
-			out = optarg;
+			o->out = optarg;
 			break;
 		case 'c':
-			period = strtoul(optarg, NULL, 0);
-			if (!period) {
-				fprintf(stderr, "c2cscan record: bad count '%s'\n\n%s", optarg, record_usage);
-				return 129;
-			}
+			if (!parse_ulong(optarg, &o->period) || !o->period)
+				return usage_error("bad count '%s'", optarg);
+			break;
+		case 'F':
+			if (!parse_ulong(optarg, &o->freq) || !o->freq)
+				return usage_error("bad frequency '%s'", optarg);
 			break;
 		case 'm':
-			pages = strtoul(optarg, NULL, 0);
-			if (!pages || pages & (pages - 1) || pages > (1ul << 20)) {
-				fprintf(stderr, "c2cscan record: -m needs a power of two, got '%s'\n\n%s", optarg,
-					record_usage);
-				return 129;
-			}
+			if (!parse_ulong(optarg, &v) || !v || v & (v - 1) || v > (1ul << 20))
+				return usage_error("-m needs a power of two, got '%s'", optarg);
+			o->pages = v;
+			o->pages_set = true;
+			break;
+		case 'p':
+			o->pids = optarg;
+			break;
+		case 't':
+			o->tids = optarg;
+			break;
+		case 'a':
+			o->system_wide = true;
+			break;
+		case 'C':
+			o->cpus = optarg;
+			break;
+		case 'u':
+			o->user = true;
+			break;
+		case 'k':
+			o->kernel = true;
 			break;
 		case 'q':
-			quiet = true;
+			o->quiet = true;
 			break;
-		case 'D': {
+		case 'v':
+			o->verbose++;
+			break;
+		case OPT_DURATION: {
 			char *end;
 
-			duration = strtod(optarg, &end);
-			if (*end || !(duration > 0)) {
-				fprintf(stderr, "c2cscan record: bad duration '%s'\n\n%s", optarg, record_usage);
-				return 129;
-			}
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0))
+				return usage_error("bad duration '%s'", optarg);
 			break;
 		}
+		case OPT_LDLAT:
+			if (!parse_ulong(optarg, &v) || !v || v > 65535)
+				return usage_error("bad --ldlat '%s'", optarg);
+			o->ldlat = (unsigned int)v;
+			o->ldlat_set = true;
+			break;
+		case OPT_SYNTH:
+			if (!strcmp(optarg, "auto"))
+				o->synth = SYNTH_AUTO;
+			else if (!strcmp(optarg, "query"))
+				o->synth = SYNTH_QUERY;
+			else if (!strcmp(optarg, "text"))
+				o->synth = SYNTH_TEXT;
+			else
+				return usage_error("--synth-method: auto, query or text, not '%s'", optarg);
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			fprintf(stderr, "c2cscan record: unknown option or missing value '%s'\n\n%s",
-				argv[optind - 1], record_usage);
-			return 129;
+			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "c2cscan record: no command to run (-p and -a are not implemented yet)\n\n%s",
-			record_usage);
-		return 129;
-	}
-	if (!event) {
-		if (sysfs_pmu_type("ibs_op") >= 0) {
-			event = "ibs_op";
-		} else {
-			fprintf(stderr, "c2cscan record: this machine cannot sample memory accesses "
-					"(see 'c2cscan check'); use -e page-faults for first-touch addresses\n");
+	if (o->user && o->kernel)
+		return usage_error("%s", "-u and -k exclude each other");
+	if (o->period && o->freq)
+		return usage_error("%s", "-c and -F exclude each other");
+	if ((o->pids || o->tids) && o->system_wide)
+		return usage_error("%s", "-p/-t and -a exclude each other");
+	if (optind >= argc && !o->pids && !o->tids && !o->system_wide && !o->cpus)
+		return usage_error("%s", "nothing to record: give a command, -p, -t, -a or -C");
+	return -1;
+}
+
+/* ---- the recording ----------------------------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void no_memory_pmu(int err)
+{
+	fprintf(stderr, "c2cscan record: this machine cannot sample memory accesses%s:\n",
+		err == -EOPNOTSUPP ? " with c2cscan" : "");
+	mem_diagnosis__fprintf(stderr, synth__query_probe(), 0);
+	fprintf(stderr, "c2cscan record: -e page-faults records the data address of every page fault instead\n");
+}
+
+/* Events from -e, or this machine's memory events. Returns an exit status or -1. */
+static int choose_events(struct recorder *rc)
+{
+	struct pmu_event pe[8];
+	int n, err;
+
+	if (!rc->o.nr_events) {
+		n = pmu__memory_events(pe, (int)ARRAY_SIZE(pe), rc->o.ldlat, rc->o.ldlat_set);
+		if (n < 0) {
+			no_memory_pmu(n);
 			return 1;
 		}
+		for (int i = 0; i < n; i++)
+			add_event(rc, &pe[i]);
 	}
-	ret = parse_event(event, &ev);
-	if (ret < 0) {
-		fprintf(stderr, "c2cscan record: event '%s': %s\n", event,
-			ret == -ENODEV ? "this machine has no such PMU (see 'c2cscan check')" :
-			"unknown (page-faults, minor-faults, major-faults, ibs_op)");
-		return 1;
+	for (int i = 0; i < rc->o.nr_events; i++) {
+		err = pmu__parse_event(rc->o.events[i], rc->o.ldlat, &pe[0]);
+		if (err == -EOPNOTSUPP) {
+			fprintf(stderr, "c2cscan record: event '%s': Arm SPE writes an AUX trace that c2cscan "
+				"cannot decode yet; record with 'perf c2c record' and read that file with "
+				"'c2cscan report'\n", rc->o.events[i]);
+			return 1;
+		}
+		if (err == -ENODEV && (!strcmp(rc->o.events[i], "mem-loads") ||
+				       !strcmp(rc->o.events[i], "mem-stores") ||
+				       !strncmp(rc->o.events[i], "ibs_op", 6))) {
+			no_memory_pmu(err);
+			return 1;
+		}
+		if (err) {
+			fprintf(stderr, "c2cscan record: event '%s': %s\n", rc->o.events[i],
+				err == -ENODEV ? "no such PMU in /sys/bus/event_source/devices" :
+				err == -ENOENT ? "unknown term (see the PMU's format/ and events/ in sysfs)" :
+				"unknown event (page-faults, minor-faults, major-faults, mem-loads, "
+				"mem-stores, ibs_op, or PMU/terms/)");
+			return 1;
+		}
+		add_event(rc, &pe[0]);
+	}
+	if (!rc->o.nr_events && !rc->o.quiet) {
+		bool covered[PMU_MAX_CPUS] = { false };
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+		for (int i = 0; i < rc->nr_ev; i++)
+			for (int c = 0; c < PMU_MAX_CPUS; c++)
+				covered[c] |= rc->ev[i].pe.memory && rc->ev[i].cpus[c];
+		for (long c = 0; c < ncpu && c < PMU_MAX_CPUS; c++) {
+			if (!covered[c]) {
+				fprintf(stderr, "c2cscan record: warning: CPU %ld (and maybe others) has no memory "
+					"event: accesses made there are not sampled\n", c);
+				break;
+			}
+		}
+	}
+	/* mem-loads-aux leads the event after it */
+	for (int i = 0; i + 1 < rc->nr_ev; i++)
+		if (rc->ev[i].pe.aux_leader)
+			rc->ev[i + 1].leader = i;
+	return -1;
+}
+
+/* One tracking event: the first that covers every CPU and is not a group
+ * member, else a dummy software event (hybrid machines). */
+static void choose_tracking(struct recorder *rc)
+{
+	struct pmu_event dummy;
+
+	for (int i = 0; i < rc->nr_ev; i++) {
+		if (rc->ev[i].cpus_all && rc->ev[i].leader < 0 && !rc->ev[i].pe.aux_leader) {
+			rc->ev[i].tracking = true;
+			return;
+		}
+	}
+	memset(&dummy, 0, sizeof(dummy));
+	snprintf(dummy.name, sizeof(dummy.name), "dummy:u");
+	dummy.type = PERF_TYPE_SOFTWARE;
+	dummy.config = PERF_COUNT_SW_DUMMY;
+	/* first, so that every slot's buffer starts with it */
+	memmove(&rc->ev[1], &rc->ev[0], rc->nr_ev * sizeof(rc->ev[0]));
+	rc->nr_ev++;
+	for (int i = 1; i < rc->nr_ev; i++)
+		if (rc->ev[i].leader >= 0)
+			rc->ev[i].leader++;
+	memset(&rc->ev[0], 0, sizeof(rc->ev[0]));
+	rc->ev[0].pe = dummy;
+	rc->ev[0].leader = -1;
+	rc->ev[0].cpus_all = true;
+	rc->ev[0].cpus = xcalloc(PMU_MAX_CPUS, sizeof(bool));
+	for (int c = 0; c < PMU_MAX_CPUS; c++)
+		rc->ev[0].cpus[c] = true;
+	rc->ev[0].tracking = true;
+}
+
+/* One ring buffer per CPU; every task's events on that CPU write into it
+ * (per-task buffers cannot be used with inherit: the kernel refuses to map
+ * an inherited event that follows a task on any CPU). */
+static int open_all(struct recorder *rc, pid_t *tasks, int nr_tasks, const bool *cpuset, int nr_cpus)
+{
+	size_t pages = rc->o.pages ? rc->o.pages : 128;
+	int opened = 0, ret;
+
+	for (int c = 0; c < nr_cpus; c++) {
+		int out = -1;
+
+		if (!cpuset[c])
+			continue;
+		for (int t = 0; t < nr_tasks; t++) {
+			ret = open_slot(rc, tasks[t], c, &out, pages);
+			if (ret < 0)
+				return ret;
+			opened += ret;
+		}
+	}
+	if (!opened) {
+		snprintf(rc->why, sizeof(rc->why), "%s", nr_tasks && tasks[0] > 0 ?
+			 "no such process or thread (it may have exited)" : "no CPU accepted the events");
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static void close_all(struct recorder *rc)
+{
+	for (int i = 0; i < rc->nr_bufs; i++)
+		munmap(rc->bufs[i].base, rc->bufs[i].size + rc->page);
+	for (size_t i = 0; i < rc->nr_fds; i++)
+		close(rc->fds[i]);
+	rc->nr_bufs = 0;
+	rc->nr_fds = 0;
+}
+
+static void free_all(struct recorder *rc)
+{
+	close_all(rc);
+	release_space(rc);
+	for (int i = 0; i < rc->nr_ev; i++) {
+		free(rc->ev[i].cpus);
+		free(rc->ev[i].ids);
+	}
+	for (int i = 0; i < rc->o.nr_events; i++)
+		free((char *)rc->o.events[i]);
+	free(rc->bufs);
+	free(rc->fds);
+	free(rc->tmp);
+	free(rc->procs);
+	pd_writer__delete(rc->w);
+}
+
+static void set_enable(struct recorder *rc, bool on)
+{
+	for (size_t i = 0; i < rc->nr_fds; i++)
+		ioctl(rc->fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* Kernel map always; processes for -p/-t (mode 1) and -a/-C (mode 2). */
+static int synthesize(struct recorder *rc, const pid_t *tids, int nr_tids, int mode)
+{
+	struct synth s;
+	struct rec_evsel *t = &rc->ev[0];
+	double t0 = now_s();
+	int ret;
+
+	for (int i = 0; i < rc->nr_ev; i++)
+		if (rc->ev[i].tracking)
+			t = &rc->ev[i];
+	synth__init(&s, &t->attr, t->nr_ids ? t->ids[0] : 0, rc->o.synth, emit_record, rc);
+	ret = synth__kernel(&s);
+	if (ret || !mode) {
+		synth__exit(&s);
+		return ret;
+	}
+	if (mode == 2) {
+		/* one thread: measured on a 2-CPU VM, a second one did not help
+		 * (the ioctl and /proc reads are syscall-bound), see bench-synth */
+		ret = synth__all(&s, 1);
+	} else if (rc->o.pids) {
+		for (int i = 0; i < rc->nr_procs && !ret; i++)
+			ret = synth__process(&s, rc->procs[i]);
+	}
+	for (int i = 0; i < nr_tids && !ret && rc->o.tids && mode == 1; i++) {
+		int tgid = synth__tgid(tids[i]);
+
+		if (tgid > 0)
+			ret = synth__thread(&s, tgid, tids[i]);
+	}
+	if (ret == -ESRCH)
+		ret = 0;        /* it exited meanwhile: the recording will say so */
+	if (rc->o.verbose)
+		fprintf(stderr, "c2cscan record: synthesized %llu processes, %llu threads, %llu maps with %s "
+			"in %.1f ms\n", (unsigned long long)s.nr_procs, (unsigned long long)s.nr_threads,
+			(unsigned long long)s.nr_maps, synth__method_name(s.method), (now_s() - t0) * 1e3);
+	synth__exit(&s);
+	return ret;
+}
+
+static void summary(const struct recorder *rc)
+{
+	if (rc->o.quiet)
+		return;
+	fprintf(stderr, "c2cscan record: %llu samples (", (unsigned long long)rc->samples);
+	for (int i = 0, n = 0; i < rc->nr_ev; i++) {
+		if (rc->ev[i].pe.aux_leader || (rc->ev[i].tracking && rc->ev[i].pe.config == PERF_COUNT_SW_DUMMY &&
+						rc->ev[i].pe.type == PERF_TYPE_SOFTWARE))
+			continue;
+		fprintf(stderr, "%s%s", n++ ? ", " : "", rc->ev[i].pe.name);
+	}
+	fprintf(stderr, ") written to %s (%.1f MB)\n", rc->o.out,
+		pd_writer__data_size(rc->w) / 1048576.0);
+}
+
+static void warnings(const struct recorder *rc)
+{
+	/* these matter even with -q: the recording is incomplete */
+	if (rc->lost || rc->lost_samples)
+		fprintf(stderr, "c2cscan record: lost %llu samples: raise -m or lower -F (or raise -c)\n",
+			(unsigned long long)(rc->lost + rc->lost_samples));
+	if (rc->throttled)
+		fprintf(stderr, "c2cscan record: the kernel throttled sampling %llu times "
+			"(kernel.perf_event_max_sample_rate): lower -F or raise -c\n",
+			(unsigned long long)rc->throttled);
+	for (int i = 0; i < rc->nr_ev; i++)
+		if (rc->ev[i].fell_back_user && !rc->o.quiet)
+			fprintf(stderr, "c2cscan record: %s: kernel sampling not permitted "
+				"(perf_event_paranoid %ld): user space only\n", rc->ev[i].pe.name, pmu__paranoid());
+}
+
+static void verbose_events(const struct recorder *rc)
+{
+	for (int i = 0; i < rc->nr_ev; i++) {
+		const struct rec_evsel *e = &rc->ev[i];
+
+		fprintf(stderr, "c2cscan record: event %s: type %u config %#llx config1 %#llx precise %u "
+			"sample_type %#llx %s %llu on %zu fds%s\n", e->pe.name, e->attr.type,
+			(unsigned long long)e->attr.config, (unsigned long long)e->attr.config1,
+			e->attr.precise_ip, (unsigned long long)e->attr.sample_type,
+			e->attr.freq ? "freq" : "period",
+			(unsigned long long)(e->attr.freq ? e->attr.sample_freq : e->attr.sample_period),
+			e->nr_ids, e->tracking ? ", tracking" : "");
+	}
+	fprintf(stderr, "c2cscan record: %d ring buffers of %zu KiB\n", rc->nr_bufs,
+		rc->nr_bufs ? rc->bufs[0].size / 1024 : (size_t)0);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder *rc = xcalloc(1, sizeof(*rc));
+	bool *cpuset = NULL, task_mode, sys_mode, has_cmd;
+	pid_t *tasks = NULL, pid_any = -1;
+	int nr_tasks = 0, nr_cpus = 0, tid_start = 0, go[2] = { -1, -1 }, fail[2] = { -1, -1 };
+	int status = 0, ret, child_err = 0, exit_code = 1, cmd_idx;
+	char old[4096];
+	double t0;
+	sigset_t sigorig;
+	bool signals_caught = false, moved_old = false;
+
+	rc->reserve_fd = -1;
+	rc->page = (size_t)sysconf(_SC_PAGESIZE);
+	rc->o.out = "perf.data";
+	ret = parse_options(argc, argv, &rc->o);
+	if (ret >= 0) {
+		for (int i = 0; i < rc->o.nr_events; i++)
+			free((char *)rc->o.events[i]);
+		free(rc);
+		return ret;
+	}
+	cmd_idx = optind;
+	has_cmd = cmd_idx < argc;
+	task_mode = rc->o.pids || rc->o.tids;
+	sys_mode = rc->o.system_wide || (rc->o.cpus && !task_mode && !has_cmd);
+
+	ret = choose_events(rc);
+	if (ret >= 0)
+		goto out;
+	choose_tracking(rc);
+
+	/* one buffer per CPU in every mode; -C narrows */
+	cpuset = xcalloc(PMU_MAX_CPUS, sizeof(*cpuset));
+	pmu__cpus(NULL, cpuset, &nr_cpus);
+	if (rc->o.cpus) {
+		memset(cpuset, 0, PMU_MAX_CPUS * sizeof(*cpuset));
+		if (pmu__parse_cpulist(rc->o.cpus, cpuset, nr_cpus)) {
+			fprintf(stderr, "c2cscan record: bad CPU list '%s' (CPUs 0-%d)\n", rc->o.cpus, nr_cpus - 1);
+			goto out;
+		}
 	}
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = ev.type;
-	attr.config = ev.config;
-	attr.sample_period = period;
-	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			   PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (ev.memory)
-		attr.sample_type |= PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT;
-	attr.disabled = 1;
-	attr.enable_on_exec = 1;
-	attr.inherit = 1;
-	attr.mmap = attr.mmap2 = attr.mmap_data = attr.comm = attr.comm_exec = attr.task = 1;
-	attr.sample_id_all = 1;
-	attr.wakeup_events = 1;
+	/* existing targets */
+	if (rc->o.pids) {
+		pid_t *pids = NULL;
+		int nr = 0;
+
+		if (parse_id_list(rc->o.pids, &pids, &nr)) {
+			ret = usage_error("bad PID list '%s'", rc->o.pids);
+			free(pids);
+			exit_code = ret;
+			goto out;
+		}
+		for (int i = 0; i < nr; i++) {
+			if (list_threads(pids[i], &tasks, &nr_tasks)) {
+				fprintf(stderr, "c2cscan record: -p %d: no such process\n", (int)pids[i]);
+				free(pids);
+				goto out;
+			}
+		}
+		rc->procs = pids;
+		rc->nr_procs = nr;
+	}
+	if (rc->o.tids) {
+		int before = tid_start = nr_tasks;
+
+		if (parse_id_list(rc->o.tids, &tasks, &nr_tasks)) {
+			exit_code = usage_error("bad TID list '%s'", rc->o.tids);
+			goto out;
+		}
+		for (int i = before; i < nr_tasks; i++) {
+			int tgid = synth__tgid(tasks[i]);
+
+			if (tgid <= 0) {
+				fprintf(stderr, "c2cscan record: -t %d: no such thread\n", (int)tasks[i]);
+				goto out;
+			}
+			rc->procs = xrealloc(rc->procs, rc->nr_procs + 1, sizeof(*rc->procs));
+			rc->procs[rc->nr_procs++] = tasks[i];
+		}
+	}
 
 	/* perf's convention: keep the previous recording as FILE.old */
-	snprintf(old, sizeof(old), "%s.old", out);
-	if (!access(out, F_OK))
-		rename(out, old);
-	ret = pd_writer__open(&rc.w, out);
+	snprintf(old, sizeof(old), "%s.old", rc->o.out);
+	if (!access(rc->o.out, F_OK) && !rename(rc->o.out, old))
+		moved_old = true;
+	ret = pd_writer__open(&rc->w, rc->o.out);
 	if (ret < 0) {
-		fprintf(stderr, "c2cscan record: %s: %s\n", out, strerror(-ret));
-		return 1;
+		fprintf(stderr, "c2cscan record: cannot write %s: %s\n", rc->o.out, strerror(-ret));
+		goto out_unlink;
 	}
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(fail, O_CLOEXEC) < 0) {
-		fprintf(stderr, "c2cscan record: pipe: %s\n", strerror(errno));
-		pd_writer__delete(rc.w);
-		return 1;
-	}
-	child = fork();
-	if (child < 0) {
-		fprintf(stderr, "c2cscan record: fork: %s\n", strerror(errno));
-		pd_writer__delete(rc.w);
-		return 1;
-	}
-	if (!child) {
-		char x;
-		int e;
+	rc->tmp = xmalloc(1 << 16);
+	rc->reserve_fd = reserve_space(rc->o.out);
 
-		/* wait until the events are open, then exec (enabling them) */
-		close(go[1]);
-		if (read(go[0], &x, 1) != 1)
-			_exit(127);
-		execvp(argv[optind], argv + optind);
-		e = errno;
-		if (write(fail[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(fail[1]);
-	rc.tmp = xmalloc(1 << 16);
-	ret = open_events(&rc, &ev, &attr, child, pages, why, sizeof(why));
-	if (ret < 0) {
-		fprintf(stderr, "c2cscan record: cannot open %s: %s\n", ev.name, why);
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-		pd_writer__delete(rc.w);
-		unlink(out);
-		return 1;
-	}
-	set_features(rc.w, argc - optind, argv + optind);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	if (write(go[1], "x", 1) != 1)
-		child_err = EPIPE;
-	close(go[1]);
-	if (read(fail[0], &child_err, sizeof(child_err)) != sizeof(child_err))
-		child_err = 0;
-	close(fail[0]);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-
-	for (;;) {
-		struct pollfd *pfd = xcalloc(rc.nr_bufs, sizeof(*pfd));
-		pid_t w;
-
-		for (int i = 0; i < rc.nr_bufs; i++)
-			pfd[i] = (struct pollfd){ .fd = rc.bufs[i].fd, .events = POLLIN };
-		poll(pfd, rc.nr_bufs, 100);
-		free(pfd);
-		drain_all(&rc);
-		if (duration > 0 && !stop_requested) {
-			struct timespec now;
-
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if ((now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 >= duration)
-				stop_requested = SIGTERM;
+	if (has_cmd && !sys_mode && !task_mode) {
+		/* the command: fork, open on its pid, enable at exec */
+		if (pipe2(go, O_CLOEXEC) < 0 || pipe2(fail, O_CLOEXEC) < 0) {
+			fprintf(stderr, "c2cscan record: pipe: %s\n", strerror(errno));
+			goto out_unlink;
 		}
-		/* SIGTERM, not the signal we got: a command started in the
-		 * background of a script ignores SIGINT */
-		if (stop_requested)
-			kill(child, SIGTERM);
-		w = waitpid(child, &status, WNOHANG);
-		if (w == child || (w < 0 && errno == ECHILD))
-			break;
-		if (rc.werr)
-			break;
-	}
-	drain_all(&rc);
-	for (int i = 0; i < rc.nr_bufs; i++) {
-		munmap(rc.bufs[i].base, rc.bufs[i].size + rc.page);
-		close(rc.bufs[i].fd);
-	}
-	ret = rc.werr ? rc.werr : pd_writer__finish(rc.w);
-	pd_writer__delete(rc.w);
-	free(rc.bufs);
-	free(rc.tmp);
-	if (child_err) {
-		fprintf(stderr, "c2cscan record: cannot run '%s': %s\n", argv[optind], strerror(child_err));
-		unlink(out);
-		return 1;
+		rc->child = fork();
+		if (rc->child < 0) {
+			fprintf(stderr, "c2cscan record: fork: %s\n", strerror(errno));
+			goto out_unlink;
+		}
+		if (!rc->child) {
+			char x;
+			int e;
+
+			close(go[1]);
+			close(fail[0]);
+			if (read(go[0], &x, 1) != 1)
+				_exit(127);
+			execvp(argv[cmd_idx], argv + cmd_idx);
+			e = errno;
+			if (write(fail[1], &e, sizeof(e)) < 0)
+				_exit(127);
+			_exit(127);
+		}
+		close(go[0]);
+		close(fail[1]);
+		go[0] = fail[1] = -1;
+		for (int i = 0; i < rc->nr_ev; i++)
+			fill_attr(rc, &rc->ev[i], true, true);
+		ret = open_all(rc, &rc->child, 1, cpuset, nr_cpus);
+	} else {
+		for (int i = 0; i < rc->nr_ev; i++)
+			fill_attr(rc, &rc->ev[i], task_mode, false);
+		if (task_mode)
+			ret = open_all(rc, tasks, nr_tasks, cpuset, nr_cpus);
+		else
+			ret = open_all(rc, &pid_any, 1, cpuset, nr_cpus);
 	}
 	if (ret < 0) {
-		fprintf(stderr, "c2cscan record: %s: %s (the file holds the records written before)\n", out,
-			strerror(-ret));
-		return 1;
+		if (ret == -ESRCH && task_mode)
+			fprintf(stderr, "c2cscan record: %s\n", rc->why);
+		else if (!rc->memory || (ret != -ENOENT && ret != -ENODEV && ret != -EOPNOTSUPP))
+			fprintf(stderr, "c2cscan record: cannot open %s\n", rc->why);
+		else {
+			fprintf(stderr, "c2cscan record: cannot open %s\n", rc->why);
+			no_memory_pmu(ret);
+		}
+		goto out_kill;
 	}
-	if (!quiet) {
-		fprintf(stderr, "c2cscan record: %llu samples of %s written to %s\n", (unsigned long long)rc.samples,
-			ev.name, out);
-		if (rc.lost)
-			fprintf(stderr, "c2cscan record: lost %llu samples: raise -m or sample less often (-c)\n",
-				(unsigned long long)rc.lost);
+	for (int i = 0; i < rc->nr_ev; i++) {
+		ret = pd_writer__add_attr(rc->w, &rc->ev[i].attr, rc->ev[i].pe.name, rc->ev[i].ids,
+					  rc->ev[i].nr_ids);
+		if (ret < 0) {
+			fprintf(stderr, "c2cscan record: %s: %s\n", rc->o.out, strerror(-ret));
+			goto out_kill;
+		}
 	}
-	/* stopped by the user or --duration: the recording is what was asked */
-	if (stop_requested)
-		return 0;
-	return WIFEXITED(status) ? 0 : 1;
+	set_features(rc->w, argc, argv);
+	if (rc->o.verbose)
+		verbose_events(rc);
+
+	{
+		ret = synthesize(rc, tasks + tid_start, nr_tasks - tid_start, sys_mode ? 2 : task_mode ? 1 : 0);
+		if (ret < 0 || rc->werr) {
+			fprintf(stderr, "c2cscan record: synthesizing maps: %s\n", strerror(rc->werr ? -rc->werr : -ret));
+			goto out_kill;
+		}
+	}
+	catch_signals(&sigorig);
+	signals_caught = true;
+	if (has_cmd && (task_mode || sys_mode)) {
+		/* the command only says how long: start it now */
+		rc->child = fork();
+		if (rc->child < 0) {
+			fprintf(stderr, "c2cscan record: fork: %s\n", strerror(errno));
+			goto out_finish;
+		}
+		if (!rc->child) {
+			release_signals(&sigorig);
+			execvp(argv[cmd_idx], argv + cmd_idx);
+			fprintf(stderr, "c2cscan record: cannot run '%s': %s\n", argv[cmd_idx], strerror(errno));
+			_exit(127);
+		}
+	} else if (rc->child) {
+		if (write(go[1], "x", 1) != 1)
+			child_err = EPIPE;
+		close(go[1]);
+		go[1] = -1;
+		if (read(fail[0], &child_err, sizeof(child_err)) != sizeof(child_err))
+			child_err = 0;
+		close(fail[0]);
+		fail[0] = -1;
+	}
+	t0 = now_s();
+
+	{
+		struct pollfd *pfd = xcalloc(rc->nr_bufs ? rc->nr_bufs : 1, sizeof(*pfd));
+
+		for (;;) {
+			struct timespec tick = { 0, 100 * 1000 * 1000 };
+			int n = 0;
+
+			for (int i = 0; i < rc->nr_bufs; i++)
+				if (!rc->bufs[i].hup)
+					pfd[n++] = (struct pollfd){ .fd = rc->bufs[i].fd, .events = POLLIN };
+			if (ppoll(pfd, n, &tick, &sigorig) > 0) {
+				for (int i = 0, j = 0; i < rc->nr_bufs && j < n; i++) {
+					if (rc->bufs[i].hup)
+						continue;
+					if (pfd[j++].revents & (POLLHUP | POLLERR))
+						rc->bufs[i].hup = true;
+				}
+			}
+			drain_all(rc);
+			if (rc->o.duration > 0 && !stop_requested && now_s() - t0 >= rc->o.duration)
+				stop_requested = SIGTERM;
+			if (stop_requested && rc->child > 0) {
+				/* SIGTERM, not the signal we got: a command started in
+				 * the background of a script ignores SIGINT */
+				kill(rc->child, SIGTERM);
+			}
+			if (rc->child > 0) {
+				pid_t w = waitpid(rc->child, &status, WNOHANG);
+
+				if (w == rc->child || (w < 0 && errno == ECHILD))
+					break;
+			} else if (stop_requested) {
+				break;
+			}
+			if (task_mode && !procs_alive(rc))
+				break;
+			if (rc->werr) {
+				if (rc->child > 0)
+					kill(rc->child, SIGTERM);
+				break;
+			}
+		}
+		free(pfd);
+	}
+	set_enable(rc, false);
+	drain_all(rc);
+out_finish:
+	close_all(rc);
+	if (!rc->werr)
+		rc->werr = pd_writer__flush(rc->w);
+	release_space(rc);
+	ret = pd_writer__finish(rc->w);
+	if (!rc->werr && ret < 0)
+		rc->werr = ret;
+	if (child_err) {
+		fprintf(stderr, "c2cscan record: cannot run '%s': %s\n", argv[cmd_idx], strerror(child_err));
+		goto out_unlink;
+	}
+	if (rc->werr) {
+		fprintf(stderr, "c2cscan record: writing %s failed: %s; recording stopped (the file holds "
+			"the records written before%s)\n", rc->o.out, strerror(-rc->werr),
+			ret < 0 ? ", but its header could not be written: it is not readable" : " and is readable");
+		summary(rc);
+		goto out;
+	}
+	summary(rc);
+	warnings(rc);
+	if (rc->child > 0 && !stop_requested && !task_mode && !sys_mode)
+		exit_code = WIFEXITED(status) ? 0 : 1;
+	else
+		exit_code = 0;
+	goto out;
+
+out_kill:
+	if (rc->child > 0) {
+		kill(rc->child, SIGKILL);
+		waitpid(rc->child, NULL, 0);
+	}
+out_unlink:
+	close_all(rc);
+	if (rc->w) {
+		pd_writer__delete(rc->w);
+		rc->w = NULL;
+		unlink(rc->o.out);
+	}
+	if (moved_old)
+		rename(old, rc->o.out);     /* nothing recorded: put the old file back */
+out:
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (fail[i] >= 0)
+			close(fail[i]);
+	}
+	free(cpuset);
+	free(tasks);
+	free_all(rc);
+	free(rc);
+	if (signals_caught)
+		release_signals(&sigorig);
+	return exit_code;
 }

@@ -405,6 +405,15 @@ int pd_writer__write_unchecked(struct pd_writer *w, const void *buf, size_t size
 	return append(w, buf, size, false);
 }
 
+int pd_writer__flush(struct pd_writer *w)
+{
+	if (w->finished)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	return flush(w);
+}
+
 uint64_t pd_writer__data_size(const struct pd_writer *w)
 {
 	return w->data_size + w->buf_len;

@@ -37,6 +37,10 @@ int pd_writer__set_topology(struct pd_writer *w, uint32_t nr_cpus, const int32_t
 			    const int32_t *cpu_core, const int32_t *cpu_socket);
 int pd_writer__set_total_mem(struct pd_writer *w, uint64_t kb);
 
+/* Writes buffered records to the file now (record: so that a full disk is
+ * noticed while there is still room held back for the features). */
+int pd_writer__flush(struct pd_writer *w);
+
 /* Writes attrs, ids, features, header; fsyncs nothing. */
 int pd_writer__finish(struct pd_writer *w);
 

@@ -5,7 +5,10 @@
 # the file without a warning; the report finds the private COW lines, the
 # shared file and shared anonymous lines merged across processes. Error
 # paths: no memory PMU without -e, a command that does not exist, an
-# unwritable output, a bad option.
+# unwritable output, a bad option, a PID or TID that does not exist, an
+# unknown event, Arm SPE (not decoded), a full disk (the file stays readable).
+# Existing targets: -p, -t, -a (with perf report/script reading the result
+# without a warning: synthesized kernel map, COMM and MMAP2), -C.
 . "$TOP/tests/cli/lib.inc"
 prog=$TOP/$B/progs/memtouch
 [ -x "$prog" ] || skip "memtouch not built"
@@ -42,6 +45,81 @@ if ! ls /sys/bus/event_source/devices/cpu*/events/mem-loads /sys/bus/event_sourc
 	"$C2CSCAN" record -o x.data -- true 2>err; rc=$?
 	expect_eq "record without a memory PMU" "$rc" 1
 	grep -q "cannot sample memory accesses" err || fail "no diagnosis: $(cat err)"
+	grep -q "^memory PMU *: none" err || fail "diagnosis lacks the check lines: $(cat err)"
+	grep -q "^perf_event_paranoid *: " err || fail "diagnosis lacks perf_event_paranoid: $(cat err)"
+	"$C2CSCAN" record -e mem-loads -o x.data -- true 2>err; rc=$?
+	expect_eq "-e mem-loads without a memory PMU" "$rc" 1
+	grep -q "cannot sample memory accesses" err || fail "-e mem-loads: no diagnosis: $(cat err)"
+	[ -e x.data ] && fail "output left behind without events"
+fi
+"$C2CSCAN" record -e arm_spe_0/load_filter=1/ -o x.data -- true 2>err; rc=$?
+expect_eq "Arm SPE" "$rc" 1
+grep -q "cannot decode" err || fail "Arm SPE message: $(cat err)"
+"$C2CSCAN" record -e no-such-event -o x.data -- true 2>err; rc=$?
+expect_eq "unknown event" "$rc" 1
+grep -q "unknown event" err || fail "unknown event message: $(cat err)"
+"$C2CSCAN" record -e page-faults -p 999999999 -o x.data 2>err; rc=$?
+expect_eq "bad PID" "$rc" 1
+grep -q "no such process" err || fail "bad PID message: $(cat err)"
+"$C2CSCAN" record -e page-faults -t 999999999 -o x.data 2>err; rc=$?
+expect_eq "bad TID" "$rc" 1
+grep -q "no such thread" err || fail "bad TID message: $(cat err)"
+"$C2CSCAN" record -e page-faults -p abc -o x.data 2>err; rc=$?
+expect_eq "malformed PID list" "$rc" 129
+"$C2CSCAN" record -e page-faults -C 0-99999 -o x.data 2>err; rc=$?
+expect_eq "bad CPU list" "$rc" 1
+"$C2CSCAN" record -e page-faults 2>err; rc=$?
+expect_eq "nothing to record" "$rc" 129
+
+# existing processes and the whole system
+sleep 30 &
+sp=$!
+sleep 0.3
+"$C2CSCAN" record -q -e page-faults -p $sp --duration 0.3 -o p.data 2>err || fail "-p: $(cat err)"
+"$C2CSCAN" report --stdio -i p.data >/dev/null 2>err || fail "-p file unreadable: $(cat err)"
+"$C2CSCAN" record -q -e page-faults -t $sp --duration 0.3 -o t.data 2>err || fail "-t: $(cat err)"
+"$C2CSCAN" report --stdio -i t.data >/dev/null 2>err || fail "-t file unreadable: $(cat err)"
+# a recorded process that exits ends the recording
+start=$(date +%s)
+( sleep 0.5; kill $sp ) &
+"$C2CSCAN" record -q -e page-faults -p $sp -o pe.data 2>err || fail "-p until exit: $(cat err)"
+[ $(($(date +%s) - start)) -lt 10 ] || fail "-p did not stop when the process exited"
+wait
+"$C2CSCAN" record -q -a -e page-faults -o a.data -- sleep 0.2 2>err || fail "-a: $(cat err)"
+"$C2CSCAN" record -q -C 0 -e page-faults -o c.data --duration 0.2 2>err || fail "-C 0: $(cat err)"
+if command -v perf >/dev/null 2>&1; then
+	for f in p.data a.data c.data; do
+		perf script -i $f --show-mmap-events --show-task-events >script.out 2>script.err ||
+			fail "perf script $f: $(cat script.err)"
+		[ -s script.err ] && fail "perf script warns on $f: $(head -n 3 script.err)"
+		grep -q "PERF_RECORD_MMAP2" script.out || fail "$f: no MMAP2 records"
+		grep -q "kernel.kallsyms" script.out || fail "$f: no kernel map"
+		# perf report refuses a file without samples (an idle -p target)
+		grep -q "page-faults:" script.out || continue
+		perf report -i $f --stdio >/dev/null 2>script.err || fail "perf report $f: $(cat script.err)"
+		[ -s script.err ] && fail "perf report warns on $f: $(head -n 3 script.err)"
+	done
+	perf script -i p.data --show-task-events 2>/dev/null | grep -q "PERF_RECORD_COMM: sleep:$sp/$sp" ||
+		fail "-p: no COMM record for the process"
+fi
+
+# a full disk stops the recording and leaves a readable file (needs a tmpfs mount)
+mkdir mnt
+if mount -t tmpfs -o size=256k tmpfs mnt 2>/dev/null; then
+	"$C2CSCAN" record -q -e page-faults -o mnt/full.data -- sh -c 'i=0; while [ $i -lt 100 ]; do /bin/true; i=$((i+1)); done' \
+		>/dev/null 2>err; rc=$?
+	expect_eq "full disk" "$rc" 1
+	grep -q "No space left on device" err || fail "full disk message: $(cat err)"
+	grep -q "is readable" err || fail "full disk: the file is not readable: $(cat err)"
+	"$C2CSCAN" report --stdio -i mnt/full.data >full.out 2>err || fail "full disk: report: $(cat err)"
+	grep -q "unterminated" full.out && fail "full disk: header not finished"
+	if command -v perf >/dev/null 2>&1; then
+		perf script -i mnt/full.data >/dev/null 2>script.err || fail "full disk: perf script: $(cat script.err)"
+		[ -s script.err ] && fail "full disk: perf script warns: $(head -n 3 script.err)"
+	fi
+	umount mnt
+else
+	echo "no tmpfs mount here: full-disk case not tested"
 fi
 "$C2CSCAN" record -q -e page-faults -o y.data -- /nonexistent/cmd 2>err; rc=$?
 expect_eq "command not found" "$rc" 1
