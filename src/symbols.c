@@ -1,0 +1,1383 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Code and data names for addresses with elfutils; see symbols.h. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "jit.h"
+#include "symbols.h"
+#include "util.h"
+
+#define KERNEL_PID ((uint32_t)-1)
+#define KERNEL_HALF (1ULL << 63)
+#define MAX_TYPE_DEPTH 16
+#define MAX_DIMS 8
+
+/* ---- address caches: open addressing, value stored in the slot ---- */
+
+struct slot_hdr {
+	uint64_t key;
+	int32_t rc;
+	uint32_t used;
+};
+
+struct acache {
+	uint8_t *slots;
+	size_t slot_size, cap, nr;
+};
+
+static void acache__init(struct acache *c, size_t val_size)
+{
+	c->slot_size = sizeof(struct slot_hdr) + ((val_size + 7) & ~(size_t)7);
+	c->cap = 0;
+	c->nr = 0;
+	c->slots = NULL;
+}
+
+static void acache__exit(struct acache *c)
+{
+	free(c->slots);
+	c->slots = NULL;
+}
+
+static struct slot_hdr *acache__slot(const struct acache *c, size_t i)
+{
+	return (struct slot_hdr *)(c->slots + i * c->slot_size);
+}
+
+static struct slot_hdr *acache__find(const struct acache *c, uint64_t key)
+{
+	if (!c->cap)
+		return NULL;
+	for (size_t i = hash64(key) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		struct slot_hdr *h = acache__slot(c, i);
+
+		if (!h->used)
+			return NULL;
+		if (h->key == key)
+			return h;
+	}
+}
+
+static void acache__grow(struct acache *c)
+{
+	struct acache old = *c;
+
+	c->cap = old.cap ? old.cap * 2 : 64;
+	c->slots = xcalloc(c->cap, c->slot_size);
+	for (size_t i = 0; i < old.cap; i++) {
+		struct slot_hdr *h = acache__slot(&old, i);
+		size_t j;
+
+		if (!h->used)
+			continue;
+		for (j = hash64(h->key) & (c->cap - 1); acache__slot(c, j)->used; j = (j + 1) & (c->cap - 1))
+			;
+		memcpy(acache__slot(c, j), h, c->slot_size);
+	}
+	free(old.slots);
+}
+
+static void acache__put(struct acache *c, uint64_t key, int rc, const void *val, size_t val_size)
+{
+	struct slot_hdr *h;
+	size_t i;
+
+	if ((c->nr + 1) * 2 > c->cap)
+		acache__grow(c);
+	for (i = hash64(key) & (c->cap - 1); acache__slot(c, i)->used; i = (i + 1) & (c->cap - 1))
+		;
+	h = acache__slot(c, i);
+	h->key = key;
+	h->rc = rc;
+	h->used = 1;
+	memcpy(h + 1, val, val_size);
+	c->nr++;
+}
+
+/* ---- objects ---- */
+
+enum obj_state { OBJ_OK, OBJ_MISSING, OBJ_STALE, OBJ_NOT_ELF };
+
+struct seg {
+	uint64_t offset, vaddr, filesz, memsz;
+	uint32_t flags;
+};
+
+/* A global or static variable of the object's DWARF, by address. */
+struct var {
+	uint64_t addr, size;
+	Dwarf_Die die;          /* points into the module's Dwarf: valid until dwfl_end() */
+};
+
+struct obj {
+	const char *name;       /* interned */
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	enum obj_state state;
+	bool kernel;
+	char *path;             /* file actually opened */
+	Dwfl *dwfl;             /* owns every string the caches point to */
+	Dwfl_Module *mod;
+	struct seg *segs;
+	size_t nr_segs;
+	uint64_t kaslr;         /* vmlinux: runtime address - link address */
+	bool kaslr_known;
+	struct acache code, data;
+	struct var *vars;
+	size_t nr_vars, alloc_vars;
+	bool vars_built;
+};
+
+struct ksym {
+	uint64_t addr;
+	const char *name;
+};
+
+struct bid_ent {
+	const char *name;       /* interned */
+	uint8_t id[20];
+	uint8_t size;
+};
+
+struct symbols {
+	char *symfs, *vmlinux, *kallsyms, *perf_map_dir;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;      /* libdwfl keeps a pointer to it: lives as long as the dwfls */
+	struct strtab *strs;
+	struct obj **objs;
+	size_t nr_objs, alloc_objs;
+	uint32_t *obj_slots;    /* index + 1 */
+	size_t nr_obj_slots;
+	struct obj *vmlinux_obj;
+	struct ksym *ksyms;
+	size_t nr_ksyms;
+	bool ksyms_loaded, ksyms_usable, ksyms_checked;
+	struct acache kcode;    /* kallsyms answers by address */
+	struct jit_index *jit;
+	struct u32set perf_map_tried;
+	struct bid_ent *bids;
+	size_t nr_bids, alloc_bids;
+	char **warnings;
+	size_t nr_warnings, alloc_warnings;
+	struct symbols_stats stats;
+};
+
+static void warn(struct symbols *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warn(struct symbols *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg)
+		return;
+	xgrow((void **)&s->warnings, &s->alloc_warnings, s->nr_warnings + 1, sizeof(*s->warnings));
+	s->warnings[s->nr_warnings++] = msg;
+}
+
+size_t symbols__nr_warnings(const struct symbols *s)
+{
+	return s->nr_warnings;
+}
+
+const char *symbols__warning(const struct symbols *s, size_t i)
+{
+	return i < s->nr_warnings ? s->warnings[i] : NULL;
+}
+
+void symbols__stats(const struct symbols *s, struct symbols_stats *st)
+{
+	*st = s->stats;
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "c2cscan: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void hex(char *buf, const uint8_t *id, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(buf + 2 * i, "%02x", id[i]);
+	buf[2 * n] = 0;
+}
+
+/*
+ * Separate debug info the standard ways (the file itself, .gnu_debuglink,
+ * DIR/.build-id/xx/rest.debug, debuginfod), then perf's build-id cache,
+ * where perf keeps "debug" next to "elf".
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const unsigned char *bits;
+	const char *home = getenv("HOME");
+	GElf_Addr vaddr;
+	char idhex[41], *path;
+	int fd, n;
+
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !home)
+		return fd;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n < 2 || n > 20)
+		return -1;
+	hex(idhex, bits, (size_t)n);
+	path = xasprintf("%s/.debug/.build-id/%.2s/%s/debug", home, idhex, idhex + 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*debuginfo_file_name = path;
+	else
+		free(path);
+	return fd;
+}
+
+struct symbols *symbols__new(const struct symbols_opts *o)
+{
+	struct symbols *s = xcalloc(1, sizeof(*s));
+	struct symbols_opts none = { 0 };
+
+	if (!o)
+		o = &none;
+	s->symfs = o->symfs && o->symfs[0] ? xstrdup(o->symfs) : NULL;
+	s->vmlinux = o->vmlinux ? xstrdup(o->vmlinux) : NULL;
+	s->kallsyms = xstrdup(o->kallsyms ? o->kallsyms : "/proc/kallsyms");
+	s->perf_map_dir = xstrdup(o->perf_map_dir ? o->perf_map_dir : "/tmp");
+	if (o->debuginfo_path)
+		s->debuginfo_path = xstrdup(o->debuginfo_path);
+	else if (s->symfs)
+		s->debuginfo_path = xasprintf("+:.debug:%s/usr/lib/debug", s->symfs);
+	s->cb.find_elf = dwfl_build_id_find_elf;
+	s->cb.find_debuginfo = find_debuginfo;
+	s->cb.section_address = dwfl_offline_section_address;
+	s->cb.debuginfo_path = s->debuginfo_path ? &s->debuginfo_path : NULL;
+	s->strs = strtab__new();
+	s->nr_obj_slots = 64;
+	s->obj_slots = xcalloc(s->nr_obj_slots, sizeof(*s->obj_slots));
+	acache__init(&s->kcode, sizeof(struct code_loc));
+	s->jit = jit_index__new();
+	/* libdw's debuginfod client reads these at each lookup */
+	if (o->no_debuginfod)
+		unsetenv("DEBUGINFOD_URLS");
+	else
+		setenv("DEBUGINFOD_TIMEOUT", "5", 0);
+	return s;
+}
+
+static void obj__delete(struct obj *o)
+{
+	if (!o)
+		return;
+	acache__exit(&o->code);
+	acache__exit(&o->data);
+	free(o->vars);
+	free(o->segs);
+	free(o->path);
+	if (o->dwfl)
+		dwfl_end(o->dwfl);
+	free(o);
+}
+
+void symbols__delete(struct symbols *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_objs; i++)
+		obj__delete(s->objs[i]);
+	obj__delete(s->vmlinux_obj);
+	free(s->objs);
+	free(s->obj_slots);
+	free(s->ksyms);
+	acache__exit(&s->kcode);
+	jit_index__delete(s->jit);
+	u32set__exit(&s->perf_map_tried);
+	free(s->bids);
+	for (size_t i = 0; i < s->nr_warnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
+	strtab__delete(s->strs);
+	free(s->symfs);
+	free(s->vmlinux);
+	free(s->kallsyms);
+	free(s->perf_map_dir);
+	free(s->debuginfo_path);
+	free(s);
+}
+
+void symbols__set_build_id(struct symbols *s, const char *name, const uint8_t *id, size_t size)
+{
+	struct bid_ent *b;
+
+	if (!name || !size || size > sizeof(b->id))
+		return;
+	xgrow((void **)&s->bids, &s->alloc_bids, s->nr_bids + 1, sizeof(*s->bids));
+	b = &s->bids[s->nr_bids++];
+	b->name = strtab__intern(s->strs, name, NULL);
+	memcpy(b->id, id, size);
+	b->size = (uint8_t)size;
+}
+
+static const struct bid_ent *bid_lookup(const struct symbols *s, const char *interned)
+{
+	for (size_t i = s->nr_bids; i-- > 0;)
+		if (s->bids[i].name == interned)
+			return &s->bids[i];
+	return NULL;
+}
+
+/* ---- opening an object ---- */
+
+static int read_segs(struct obj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	size_t phnum;
+
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		return -ENOEXEC;
+	o->segs = xcalloc(phnum ? phnum : 1, sizeof(*o->segs));
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
+
+		if (!ph || ph->p_type != PT_LOAD)
+			continue;
+		o->segs[o->nr_segs++] = (struct seg){ ph->p_offset, ph->p_vaddr, ph->p_filesz,
+						      ph->p_memsz, ph->p_flags };
+	}
+	return o->nr_segs ? 0 : -ENOEXEC;
+}
+
+enum open_result { OPEN_OK, OPEN_NOFILE, OPEN_NOT_ELF, OPEN_OTHER_ID };
+
+/*
+ * Report path as the object's only module, at its link addresses (bias 0
+ * for executables and shared objects alike): callers translate runtime
+ * addresses through the program headers, so one module serves every
+ * process that maps the file wherever it lands.
+ */
+static enum open_result obj__try(struct symbols *s, struct obj *o, const char *path, char *found_id)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	struct stat st;
+	int fd, n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return OPEN_NOFILE;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return OPEN_NOFILE;
+	}
+	dwfl = dwfl_begin(&s->cb);
+	if (!dwfl) {
+		close(fd);
+		return OPEN_NOFILE;
+	}
+	dwfl_report_begin(dwfl);
+	/* dwfl takes ownership of fd, also when it fails */
+	mod = dwfl_report_elf(dwfl, o->name, path, fd, 0, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod) {
+		dwfl_end(dwfl);
+		return OPEN_NOT_ELF;
+	}
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (o->build_id_size && (n != o->build_id_size || memcmp(bits, o->build_id, (size_t)n))) {
+		if (n > 0 && n <= 20)
+			hex(found_id, bits, (size_t)n);
+		else
+			strcpy(found_id, "none");
+		dwfl_end(dwfl);
+		return OPEN_OTHER_ID;
+	}
+	o->dwfl = dwfl;
+	o->mod = mod;
+	o->path = xstrdup(path);
+	if (read_segs(o)) {
+		dwfl_end(dwfl);
+		o->dwfl = NULL;
+		o->mod = NULL;
+		return OPEN_NOT_ELF;
+	}
+	return OPEN_OK;
+}
+
+/* Without a build-id, the recorded inode still tells a rebuilt file apart
+ * (compilers write a new file); only comparable on the same device. */
+static bool inode_changed(const struct map_desc *map, const char *path, uint64_t *now)
+{
+	struct stat st;
+
+	if (!map || !map->v2 || map->build_id_form || !map->ino || stat(path, &st))
+		return false;
+	if (major(st.st_dev) != map->maj || minor(st.st_dev) != map->min)
+		return false;
+	*now = st.st_ino;
+	return st.st_ino != map->ino;
+}
+
+static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *map)
+{
+	char idhex[41], found[41] = "", *cand[8];
+	const char *home = getenv("HOME");
+	size_t nc = 0, namelen = strlen(o->name);
+	enum open_result r;
+	bool other_id = false, not_elf = false;
+	uint64_t ino = 0;
+	char *first;
+
+	/* the kernel appends " (deleted)" to unlinked files */
+	if (namelen > 10 && !strcmp(o->name + namelen - 10, " (deleted)"))
+		namelen -= 10;
+	first = xasprintf("%s%.*s", s->symfs ? s->symfs : "", (int)namelen, o->name);
+	cand[nc++] = first;
+	if (o->build_id_size) {
+		hex(idhex, o->build_id, o->build_id_size);
+		if (home) {
+			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s/elf", home, idhex, idhex + 2);
+			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s", home, idhex, idhex + 2);
+			cand[nc++] = xasprintf("%s/.debug/%.*s/%s/elf", home, (int)namelen, o->name, idhex);
+		}
+		/* a separate debug file has the symbols, DWARF and program headers */
+		cand[nc++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				       s->symfs ? s->symfs : "", idhex, idhex + 2);
+	}
+	s->stats.objects_opened++;
+	o->state = OBJ_MISSING;
+	if (!o->build_id_size && !s->symfs && inode_changed(map, first, &ino)) {
+		warn(s, "%s changed since the recording (inode %" PRIu64 ", recorded %" PRIu64
+		     "): not naming it", first, ino, map->ino);
+		o->state = OBJ_STALE;
+		goto out;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		char f[41] = "";
+
+		r = obj__try(s, o, cand[i], f);
+		if (r == OPEN_OK) {
+			o->state = OBJ_OK;
+			break;
+		}
+		if (r == OPEN_OTHER_ID && !other_id) {
+			other_id = true;
+			memcpy(found, f, sizeof(found));
+		}
+		if (r == OPEN_NOT_ELF && i == 0)
+			not_elf = true;
+	}
+	if (o->state == OBJ_OK)
+		goto out;
+	if (other_id) {
+		o->state = OBJ_STALE;
+		warn(s, "%s on disk has build-id %s, recording has %s: not naming it", first, found,
+		     idhex);
+	} else if (not_elf) {
+		o->state = OBJ_NOT_ELF;
+	}
+out:
+	for (size_t i = 0; i < nc; i++)
+		free(cand[i]);
+}
+
+static uint64_t obj_hash(const char *interned, const uint8_t *id, size_t n)
+{
+	return hash64((uint64_t)(uintptr_t)interned) ^ hash_bytes(id, n, 7);
+}
+
+static void obj_slot_insert(struct symbols *s, size_t idx)
+{
+	const struct obj *o = s->objs[idx];
+	size_t mask = s->nr_obj_slots - 1;
+	size_t i = obj_hash(o->name, o->build_id, o->build_id_size) & mask;
+
+	while (s->obj_slots[i])
+		i = (i + 1) & mask;
+	s->obj_slots[i] = (uint32_t)idx + 1;
+}
+
+/* The object behind a file mapping, opened on first use. */
+static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
+{
+	const char *name = strtab__intern(s->strs, map->name, NULL);
+	const uint8_t *id = map->build_id;
+	size_t n = map->build_id_size, mask = s->nr_obj_slots - 1;
+	struct obj *o;
+
+	if (!n) {
+		const struct bid_ent *b = bid_lookup(s, name);
+
+		if (b) {
+			id = b->id;
+			n = b->size;
+		}
+	}
+	if (n > 20)
+		n = 20;
+	for (size_t i = obj_hash(name, id, n) & mask; s->obj_slots[i]; i = (i + 1) & mask) {
+		o = s->objs[s->obj_slots[i] - 1];
+		if (o->name == name && o->build_id_size == n && !memcmp(o->build_id, id, n))
+			return o;
+	}
+	o = xcalloc(1, sizeof(*o));
+	o->name = name;
+	memcpy(o->build_id, id, n);
+	o->build_id_size = (uint8_t)n;
+	acache__init(&o->code, sizeof(struct code_loc));
+	acache__init(&o->data, sizeof(struct data_loc));
+	obj__open(s, o, map);
+	xgrow((void **)&s->objs, &s->alloc_objs, s->nr_objs + 1, sizeof(*s->objs));
+	s->objs[s->nr_objs++] = o;
+	if (s->nr_objs * 2 > s->nr_obj_slots) {
+		free(s->obj_slots);
+		s->nr_obj_slots *= 2;
+		s->obj_slots = xcalloc(s->nr_obj_slots, sizeof(*s->obj_slots));
+		for (size_t i = 0; i < s->nr_objs; i++)
+			obj_slot_insert(s, i);
+	} else {
+		obj_slot_insert(s, s->nr_objs - 1);
+	}
+	return o;
+}
+
+static int obj_err(const struct obj *o)
+{
+	switch (o->state) {
+	case OBJ_OK:
+		return 0;
+	case OBJ_STALE:
+		return -ESTALE;
+	case OBJ_NOT_ELF:
+		return -ENOEXEC;
+	default:
+		return -ENOENT;
+	}
+}
+
+/*
+ * Runtime address -> link-time address: file offset = addr - start + pgoff,
+ * then the PT_LOAD holding that offset. Right for PIE, shared objects and
+ * fixed executables alike. beyond_file admits the zero-filled tail of a
+ * segment (.bss) past its file bytes.
+ */
+static int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t addr,
+		      bool beyond_file, uint64_t *vaddr)
+{
+	uint64_t off = addr - map->start + map->pgoff;
+	const struct seg *best = NULL;
+
+	for (size_t pass = 0; pass < 2 && !best; pass++) {
+		for (size_t i = 0; i < o->nr_segs; i++) {
+			const struct seg *sg = &o->segs[i];
+			uint64_t len = pass ? sg->memsz : sg->filesz;
+
+			if (pass && !beyond_file)
+				break;
+			if (off < sg->offset || off - sg->offset >= len)
+				continue;
+			/* a file page can back two segments: the mapping's PROT_EXEC decides */
+			if (best && map->prot && !!(map->prot & 4) != !!(best->flags & PF_X) &&
+			    !!(map->prot & 4) == !!(sg->flags & PF_X))
+				best = sg;
+			else if (!best)
+				best = sg;
+		}
+	}
+	if (!best)
+		return -ERANGE;
+	*vaddr = best->vaddr + (off - best->offset);
+	return 0;
+}
+
+/* ---- code ---- */
+
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Files *files;
+	Dwarf_Word idx;
+	size_t nfiles;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx))
+		return NULL;
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/*
+ * The innermost scope that is a function: a subprogram (not inlined), or an
+ * inlined instance, whose call site and caller come from the concrete tree
+ * above it (dwarf_getscopes continues past an inlined instance with its
+ * abstract definition's scopes, not the caller's).
+ */
+static void code_inlines(Dwfl_Module *mod, uint64_t vaddr, struct code_loc *out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias), *scopes = NULL, *chain = NULL;
+	Dwarf_Attribute a;
+	Dwarf_Word line;
+	int n, nc, i;
+
+	if (!cu)
+		return;
+	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			break;
+	}
+	if (i == n)
+		goto out;
+	if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+		if (!out->func)
+			out->func = dwarf_diename(&scopes[i]);
+		goto out;
+	}
+	out->inl_func = dwarf_diename(&scopes[i]);
+	out->caller_file = call_file(cu, &scopes[i]);
+	if (dwarf_attr(&scopes[i], DW_AT_call_line, &a) && !dwarf_formudata(&a, &line))
+		out->caller_line = (int)line;
+	nc = dwarf_getscopes_die(&scopes[i], &chain);
+	for (int j = 1; j < nc; j++) {
+		int t = dwarf_tag(&chain[j]);
+
+		if (t != DW_TAG_subprogram && t != DW_TAG_inlined_subroutine)
+			continue;
+		if (!out->inl_caller)
+			out->inl_caller = dwarf_diename(&chain[j]);
+		if (t == DW_TAG_subprogram && !out->func)
+			out->func = dwarf_diename(&chain[j]);
+	}
+	free(chain);
+out:
+	free(scopes);
+}
+
+static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	Dwfl_Line *line;
+	const char *name;
+
+	name = dwfl_module_addrinfo(o->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	if (name && GELF_ST_TYPE(sym.st_info) != STT_OBJECT && GELF_ST_TYPE(sym.st_info) != STT_TLS) {
+		out->func = name;
+		out->func_off = off;
+	}
+	line = dwfl_module_getsrc(o->mod, vaddr);
+	if (line) {
+		int lineno = 0;
+
+		out->file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		out->line = lineno;
+	}
+	code_inlines(o->mod, vaddr, out);
+	return out->func || out->file ? 0 : -ENOENT;
+}
+
+/* ---- kernel ---- */
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void ksyms_load(struct symbols *s)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, alloc = 0;
+	bool nonzero = false;
+
+	s->ksyms_loaded = true;
+	f = fopen(s->kallsyms, "re");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char name[512], mod[128] = "", type;
+		unsigned long long addr;
+		int n = sscanf(line, "%llx %c %511s [%127[^]]]", &addr, &type, name, mod);
+
+		if (n < 3)
+			continue;
+		if (addr)
+			nonzero = true;
+		if (n == 4) {
+			size_t l = strlen(name);
+
+			snprintf(name + l, sizeof(name) - l, " [%s]", mod);
+		}
+		xgrow((void **)&s->ksyms, &alloc, s->nr_ksyms + 1, sizeof(*s->ksyms));
+		s->ksyms[s->nr_ksyms].addr = addr;
+		s->ksyms[s->nr_ksyms].name = strtab__intern(s->strs, name, NULL);
+		s->nr_ksyms++;
+	}
+	free(line);
+	fclose(f);
+	/* kptr_restrict shows every address as 0 */
+	if (!nonzero) {
+		if (s->nr_ksyms)
+			warn(s, "%s hides addresses (kptr_restrict): kernel addresses not named",
+			     s->kallsyms);
+		s->nr_ksyms = 0;
+		return;
+	}
+	qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), ksym_cmp);
+	s->ksyms_usable = true;
+}
+
+/* The kernel map's pgoff is the address the recording saw for the symbol
+ * after "]" in its name ("[kernel.kallsyms]_text"): compare with kallsyms. */
+static const char *kmap_ref_symbol(const struct map_desc *map)
+{
+	const char *p;
+
+	if (!map || !map->name || strncmp(map->name, "[kernel.kallsyms]", 17) || !map->pgoff)
+		return NULL;
+	p = map->name + 17;
+	return *p ? p : "_text";
+}
+
+static void ksyms_check(struct symbols *s, const struct map_desc *map)
+{
+	const char *ref = kmap_ref_symbol(map);
+
+	if (!ref || s->ksyms_checked || !s->ksyms_usable)
+		return;
+	s->ksyms_checked = true;
+	for (size_t i = 0; i < s->nr_ksyms; i++) {
+		if (strcmp(s->ksyms[i].name, ref))
+			continue;
+		if (s->ksyms[i].addr != map->pgoff) {
+			warn(s, "%s does not match the recording (%s at %#" PRIx64 ", recorded %#" PRIx64
+			     "): kernel addresses not named", s->kallsyms, ref, s->ksyms[i].addr,
+			     map->pgoff);
+			s->ksyms_usable = false;
+		}
+		return;
+	}
+}
+
+static const struct ksym *ksym_find(const struct symbols *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->nr_ksyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &s->ksyms[lo - 1] : NULL;
+}
+
+static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
+{
+	struct obj *o = s->vmlinux_obj;
+	const struct bid_ent *b;
+
+	if (!o) {
+		char found[41] = "";
+
+		o = s->vmlinux_obj = xcalloc(1, sizeof(*o));
+		o->name = strtab__intern(s->strs, "[kernel.kallsyms]", NULL);
+		o->kernel = true;
+		b = bid_lookup(s, o->name);
+		if (b) {
+			memcpy(o->build_id, b->id, b->size);
+			o->build_id_size = b->size;
+		}
+		acache__init(&o->code, sizeof(struct code_loc));
+		acache__init(&o->data, sizeof(struct data_loc));
+		s->stats.objects_opened++;
+		switch (obj__try(s, o, s->vmlinux, found)) {
+		case OPEN_OK:
+			o->state = OBJ_OK;
+			break;
+		case OPEN_OTHER_ID: {
+			char idhex[41];
+
+			hex(idhex, o->build_id, o->build_id_size);
+			warn(s, "%s has build-id %s, recording has %s: not naming kernel addresses",
+			     s->vmlinux, found, idhex);
+			o->state = OBJ_STALE;
+			break;
+		}
+		default:
+			o->state = OBJ_MISSING;
+			warn(s, "cannot read %s: kernel addresses not named", s->vmlinux);
+		}
+	}
+	if (o->state == OBJ_OK && !o->kaslr_known && kmap_ref_symbol(map)) {
+		const char *ref = kmap_ref_symbol(map);
+		int n = dwfl_module_getsymtab(o->mod);
+
+		o->kaslr_known = true;
+		for (int i = 0; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Addr a;
+			const char *nm = dwfl_module_getsym_info(o->mod, i, &sym, &a, NULL, NULL, NULL);
+
+			if (nm && !strcmp(nm, ref)) {
+				o->kaslr = map->pgoff - a;
+				break;
+			}
+		}
+	}
+	return o;
+}
+
+static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t addr,
+		       struct code_loc *out)
+{
+	struct slot_hdr *h;
+	const struct ksym *k;
+	int rc;
+
+	if (s->vmlinux) {
+		struct obj *o = vmlinux_get(s, map);
+		uint64_t vaddr = addr - o->kaslr;
+
+		if (o->state != OBJ_OK)
+			return obj_err(o);
+		h = acache__find(&o->code, vaddr);
+		if (h) {
+			s->stats.code_hits++;
+			memcpy(out, h + 1, sizeof(*out));
+			return h->rc;
+		}
+		rc = obj__code(o, vaddr, out);
+		out->kernel = true;
+		acache__put(&o->code, vaddr, rc, out, sizeof(*out));
+		return rc;
+	}
+	if (!s->ksyms_loaded)
+		ksyms_load(s);
+	ksyms_check(s, map);
+	if (!s->ksyms_usable)
+		return -ENOENT;
+	h = acache__find(&s->kcode, addr);
+	if (h) {
+		s->stats.code_hits++;
+		memcpy(out, h + 1, sizeof(*out));
+		return h->rc;
+	}
+	k = ksym_find(s, addr);
+	out->kernel = true;
+	if (k) {
+		out->func = k->name;
+		out->func_off = addr - k->addr;
+	}
+	rc = k ? 0 : -ENOENT;
+	acache__put(&s->kcode, addr, rc, out, sizeof(*out));
+	return rc;
+}
+
+/* ---- JIT ---- */
+
+/* Memory without an ELF file behind it, where JIT code lives. */
+static bool map_is_anon(const struct map_desc *map)
+{
+	const char *n = map->name ? map->name : "";
+
+	return !n[0] || n[0] != '/' || !strncmp(n, "//anon", 6) || !strncmp(n, "/anon_hugepage", 14) ||
+	       !strncmp(n, "/memfd:", 7) || !strncmp(n, "/dev/zero", 9);
+}
+
+static int jit_code(struct symbols *s, uint32_t pid, uint64_t addr, uint64_t time,
+		    struct code_loc *out)
+{
+	struct jit_sym js;
+
+	if (!u32set__has(&s->perf_map_tried, pid)) {
+		char *path = xasprintf("%s/perf-%u.map", s->perf_map_dir, pid);
+
+		u32set__add(&s->perf_map_tried, pid);
+		jit_index__add_perf_map(s->jit, pid, path);
+		free(path);
+	}
+	if (jit_index__find(s->jit, pid, addr, time, &js))
+		return -ENOENT;
+	out->func = js.name;
+	out->func_off = addr - js.start;
+	out->file = js.file;
+	out->line = js.line;
+	out->jit = true;
+	return 0;
+}
+
+int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path)
+{
+	return jit_index__add_jitdump(s->jit, pid, path);
+}
+
+int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, uint64_t addr,
+		  uint64_t time, struct code_loc *out)
+{
+	struct slot_hdr *h;
+	struct obj *o;
+	uint64_t vaddr;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	s->stats.code_lookups++;
+	if (pid == KERNEL_PID || addr >= KERNEL_HALF)
+		return kernel_code(s, map, addr, out);
+	/* JIT code first by (pid, addr, time): later anon mmaps must not hide it */
+	if ((!map || map_is_anon(map)) && !jit_code(s, pid, addr, time, out))
+		return 0;
+	if (!map || map_is_anon(map))
+		return -ENOENT;
+	o = obj__get(s, map);
+	if (o->state != OBJ_OK)
+		return obj_err(o);
+	rc = obj__vaddr(o, map, addr, false, &vaddr);
+	if (rc)
+		return rc;
+	h = acache__find(&o->code, vaddr);
+	if (h) {
+		s->stats.code_hits++;
+		memcpy(out, h + 1, sizeof(*out));
+		return h->rc;
+	}
+	rc = obj__code(o, vaddr, out);
+	acache__put(&o->code, vaddr, rc, out, sizeof(*out));
+	return rc;
+}
+
+/* ---- data ---- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
+}
+
+static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute a;
+		Dwarf_Op *ops;
+		size_t nops;
+		Dwarf_Die type;
+		Dwarf_Word size;
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		    tag == DW_TAG_namespace || tag == DW_TAG_module) {
+			vars_scan(o, &child, bias, depth + 1);
+			continue;
+		}
+		if (tag != DW_TAG_variable || !dwarf_attr(&child, DW_AT_location, &a) ||
+		    dwarf_getlocation(&a, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
+			continue;
+		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
+			size = 0;
+		xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
+		o->vars[o->nr_vars].addr = ops[0].number + bias;
+		o->vars[o->nr_vars].size = size;
+		o->vars[o->nr_vars].die = child;
+		o->nr_vars++;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+static int var_cmp(const void *a, const void *b)
+{
+	const struct var *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Every variable with a fixed address, once per object, on the first data
+ * question: DWARF has no address index for data (aranges cover code). */
+static void vars_build(struct obj *o)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+
+	o->vars_built = true;
+	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
+		vars_scan(o, cu, bias, 0);
+	if (o->nr_vars)
+		qsort(o->vars, o->nr_vars, sizeof(*o->vars), var_cmp);
+}
+
+static const struct var *var_find(const struct obj *o, uint64_t vaddr)
+{
+	size_t lo = 0, hi = o->nr_vars;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->vars[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the nearest start below; a sized variable must cover the address */
+	while (lo-- > 0) {
+		const struct var *v = &o->vars[lo];
+
+		if (vaddr - v->addr < v->size)
+			return v;
+		if (v->size)
+			return NULL;
+	}
+	return NULL;
+}
+
+static void member_append(struct data_loc *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void member_append(struct data_loc *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->member);
+	va_list ap;
+
+	if (len >= sizeof(out->member) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->member + len, sizeof(out->member) - len, fmt, ap);
+	va_end(ap);
+}
+
+static bool udata_attr(Dwarf_Die *die, unsigned int name, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, name, &a) && !dwarf_formudata(&a, v);
+}
+
+/* Byte range of a struct/union member; false for static members. */
+static bool member_range(Dwarf_Die *m, uint64_t *loc, uint64_t *size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v, bits;
+	Dwarf_Die type;
+
+	if (dwarf_hasattr(m, DW_AT_declaration) || dwarf_hasattr(m, DW_AT_external))
+		return false;
+	*loc = 0;
+	if (dwarf_attr(m, DW_AT_data_member_location, &a)) {
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (!dwarf_formudata(&a, &v))
+			*loc = v;
+		else if (!dwarf_getlocation(&a, &ops, &nops) && nops == 1 &&
+			 ops[0].atom == DW_OP_plus_uconst)
+			*loc = ops[0].number;
+		else
+			return false;
+	}
+	if (udata_attr(m, DW_AT_bit_size, &bits)) {
+		if (udata_attr(m, DW_AT_data_bit_offset, &v)) {
+			*loc = v / 8;
+			*size = (v % 8 + bits + 7) / 8;
+			return true;
+		}
+		if (udata_attr(m, DW_AT_byte_size, &v)) {
+			*size = v;
+			return true;
+		}
+	}
+	if (!die_type(m, &type))
+		return false;
+	if (!dwarf_aggregate_size(&type, &v)) {
+		*size = v;
+		return true;
+	}
+	/* a flexible array member runs to the end of whatever was allocated */
+	if (!dwarf_peel_type(&type, &type) && dwarf_tag(&type) == DW_TAG_array_type) {
+		*size = UINT64_MAX - *loc;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Walk type down to the member or element holding byte off, appending
+ * ".name" and "[i]" to out->member. Unions take the first member that
+ * covers the offset; anonymous members add no name.
+ */
+static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
+{
+	Dwarf_Die type = *type_in;
+	Dwarf_Word size = 0;
+
+	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
+		Dwarf_Die peeled, child;
+		bool have_size;
+		int tag;
+
+		if (dwarf_peel_type(&type, &peeled))
+			break;
+		have_size = !dwarf_aggregate_size(&peeled, &size);
+		if (!have_size)
+			size = 0;
+		tag = dwarf_tag(&peeled);
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_union_type) {
+			bool found = false;
+
+			if (!dwarf_child(&peeled, &child)) {
+				do {
+					int ct = dwarf_tag(&child);
+					uint64_t loc, msz;
+					const char *nm;
+
+					if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
+					    !member_range(&child, &loc, &msz))
+						continue;
+					if (off < loc || off - loc >= msz)
+						continue;
+					nm = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
+					if (nm)
+						member_append(out, ".%s", nm);
+					off -= loc;
+					found = die_type(&child, &type);
+					break;
+				} while (!dwarf_siblingof(&child, &child));
+			}
+			if (!found) {
+				/* padding, or a member we cannot place */
+				if (off)
+					member_append(out, "+%#" PRIx64, off);
+				out->member_size = 0;
+				out->member_off = 0;
+				return;
+			}
+			continue;
+		}
+		if (tag == DW_TAG_array_type) {
+			uint64_t counts[MAX_DIMS], stride[MAX_DIMS], esz;
+			Dwarf_Die elem;
+			int nd = 0;
+
+			if (!die_type(&peeled, &elem) || dwarf_aggregate_size(&elem, &esz) || !esz)
+				break;
+			if (!dwarf_child(&peeled, &child)) {
+				do {
+					Dwarf_Word v, lo = 0;
+
+					if (dwarf_tag(&child) != DW_TAG_subrange_type || nd == MAX_DIMS)
+						continue;
+					udata_attr(&child, DW_AT_lower_bound, &lo);
+					if (udata_attr(&child, DW_AT_count, &v))
+						counts[nd] = v;
+					else if (udata_attr(&child, DW_AT_upper_bound, &v) && v + 1 > lo)
+						counts[nd] = v + 1 - lo;
+					else
+						counts[nd] = 0;     /* unknown: only the first dimension */
+					nd++;
+				} while (!dwarf_siblingof(&child, &child));
+			}
+			if (!nd)
+				counts[nd++] = 0;
+			stride[nd - 1] = esz;
+			for (int d = nd - 2; d >= 0; d--) {
+				if (!counts[d + 1])
+					return;
+				stride[d] = stride[d + 1] * counts[d + 1];
+			}
+			for (int d = 0; d < nd; d++) {
+				uint64_t idx = off / stride[d];
+
+				if (counts[d] && idx >= counts[d])
+					return;
+				member_append(out, "[%" PRIu64 "]", idx);
+				off -= idx * stride[d];
+			}
+			type = elem;
+			continue;
+		}
+		break;          /* a scalar, pointer or enum: the leaf */
+	}
+	out->member_size = size > UINT32_MAX ? 0 : (uint32_t)size;
+	out->member_off = (uint32_t)off;
+}
+
+static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name;
+	const struct var *v;
+
+	name = dwfl_module_addrinfo(o->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	if (name) {
+		int t = GELF_ST_TYPE(sym.st_info);
+
+		if ((t == STT_OBJECT || t == STT_COMMON || t == STT_NOTYPE) &&
+		    (off < sym.st_size || (!sym.st_size && !off))) {
+			out->sym = name;
+			out->sym_off = off;
+			out->sym_size = sym.st_size;
+		}
+	}
+	if (!o->vars_built)
+		vars_build(o);
+	v = var_find(o, vaddr);
+	if (v) {
+		const char *vn = dwarf_diename((Dwarf_Die *)&v->die);
+		Dwarf_Die type;
+
+		if (!out->sym) {
+			out->sym = vn;
+			out->sym_off = vaddr - v->addr;
+			out->sym_size = v->size;
+		}
+		if (vn) {
+			snprintf(out->member, sizeof(out->member), "%s", vn);
+			if (die_type((Dwarf_Die *)&v->die, &type))
+				type_walk(&type, vaddr - v->addr, out);
+		}
+	}
+	return out->sym ? 0 : -ENOENT;
+}
+
+static const char *anon_kind(const struct map_desc *map)
+{
+	if (!map->name || !map->name[0])
+		return "//anon";
+	return map->name;
+}
+
+static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t addr,
+		       bool beyond_file, struct data_loc *out)
+{
+	struct slot_hdr *h;
+	struct obj *o = obj__get(s, fmap);
+	uint64_t vaddr;
+	int rc;
+
+	if (o->state != OBJ_OK)
+		return obj_err(o);
+	rc = obj__vaddr(o, fmap, addr, beyond_file, &vaddr);
+	if (rc)
+		return rc;
+	h = acache__find(&o->data, vaddr);
+	if (h) {
+		s->stats.data_hits++;
+		memcpy(out, h + 1, sizeof(*out));
+		return h->rc;
+	}
+	rc = obj__data(o, vaddr, out);
+	acache__put(&o->data, vaddr, rc, out, sizeof(*out));
+	return rc;
+}
+
+static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t addr,
+		       struct data_loc *out)
+{
+	const struct ksym *k;
+
+	out->kernel = true;
+	if (s->vmlinux) {
+		struct obj *o = vmlinux_get(s, map);
+		uint64_t vaddr = addr - o->kaslr;
+		struct slot_hdr *h;
+		int rc;
+
+		if (o->state != OBJ_OK)
+			return obj_err(o);
+		h = acache__find(&o->data, vaddr);
+		if (h) {
+			s->stats.data_hits++;
+			memcpy(out, h + 1, sizeof(*out));
+			return h->rc;
+		}
+		rc = obj__data(o, vaddr, out);
+		out->kernel = true;
+		acache__put(&o->data, vaddr, rc, out, sizeof(*out));
+		return rc;
+	}
+	if (!s->ksyms_loaded)
+		ksyms_load(s);
+	ksyms_check(s, map);
+	if (!s->ksyms_usable)
+		return -ENOENT;
+	k = ksym_find(s, addr);
+	if (!k)
+		return -ENOENT;
+	out->sym = k->name;
+	out->sym_off = addr - k->addr;
+	return 0;
+}
+
+int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
+		  uint32_t pid, uint64_t addr, struct data_loc *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	s->stats.data_lookups++;
+	if (pid == KERNEL_PID || addr >= KERNEL_HALF)
+		return kernel_data(s, map, addr, out);
+	if (!map)
+		return -ENOENT;
+	if (map_is_anon(map)) {
+		/* .bss past the data segment's last file page */
+		if (prev && prev->end == map->start && !map_is_anon(prev) &&
+		    (!map->name || !map->name[0] || !strncmp(map->name, "//anon", 6)) &&
+		    !data_in_obj(s, prev, addr, true, out))
+			return 0;
+		memset(out, 0, sizeof(*out));
+		out->kind = anon_kind(map);
+		return 0;
+	}
+	rc = data_in_obj(s, map, addr, false, out);
+	if (rc == -ENOEXEC || rc == -ENOENT || rc == -ERANGE) {
+		/* a mapped data file, or no symbol: say which file */
+		out->kind = map->name;
+		return 0;
+	}
+	if (rc == -ESTALE)
+		out->kind = map->name;
+	return rc;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Names for addresses: code (function+offset, file:line, the innermost
+ * inlined frame and its call site) and data (ELF symbol, the struct member
+ * or array element at the offset, or what kind of memory it is), with
+ * elfutils (libdwfl/libdw/libelf), plus JIT code from /tmp/perf-PID.map and
+ * jit-PID.dump.
+ *
+ * Lazy: nothing is opened until an address of an object is asked for; each
+ * object (file name + recorded build-id) is opened once, and every answer is
+ * cached per (object, ELF address), so asking for the same row twice, or for
+ * one library's address from many processes, costs one hash lookup.
+ *
+ * Lifetimes: every string in a code_loc / data_loc (except data_loc.member,
+ * which is inline) points into memory owned by the struct symbols -- symbol
+ * and string tables of the Elf, libdw's line and DIE strings, the JIT index,
+ * the kallsyms table -- and stays valid until symbols__delete(), which is
+ * where dwfl_end() happens.
+ *
+ * Never prints; returns 0 or a negative errno. Problems a user should hear
+ * about (a file whose build-id differs from the recording's) are collected
+ * as warnings, once per object. Not thread-safe: one struct symbols per
+ * thread, or a lock around the calls.
+ *
+ * Process-wide side effects in symbols__new(): with no_debuginfod it unsets
+ * DEBUGINFOD_URLS (libdw reads it at every lookup), otherwise it sets
+ * DEBUGINFOD_TIMEOUT to 5 s when unset, so a slow server cannot hang a report.
+ */
+#ifndef C2CSCAN_SYMBOLS_H
+#define C2CSCAN_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "maps/maps.h"
+
+struct symbols;
+
+struct symbols_opts {
+	const char *symfs;        /* root prepended to every object path (report on another machine) */
+	const char *vmlinux;      /* kernel image with symbols (-k); else kallsyms */
+	const char *kallsyms;     /* default /proc/kallsyms (symfs/proc/kallsyms with symfs: not used) */
+	const char *debuginfo_path; /* elfutils syntax ("+:.debug:/usr/lib/debug"); NULL: the default,
+				     * or "+:.debug:SYMFS/usr/lib/debug" with symfs */
+	const char *perf_map_dir; /* where perf-PID.map files are; default "/tmp" */
+	bool no_debuginfod;
+};
+
+/* Answer for a code address. */
+struct code_loc {
+	const char *func;         /* ELF symbol (the physical function), or the JIT name */
+	uint64_t func_off;
+	const char *file;         /* source of the instruction (inside the inlined body if inlined) */
+	int line;
+	const char *inl_func;     /* innermost inlined function, NULL when not inlined */
+	const char *inl_caller;   /* the function it was inlined into (innermost caller) */
+	const char *caller_file;  /* call site of inl_func */
+	int caller_line;
+	bool jit;
+	bool kernel;
+};
+
+/* Answer for a data address. */
+struct data_loc {
+	const char *sym;          /* ELF symbol (or DWARF variable) covering the address */
+	uint64_t sym_off;
+	uint64_t sym_size;
+	char member[128];         /* "counters.b", "args[3].SX", "" when the type is unknown */
+	uint32_t member_size;     /* size of the innermost member or element, 0 when unknown */
+	uint32_t member_off;      /* offset of the address inside that member */
+	const char *kind;         /* "[heap]", "[stack]", "//anon", shm or file name: when no symbol */
+	bool kernel;
+};
+
+struct symbols *symbols__new(const struct symbols_opts *o);
+void symbols__delete(struct symbols *s);
+
+/*
+ * The mapping map (from maps__find) holds addr in process pid at time (ns,
+ * perf clock; 0 when unknown). map may be NULL (unmapped, or JIT code only
+ * known from the JIT files). pid (u32)-1, or an address in the kernel half,
+ * is the kernel. Returns 0 when something was named, -ENOENT when nothing
+ * covers the address, -ESTALE when the object on disk is not the one
+ * recorded (see the warnings), another negative errno otherwise.
+ */
+int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, uint64_t addr,
+		  uint64_t time, struct code_loc *out);
+
+/*
+ * prev: when map is anonymous, the mapping that ends where map starts (the
+ * .bss past the last file page of the data segment is an anonymous mapping
+ * right after it: maps__find(m, pid, map->start - 1, time)); may be NULL.
+ * Returns 0 when a symbol or a kind was found.
+ */
+int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
+		  uint32_t pid, uint64_t addr, struct data_loc *out);
+
+/* Index the JIT_CODE_LOAD / MOVE / DEBUG_INFO records of a jit-PID.dump for
+ * pid (the report calls this for MMAP records naming jit-PID.dump). Returns
+ * the number of code loads indexed, or a negative errno. */
+int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path);
+
+/* Build-id of an object from the recording's HEADER_BUILD_ID table, used
+ * when its mappings carry none (MMAP v1, MMAP2 inode form). */
+void symbols__set_build_id(struct symbols *s, const char *name, const uint8_t *id, size_t size);
+
+/* Warnings so far ("FILE on disk has build-id X, recording has Y: not naming
+ * it"), oldest first; valid until symbols__delete(). */
+size_t symbols__nr_warnings(const struct symbols *s);
+const char *symbols__warning(const struct symbols *s, size_t i);
+
+/* Cache counters, for the benchmark and tests. */
+struct symbols_stats {
+	uint64_t objects_opened, code_lookups, code_hits, data_lookups, data_hits;
+};
+void symbols__stats(const struct symbols *s, struct symbols_stats *st);
+
+#endif
