@@ -27,6 +27,10 @@ static const char report_usage[] =
 	"      --double-cl          group by 2 cachelines (adjacent-line prefetch)\n"
 	"      --cacheline-size N   override the file's cacheline size (default: file's, else 64)\n"
 	"      --lines N            --stdio: detail the offsets of the first N lines only\n"
+	"      --no-symbols         do not name code and data (faster; addresses only)\n"
+	"      --symfs DIR          look for objects and debug info under DIR (another machine's files)\n"
+	"  -k, --vmlinux FILE       kernel image with symbols (default: /proc/kallsyms when it matches)\n"
+	"      --no-debuginfod      never ask debuginfod servers (DEBUGINFOD_URLS) for debug info\n"
 	"  -h, --help               this text\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -52,7 +56,8 @@ static int parse_uint(const char *s, unsigned *out)
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES };
+	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
+	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -63,6 +68,10 @@ int cmd_report(int argc, char **argv)
 		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
 		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
 		{ "lines", required_argument, NULL, OPT_LINES },
+		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -73,7 +82,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -105,6 +114,18 @@ int cmd_report(int argc, char **argv)
 		case OPT_LINES:
 			if (parse_uint(optarg, &o.max_lines) < 0)
 				return usage_error("bad number of lines '%s'", optarg);
+			break;
+		case OPT_NO_SYMBOLS:
+			o.names.disabled = true;
+			break;
+		case OPT_SYMFS:
+			o.names.symfs = optarg;
+			break;
+		case 'k':
+			o.names.vmlinux = optarg;
+			break;
+		case OPT_NO_DEBUGINFOD:
+			o.names.no_debuginfod = true;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);

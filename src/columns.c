@@ -61,10 +61,50 @@ static void col_key(const struct report *r, const struct c2c_line *l, uint64_t t
 	cl_key__scnprintf(&l->key, r->maps, buf, size);
 }
 
+/* "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]_text" -> "[kernel]" */
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	if (!strncmp(path, "[kernel.kallsyms]", 17))
+		return "[kernel]";
+	return b && b[1] ? b + 1 : path;
+}
+
+/* The row the line's metric comes from most (the first of equals). */
+static const struct c2c_row *hottest_row(const struct report *r, const struct c2c_line *l)
+{
+	const struct c2c_row *best = NULL;
+	uint64_t best_m = 0;
+
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		uint64_t m = c2c_stats__metric(&l->rows[i].stats, r->mode);
+
+		if (!best || m > best_m) {
+			best = &l->rows[i];
+			best_m = m;
+		}
+	}
+	return best;
+}
+
+bool line_data_symbol(const struct report *r, const struct c2c_line *l, struct data_loc *out)
+{
+	const struct c2c_row *row = hottest_row(r, l);
+
+	return report__data_name(r, l, row ? row->offset : 0, out) && out->sym;
+}
+
+/* The data symbol the line's hottest offset is in, and the object: "counters (prog)". */
 static void col_object(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
 		       size_t size)
 {
-	snprintf(buf, size, "%s", line_object(l));
+	struct data_loc d;
+
+	if (line_data_symbol(r, l, &d))
+		snprintf(buf, size, "%s (%s)", d.sym, base_name(line_object(l)));
+	else
+		snprintf(buf, size, "%s", line_object(l));
 }
 
 /* The widths add up to <= 160 columns with the index; Object goes last
@@ -171,6 +211,42 @@ static void row_tid_list(const struct report *r, const struct c2c_line *l, const
 	}
 }
 
+static void row_data(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		     char *buf, size_t size)
+{
+	struct data_loc d;
+
+	buf[0] = '\0';
+	if (report__data_name(r, l, row->offset, &d))
+		names__data_scnprintf(&d, buf, size);
+	if (!buf[0] && l->key.kind == CL_KERNEL)
+		snprintf(buf, size, "[kernel]");
+}
+
+/* The function (or what it was inlined into); unknown: the address and object. */
+static void row_code(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		     char *buf, size_t size)
+{
+	struct row_names nm;
+
+	report__row_names(r, l, row, &nm);
+	if (!nm.code_ok || !names__code_scnprintf(&nm.code, buf, size))
+		snprintf(buf, size, "%#" PRIx64 " %s", row->iaddr,
+			 row->code_object ? base_name(row->code_object) :
+			 row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
+}
+
+static void row_source(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		       char *buf, size_t size)
+{
+	struct row_names nm;
+
+	buf[0] = '\0';
+	report__row_names(r, l, row, &nm);
+	if (nm.code_ok)
+		names__source_scnprintf(&nm.code, false, buf, size);
+}
+
 static void row_code_object(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 			    char *buf, size_t size)
 {
@@ -178,23 +254,27 @@ static void row_code_object(const struct report *r, const struct c2c_line *l, co
 			  row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
 }
 
-#define ROW_HEAD { "Offset", -6, row_offset }, { "Code address", -18, row_iaddr }, { "Share", 6, row_share }
+/* 160 columns with --stdio's indent; the wide ones after them are for
+ * screens that have room (the TUI). */
+#define ROW_HEAD { "Offset", -6, row_offset, false }, { "Data", -16, row_data, false }, { "Share", 6, row_share, false }
 #define ROW_TAIL                                                                                   \
-	{ "Loads", 7, row_loads }, { "Stores", 7, row_stores }, { "StL1Hit", 7, row_st_l1hit },      \
-	{ "StL1Miss", 8, row_st_l1miss }, { "HitmLat", 7, row_hitm_lat }, { "LoadLat", 7, row_load_lat }, \
-	{ "Pids", 4, row_pids }, { "Tids", 4, row_tids }, { "Cpus", 4, row_cpus },                   \
-	{ "Threads", -16, row_tid_list }, { "Code object", -20, row_code_object }
+	{ "Loads", 7, row_loads, false }, { "Stores", 7, row_stores, false }, { "StL1Hit", 7, row_st_l1hit, false },      \
+	{ "StL1Miss", 8, row_st_l1miss, false }, { "HitmLat", 7, row_hitm_lat, false }, { "LoadLat", 7, row_load_lat, false }, \
+	{ "Pids", 4, row_pids, false }, { "Tids", 4, row_tids, false }, { "Cpus", 4, row_cpus, false },                   \
+	{ "Code", -27, row_code, false }, { "Source", -15, row_source, false },                                    \
+	{ "Code address", -18, row_iaddr, true }, { "Threads", -16, row_tid_list, true },            \
+	{ "Code object", -20, row_code_object, true }
 
 static const struct row_column hitm_rows[] = {
-	ROW_HEAD, { "LclHitm", 7, row_lcl_hitm }, { "RmtHitm", 7, row_rmt_hitm }, ROW_TAIL,
+	ROW_HEAD, { "LclHitm", 7, row_lcl_hitm, false }, { "RmtHitm", 7, row_rmt_hitm, false }, ROW_TAIL,
 };
 
 static const struct row_column peer_rows[] = {
-	ROW_HEAD, { "LclPeer", 7, row_lcl_peer }, { "RmtPeer", 7, row_rmt_peer }, ROW_TAIL,
+	ROW_HEAD, { "LclPeer", 7, row_lcl_peer, false }, { "RmtPeer", 7, row_rmt_peer, false }, ROW_TAIL,
 };
 
 static const struct row_column all_rows[] = {
-	ROW_HEAD, { "Access", 7, row_access }, { "TotHitm", 7, row_tot_hitm }, ROW_TAIL,
+	ROW_HEAD, { "Access", 7, row_access, false }, { "TotHitm", 7, row_tot_hitm, false }, ROW_TAIL,
 };
 
 const struct row_column *row_columns(const struct report *r, size_t *nr)

@@ -25,6 +25,7 @@ struct row_column {
 	int width;
 	void (*fmt)(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		    char *buf, size_t size);
+	bool wide;              /* past --stdio's 160 columns: only where there is room (TUI) */
 };
 
 const struct row_column *row_columns(const struct report *r, size_t *nr);
@@ -32,5 +33,7 @@ const struct row_column *row_columns(const struct report *r, size_t *nr);
 /* "[heap]", "/usr/lib/libx.so", "[kernel]", "[unknown]" */
 const char *line_object(const struct c2c_line *l);
 uint64_t lat_mean(uint64_t sum, uint32_t cnt);
+/* Data symbol at the offset of l that counts most in the display mode. */
+bool line_data_symbol(const struct report *r, const struct c2c_line *l, struct data_loc *out);
 
 #endif

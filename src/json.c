@@ -122,6 +122,38 @@ static size_t jkey(FILE *fp, const struct report *r, const struct cl_key *k)
 	return n + fprintf(fp, "\"offset\": \"%#" PRIx64 "\"}", k->line);
 }
 
+/* "symbol", "symbol_offset", "source", "inlined", "data_*": null when unknown. */
+static size_t jnames(FILE *fp, const struct report *r, const struct c2c_line *l, const struct c2c_row *row)
+{
+	struct row_names nm;
+	const struct code_loc *c = &nm.code;
+	const struct data_loc *d = &nm.data;
+	char buf[512];
+	size_t n;
+
+	report__row_names(r, l, row, &nm);
+	n = jkey_str(fp, "symbol", nm.code_ok ? c->func : NULL, ", ");
+	n += fprintf(fp, "\"symbol_offset\": %" PRIu64 ", ", nm.code_ok ? c->func_off : 0);
+	names__source_scnprintf(c, true, buf, sizeof(buf));
+	n += jkey_str(fp, "source", nm.code_ok && buf[0] ? buf : NULL, ", ");
+	if (nm.code_ok && c->inl_func) {
+		n += fprintf(fp, "\"inlined\": {");
+		n += jkey_str(fp, "function", c->inl_func, ", ");
+		n += jkey_str(fp, "caller", c->inl_caller, ", ");
+		names__source_scnprintf(&(struct code_loc){ .file = c->caller_file, .line = c->caller_line },
+					true, buf, sizeof(buf));
+		n += jkey_str(fp, "call_site", buf[0] ? buf : NULL, "}, ");
+	} else {
+		n += fprintf(fp, "\"inlined\": null, ");
+	}
+	n += jkey_str(fp, "data_symbol", nm.data_ok ? d->sym : NULL, ", ");
+	n += fprintf(fp, "\"data_offset\": %" PRIu64 ", ", nm.data_ok ? d->sym_off : 0);
+	n += jkey_str(fp, "data_member", nm.data_ok && d->member[0] ? d->member : NULL, ", ");
+	n += fprintf(fp, "\"data_member_size\": %u, ", nm.data_ok ? d->member_size : 0);
+	n += jkey_str(fp, "data_kind", nm.data_ok && !d->sym ? d->kind : NULL, ", ");
+	return n;
+}
+
 static size_t jline(FILE *fp, const struct report *r, size_t idx)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -148,6 +180,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 		n += fprintf(fp, "%s\n      {\"offset\": %u, \"iaddr\": \"%#" PRIx64 "\", ", i ? "," : "", row->offset,
 			     row->iaddr);
 		n += jkey_str(fp, "code_object", row->code_object, ", ");
+		n += jnames(fp, r, l, row);
 		n += jstats(fp, &row->stats);
 		n += fprintf(fp, ", ");
 		n += jlat(fp, &row->lat);
@@ -221,5 +254,11 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 		n += fprintf(fp, "%s\n", i ? "," : "");
 		n += jline(fp, r, i);
 	}
-	return n + fprintf(fp, "\n  ]\n}\n");
+	/* after the lines: naming them is what finds the problems */
+	n += fprintf(fp, "\n  ],\n  \"name_warnings\": [");
+	for (size_t i = 0; i < report__nr_name_warnings(r); i++) {
+		n += fprintf(fp, "%s\n    ", i ? "," : "");
+		n += jstr(fp, report__name_warning(r, i));
+	}
+	return n + fprintf(fp, "]\n}\n");
 }

@@ -205,6 +205,14 @@ struct pd_event {
 
 /* Recording description gathered from features (file mode: header; pipe
  * mode: HEADER_FEATURE records, so complete only after the first pass). */
+/* One entry of the BUILD_ID feature (or a pipe-mode HEADER_BUILD_ID record). */
+struct pd_build_id {
+	uint32_t pid;                   /* (u32)-1 for the kernel and its modules */
+	uint8_t size;                   /* 20 when the file did not say */
+	uint8_t id[20];
+	char *name;                     /* owned */
+};
+
 struct pd_info {
 	char *hostname, *osrelease, *arch, *cpudesc, *cpuid, *version;
 	char **cmdline;
@@ -219,6 +227,8 @@ struct pd_info {
 	bool pipe;                      /* the input was in pipe format */
 	uint64_t header_size, data_offset, data_size;
 	uint64_t feat_bits[4];          /* features present */
+	struct pd_build_id *build_ids;  /* objects the recorder knew the build-id of */
+	uint32_t nr_build_ids;
 };
 
 #endif

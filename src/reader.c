@@ -122,6 +122,8 @@ struct pd_reader {
 	 * are applied once per pass, not per record, as a stream of ID_INDEX
 	 * records would otherwise cost records x desc ids */
 	bool names_stale;
+	size_t alloc_build_ids;
+	bool build_ids_done;    /* pipe mode: HEADER_BUILD_ID records read in pass 1 */
 
 	/* sample layout, from the first attr (perf requires it to be common) */
 	bool layout_ready;
@@ -616,6 +618,50 @@ static void feat_cmdline(struct pd_reader *r, struct fcur *c)
 	r->info.nr_cmdline = nr;
 }
 
+/*
+ * One build_id_event (BUILD_ID feature entry or pipe-mode record): the
+ * 8-byte header, pid (s32), 24 bytes of id (20, then the used size and 3
+ * reserved when misc has bit 15), then a NUL-terminated file name padded
+ * to the header's size. Returns the entry's size, or 0 when it is damaged.
+ */
+static size_t add_build_id(struct pd_reader *r, const uint8_t *p, size_t len)
+{
+	struct pd_info *in = &r->info;
+	struct pd_build_id *b;
+	uint32_t size;
+	size_t name_len;
+
+	if (len < 8 + 4 + 24 + 1)
+		return 0;
+	size = ld16(p + 6);
+	if (size < 8 + 4 + 24 + 1 || size > len)
+		return 0;
+	name_len = strnlen((const char *)p + 36, size - 36);
+	if (name_len == size - 36 || !name_len)
+		return 0;
+	if (in->nr_build_ids >= PD_MAX_BUILD_IDS)
+		return size;
+	xgrow((void **)&in->build_ids, &r->alloc_build_ids, in->nr_build_ids + 1, sizeof(*in->build_ids));
+	b = &in->build_ids[in->nr_build_ids++];
+	b->pid = ld32(p + 8);
+	b->size = (ld16(p + 4) & (1u << 15)) && p[32] && p[32] <= 20 ? p[32] : 20;
+	memcpy(b->id, p + 12, 20);
+	b->name = xmalloc(name_len + 1);
+	memcpy(b->name, p + 36, name_len);
+	b->name[name_len] = '\0';
+	return size;
+}
+
+static void feat_build_id(struct pd_reader *r, const uint8_t *p, size_t len)
+{
+	size_t n;
+
+	while (len && (n = add_build_id(r, p, len)) != 0) {
+		p += n;
+		len -= n;
+	}
+}
+
 static void free_descs(struct desc_name *d, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -713,6 +759,9 @@ static void parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t 
 		break;
 	case PD_FEAT_CACHE:
 		feat_cache(r, &c);
+		break;
+	case PD_FEAT_BUILD_ID:
+		feat_build_id(r, p, len);
 		break;
 	default:
 		break;
@@ -1067,6 +1116,9 @@ void pd_reader__delete(struct pd_reader *r)
 	for (uint32_t i = 0; i < in->nr_cmdline; i++)
 		free(in->cmdline[i]);
 	free(in->cmdline);
+	for (uint32_t i = 0; i < in->nr_build_ids; i++)
+		free(in->build_ids[i].name);
+	free(in->build_ids);
 	free(in->cpu_node);
 	free(in->cpu_core);
 	free(in->cpu_socket);
@@ -1570,9 +1622,13 @@ static int decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 	case PD_REC_EVENT_UPDATE:
 		handle_event_update(r, rec, size);
 		return 0;
+	case PD_REC_HEADER_BUILD_ID:
+		/* pipe mode; read in the first pass only */
+		if (!r->build_ids_done)
+			add_build_id(r, rec, size);
+		return 0;
 	case PD_REC_HEADER_EVENT_TYPE:
 	case PD_REC_HEADER_TRACING_DATA:
-	case PD_REC_HEADER_BUILD_ID:
 	case PD_REC_AUXTRACE:
 		return 0;
 	default:
@@ -1814,6 +1870,7 @@ void pd_reader__skip_samples(struct pd_reader *r, bool skip)
 
 int pd_reader__rewind(struct pd_reader *r)
 {
+	r->build_ids_done = true;
 	rewind_state(r);
 	return 0;
 }

@@ -33,6 +33,7 @@ struct pd_reader_stats {
 #define PD_MAX_ATTRS        4096
 #define PD_MAX_IDS          (1u << 24)
 #define PD_MAX_FEATURE_SIZE (64u << 20)
+#define PD_MAX_BUILD_IDS    (1u << 16)
 
 /* path "-" reads stdin. On failure *rp is NULL and the return value is a
  * negative code; pd_reader__open_error() gives the reason sentence. */

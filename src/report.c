@@ -146,6 +146,8 @@ static int pass1(struct report *r)
 				decided = true;
 			}
 			r->nr_side_band++;
+			if (ev.kind == PD_MMAP)
+				names__note_mmap(r->names, &ev.u.mmap);
 			ret = maps__add_event(r->maps, &ev, event_time(r, &ev, &last));
 			if (ret < 0)
 				return ret;
@@ -249,6 +251,9 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 	cs.mapped = (dmap || cs.key.kind == CL_KERNEL) && imap;
 	cs.object = dmap ? dmap->name : NULL;
 	cs.code_object = imap ? imap->name : NULL;
+	cs.time = t;
+	cs.data_map = dmap;
+	cs.code_map = imap;
 	c2c__add(r->c2c, &cs);
 }
 
@@ -320,6 +325,7 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	r->reader = rd;
 	info = pd_reader__info(r->reader);
 	r->maps = maps__new();
+	r->names = names__new(&opts->names, info);
 	ret = pass1(r);
 	if (ret < 0) {
 		snprintf(err, errsize, "cannot build the maps timeline: %s", strerror(-ret));
@@ -355,6 +361,7 @@ void report__delete(struct report *r)
 {
 	if (!r)
 		return;
+	names__delete(r->names);
 	c2c__delete(r->c2c);
 	maps__delete(r->maps);
 	pd_reader__delete(r->reader);

@@ -12,6 +12,7 @@
 #include "reader.h"
 #include "maps/maps.h"
 #include "hitm/c2c.h"
+#include "names.h"
 
 enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI };
 
@@ -24,6 +25,7 @@ struct report_opts {
 	uint32_t cl_size;           /* --cacheline-size; 0 = file's, else 64 */
 	enum report_out out;
 	unsigned max_lines;         /* --stdio: detail tables for this many lines; 0 = all */
+	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
 };
 
 /* Per attr (event) sample counts. */
@@ -38,6 +40,7 @@ struct report {
 	struct pd_reader *reader;
 	struct maps *maps;
 	struct c2c *c2c;
+	struct names *names;        /* asked lazily by the renderers (names.h) */
 	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
 	bool line_size_from_file;
 	enum c2c_display mode;      /* effective display mode */

@@ -254,6 +254,8 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 ", loads %u, stores %u, pids %u, tids %u)\n",
 		    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
 		    c2c_stats__metric(&l->stats, r->mode), l->stats.load, l->stats.store, l->pids.nr, l->tids.nr);
+	while (nr_cols && cols[nr_cols - 1].wide)
+		nr_cols--;
 	n += fprintf(fp, "     ");
 	for (size_t c = 0; c < nr_cols; c++)
 		n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
@@ -297,5 +299,10 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 		n += fprintf_line_detail(r, i, fp);
 	if (max < r->nr_lines)
 		n += fprintf(fp, "\n(%zu more lines not detailed: --lines N)\n", r->nr_lines - max);
+	/* after the tables: naming their rows is what finds the problems */
+	if (report__nr_name_warnings(r))
+		n += section(fp, "Names");
+	for (size_t i = 0; i < report__nr_name_warnings(r); i++)
+		n += fprintf(fp, "warning: %s\n", report__name_warning(r, i));
 	return n;
 }

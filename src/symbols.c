@@ -206,24 +206,6 @@ void symbols__stats(const struct symbols *s, struct symbols_stats *st)
 	*st = s->stats;
 }
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&p, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "c2cscan: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 static void hex(char *buf, const uint8_t *id, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -15,6 +15,7 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Grow *p (array of elem bytes) so that index need-1 fits; doubles. */
 void xgrow(void **p, size_t *alloc, size_t need, size_t elem);
 

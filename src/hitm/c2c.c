@@ -137,6 +137,9 @@ struct acc {
 	uint8_t cpumode;
 	uint64_t iaddr;
 	const char *code_object;
+	const struct map_desc *code_map;
+	uint32_t first_pid;
+	uint64_t first_time;
 	struct c2c_lat lat;
 	struct aset pids, tids, cpus, nodes;
 };
@@ -410,6 +413,8 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s)
 	l->key = s->key;
 	l->addr = s->addr & ~(uint64_t)(c->line_size - 1);
 	l->first_pid = s->pid;
+	l->first_time = s->time;
+	l->data_map = s->data_map;
 	l->object = s->object;
 	xgrow((void **)&c->lines, &c->alloc_lines, c->nr_lines + 1, sizeof(*c->lines));
 	c->lines[c->nr_lines] = l;
@@ -469,6 +474,9 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	a->iaddr = s->ip;
 	a->cpumode = s->cpumode;
 	a->code_object = s->code_object;
+	a->code_map = s->code_map;
+	a->first_pid = s->pid;
+	a->first_time = s->time;
 	c->acc_slots[h] = (struct slot){ hash, (uint32_t)++c->nr_accs };
 	if (c->nr_accs * 2 > c->nr_acc_slots)
 		acc_index__grow(c);
@@ -703,6 +711,9 @@ static void build_rows(struct c2c *c, size_t n)
 		row->iaddr = a->iaddr;
 		row->cpumode = a->cpumode;
 		row->code_object = a->code_object;
+		row->code_map = a->code_map;
+		row->first_pid = a->first_pid;
+		row->first_time = a->first_time;
 		row->lat = a->lat;
 		aset__to_u32set(&a->pids, &row->pids);
 		aset__to_u32set(&a->tids, &row->tids);

@@ -34,6 +34,8 @@ struct c2c_sample {
 	const char *code_object;  /* code mapping name; must outlive the c2c */
 	bool no_datasrc;          /* the event has no data source (software event):
 				   * counted as an access of unknown kind */
+	uint64_t time;            /* sample time (or file order), for naming later */
+	const struct map_desc *data_map, *code_map; /* NULL when unmapped; outlive the c2c */
 };
 
 enum c2c_display {
@@ -55,6 +57,9 @@ struct c2c_row {                  /* (offset, iaddr) inside one line */
 	uint64_t iaddr;
 	uint8_t cpumode;          /* of the code address */
 	const char *code_object;
+	const struct map_desc *code_map; /* of the first sample: for naming iaddr */
+	uint32_t first_pid;       /* that sample's pid */
+	uint64_t first_time;      /* and time */
 	struct c2c_lat lat;
 	struct u32set pids, tids, cpus, nodes;
 	struct c2c_stats stats;   /* last: c2c.c fills it only in c2c__sort */
@@ -64,6 +69,8 @@ struct c2c_line {
 	struct cl_key key;
 	uint64_t addr;            /* line's virtual address (first sample seen) */
 	uint32_t first_pid;       /* pid of that sample (a shared line's address is per process) */
+	uint64_t first_time;      /* its time */
+	const struct map_desc *data_map; /* its data mapping (NULL: unmapped or kernel) */
 	const char *object;
 	struct c2c_stats stats;
 	struct c2c_lat lat;
