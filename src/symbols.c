@@ -121,6 +121,13 @@ struct var {
 	Dwarf_Die die;          /* points into the module's Dwarf: valid until dwfl_end() */
 };
 
+struct subp {
+	uint64_t lo, hi;        /* module addresses, [lo, hi) */
+	Dwarf_Addr bias;        /* module address - DWARF address */
+	Dwarf_Die die;
+	Dwarf_Die cu;
+};
+
 struct obj {
 	const char *name;       /* interned */
 	uint8_t build_id[20];
@@ -138,6 +145,9 @@ struct obj {
 	struct var *vars;
 	size_t nr_vars, alloc_vars;
 	bool vars_built;
+	struct subp *subps;     /* code ranges of subprograms, sorted (code_inlines) */
+	size_t nr_subps, alloc_subps;
+	bool subps_built;
 };
 
 struct ksym {
@@ -284,6 +294,7 @@ static void obj__delete(struct obj *o)
 	acache__exit(&o->code);
 	acache__exit(&o->data);
 	free(o->vars);
+	free(o->subps);
 	free(o->segs);
 	free(o->path);
 	if (o->dwfl)
@@ -620,54 +631,128 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
-/*
- * The innermost scope that is a function: a subprogram (not inlined), or an
- * inlined instance, whose call site and caller come from the concrete tree
- * above it (dwarf_getscopes continues past an inlined instance with its
- * abstract definition's scopes, not the caller's).
- */
-static void code_inlines(Dwfl_Module *mod, uint64_t vaddr, struct code_loc *out)
+static void subps_scan(struct obj *o, Dwarf_Die *cu, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
 {
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+
+		/* definitions live at the top, in namespaces and (C++) in classes */
+		if (tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+			subps_scan(o, cu, &child, bias, depth + 1);
+			continue;
+		}
+		if (tag != DW_TAG_subprogram)
+			continue;
+		while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			xgrow((void **)&o->subps, &o->alloc_subps, o->nr_subps + 1, sizeof(*o->subps));
+			o->subps[o->nr_subps++] = (struct subp){ lo + bias, hi + bias, bias, child, *cu };
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+static int subp_cmp(const void *a, const void *b)
+{
+	const struct subp *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every subprogram's code ranges, once per object, on the first code
+ * question: dwarf_getscopes would walk a whole CU for every address. */
+static void subps_build(struct obj *o)
+{
+	Dwarf_Die *cu = NULL;
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias), *scopes = NULL, *chain = NULL;
+
+	o->subps_built = true;
+	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
+		subps_scan(o, cu, cu, bias, 0);
+	if (o->nr_subps)
+		qsort(o->subps, o->nr_subps, sizeof(*o->subps), subp_cmp);
+}
+
+static const struct subp *subp_find(const struct obj *o, uint64_t vaddr)
+{
+	size_t lo = 0, hi = o->nr_subps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->subps[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && vaddr < o->subps[lo - 1].hi ? &o->subps[lo - 1] : NULL;
+}
+
+#define MAX_INLINE_DEPTH 64
+
+/*
+ * The innermost scope that is a function: the subprogram covering the
+ * address, then, walking down its tree through the lexical blocks and
+ * inlined instances that contain the address, the deepest inlined instance:
+ * its name, its call site, and the function it was inlined into (the next
+ * inlined instance up, or the subprogram).
+ */
+static void code_inlines(struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	const struct subp *sp;
+	Dwarf_Die path[MAX_INLINE_DEPTH], cu;
 	Dwarf_Attribute a;
 	Dwarf_Word line;
-	int n, nc, i;
+	int depth = 0, inl = -1, caller = 0;
+	Dwarf_Addr pc;
 
-	if (!cu)
+	if (!o->subps_built)
+		subps_build(o);
+	sp = subp_find(o, vaddr);
+	if (!sp)
 		return;
-	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
-	for (i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	pc = vaddr - sp->bias;
+	cu = sp->cu;
+	path[0] = sp->die;
+	for (;;) {
+		Dwarf_Die child;
+		bool deeper = false;
 
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+		if (depth + 1 == MAX_INLINE_DEPTH || dwarf_child(&path[depth], &child))
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) &&
+			    dwarf_haspc(&child, pc) > 0) {
+				path[++depth] = child;
+				if (tag == DW_TAG_inlined_subroutine) {
+					caller = inl;
+					inl = depth;
+				}
+				deeper = true;
+				break;
+			}
+		} while (!dwarf_siblingof(&child, &child));
+		if (!deeper)
 			break;
 	}
-	if (i == n)
-		goto out;
-	if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-		if (!out->func)
-			out->func = dwarf_diename(&scopes[i]);
-		goto out;
-	}
-	out->inl_func = dwarf_diename(&scopes[i]);
-	out->caller_file = call_file(cu, &scopes[i]);
-	if (dwarf_attr(&scopes[i], DW_AT_call_line, &a) && !dwarf_formudata(&a, &line))
+	if (!out->func)
+		out->func = dwarf_diename(&path[0]);
+	if (inl < 0)
+		return;
+	out->inl_func = dwarf_diename(&path[inl]);
+	out->caller_file = call_file(&cu, &path[inl]);
+	if (dwarf_attr(&path[inl], DW_AT_call_line, &a) && !dwarf_formudata(&a, &line))
 		out->caller_line = (int)line;
-	nc = dwarf_getscopes_die(&scopes[i], &chain);
-	for (int j = 1; j < nc; j++) {
-		int t = dwarf_tag(&chain[j]);
-
-		if (t != DW_TAG_subprogram && t != DW_TAG_inlined_subroutine)
-			continue;
-		if (!out->inl_caller)
-			out->inl_caller = dwarf_diename(&chain[j]);
-		if (t == DW_TAG_subprogram && !out->func)
-			out->func = dwarf_diename(&chain[j]);
-	}
-	free(chain);
-out:
-	free(scopes);
+	out->inl_caller = dwarf_diename(&path[caller > 0 ? caller : 0]);
 }
 
 static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
@@ -689,7 +774,7 @@ static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
 		out->file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 		out->line = lineno;
 	}
-	code_inlines(o->mod, vaddr, out);
+	code_inlines(o, vaddr, out);
 	return out->func || out->file ? 0 : -ENOENT;
 }
 
