@@ -116,6 +116,7 @@ struct seg {
 };
 
 /* A global or static variable of the object's DWARF, by address. */
+/* var, subp and ksym arrays are sorted by their first member (util.h) */
 struct var {
 	uint64_t addr, size;
 	Dwarf_Die die;          /* points into the module's Dwarf: valid until dwfl_end() */
@@ -659,13 +660,6 @@ static void subps_scan(struct obj *o, Dwarf_Die *cu, Dwarf_Die *parent, Dwarf_Ad
 	} while (!dwarf_siblingof(&child, &child));
 }
 
-static int subp_cmp(const void *a, const void *b)
-{
-	const struct subp *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
 /* Every subprogram's code ranges, once per object, on the first code
  * question: dwarf_getscopes would walk a whole CU for every address. */
 static void subps_build(struct obj *o)
@@ -677,22 +671,14 @@ static void subps_build(struct obj *o)
 	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
 		subps_scan(o, cu, cu, bias, 0);
 	if (o->nr_subps)
-		qsort(o->subps, o->nr_subps, sizeof(*o->subps), subp_cmp);
+		qsort(o->subps, o->nr_subps, sizeof(*o->subps), cmp_u64_key);
 }
 
 static const struct subp *subp_find(const struct obj *o, uint64_t vaddr)
 {
-	size_t lo = 0, hi = o->nr_subps;
+	size_t i = upper_bound_u64(o->subps, o->nr_subps, sizeof(*o->subps), vaddr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->subps[mid].lo <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && vaddr < o->subps[lo - 1].hi ? &o->subps[lo - 1] : NULL;
+	return i && vaddr < o->subps[i - 1].hi ? &o->subps[i - 1] : NULL;
 }
 
 #define MAX_INLINE_DEPTH 64
@@ -780,13 +766,6 @@ static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
 
 /* ---- kernel ---- */
 
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 static void ksyms_load(struct symbols *s)
 {
 	FILE *f;
@@ -827,7 +806,7 @@ static void ksyms_load(struct symbols *s)
 		s->nr_ksyms = 0;
 		return;
 	}
-	qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), ksym_cmp);
+	qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), cmp_u64_key);
 	s->ksyms_usable = true;
 }
 
@@ -865,17 +844,9 @@ static void ksyms_check(struct symbols *s, const struct map_desc *map)
 
 static const struct ksym *ksym_find(const struct symbols *s, uint64_t addr)
 {
-	size_t lo = 0, hi = s->nr_ksyms;
+	size_t i = upper_bound_u64(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ksyms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &s->ksyms[lo - 1] : NULL;
+	return i ? &s->ksyms[i - 1] : NULL;
 }
 
 static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
@@ -1093,13 +1064,6 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 	} while (!dwarf_siblingof(&child, &child));
 }
 
-static int var_cmp(const void *a, const void *b)
-{
-	const struct var *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* Every variable with a fixed address, once per object, on the first data
  * question: DWARF has no address index for data (aranges cover code). */
 static void vars_build(struct obj *o)
@@ -1111,21 +1075,13 @@ static void vars_build(struct obj *o)
 	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
 		vars_scan(o, cu, bias, 0);
 	if (o->nr_vars)
-		qsort(o->vars, o->nr_vars, sizeof(*o->vars), var_cmp);
+		qsort(o->vars, o->nr_vars, sizeof(*o->vars), cmp_u64_key);
 }
 
 static const struct var *var_find(const struct obj *o, uint64_t vaddr)
 {
-	size_t lo = 0, hi = o->nr_vars;
+	size_t lo = upper_bound_u64(o->vars, o->nr_vars, sizeof(*o->vars), vaddr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->vars[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* the nearest start below; a sized variable must cover the address */
 	while (lo-- > 0) {
 		const struct var *v = &o->vars[lo];

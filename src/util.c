@@ -236,3 +236,33 @@ const char *strtab__str(const struct strtab *t, uint64_t id)
 {
 	return id && id < t->nr ? t->strs[id] : NULL;
 }
+
+static uint64_t key_at(const void *p)
+{
+	uint64_t k;
+
+	memcpy(&k, p, sizeof(k));
+	return k;
+}
+
+int cmp_u64_key(const void *a, const void *b)
+{
+	uint64_t x = key_at(a), y = key_at(b);
+
+	return x < y ? -1 : x > y;
+}
+
+size_t upper_bound_u64(const void *base, size_t nmemb, size_t size, uint64_t k)
+{
+	size_t lo = 0, hi = nmemb;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_at((const char *)base + mid * size) <= k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

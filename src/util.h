@@ -50,4 +50,13 @@ const char *strtab__str(const struct strtab *t, uint64_t id);
 uint64_t hash64(uint64_t x);
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
 
+/*
+ * Arrays of structs whose first member is a uint64_t key (an address, a
+ * time): cmp_u64_key orders them for qsort, upper_bound_u64 returns how many
+ * leading elements of the sorted array have key <= k (the one before that
+ * index is the last starting at or below k).
+ */
+int cmp_u64_key(const void *a, const void *b);
+size_t upper_bound_u64(const void *base, size_t nmemb, size_t size, uint64_t k);
+
 #endif
