@@ -116,7 +116,13 @@ struct seg {
 };
 
 /* A global or static variable of the object's DWARF, by address. */
-/* var, subp and ksym arrays are sorted by their first member (util.h) */
+/* var, subp, esym and ksym arrays are sorted by their first member (util.h) */
+struct esym {
+	uint64_t addr, size;    /* module addresses */
+	const char *name;       /* the Elf's string table */
+	uint8_t type, rank;     /* STT_*; binding: local 0, weak 1, global 2 */
+};
+
 struct var {
 	uint64_t addr, size;
 	Dwarf_Die die;          /* points into the module's Dwarf: valid until dwfl_end() */
@@ -146,6 +152,9 @@ struct obj {
 	struct var *vars;
 	size_t nr_vars, alloc_vars;
 	bool vars_built;
+	struct esym *esyms;     /* the ELF symbol table, sorted: libdwfl's address lookup is linear */
+	size_t nr_esyms, alloc_esyms;
+	bool esyms_built;
 	struct subp *subps;     /* code ranges of subprograms, sorted (code_inlines) */
 	size_t nr_subps, alloc_subps;
 	bool subps_built;
@@ -296,6 +305,7 @@ static void obj__delete(struct obj *o)
 	acache__exit(&o->data);
 	free(o->vars);
 	free(o->subps);
+	free(o->esyms);
 	free(o->segs);
 	free(o->path);
 	if (o->dwfl)
@@ -741,16 +751,74 @@ static void code_inlines(struct obj *o, uint64_t vaddr, struct code_loc *out)
 	out->inl_caller = dwarf_diename(&path[caller > 0 ? caller : 0]);
 }
 
+static int esym_cmp(const void *a, const void *b)
+{
+	const struct esym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (int)x->rank - (int)y->rank;
+}
+
+static void esyms_build(struct obj *o)
+{
+	int n = dwfl_module_getsymtab(o->mod);
+
+	o->esyms_built = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+
+		if (!name || !name[0] || shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+			continue;
+		xgrow((void **)&o->esyms, &o->alloc_esyms, o->nr_esyms + 1, sizeof(*o->esyms));
+		o->esyms[o->nr_esyms++] = (struct esym){ addr, sym.st_size, name, (uint8_t)type,
+							 bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0 };
+	}
+	if (o->nr_esyms)
+		qsort(o->esyms, o->nr_esyms, sizeof(*o->esyms), esym_cmp);
+}
+
+#define ESYM_WALK 64
+
+/*
+ * The symbol of a wanted kind covering vaddr: the nearest one at or below
+ * it whose size covers it (at one address, the global one first), else the
+ * nearest sizeless one; *off is vaddr's offset in it.
+ */
+static const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off)
+{
+	size_t i;
+
+	if (!o->esyms_built)
+		esyms_build(o);
+	i = upper_bound_u64(o->esyms, o->nr_esyms, sizeof(*o->esyms), vaddr);
+	for (size_t k = 0; i > 0 && k < ESYM_WALK; i--, k++) {
+		const struct esym *e = &o->esyms[i - 1];
+		bool is_data = e->type == STT_OBJECT || e->type == STT_COMMON || e->type == STT_TLS;
+
+		if (e->type != STT_NOTYPE && is_data != data)
+			continue;
+		if (vaddr - e->addr < e->size || (!e->size && k == 0)) {
+			*off = vaddr - e->addr;
+			return e;
+		}
+	}
+	return NULL;
+}
+
 static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
 {
-	GElf_Off off = 0;
-	GElf_Sym sym;
+	const struct esym *e;
+	uint64_t off = 0;
 	Dwfl_Line *line;
-	const char *name;
 
-	name = dwfl_module_addrinfo(o->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-	if (name && GELF_ST_TYPE(sym.st_info) != STT_OBJECT && GELF_ST_TYPE(sym.st_info) != STT_TLS) {
-		out->func = name;
+	e = esym_find(o, vaddr, false, &off);
+	if (e && e->type != STT_TLS) {
+		out->func = e->name;
 		out->func_off = off;
 	}
 	line = dwfl_module_getsrc(o->mod, vaddr);
@@ -1267,21 +1335,15 @@ static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
 
 static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
 {
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name;
+	uint64_t off = 0;
+	const struct esym *e;
 	const struct var *v;
 
-	name = dwfl_module_addrinfo(o->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-	if (name) {
-		int t = GELF_ST_TYPE(sym.st_info);
-
-		if ((t == STT_OBJECT || t == STT_COMMON || t == STT_NOTYPE) &&
-		    (off < sym.st_size || (!sym.st_size && !off))) {
-			out->sym = name;
-			out->sym_off = off;
-			out->sym_size = sym.st_size;
-		}
+	e = esym_find(o, vaddr, true, &off);
+	if (e && e->type != STT_TLS && (off < e->size || (!e->size && !off))) {
+		out->sym = e->name;
+		out->sym_off = off;
+		out->sym_size = e->size;
 	}
 	if (!o->vars_built)
 		vars_build(o);
