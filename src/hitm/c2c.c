@@ -43,6 +43,7 @@
 #define DELTA_SLOW 0xff
 #define ACC_IDS 4               /* distinct decodes counted inline per accumulator */
 #define ACC_CHUNK 32768         /* accumulators per chunk: 2 MiB (chunks never move) */
+#define COLD_CHUNK 131072       /* their struct acc_cold: 2 MiB */
 #define LINE_CHUNK ((2u << 20) / sizeof(struct c2c_line))  /* lines per 2 MiB chunk (users keep pointers) */
 /* The pipeline (see flush): a sample is queued (its line slot requested),
  * STEP samples later its line key is requested, 2 STEP later its line is
@@ -120,10 +121,15 @@ struct line_cold {
 };
 
 struct acc_cold {
-	const char *code_object;
-	const struct map_desc *code_map;
 	uint64_t time;
 	uint32_t pid;
+	uint32_t code;          /* index into c->codes */
+};
+
+/* (code object, code mapping) of rows, interned: a recording has few. */
+struct code {
+	const char *object;
+	const struct map_desc *map;
 };
 
 /* What a line is ranked by, for every line; the whole struct c2c_line is
@@ -164,7 +170,13 @@ struct c2c {
 	size_t nr_line_slots;
 
 	struct acc **chunks;
-	struct acc_cold **cold;         /* per chunk: the first sample of each accumulator */
+	struct acc_cold **cold;         /* COLD_CHUNK each: the first sample of each accumulator */
+	size_t nr_cold;
+	struct code *codes;
+	size_t nr_codes, alloc_codes;
+	uint32_t *code_slots;           /* index + 1 into codes; 0 empty */
+	size_t nr_code_slots;
+	uint32_t last_code;             /* index + 1 of the last one asked for */
 	size_t nr_chunks, alloc_chunks, alloc_cold, nr_accs;
 	struct slot *acc_slots;
 	size_t nr_acc_slots;
@@ -260,7 +272,6 @@ void c2c__delete(struct c2c *c)
 	free(c->exts);
 	for (size_t i = 0; i < c->nr_chunks; i++) {
 		xbig_free(c->chunks[i], ACC_CHUNK * sizeof(struct acc));
-		free(c->cold[i]);
 	}
 	for (size_t i = 0; i < c->nr_made; i++)
 		if (c->lines[i])
@@ -277,7 +288,11 @@ void c2c__delete(struct c2c *c)
 	free(c->lid_chunks);
 	free(c->lid_cold);
 	free(c->chunks);
+	for (size_t i = 0; i < c->nr_cold; i++)
+		xbig_free(c->cold[i], COLD_CHUNK * sizeof(struct acc_cold));
 	free(c->cold);
+	free(c->codes);
+	free(c->code_slots);
 	slots__free(c->acc_slots, c->nr_acc_slots);
 	free(c->lines);
 	slots__free(c->line_slots, c->nr_line_slots);
@@ -553,6 +568,57 @@ static void acc_index__grow(struct c2c *c)
 	c->nr_acc_slots = n;
 }
 
+static size_t code_hash(const char *object, const struct map_desc *map)
+{
+	return hash64((uintptr_t)object ^ hash64((uintptr_t)map));
+}
+
+static void code_index__grow(struct c2c *c)
+{
+	size_t n = c->nr_code_slots ? 2 * c->nr_code_slots : 64;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t i = 0; i < c->nr_codes; i++) {
+		size_t h = code_hash(c->codes[i].object, c->codes[i].map) & (n - 1);
+
+		while (slots[h])
+			h = (h + 1) & (n - 1);
+		slots[h] = (uint32_t)(i + 1);
+	}
+	free(c->code_slots);
+	c->code_slots = slots;
+	c->nr_code_slots = n;
+}
+
+static uint32_t code__get(struct c2c *c, const char *object, const struct map_desc *map)
+{
+	const struct code *x;
+	size_t mask, h;
+
+	if (c->last_code) {
+		x = &c->codes[c->last_code - 1];
+		if (x->object == object && x->map == map)
+			return c->last_code - 1;
+	}
+	if (!c->nr_code_slots)
+		code_index__grow(c);
+	mask = c->nr_code_slots - 1;
+	for (h = code_hash(object, map) & mask; c->code_slots[h]; h = (h + 1) & mask) {
+		x = &c->codes[c->code_slots[h] - 1];
+		if (x->object == object && x->map == map) {
+			c->last_code = c->code_slots[h];
+			return c->last_code - 1;
+		}
+	}
+	xgrow((void **)&c->codes, &c->alloc_codes, c->nr_codes + 1, sizeof(*c->codes));
+	c->codes[c->nr_codes] = (struct code){ object, map };
+	c->code_slots[h] = (uint32_t)++c->nr_codes;
+	c->last_code = (uint32_t)c->nr_codes;
+	if (c->nr_codes * 2 > c->nr_code_slots)
+		code_index__grow(c);
+	return c->last_code - 1;
+}
+
 static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t line, uint32_t hash)
 {
 	uint32_t offset = s->addr & (c->line_size - 1);
@@ -568,10 +634,14 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	}
 	if (c->nr_accs == (size_t)c->nr_chunks * ACC_CHUNK) {
 		xgrow((void **)&c->chunks, &c->alloc_chunks, c->nr_chunks + 1, sizeof(*c->chunks));
-		xgrow((void **)&c->cold, &c->alloc_cold, c->nr_chunks + 1, sizeof(*c->cold));
 		/* the first chunk grows page by page: most inputs are small */
 		c->chunks[c->nr_chunks] = xbig_calloc(ACC_CHUNK * sizeof(struct acc), c->nr_chunks > 0);
-		c->cold[c->nr_chunks++] = xmalloc(ACC_CHUNK * sizeof(**c->cold));
+		c->nr_chunks++;
+	}
+	if (c->nr_accs == c->nr_cold * COLD_CHUNK) {
+		xgrow((void **)&c->cold, &c->alloc_cold, c->nr_cold + 1, sizeof(*c->cold));
+		c->cold[c->nr_cold] = xbig_calloc(COLD_CHUNK * sizeof(struct acc_cold), c->nr_cold > 0);
+		c->nr_cold++;
 	}
 	/* a line's object is the first one known among the samples that
 	 * made its rows */
@@ -582,8 +652,8 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	a->offset = (uint16_t)offset;
 	a->iaddr = s->ip;
 	a->cpumode = s->cpumode;
-	c->cold[c->nr_accs / ACC_CHUNK][c->nr_accs % ACC_CHUNK] = (struct acc_cold){
-		.code_object = s->code_object, .code_map = s->code_map, .time = s->time, .pid = s->pid };
+	c->cold[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = (struct acc_cold){
+		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map) };
 	c->acc_slots[h] = (struct slot){ hash, (uint32_t)++c->nr_accs };
 	if (c->nr_accs * 4 > c->nr_acc_slots * 3)
 		acc_index__grow(c);
@@ -1011,10 +1081,10 @@ static void build_lines(struct c2c *c)
 		row->offset = a->offset;
 		row->iaddr = a->iaddr;
 		row->cpumode = a->cpumode;
-		row->code_object = c->cold[i / ACC_CHUNK][i % ACC_CHUNK].code_object;
-		row->code_map = c->cold[i / ACC_CHUNK][i % ACC_CHUNK].code_map;
-		row->first_pid = c->cold[i / ACC_CHUNK][i % ACC_CHUNK].pid;
-		row->first_time = c->cold[i / ACC_CHUNK][i % ACC_CHUNK].time;
+		row->code_object = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].object;
+		row->code_map = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].map;
+		row->first_pid = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].pid;
+		row->first_time = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].time;
 		acc__apply(c, a, &row->stats, &row->lat);
 		ctx = acc__ctx(c, a, buf, &nr);
 		for (uint32_t k = 0; k < nr; k++) {
