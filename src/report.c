@@ -202,11 +202,12 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->u.sample;
 	struct report_event *e;
-	struct c2c_sample cs = { 0 };
+	struct c2c_sample cs;
 	const struct map_desc *dmap, *imap;
 	uint64_t t = r->use_time ? s->time : ev->seq;
 	uint32_t kpid = (uint32_t)-1;
 
+	zero_mem(&cs, sizeof(cs));
 	r->nr_samples++;
 	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events) {
 		r->samples_unknown_attr++;

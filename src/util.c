@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "util.h"
 
 static void oom(size_t n)
@@ -70,6 +71,47 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
 		n *= 2;
 	*p = xrealloc(*p, n, elem);
 	*alloc = n;
+}
+
+void zero_mem(void *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
+#define BIG_ALIGN (2u << 20)
+
+void *xbig_calloc(size_t size, bool huge)
+{
+	size_t len;
+	uint8_t *p, *a;
+
+	if (size < BIG_ALIGN / 2)
+		return xcalloc(1, size);
+	len = (size + BIG_ALIGN - 1) & ~(size_t)(BIG_ALIGN - 1);
+	if (len < size || len + BIG_ALIGN < len)
+		oom(SIZE_MAX);
+	p = mmap(NULL, len + BIG_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		oom(size);
+	a = (uint8_t *)(((uintptr_t)p + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
+	if (a > p)
+		munmap(p, a - p);
+	if (a + len < p + len + BIG_ALIGN)
+		munmap(a + len, p + len + BIG_ALIGN - (a + len));
+	if (huge)
+		madvise(a, len, MADV_HUGEPAGE);
+	return a;
+}
+
+void xbig_free(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (size < BIG_ALIGN / 2) {
+		free(p);
+		return;
+	}
+	munmap(p, (size + BIG_ALIGN - 1) & ~(size_t)(BIG_ALIGN - 1));
 }
 
 /* Lower bound without branches on the comparison (sets are searched for

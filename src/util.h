@@ -19,6 +19,19 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Grow *p (array of elem bytes) so that index need-1 fits; doubles. */
 void xgrow(void **p, size_t *alloc, size_t need, size_t elem);
 
+/* Large zeroed tables (aggregation chunks, hash slots): anonymous memory
+ * aligned to 2 MiB and, with huge, offered to transparent huge pages, so
+ * that filling hundreds of MB costs a fault per 2 MiB rather than per 4 KiB
+ * (without, pages come one by one as touched: small inputs stay small).
+ * Free with xbig_free(p, size) of the same size. */
+void *xbig_calloc(size_t size, bool huge);
+void xbig_free(void *p, size_t size);
+
+/* memset(p, 0, n) through libc: gcc expands a constant-size memset of a few
+ * hundred bytes inline as `rep stosq`, whose start-up cost was most of the
+ * per-record work of the reader and of the report's per-sample step. */
+void zero_mem(void *p, size_t n);
+
 /* Sorted set of u32 (pids, tids, cpus, nodes); embedded by value in every
  * line and row, so the first two values live inline (most rows are touched
  * by one or two threads) and only larger sets allocate. Read the values with

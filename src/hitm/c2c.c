@@ -13,37 +13,56 @@
  * is a pure function of (data_src, has address, mapped), real streams use a
  * few dozen distinct data_src values and a row sees a handful, so each
  * distinct decode is kept once (struct dec) and an accumulator counts its
- * samples per decode; c2c__sort multiplies out.
+ * samples per decode; c2c__sort multiplies out. Whether the sample carried
+ * a weight is part of the decode too, so the latency counts are the counts
+ * of the weighted load decodes and only the sums live in the accumulator.
+ *
+ * Nor does it keep four sets: a sample's (pid, tid, cpu, node) is interned
+ * once into a context id (a recording has few distinct ones), the
+ * accumulator keeps the set of its context ids, and the pid, tid, cpu and
+ * node sets of rows and lines are unfolded from them in c2c__sort. An
+ * accumulator is two cache lines: identity (compared on lookup), counts.
  *
  * A uniform stream over 100k lines misses the caches on nearly every
  * sample, so samples wait in a short queue: the hash slots, then the
- * accumulators of the queued samples are requested from memory together,
- * then counted in arrival order.
+ * accumulators of the queued samples (or, for new ones, the line slots) are
+ * requested from memory together, then counted in arrival order.
  *
- * Memory grows with distinct lines, rows and decodes (capped), never with
- * samples.
+ * Memory grows with distinct lines, rows, contexts and decodes (capped),
+ * never with samples. Accumulators live in 2 MiB chunks offered to huge
+ * pages: page faults, not arithmetic, dominated filling 100 MB of them.
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "c2c.h"
 
-#define DEC_MAX 4096            /* distinct decodes kept; more are decoded per sample */
+#define DEC_MAX 255             /* distinct decodes kept (u8 ids); more are decoded per sample */
 #define DEC_NONE 0xffff
 #define DELTA_MAX 40            /* increments listed per decode (a valid one has < 32) */
 #define DELTA_SLOW 0xff
 #define ACC_IDS 4               /* distinct decodes counted inline per accumulator */
-#define ACC_CHUNK 1024          /* accumulators per chunk (chunks never move) */
-#define QUEUE 16
+#define ACC_CHUNK 32768         /* accumulators per chunk: 2 MiB (chunks never move) */
+#define COLD_CHUNK 131072       /* their struct acc_cold: 2 MiB */
+#define LINE_CHUNK ((2u << 20) / sizeof(struct c2c_line))  /* lines per 2 MiB chunk (users keep pointers) */
+/* The pipeline (see flush): a sample is queued (its line slot requested),
+ * STEP samples later its line key is requested, 2 STEP later its line is
+ * resolved and its accumulator slot requested, 3 STEP later the accumulator
+ * itself, and QUEUE - 1 later it is counted. */
+#define QUEUE 32                /* samples in flight (a power of two) */
+#define STEP 8
+#define CTX_CACHE 64            /* last context per tid slot */
+#define CTX_BITS 64             /* context ids below this fit the inline bitmap */
+#define CTX_HEAP 0x80           /* nr_ids flag: the contexts are listed in the ext */
 
-enum { F_ADDR = 1, F_MAPPED = 2, F_ACCESS = 4 };
+enum { F_ADDR = 1, F_MAPPED = 2, F_ACCESS = 4, F_WEIGHT = 8 };
 
 /* One distinct decode and what it does to the totals and to a line. */
 struct dec {
 	uint64_t data_src;
 	uint8_t flags;
 	bool keep;              /* counted into a line */
-	bool load, hitm;        /* for the latency sums */
+	bool load, hitm;        /* for the latency sums (with F_WEIGHT: counts) */
 	uint8_t nr_tot, nr_one; /* DELTA_SLOW: add the whole struct */
 	uint8_t tot_idx[DELTA_MAX];
 	uint8_t one_idx[DELTA_MAX];
@@ -51,97 +70,72 @@ struct dec {
 	struct c2c_stats one;   /* into the line and the row */
 };
 
-/*
- * The accumulators' sets. Most rows are touched by a few threads on a few
- * cpus: four values inline (u32set keeps two, and a malloc per row for the
- * third thread dominated the add time); beyond, a sorted array.
- */
-#define ASET_INLINE 4
-
-struct aset {
-	uint32_t nr, alloc;     /* alloc 0: values in inl[], unsorted */
-	union {
-		uint32_t inl[ASET_INLINE];
-		uint32_t *heap;
-	};
+/* (pid, tid, cpu, node) of samples, interned. */
+struct ctx {
+	uint32_t pid, tid, cpu;
+	int32_t node;
 };
 
-static void aset__add(struct aset *s, uint32_t x)
-{
-	uint32_t lo = 0, hi, *heap;
-
-	if (!s->alloc) {
-		for (uint32_t i = 0; i < s->nr; i++)
-			if (s->inl[i] == x)
-				return;
-		if (s->nr < ASET_INLINE) {
-			s->inl[s->nr++] = x;
-			return;
-		}
-		heap = xmalloc(2 * ASET_INLINE * sizeof(*heap));
-
-		memcpy(heap, s->inl, sizeof(s->inl));
-		for (uint32_t i = 1; i < s->nr; i++)    /* insertion sort of 4 */
-			for (uint32_t j = i; j && heap[j - 1] > heap[j]; j--) {
-				uint32_t t = heap[j];
-
-				heap[j] = heap[j - 1];
-				heap[j - 1] = t;
-			}
-		s->heap = heap;
-		s->alloc = 2 * ASET_INLINE;
-	}
-	for (hi = s->nr; lo < hi;) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (s->heap[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < s->nr && s->heap[lo] == x)
-		return;
-	if (s->nr == s->alloc) {
-		s->alloc *= 2;
-		s->heap = xrealloc(s->heap, s->alloc, sizeof(*s->heap));
-	}
-	memmove(s->heap + lo + 1, s->heap + lo, (s->nr - lo) * sizeof(*s->heap));
-	s->heap[lo] = x;
-	s->nr++;
-}
-
-static void aset__to_u32set(const struct aset *s, struct u32set *dst)
-{
-	const uint32_t *v = s->alloc ? s->heap : s->inl;
-
-	for (uint32_t i = 0; i < s->nr; i++)
-		u32set__add(dst, v[i]);
-}
-
-static void aset__exit(struct aset *s)
-{
-	if (s->alloc)
-		free(s->heap);
-	memset(s, 0, sizeof(*s));
-}
-
-struct acc {
-	struct cl_key key;
-	uint32_t line;          /* index in c->lines */
-	uint16_t nr_ids;
-	uint16_t ids[ACC_IDS];
-	uint32_t cnt[ACC_IDS];
-	struct c2c_stats *full; /* decodes beyond ids[] or outside the registry */
-	/* the row without its counters (built from ids[] when needed) */
-	uint32_t offset;
-	uint8_t cpumode;
+struct acc {                    /* one cache line */
 	uint64_t iaddr;
-	const char *code_object;
-	const struct map_desc *code_map;
-	uint32_t first_pid;
-	uint64_t first_time;
-	struct c2c_lat lat;
-	struct aset pids, tids, cpus, nodes;
+	uint32_t line;          /* index in c->lines; with offset and iaddr, the identity */
+	uint16_t offset;        /* line sizes are at most 64 KiB */
+	uint8_t cpumode;
+	uint8_t nr_ids;         /* | CTX_HEAP */
+	uint32_t cnt[ACC_IDS];
+	uint8_t ids[ACC_IDS];
+	uint32_t ext;           /* index + 1 into c->exts, 0 none */
+	uint64_t hitm_sum, load_sum;
+	uint64_t ctx;           /* bitmap of context ids, until one is >= CTX_BITS */
+};
+
+_Static_assert(sizeof(struct acc) == 64, "struct acc is one cache line");
+
+/* What few accumulators need: decodes beyond ids[] or outside the registry,
+ * more than ACC_CTX contexts. */
+struct acc_ext {
+	struct c2c_stats full;
+	uint32_t load_cnt, hitm_cnt;    /* weighted loads among full */
+	uint32_t *ctx;                  /* sorted, every context, with CTX_HEAP */
+	uint32_t nr_ctx, alloc_ctx;
+};
+
+/* A line while adding: its identity and what its first samples said, one
+ * cache line (the rest of its first sample lies in lid_cold). The struct
+ * c2c_line (a few hundred bytes, mostly counters) is made from it in
+ * c2c__sort, so adding writes nothing but this. */
+struct line_id {
+	struct cl_key key;      /* compared on lookup */
+	const char *object;
+	uint64_t addr;
+};
+
+_Static_assert(sizeof(struct line_id) == 64, "struct line_id is one cache line");
+
+/* What the renderers need of a line's and a row's first sample (to name its
+ * addresses), written once when it is made, read in c2c__sort. */
+struct line_cold {
+	uint64_t time;
+	const struct map_desc *data_map;
+	uint32_t pid;
+};
+
+struct acc_cold {
+	uint64_t time;
+	uint32_t pid;
+	uint32_t code;          /* index into c->codes */
+};
+
+/* (code object, code mapping) of rows, interned: a recording has few. */
+struct code {
+	const char *object;
+	const struct map_desc *map;
+};
+
+/* What a line is ranked by, for every line; the whole struct c2c_line is
+ * made only for the lines a view holds. */
+struct line_metric {
+	uint32_t lcl_hitm, rmt_hitm, tot_hitm, tot_peer, nr_entries;
 };
 
 struct slot {                   /* hash table slot: 32 bits of hash, index + 1 */
@@ -151,7 +145,10 @@ struct slot {                   /* hash table slot: 32 bits of hash, index + 1 *
 
 struct pending {
 	struct c2c_sample s;
-	uint32_t hash;
+	uint32_t line_hash;
+	uint32_t line;          /* resolved at 2 STEP */
+	uint32_t hash;          /* of the accumulator, from 2 STEP */
+	uint32_t ctx;
 	uint16_t dec;
 };
 
@@ -161,29 +158,73 @@ struct c2c {
 
 	struct c2c_line **lines;
 	size_t nr_lines, alloc_lines;
+	size_t nr_made;                 /* struct c2c_line made (in line_chunks) */
+	struct line_metric *metrics;    /* [nr_lines], when not dirty */
+	uint8_t *want;                  /* [nr_lines]: to build in this sort */
+	struct c2c_line **line_chunks;
+	size_t nr_line_chunks, alloc_line_chunks, chunk_used;
+	struct line_id **lid_chunks;    /* LID_CHUNK each: line_id(c, i) */
+	struct line_cold **lid_cold;    /* per chunk: the first sample of each line */
+	size_t nr_lid_chunks, alloc_lid_chunks;
 	struct slot *line_slots;
 	size_t nr_line_slots;
 
 	struct acc **chunks;
-	size_t nr_chunks, alloc_chunks, nr_accs;
+	struct acc_cold **cold;         /* COLD_CHUNK each: the first sample of each accumulator */
+	size_t nr_cold;
+	struct code *codes;
+	size_t nr_codes, alloc_codes;
+	uint32_t *code_slots;           /* index + 1 into codes; 0 empty */
+	size_t nr_code_slots;
+	uint32_t last_code;             /* index + 1 of the last one asked for */
+	size_t nr_chunks, alloc_chunks, alloc_cold, nr_accs;
 	struct slot *acc_slots;
 	size_t nr_acc_slots;
+	struct acc_ext *exts;
+	size_t nr_exts, alloc_exts;
 
 	struct dec *decs;
 	size_t nr_decs, alloc_decs;
 	uint16_t *dec_slots;    /* index + 1 into decs; 0 empty */
 	size_t nr_dec_slots;
 
+	struct ctx *ctxs;
+	size_t nr_ctxs, alloc_ctxs;
+	uint32_t *ctx_slots;    /* index + 1 into ctxs; 0 empty */
+	size_t nr_ctx_slots;
+	struct ctx_hit {        /* by tid: index + 1 of its last context */
+		uint32_t idx;
+	} ctx_cache[CTX_CACHE];
+
 	struct pending queue[QUEUE];
-	unsigned int nr_queued;
+	uint64_t q_in, q_out;   /* samples queued, counted */
 
 	bool dirty;             /* samples added since the lines were built */
 	const struct c2c_line **view;
 };
 
+/* Line identities in chunks of 2 MiB: they never move, so growing copies
+ * and clears nothing twice. */
+#define LID_CHUNK ((2u << 20) / sizeof(struct line_id))
+
+static inline struct line_id *line_id(const struct c2c *c, size_t i)
+{
+	return &c->lid_chunks[i / LID_CHUNK][i % LID_CHUNK];
+}
+
 static inline struct acc *acc__get(const struct c2c *c, size_t i)
 {
 	return &c->chunks[i / ACC_CHUNK][i % ACC_CHUNK];
+}
+
+static struct slot *slots__new(size_t n)
+{
+	return xbig_calloc(n * sizeof(struct slot), true);
+}
+
+static void slots__free(struct slot *s, size_t n)
+{
+	xbig_free(s, n * sizeof(*s));
 }
 
 struct c2c *c2c__new(uint32_t line_size)
@@ -192,11 +233,13 @@ struct c2c *c2c__new(uint32_t line_size)
 
 	c->line_size = line_size;
 	c->nr_line_slots = 256;
-	c->line_slots = xcalloc(c->nr_line_slots, sizeof(*c->line_slots));
+	c->line_slots = slots__new(c->nr_line_slots);
 	c->nr_acc_slots = 1024;
-	c->acc_slots = xcalloc(c->nr_acc_slots, sizeof(*c->acc_slots));
+	c->acc_slots = slots__new(c->nr_acc_slots);
 	c->nr_dec_slots = 64;
 	c->dec_slots = xcalloc(c->nr_dec_slots, sizeof(*c->dec_slots));
+	c->nr_ctx_slots = 64;
+	c->ctx_slots = xcalloc(c->nr_ctx_slots, sizeof(*c->ctx_slots));
 	return c;
 }
 
@@ -224,27 +267,39 @@ void c2c__delete(struct c2c *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr_accs; i++) {
-		struct acc *a = acc__get(c, i);
-
-		aset__exit(&a->pids);
-		aset__exit(&a->tids);
-		aset__exit(&a->cpus);
-		aset__exit(&a->nodes);
-		free(a->full);
+	for (size_t i = 0; i < c->nr_exts; i++)
+		free(c->exts[i].ctx);
+	free(c->exts);
+	for (size_t i = 0; i < c->nr_chunks; i++) {
+		xbig_free(c->chunks[i], ACC_CHUNK * sizeof(struct acc));
 	}
-	for (size_t i = 0; i < c->nr_chunks; i++)
-		free(c->chunks[i]);
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		line__reset(c->lines[i]);
-		free(c->lines[i]);
+	for (size_t i = 0; i < c->nr_made; i++)
+		if (c->lines[i])
+			line__reset(c->lines[i]);
+	free(c->metrics);
+	free(c->want);
+	for (size_t i = 0; i < c->nr_line_chunks; i++)
+		xbig_free(c->line_chunks[i], LINE_CHUNK * sizeof(struct c2c_line));
+	free(c->line_chunks);
+	for (size_t i = 0; i < c->nr_lid_chunks; i++) {
+		xbig_free(c->lid_chunks[i], LID_CHUNK * sizeof(struct line_id));
+		free(c->lid_cold[i]);
 	}
+	free(c->lid_chunks);
+	free(c->lid_cold);
 	free(c->chunks);
-	free(c->acc_slots);
+	for (size_t i = 0; i < c->nr_cold; i++)
+		xbig_free(c->cold[i], COLD_CHUNK * sizeof(struct acc_cold));
+	free(c->cold);
+	free(c->codes);
+	free(c->code_slots);
+	slots__free(c->acc_slots, c->nr_acc_slots);
 	free(c->lines);
-	free(c->line_slots);
+	slots__free(c->line_slots, c->nr_line_slots);
 	free(c->decs);
 	free(c->dec_slots);
+	free(c->ctxs);
+	free(c->ctx_slots);
 	free(c->view);
 	free(c);
 }
@@ -317,6 +372,12 @@ static size_t dec_hash(uint64_t data_src, uint8_t flags)
 	return hash64(data_src ^ ((uint64_t)flags << 58));
 }
 
+static uint8_t sample_flags(const struct c2c_sample *s)
+{
+	return (s->addr ? F_ADDR : 0) | (s->mapped ? F_MAPPED : 0) | (s->no_datasrc ? F_ACCESS : 0) |
+	       (s->weight ? F_WEIGHT : 0);
+}
+
 static void dec_index__grow(struct c2c *c)
 {
 	size_t n = c->nr_dec_slots * 2;
@@ -337,7 +398,7 @@ static void dec_index__grow(struct c2c *c)
 /* Index of the decode of s in the registry, DEC_NONE when it is full. */
 static uint16_t dec__get(struct c2c *c, const struct c2c_sample *s)
 {
-	uint8_t flags = (s->addr ? F_ADDR : 0) | (s->mapped ? F_MAPPED : 0) | (s->no_datasrc ? F_ACCESS : 0);
+	uint8_t flags = sample_flags(s);
 	uint64_t data_src = s->no_datasrc ? 0 : s->data_src;
 	size_t mask = c->nr_dec_slots - 1, h = dec_hash(data_src, flags) & mask;
 	struct dec *d;
@@ -372,12 +433,65 @@ static void stats__apply(struct c2c_stats *st, const uint8_t *idx, uint8_t nr, c
 		v[idx[i]] += times;
 }
 
+/* ---- contexts --------------------------------------------------------- */
+
+static size_t ctx_hash(uint32_t pid, uint32_t tid, uint32_t cpu, int32_t node)
+{
+	return hash64(((uint64_t)pid << 32 | tid) ^ hash64((uint64_t)cpu << 32 | (uint32_t)node));
+}
+
+static void ctx_index__grow(struct c2c *c)
+{
+	size_t n = c->nr_ctx_slots * 2;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t i = 0; i < c->nr_ctxs; i++) {
+		const struct ctx *x = &c->ctxs[i];
+		size_t h = ctx_hash(x->pid, x->tid, x->cpu, x->node) & (n - 1);
+
+		while (slots[h])
+			h = (h + 1) & (n - 1);
+		slots[h] = (uint32_t)(i + 1);
+	}
+	free(c->ctx_slots);
+	c->ctx_slots = slots;
+	c->nr_ctx_slots = n;
+}
+
+static uint32_t ctx__get(struct c2c *c, const struct c2c_sample *s)
+{
+	struct ctx_hit *hit = &c->ctx_cache[s->tid % CTX_CACHE];
+	const struct ctx *x;
+	size_t mask, h;
+
+	if (hit->idx) {
+		x = &c->ctxs[hit->idx - 1];
+		if (x->tid == s->tid && x->pid == s->pid && x->cpu == s->cpu && x->node == s->node)
+			return hit->idx - 1;
+	}
+	mask = c->nr_ctx_slots - 1;
+	for (h = ctx_hash(s->pid, s->tid, s->cpu, s->node) & mask; c->ctx_slots[h]; h = (h + 1) & mask) {
+		x = &c->ctxs[c->ctx_slots[h] - 1];
+		if (x->tid == s->tid && x->pid == s->pid && x->cpu == s->cpu && x->node == s->node) {
+			hit->idx = c->ctx_slots[h];
+			return hit->idx - 1;
+		}
+	}
+	xgrow((void **)&c->ctxs, &c->alloc_ctxs, c->nr_ctxs + 1, sizeof(*c->ctxs));
+	c->ctxs[c->nr_ctxs] = (struct ctx){ s->pid, s->tid, s->cpu, s->node };
+	c->ctx_slots[h] = (uint32_t)++c->nr_ctxs;
+	hit->idx = (uint32_t)c->nr_ctxs;
+	if (c->nr_ctxs * 2 > c->nr_ctx_slots)
+		ctx_index__grow(c);
+	return hit->idx - 1;
+}
+
 /* ---- lines ------------------------------------------------------------ */
 
 static void line_index__grow(struct c2c *c)
 {
 	size_t n = c->nr_line_slots * 2;
-	struct slot *slots = xcalloc(n, sizeof(*slots));
+	struct slot *slots = slots__new(n);
 
 	for (size_t i = 0; i < c->nr_line_slots; i++) {
 		size_t h;
@@ -388,36 +502,40 @@ static void line_index__grow(struct c2c *c)
 			;
 		slots[h] = c->line_slots[i];
 	}
-	free(c->line_slots);
+	slots__free(c->line_slots, c->nr_line_slots);
 	c->line_slots = slots;
 	c->nr_line_slots = n;
 }
 
-static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s)
+static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t hash)
 {
-	uint32_t hash = (uint32_t)cl_key__hash(&s->key);
 	size_t mask = c->nr_line_slots - 1, h = hash & mask;
-	struct c2c_line *l;
+	struct line_id *id;
+	uint32_t i;
 
 	for (; c->line_slots[h].idx; h = (h + 1) & mask) {
 		if (c->line_slots[h].hash != hash)
 			continue;
-		l = c->lines[c->line_slots[h].idx - 1];
-		if (cl_key__equal(&l->key, &s->key)) {
-			if (!l->object)
-				l->object = s->object;
-			return c->line_slots[h].idx - 1;
-		}
+		i = c->line_slots[h].idx - 1;
+		if (cl_key__equal(&line_id(c, i)->key, &s->key))
+			return i;
 	}
-	l = xcalloc(1, sizeof(*l));
-	l->key = s->key;
-	l->addr = s->addr & ~(uint64_t)(c->line_size - 1);
-	l->first_pid = s->pid;
-	l->first_time = s->time;
-	l->data_map = s->data_map;
-	l->object = s->object;
-	xgrow((void **)&c->lines, &c->alloc_lines, c->nr_lines + 1, sizeof(*c->lines));
-	c->lines[c->nr_lines] = l;
+	if (c->nr_lines == c->nr_lid_chunks * LID_CHUNK) {
+		size_t alloc = c->alloc_lid_chunks;
+
+		xgrow((void **)&c->lid_chunks, &c->alloc_lid_chunks, c->nr_lid_chunks + 1, sizeof(*c->lid_chunks));
+		xgrow((void **)&c->lid_cold, &alloc, c->nr_lid_chunks + 1, sizeof(*c->lid_cold));
+		c->lid_cold[c->nr_lid_chunks] = xmalloc(LID_CHUNK * sizeof(**c->lid_cold));
+		/* the first chunk grows page by page: most inputs are small */
+		c->lid_chunks[c->nr_lid_chunks] = xbig_calloc(LID_CHUNK * sizeof(struct line_id), c->nr_lid_chunks > 0);
+		c->nr_lid_chunks++;
+	}
+	id = line_id(c, c->nr_lines);
+	id->key = s->key;
+	id->addr = s->addr & ~(uint64_t)(c->line_size - 1);
+	c->lid_cold[c->nr_lines / LID_CHUNK][c->nr_lines % LID_CHUNK] =
+		(struct line_cold){ .time = s->time, .data_map = s->data_map, .pid = s->pid };
+	id->object = s->object;
 	c->line_slots[h] = (struct slot){ hash, (uint32_t)++c->nr_lines };
 	if (c->nr_lines * 2 > c->nr_line_slots)
 		line_index__grow(c);
@@ -426,15 +544,15 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s)
 
 /* ---- accumulators ----------------------------------------------------- */
 
-static uint32_t acc_hash(const struct c2c_sample *s, uint32_t offset)
+static uint32_t acc_hash(uint32_t line, uint64_t ip, uint32_t offset)
 {
-	return (uint32_t)hash64(cl_key__hash(&s->key) ^ (s->ip * 0x9e3779b97f4a7c15ULL) ^ offset);
+	return (uint32_t)hash64(((uint64_t)line << 16 | offset) ^ (ip * 0x9e3779b97f4a7c15ULL));
 }
 
 static void acc_index__grow(struct c2c *c)
 {
 	size_t n = c->nr_acc_slots * 2;
-	struct slot *slots = xcalloc(n, sizeof(*slots));
+	struct slot *slots = slots__new(n);
 
 	for (size_t i = 0; i < c->nr_acc_slots; i++) {
 		size_t h;
@@ -445,12 +563,63 @@ static void acc_index__grow(struct c2c *c)
 			;
 		slots[h] = c->acc_slots[i];
 	}
-	free(c->acc_slots);
+	slots__free(c->acc_slots, c->nr_acc_slots);
 	c->acc_slots = slots;
 	c->nr_acc_slots = n;
 }
 
-static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t hash)
+static size_t code_hash(const char *object, const struct map_desc *map)
+{
+	return hash64((uintptr_t)object ^ hash64((uintptr_t)map));
+}
+
+static void code_index__grow(struct c2c *c)
+{
+	size_t n = c->nr_code_slots ? 2 * c->nr_code_slots : 64;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t i = 0; i < c->nr_codes; i++) {
+		size_t h = code_hash(c->codes[i].object, c->codes[i].map) & (n - 1);
+
+		while (slots[h])
+			h = (h + 1) & (n - 1);
+		slots[h] = (uint32_t)(i + 1);
+	}
+	free(c->code_slots);
+	c->code_slots = slots;
+	c->nr_code_slots = n;
+}
+
+static uint32_t code__get(struct c2c *c, const char *object, const struct map_desc *map)
+{
+	const struct code *x;
+	size_t mask, h;
+
+	if (c->last_code) {
+		x = &c->codes[c->last_code - 1];
+		if (x->object == object && x->map == map)
+			return c->last_code - 1;
+	}
+	if (!c->nr_code_slots)
+		code_index__grow(c);
+	mask = c->nr_code_slots - 1;
+	for (h = code_hash(object, map) & mask; c->code_slots[h]; h = (h + 1) & mask) {
+		x = &c->codes[c->code_slots[h] - 1];
+		if (x->object == object && x->map == map) {
+			c->last_code = c->code_slots[h];
+			return c->last_code - 1;
+		}
+	}
+	xgrow((void **)&c->codes, &c->alloc_codes, c->nr_codes + 1, sizeof(*c->codes));
+	c->codes[c->nr_codes] = (struct code){ object, map };
+	c->code_slots[h] = (uint32_t)++c->nr_codes;
+	c->last_code = (uint32_t)c->nr_codes;
+	if (c->nr_codes * 2 > c->nr_code_slots)
+		code_index__grow(c);
+	return c->last_code - 1;
+}
+
+static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t line, uint32_t hash)
 {
 	uint32_t offset = s->addr & (c->line_size - 1);
 	size_t mask = c->nr_acc_slots - 1, h = hash & mask;
@@ -460,86 +629,218 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 		if (c->acc_slots[h].hash != hash)
 			continue;
 		a = acc__get(c, c->acc_slots[h].idx - 1);
-		if (a->iaddr == s->ip && a->offset == offset && cl_key__equal(&a->key, &s->key))
+		if (a->iaddr == s->ip && a->line == line && a->offset == offset)
 			return a;
 	}
 	if (c->nr_accs == (size_t)c->nr_chunks * ACC_CHUNK) {
 		xgrow((void **)&c->chunks, &c->alloc_chunks, c->nr_chunks + 1, sizeof(*c->chunks));
-		c->chunks[c->nr_chunks++] = xcalloc(ACC_CHUNK, sizeof(struct acc));
+		/* the first chunk grows page by page: most inputs are small */
+		c->chunks[c->nr_chunks] = xbig_calloc(ACC_CHUNK * sizeof(struct acc), c->nr_chunks > 0);
+		c->nr_chunks++;
 	}
+	if (c->nr_accs == c->nr_cold * COLD_CHUNK) {
+		xgrow((void **)&c->cold, &c->alloc_cold, c->nr_cold + 1, sizeof(*c->cold));
+		c->cold[c->nr_cold] = xbig_calloc(COLD_CHUNK * sizeof(struct acc_cold), c->nr_cold > 0);
+		c->nr_cold++;
+	}
+	/* a line's object is the first one known among the samples that
+	 * made its rows */
+	if (!line_id(c, line)->object)
+		line_id(c, line)->object = s->object;
 	a = acc__get(c, c->nr_accs);
-	a->key = s->key;
-	a->line = line__findnew(c, s);
-	a->offset = offset;
+	a->line = line;
+	a->offset = (uint16_t)offset;
 	a->iaddr = s->ip;
 	a->cpumode = s->cpumode;
-	a->code_object = s->code_object;
-	a->code_map = s->code_map;
-	a->first_pid = s->pid;
-	a->first_time = s->time;
+	c->cold[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = (struct acc_cold){
+		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map) };
 	c->acc_slots[h] = (struct slot){ hash, (uint32_t)++c->nr_accs };
-	if (c->nr_accs * 2 > c->nr_acc_slots)
+	if (c->nr_accs * 4 > c->nr_acc_slots * 3)
 		acc_index__grow(c);
 	return a;
 }
 
-static void acc__count(struct acc *a, uint16_t id, const struct dec *d, const struct c2c_sample *s)
+static struct acc_ext *acc__ext(struct c2c *c, struct acc *a)
 {
-	unsigned int i;
+	if (!a->ext) {
+		xgrow((void **)&c->exts, &c->alloc_exts, c->nr_exts + 1, sizeof(*c->exts));
+		memset(&c->exts[c->nr_exts], 0, sizeof(*c->exts));
+		a->ext = (uint32_t)++c->nr_exts;
+	}
+	return &c->exts[a->ext - 1];
+}
 
-	for (i = 0; i < a->nr_ids && a->ids[i] != id; i++)
+/*
+ * The set of context ids of an accumulator. A recording has few contexts
+ * and the ids are given in order of appearance, so the set starts as a
+ * bitmap of the first CTX_BITS ids in ctx[] (no memory but the accumulator's
+ * own, whatever the number of threads touching the row); the first id
+ * beyond turns it into a list, inline up to ACC_CTX ids, then a sorted
+ * array in the ext.
+ */
+/*
+ * The set of context ids of an accumulator. A recording has few contexts
+ * and ids are given in order of appearance, so the set is a bitmap of the
+ * first CTX_BITS ids, inside the accumulator whatever the number of threads
+ * touching the row; the first id beyond moves it to a sorted array.
+ */
+static void acc__add_ctx(struct c2c *c, struct acc *a, uint32_t id)
+{
+	uint32_t nr, lo = 0, hi;
+	struct acc_ext *x;
+
+	if (!(a->nr_ids & CTX_HEAP)) {
+		if (id < CTX_BITS) {
+			a->ctx |= 1ULL << id;
+			return;
+		}
+		x = acc__ext(c, a);
+		nr = (uint32_t)__builtin_popcountll(a->ctx);
+		x->alloc_ctx = 2 * nr + 2;
+		x->ctx = xmalloc(x->alloc_ctx * sizeof(*x->ctx));
+		for (uint32_t i = 0, k = 0; i < CTX_BITS; i++)
+			if (a->ctx >> i & 1)
+				x->ctx[k++] = i;
+		x->nr_ctx = nr;
+		a->nr_ids |= CTX_HEAP;
+	} else {
+		x = &c->exts[a->ext - 1];
+	}
+	nr = x->nr_ctx;
+	for (hi = nr; lo < hi;) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (x->ctx[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < nr && x->ctx[lo] == id)
+		return;
+	if (nr == x->alloc_ctx) {
+		x->alloc_ctx *= 2;
+		x->ctx = xrealloc(x->ctx, x->alloc_ctx, sizeof(*x->ctx));
+	}
+	memmove(x->ctx + lo + 1, x->ctx + lo, (nr - lo) * sizeof(*x->ctx));
+	x->ctx[lo] = id;
+	x->nr_ctx++;
+}
+
+/* The context ids of a into buf (CTX_BITS of room) or a pointer to them. */
+static const uint32_t *acc__ctx(const struct c2c *c, const struct acc *a, uint32_t *buf, uint32_t *nr)
+{
+	uint32_t k = 0;
+
+	if (a->nr_ids & CTX_HEAP) {
+		*nr = c->exts[a->ext - 1].nr_ctx;
+		return c->exts[a->ext - 1].ctx;
+	}
+	for (uint32_t i = 0; i < CTX_BITS; i++)
+		if (a->ctx >> i & 1)
+			buf[k++] = i;
+	*nr = k;
+	return buf;
+}
+
+static void acc__count(struct c2c *c, struct acc *a, uint16_t id, const struct dec *d,
+		       const struct c2c_sample *s, uint32_t ctx)
+{
+	unsigned int i, nr = a->nr_ids & ~CTX_HEAP;
+
+	for (i = 0; i < nr && a->ids[i] != id; i++)
 		;
-	if (i < a->nr_ids) {
+	if (i < nr) {
 		a->cnt[i]++;
 	} else if (i < ACC_IDS && id != DEC_NONE) {
-		a->ids[i] = id;
+		a->ids[i] = (uint8_t)id;
 		a->cnt[i] = 1;
 		a->nr_ids++;
 	} else {
-		if (!a->full)
-			a->full = xcalloc(1, sizeof(*a->full));
-		c2c_stats__add(a->full, &d->one);
+		struct acc_ext *x = acc__ext(c, a);
+
+		c2c_stats__add(&x->full, &d->one);
+		if (s->weight && d->load) {
+			x->load_cnt++;
+			x->hitm_cnt += d->hitm;
+		}
 	}
 	if (s->weight && d->load) {
-		a->lat.load_sum += s->weight;
-		a->lat.load_cnt++;
-		if (d->hitm) {
-			a->lat.hitm_sum += s->weight;
-			a->lat.hitm_cnt++;
-		}
+		a->load_sum += s->weight;
+		if (d->hitm)
+			a->hitm_sum += s->weight;
 	}
-	aset__add(&a->pids, s->pid);
-	aset__add(&a->tids, s->tid);
-	if (s->cpu != (uint32_t)-1)
-		aset__add(&a->cpus, s->cpu);
-	if (s->node >= 0)
-		aset__add(&a->nodes, (uint32_t)s->node);
+	acc__add_ctx(c, a, ctx);
 }
 
-/* Count the queued samples: their slots were requested when queued; now
- * request the accumulators the slots point to, then count in order. */
-static void flush(struct c2c *c)
+/*
+ * The pipeline. A uniform stream misses the caches at every step of a
+ * lookup (line slot, line key, accumulator slot, accumulator), and each
+ * step needs the one before, so each step is requested STEP samples before
+ * the next one reads it. Lines are resolved (and made) in sample order,
+ * accumulators made and counted in sample order.
+ */
+static void step_line_key(const struct c2c *c, const struct pending *q)
 {
-	unsigned int n = c->nr_queued;
+	size_t mask = c->nr_line_slots - 1;
 
-	for (unsigned int i = 0; i < n; i++) {
-		const struct slot *sl = &c->acc_slots[c->queue[i].hash & (c->nr_acc_slots - 1)];
-
-		if (sl->idx && sl->hash == c->queue[i].hash) {
-			const char *p = (const char *)acc__get(c, sl->idx - 1);
+	for (size_t h = q->line_hash & mask; c->line_slots[h].idx; h = (h + 1) & mask) {
+		if (c->line_slots[h].hash == q->line_hash) {
+			const char *p = (const char *)line_id(c, c->line_slots[h].idx - 1);
 
 			__builtin_prefetch(p);
-			__builtin_prefetch(p + 64);
-			__builtin_prefetch(p + 128);
-			__builtin_prefetch(p + 192);
+			return;
 		}
 	}
-	for (unsigned int i = 0; i < n; i++) {
-		const struct pending *q = &c->queue[i];
+}
 
-		acc__count(acc__findnew(c, &q->s, q->hash), q->dec, &c->decs[q->dec], &q->s);
+static void step_line(struct c2c *c, struct pending *q)
+{
+	q->line = line__findnew(c, &q->s, q->line_hash);
+	q->hash = acc_hash(q->line, q->s.ip, q->s.addr & (c->line_size - 1));
+	__builtin_prefetch(&c->acc_slots[q->hash & (c->nr_acc_slots - 1)]);
+}
+
+static void step_acc(const struct c2c *c, const struct pending *q)
+{
+	size_t mask = c->nr_acc_slots - 1;
+
+	for (size_t h = q->hash & mask; c->acc_slots[h].idx; h = (h + 1) & mask) {
+		if (c->acc_slots[h].hash == q->hash) {
+			__builtin_prefetch(acc__get(c, c->acc_slots[h].idx - 1), 1);
+			return;
+		}
 	}
-	c->nr_queued = 0;
+}
+
+static void count(struct c2c *c, const struct pending *q)
+{
+	acc__count(c, acc__findnew(c, &q->s, q->line, q->hash), q->dec, &c->decs[q->dec], &q->s, q->ctx);
+}
+
+/* Count every queued sample, in order. */
+static void flush(struct c2c *c)
+{
+	/* samples queued in the last 2 STEP have no line yet */
+	uint64_t from = c->q_in > c->q_out + 2 * STEP ? c->q_in - 2 * STEP : c->q_out;
+
+	for (uint64_t i = from; i < c->q_in; i++)
+		step_line(c, &c->queue[i % QUEUE]);
+	while (c->q_out < c->q_in)
+		count(c, &c->queue[c->q_out++ % QUEUE]);
+}
+
+static void advance(struct c2c *c)
+{
+	uint64_t n = c->q_in - c->q_out;
+
+	if (n > STEP)
+		step_line_key(c, &c->queue[(c->q_in - 1 - STEP) % QUEUE]);
+	if (n > 2 * STEP)
+		step_line(c, &c->queue[(c->q_in - 1 - 2 * STEP) % QUEUE]);
+	if (n > 3 * STEP)
+		step_acc(c, &c->queue[(c->q_in - 1 - 3 * STEP) % QUEUE]);
+	if (n == QUEUE)
+		count(c, &c->queue[c->q_out++ % QUEUE]);
 }
 
 int c2c__add(struct c2c *c, const struct c2c_sample *s)
@@ -552,25 +853,29 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	if (id == DEC_NONE) {
 		/* more distinct data sources than the registry keeps (a
 		 * hostile file): decode this one on its own */
+		struct pending p = { .s = *s, .ctx = ctx__get(c, s), .dec = DEC_NONE };
+
 		flush(c);
-		dec__compute(&one, s->no_datasrc ? 0 : s->data_src,
-			     (s->addr ? F_ADDR : 0) | (s->mapped ? F_MAPPED : 0) | (s->no_datasrc ? F_ACCESS : 0),
-			     s->addr, s->mapped);
+		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped);
 		c2c_stats__add(&c->totals, &one.tot);
-		if (one.keep)
-			acc__count(acc__findnew(c, s, acc_hash(s, s->addr & (c->line_size - 1))), DEC_NONE, &one, s);
+		if (one.keep) {
+			p.line_hash = (uint32_t)cl_key__hash(&s->key);
+			step_line(c, &p);
+			acc__count(c, acc__findnew(c, s, p.line, p.hash), DEC_NONE, &one, s, p.ctx);
+		}
 		return 0;
 	}
 	stats__apply(&c->totals, c->decs[id].tot_idx, c->decs[id].nr_tot, &c->decs[id].tot, 1);
 	if (!c->decs[id].keep)
 		return 0;
-	q = &c->queue[c->nr_queued++];
+	q = &c->queue[c->q_in % QUEUE];
 	q->s = *s;
 	q->dec = id;
-	q->hash = acc_hash(s, s->addr & (c->line_size - 1));
-	__builtin_prefetch(&c->acc_slots[q->hash & (c->nr_acc_slots - 1)]);
-	if (c->nr_queued == QUEUE)
-		flush(c);
+	q->ctx = ctx__get(c, s);
+	q->line_hash = (uint32_t)cl_key__hash(&s->key);
+	__builtin_prefetch(&c->line_slots[q->line_hash & (c->nr_line_slots - 1)]);
+	c->q_in++;
+	advance(c);
 	return 0;
 }
 
@@ -578,7 +883,7 @@ size_t c2c__nr_lines(const struct c2c *c)
 {
 	/* queued samples may make lines: count them first (the object is
 	 * never defined const; only this view of it is) */
-	if (c->nr_queued)
+	if (c->q_in != c->q_out)
 		flush((struct c2c *)c);
 	return c->nr_lines;
 }
@@ -649,101 +954,182 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	return cmp_u64(a->iaddr, b->iaddr);
 }
 
-static void acc__stats(const struct c2c *c, const struct acc *a, struct c2c_stats *st)
+/* Adds the counters and latency of a into st and lat. */
+static void acc__apply(const struct c2c *c, const struct acc *a, struct c2c_stats *st, struct c2c_lat *lat)
 {
-	if (a->full)
-		*st = *a->full;
-	else
-		memset(st, 0, sizeof(*st));
-	for (unsigned int k = 0; k < a->nr_ids; k++) {
+	if (a->ext) {
+		const struct acc_ext *x = &c->exts[a->ext - 1];
+
+		c2c_stats__add(st, &x->full);
+		lat->load_cnt += x->load_cnt;
+		lat->hitm_cnt += x->hitm_cnt;
+	}
+	for (unsigned int k = 0; k < (a->nr_ids & ~CTX_HEAP); k++) {
 		const struct dec *d = &c->decs[a->ids[k]];
 
 		stats__apply(st, d->one_idx, d->nr_one, &d->one, a->cnt[k]);
+		if ((d->flags & F_WEIGHT) && d->load) {
+			lat->load_cnt += a->cnt[k];
+			if (d->hitm)
+				lat->hitm_cnt += a->cnt[k];
+		}
 	}
+	lat->load_sum += a->load_sum;
+	lat->hitm_sum += a->hitm_sum;
 }
 
-/* Counters and latency of every line from its accumulators. */
-static void build_stats(struct c2c *c)
+static void metric__add(struct line_metric *m, const struct c2c_stats *st, uint32_t times)
 {
-	for (size_t i = 0; i < c->nr_lines; i++)
-		line__reset(c->lines[i]);
+	m->lcl_hitm += st->lcl_hitm * times;
+	m->rmt_hitm += st->rmt_hitm * times;
+	m->tot_hitm += st->tot_hitm * times;
+	m->tot_peer += st->tot_peer * times;
+	m->nr_entries += st->nr_entries * times;
+}
+
+static uint64_t metric__get(const struct line_metric *m, enum c2c_display mode)
+{
+	struct c2c_stats st = { .lcl_hitm = m->lcl_hitm, .rmt_hitm = m->rmt_hitm, .tot_hitm = m->tot_hitm,
+				.tot_peer = m->tot_peer, .nr_entries = m->nr_entries };
+
+	return c2c_stats__metric(&st, mode);
+}
+
+/* After adding: the metrics of every line; the lines made so far are
+ * emptied, to be built again when a view holds them. */
+static void build_metrics(struct c2c *c)
+{
+	free(c->metrics);
+	c->metrics = xcalloc(c->nr_lines ? c->nr_lines : 1, sizeof(*c->metrics));
 	for (size_t i = 0; i < c->nr_accs; i++) {
 		const struct acc *a = acc__get(c, i);
-		struct c2c_line *l = c->lines[a->line];
-		struct c2c_stats st;
+		struct line_metric *m = &c->metrics[a->line];
 
-		acc__stats(c, a, &st);
-		c2c_stats__add(&l->stats, &st);
-		l->lat.hitm_sum += a->lat.hitm_sum;
-		l->lat.hitm_cnt += a->lat.hitm_cnt;
-		l->lat.load_sum += a->lat.load_sum;
-		l->lat.load_cnt += a->lat.load_cnt;
-		l->nr_rows++;
+		if (a->ext)
+			metric__add(m, &c->exts[a->ext - 1].full, 1);
+		for (unsigned int k = 0; k < (a->nr_ids & ~CTX_HEAP); k++)
+			metric__add(m, &c->decs[a->ids[k]].one, a->cnt[k]);
 	}
+	xgrow((void **)&c->lines, &c->alloc_lines, c->nr_lines ? c->nr_lines : 1, sizeof(*c->lines));
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		if (i >= c->nr_made)
+			c->lines[i] = NULL;
+		else if (c->lines[i])
+			line__reset(c->lines[i]);
+	}
+	c->nr_made = c->nr_lines;
+	free(c->want);
+	c->want = xcalloc(c->nr_lines ? c->nr_lines : 1, 1);
 	c->dirty = false;
 }
 
-/* Rows and sets of the lines in the view that do not have them yet. */
-static void build_rows(struct c2c *c, size_t n)
+static struct c2c_line *line__make(struct c2c *c, size_t i)
 {
-	bool any = false;
+	struct c2c_line *l = c->lines[i];
 
-	for (size_t i = 0; i < n; i++) {
-		struct c2c_line *l = (struct c2c_line *)c->view[i];
-
-		if (!l->rows) {
-			l->rows = xcalloc(l->nr_rows, sizeof(*l->rows));
-			l->alloc_rows = 0;      /* fill cursor until done */
-			any = true;
+	if (!l) {
+		if (!c->nr_line_chunks || c->chunk_used == LINE_CHUNK) {
+			xgrow((void **)&c->line_chunks, &c->alloc_line_chunks, c->nr_line_chunks + 1,
+			      sizeof(*c->line_chunks));
+			c->line_chunks[c->nr_line_chunks] = xbig_calloc(LINE_CHUNK * sizeof(struct c2c_line),
+								  c->nr_line_chunks > 0);
+			c->nr_line_chunks++;
+			c->chunk_used = 0;
 		}
+		l = &c->line_chunks[c->nr_line_chunks - 1][c->chunk_used++];
+		l->key = line_id(c, i)->key;
+		l->addr = line_id(c, i)->addr;
+		l->first_pid = c->lid_cold[i / LID_CHUNK][i % LID_CHUNK].pid;
+		l->first_time = c->lid_cold[i / LID_CHUNK][i % LID_CHUNK].time;
+		l->data_map = c->lid_cold[i / LID_CHUNK][i % LID_CHUNK].data_map;
+		c->lines[i] = l;
 	}
-	if (!any)
-		return;
+	l->object = line_id(c, i)->object;
+	return l;
+}
+
+/* Counters, latency, rows and sets of the wanted lines. */
+static void build_lines(struct c2c *c)
+{
 	for (size_t i = 0; i < c->nr_accs; i++) {
 		const struct acc *a = acc__get(c, i);
-		struct c2c_line *l = c->lines[a->line];
+		struct c2c_line *l;
+
+		if (!c->want[a->line])
+			continue;
+		l = c->lines[a->line];
+		acc__apply(c, a, &l->stats, &l->lat);
+		l->nr_rows++;
+	}
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		if (c->want[i]) {
+			c->lines[i]->rows = xcalloc(c->lines[i]->nr_rows, sizeof(struct c2c_row));
+			c->lines[i]->alloc_rows = 0;    /* fill cursor until done */
+		}
+	}
+	for (size_t i = 0; i < c->nr_accs; i++) {
+		const struct acc *a = acc__get(c, i);
+		struct c2c_line *l;
+		uint32_t buf[CTX_BITS], nr;
+		const uint32_t *ctx;
 		struct c2c_row *row;
 
-		if (!l->rows || l->alloc_rows == l->nr_rows)
+		if (!c->want[a->line])
 			continue;
+		l = c->lines[a->line];
 		row = &l->rows[l->alloc_rows++];
 		row->offset = a->offset;
 		row->iaddr = a->iaddr;
 		row->cpumode = a->cpumode;
-		row->code_object = a->code_object;
-		row->code_map = a->code_map;
-		row->first_pid = a->first_pid;
-		row->first_time = a->first_time;
-		row->lat = a->lat;
-		aset__to_u32set(&a->pids, &row->pids);
-		aset__to_u32set(&a->tids, &row->tids);
-		aset__to_u32set(&a->cpus, &row->cpus);
-		aset__to_u32set(&a->nodes, &row->nodes);
-		acc__stats(c, a, &row->stats);
+		row->code_object = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].object;
+		row->code_map = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].map;
+		row->first_pid = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].pid;
+		row->first_time = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].time;
+		acc__apply(c, a, &row->stats, &row->lat);
+		ctx = acc__ctx(c, a, buf, &nr);
+		for (uint32_t k = 0; k < nr; k++) {
+			const struct ctx *x = &c->ctxs[ctx[k]];
+
+			u32set__add(&row->pids, x->pid);
+			u32set__add(&row->tids, x->tid);
+			if (x->cpu != (uint32_t)-1)
+				u32set__add(&row->cpus, x->cpu);
+			if (x->node >= 0)
+				u32set__add(&row->nodes, (uint32_t)x->node);
+		}
 		u32set__merge(&l->pids, &row->pids);
 		u32set__merge(&l->tids, &row->tids);
 		u32set__merge(&l->cpus, &row->cpus);
 		u32set__merge(&l->nodes, &row->nodes);
 	}
+	memset(c->want, 0, c->nr_lines);
 }
 
 size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 		 const struct c2c_line *const **linesp)
 {
 	size_t n = 0;
+	bool any = false;
 
 	flush(c);
 	if (c->dirty)
-		build_stats(c);
+		build_metrics(c);
 	free(c->view);
 	c->view = xcalloc(c->nr_lines ? c->nr_lines : 1, sizeof(*c->view));
 	for (size_t i = 0; i < c->nr_lines; i++) {
-		struct c2c_line *l = c->lines[i];
+		struct c2c_line *l;
 
-		if (show_all || c2c_stats__metric(&l->stats, mode))
-			c->view[n++] = l;
+		if (!show_all && !metric__get(&c->metrics[i], mode))
+			continue;
+		l = line__make(c, i);
+		if (!l->rows) {
+			c->want[i] = 1;
+			any = true;
+		}
+		c->view[n++] = l;
 	}
-	build_rows(c, n);
+	if (any)
+		build_lines(c);
 	for (size_t i = 0; i < n; i++) {
 		struct c2c_line *l = (struct c2c_line *)c->view[i];
 

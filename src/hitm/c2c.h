@@ -79,6 +79,7 @@ struct c2c_line {
 	size_t nr_rows, alloc_rows;
 };
 
+/* line_size: a power of two, at most 65536 (offsets are kept in 16 bits). */
 struct c2c *c2c__new(uint32_t line_size);
 void c2c__delete(struct c2c *c);
 uint32_t c2c__line_size(const struct c2c *c);

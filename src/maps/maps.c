@@ -1058,50 +1058,72 @@ static const struct entry *aspace__find(const struct aspace *as, uint64_t addr, 
 	return NULL;
 }
 
-/* Samples come in runs from one mapping per process, processes interleave:
- * remember the last hit per pid slot. Per thread, so concurrent lookups on
- * one struct maps stay correct. */
+/* Samples come in runs from a few mappings per process, processes
+ * interleave: remember the last few hits per pid slot, in one cache for
+ * data addresses (maps__key) and one for code addresses (maps__find), so
+ * that the two lookups of a sample do not evict each other. Per thread, so
+ * concurrent lookups on one struct maps stay correct. */
 #define LOOKUP_CACHE_SLOTS 64
+#define LOOKUP_CACHE_WAYS 4
+
+/* matches nothing: an empty range */
+static const struct entry no_entry;
 
 static __thread struct lookup_cache {
 	uint64_t gen;
 	uint32_t pid;
+	uint32_t next;          /* way replaced on the next miss */
 	const struct aspace *as;
-	const struct entry *e;
-} lookup_cache[LOOKUP_CACHE_SLOTS];
+	const struct entry *e[LOOKUP_CACHE_WAYS];
+} lookup_cache[2][LOOKUP_CACHE_SLOTS];
 
-static const struct entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time)
+static const struct entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
+					int which)
 {
-	struct lookup_cache *lc = &lookup_cache[(pid ^ (pid >> 6)) & (LOOKUP_CACHE_SLOTS - 1)];
+	struct lookup_cache *lc = &lookup_cache[which][(pid ^ (pid >> 6)) & (LOOKUP_CACHE_SLOTS - 1)];
 	const struct aspace *as;
 	const struct entry *e;
 
 	if (!m->finalized)
 		return NULL;
 	if (lc->gen == m->gen && lc->pid == pid && lc->as && lc->as->t_begin <= time && time < lc->as->t_until) {
+		const struct entry *hit = NULL;
+
+		/* which way holds a sample's mapping is as random as the
+		 * sample: test them all without branches, take the match */
+		for (unsigned int i = 0; i < LOOKUP_CACHE_WAYS; i++) {
+			const struct entry *x = lc->e[i];
+			bool in = (addr - x->start < x->end - x->start) & (time - x->t_begin < x->t_end - x->t_begin);
+
+			hit = in ? x : hit;
+		}
+		if (hit)
+			return hit;
 		as = lc->as;
-		if (lc->e && entry__has(lc->e, addr, time))
-			return lc->e;
 	} else {
 		const struct proc *p = proc__find(m, pid);
 
 		as = p ? proc__aspace_at(p, time) : NULL;
 		if (!as)
 			return NULL;
+		memset(lc, 0, sizeof(*lc));
 		lc->gen = m->gen;
 		lc->pid = pid;
 		lc->as = as;
-		lc->e = NULL;
+		for (unsigned int i = 0; i < LOOKUP_CACHE_WAYS; i++)
+			lc->e[i] = &no_entry;
 	}
 	e = aspace__find(as, addr, time);
-	if (e)
-		lc->e = e;
+	if (e) {
+		lc->e[lc->next] = e;
+		lc->next = (lc->next + 1) % LOOKUP_CACHE_WAYS;
+	}
 	return e;
 }
 
 const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time)
 {
-	const struct entry *e = maps__lookup(m, pid, addr, time);
+	const struct entry *e = maps__lookup(m, pid, addr, time, 1);
 
 	return e ? &e->md->d : NULL;
 }
@@ -1120,7 +1142,7 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 		key->line = addr & mask;
 		return maps__find(m, KERNEL_PID, addr, time);
 	}
-	e = maps__lookup(m, pid, addr, time);
+	e = maps__lookup(m, pid, addr, time, 0);
 	if (!e) {
 		key->line = addr & mask;
 		if (kmode) {
@@ -1155,16 +1177,17 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 	return &md->d;
 }
 
+/* Every field goes through its own odd multiplier, then one finalizer:
+ * a hash per sample, so one mixing round instead of three. */
 uint64_t cl_key__hash(const struct cl_key *k)
 {
-	uint64_t h = hash64(k->line ^ ((uint64_t)k->kind << 56 | (uint64_t)k->ident << 48 |
-				       (uint64_t)k->unmapped << 40 | (uint64_t)k->approx << 32 | k->pid));
+	uint64_t h = k->line ^ ((uint64_t)k->kind << 56 | (uint64_t)k->ident << 48 | (uint64_t)k->unmapped << 40 |
+				(uint64_t)k->approx << 32 | k->pid);
 
-	if (k->kind == CL_SHARED) {
-		h = hash64(h ^ k->ino ^ ((uint64_t)k->maj << 32 | k->min));
-		h = hash64(h ^ k->ino_generation ^ (k->ident_id << 7));
-	}
-	return h;
+	if (k->kind == CL_SHARED)
+		h ^= k->ino * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)k->maj << 32 | k->min) * 0xc2b2ae3d27d4eb4fULL ^
+		     k->ino_generation * 0x165667b19e3779f9ULL ^ k->ident_id * 0xd6e8feb86659fd93ULL;
+	return hash64(h);
 }
 
 bool cl_key__equal(const struct cl_key *a, const struct cl_key *b)

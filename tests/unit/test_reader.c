@@ -1325,6 +1325,72 @@ static void test_mutations(void)
 	}
 }
 
+/*
+ * A file is read through a window refilled with pread: records that cross
+ * the window's end, and a second pass, give what the same bytes give from
+ * memory, event by event.
+ */
+static void test_window(void)
+{
+	static const char *const files[] = { "amd-zen4-ibs-c2c-ring.data", "skylake-mem-load-latency-systemwide.data",
+					      "lpd-sleep.compressed2.data" };
+
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		char path[512], err[512];
+		struct pd_reader *a, *b;
+		struct pd_event ea, eb;
+		uint64_t n = 0;
+		size_t len;
+		FILE *fp;
+		void *buf;
+		int ra, rb;
+
+		snprintf(path, sizeof(path), RD "%s", files[f]);
+		fp = fopen(path, "rb");
+		if (!fp) {
+			printf("skip %s: not present\n", path);
+			continue;
+		}
+		fseek(fp, 0, SEEK_END);
+		len = (size_t)ftell(fp);
+		rewind(fp);
+		buf = malloc(len);
+		CHECK(fread(buf, 1, len, fp) == len);
+		fclose(fp);
+		CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
+		CHECK(pd_reader__open_mem(&b, buf, len, path, err, sizeof(err)) == 0);
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass) {
+				pd_reader__rewind(a);
+				pd_reader__rewind(b);
+			}
+			for (;;) {
+				ra = pd_reader__next(a, &ea);
+				rb = pd_reader__next(b, &eb);
+				if (ra != rb || ra <= 0)
+					break;
+				n++;
+				if (ea.kind != eb.kind || ea.offset != eb.offset || ea.seq != eb.seq || ea.size != eb.size ||
+				    ea.attr_idx != eb.attr_idx)
+					break;
+				if (ea.kind == PD_SAMPLE &&
+				    (ea.u.sample.ip != eb.u.sample.ip || ea.u.sample.addr != eb.u.sample.addr ||
+				     ea.u.sample.time != eb.u.sample.time || ea.u.sample.data_src != eb.u.sample.data_src ||
+				     ea.u.sample.tid != eb.u.sample.tid || ea.u.sample.callchain_nr != eb.u.sample.callchain_nr))
+					break;
+				if (ea.kind == PD_MMAP && strcmp(ea.u.mmap.filename, eb.u.mmap.filename))
+					break;
+			}
+			CHECK_EQ_U64(ra, rb);
+			CHECK(ra == 0);
+		}
+		CHECK(n > 30);
+		pd_reader__delete(a);
+		pd_reader__delete(b);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	test_refusals();
@@ -1339,6 +1405,7 @@ int main(void)
 	test_pipe();
 	test_real_files();
 	test_real_facts();
+	test_window();
 	test_mutations();
 	return test_done("test_reader");
 }
