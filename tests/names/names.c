@@ -10,13 +10,7 @@
 
 #define PAGE 4096
 
-struct counters { int a, b; long c; short d[3]; };      /* fields on one line */
-
-struct arg {
-	int SX;
-	int SY;
-	char tag[8];
-};
+#include "../symbols/types.h"
 
 struct nest {
 	int x;

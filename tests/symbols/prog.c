@@ -8,13 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-struct counters { int a, b; long c; short d[3]; };      /* fields on one line */
-
-struct arg {
-	int SX;
-	int SY;
-	char tag[8];
-};
+#include "types.h"
 
 struct nest {
 	int x;
