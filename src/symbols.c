@@ -390,6 +390,16 @@ enum open_result { OPEN_OK, OPEN_NOFILE, OPEN_NOT_ELF, OPEN_OTHER_ID };
  * addresses through the program headers, so one module serves every
  * process that maps the file wherever it lands.
  */
+static bool pseudo_fs(const char *path)
+{
+	static const char *const dirs[] = { "/proc/", "/sys/", "/dev/" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
 static enum open_result obj__try(struct symbols *s, struct obj *o, const char *path, char *found_id)
 {
 	const unsigned char *bits;
@@ -399,7 +409,11 @@ static enum open_result obj__try(struct symbols *s, struct obj *o, const char *p
 	struct stat st;
 	int fd, n;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a recording may name anything: never /proc/kcore and the like, and
+	 * never wait on a FIFO */
+	if (pseudo_fs(path))
+		return OPEN_NOFILE;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return OPEN_NOFILE;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {

@@ -53,6 +53,15 @@ syms=$(json_get r.json '" ".join(sorted("%s:%s" % (r["iaddr"], r["symbol"]) for 
 expect_eq "JIT names" "$syms" "0x7f1000000110:LFoo;.bar()V 0x7f1000000210:LBaz;.qux(I)I 0x7f2000000010:perfmap_func 0x7f2000000020:perfmap_func"
 "$C2CSCAN" report --stdio -i jit.data >r.txt 2>err || fail "stdio: $(cat err)"
 grep -q "LBaz;.qux(I)I+0x10" r.txt || fail "--stdio does not show the jitted function + offset"
+# a recording may name anything as code: a FIFO (opening it would block)
+# and /proc/kcore are never opened; the report ends, naming nothing there
+mkfifo "$T/fifo"
+sed -e "s|name=/usr/bin/java|name=$T/fifo|" -e "s|name=$dump|name=/proc/kcore|" \
+	-e "s|ip=0x7f1000000110|ip=0x400010|" -e "s|ip=0x7f1000000210|ip=0x7f0000000010|" jit.scn >odd.scn
+mkperf odd.scn odd.data || done_test
+timeout 20 "$C2CSCAN" report --json -i odd.data >r3.json 2>err || fail "report naming a FIFO and /proc/kcore: exit $?"
+[ -s r3.json ] && expect_eq "no names from a FIFO or /proc/kcore" \
+	"$(json_get r3.json 'sorted({r["symbol"] for c in j["cachelines"] for r in c["offsets"] if r["pids"] == [61001]} - {None})')" "[]"
 # without the dump file, the perf map answers for 61001 too
 rm -f "$dump"
 "$C2CSCAN" report --json -i jit.data >r2.json 2>err || fail "report without the dump: $(cat err)"
