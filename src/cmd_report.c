@@ -163,7 +163,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (r->partial)
 		fprintf(stderr, "c2cscan: %s: partial report: %s\n", pd_reader__path(r->reader), r->partial_reason);
-	c = ret < 0 ? 1 : r->partial ? 2 : 0;
+	/* Ctrl-C in the browser: the shell's convention for SIGINT */
+	c = ret == -EINTR ? 130 : ret < 0 ? 1 : r->partial ? 2 : 0;
 	report__delete(r);
 	return c;
 }

@@ -198,16 +198,57 @@ static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
 	return -1;
 }
 
-static void count_sample(struct report *r, const struct pd_event *ev)
+/* Keys sample s of event e and fills cs: what pass 2 counts, and what a
+ * re-reading for another grouping of rows counts again. */
+static void key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
+		       struct c2c_sample *cs)
 {
 	const struct pd_sample *s = &ev->u.sample;
-	struct report_event *e;
-	struct c2c_sample cs;
 	const struct map_desc *dmap, *imap;
 	uint64_t t = r->use_time ? s->time : ev->seq;
 	uint32_t kpid = (uint32_t)-1;
 
-	zero_mem(&cs, sizeof(cs));
+	zero_mem(cs, sizeof(*cs));
+	dmap = maps__key(r->maps, s->pid, s->addr, t, ev->cpumode, r->line_size, &cs->key);
+	if (cs->key.kind == CL_KERNEL && !dmap)
+		dmap = maps__find(r->maps, kpid, s->addr, t);
+	imap = maps__find(r->maps, ev->cpumode == PERF_RECORD_MISC_KERNEL ? kpid : s->pid, s->ip, t);
+	if (!imap && ev->cpumode != PERF_RECORD_MISC_KERNEL)
+		imap = maps__find(r->maps, kpid, s->ip, t);
+
+	cs->data_src = e->has_data_src ? s->data_src : 0;
+	cs->no_datasrc = !e->has_data_src;
+	cs->addr = s->addr;
+	cs->ip = s->ip;
+	cs->weight = e->has_weight ? s->weight : 0;
+	cs->pid = s->pid;
+	cs->tid = s->tid;
+	cs->cpu = s->cpu;
+	cs->node = cpu_node(pd_reader__info(r->reader), s->cpu);
+	cs->cpumode = ev->cpumode;
+	/* kernel memory has no mmap records beyond the text and modules (the
+	 * direct map, vmalloc): a kernel data address is mapped by definition */
+	cs->mapped = (dmap || cs->key.kind == CL_KERNEL) && imap;
+	cs->object = dmap ? dmap->name : NULL;
+	cs->code_object = imap ? imap->name : NULL;
+	cs->time = t;
+	cs->data_map = dmap;
+	cs->code_map = imap;
+}
+
+/* The event of a sample, if it has data addresses. */
+static const struct report_event *sample_event(const struct report *r, const struct pd_event *ev)
+{
+	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events || !r->events[ev->attr_idx].has_addr)
+		return NULL;
+	return &r->events[ev->attr_idx];
+}
+
+static void count_sample(struct report *r, const struct pd_event *ev)
+{
+	struct report_event *e;
+	struct c2c_sample cs;
+
 	r->nr_samples++;
 	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events) {
 		r->samples_unknown_attr++;
@@ -219,42 +260,17 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 		r->samples_no_addr_field++;
 		return;
 	}
-	if (e->has_data_src && datasrc__is_na(s->data_src))
+	if (e->has_data_src && datasrc__is_na(ev->u.sample.data_src))
 		r->samples_na++;
-
-	dmap = maps__key(r->maps, s->pid, s->addr, t, ev->cpumode, r->line_size, &cs.key);
+	key_sample(r, ev, e, &cs);
 	if (cs.key.kind == CL_KERNEL) {
 		r->samples_kernel_key++;
-		if (!dmap)
-			dmap = maps__find(r->maps, kpid, s->addr, t);
 	} else if (cs.key.kind == CL_SHARED) {
 		r->samples_shared_key++;
 	} else {
 		r->samples_private_key++;
 		r->samples_unmapped += cs.key.unmapped;
 	}
-	imap = maps__find(r->maps, ev->cpumode == PERF_RECORD_MISC_KERNEL ? kpid : s->pid, s->ip, t);
-	if (!imap && ev->cpumode != PERF_RECORD_MISC_KERNEL)
-		imap = maps__find(r->maps, kpid, s->ip, t);
-
-	cs.data_src = e->has_data_src ? s->data_src : 0;
-	cs.no_datasrc = !e->has_data_src;
-	cs.addr = s->addr;
-	cs.ip = s->ip;
-	cs.weight = e->has_weight ? s->weight : 0;
-	cs.pid = s->pid;
-	cs.tid = s->tid;
-	cs.cpu = s->cpu;
-	cs.node = cpu_node(pd_reader__info(r->reader), s->cpu);
-	cs.cpumode = ev->cpumode;
-	/* kernel memory has no mmap records beyond the text and modules (the
-	 * direct map, vmalloc): a kernel data address is mapped by definition */
-	cs.mapped = (dmap || cs.key.kind == CL_KERNEL) && imap;
-	cs.object = dmap ? dmap->name : NULL;
-	cs.code_object = imap ? imap->name : NULL;
-	cs.time = t;
-	cs.data_map = dmap;
-	cs.code_map = imap;
 	c2c__add(r->c2c, &cs);
 }
 
@@ -288,6 +304,39 @@ static enum c2c_display auto_mode(const struct c2c_stats *t)
 	if (t->access)
 		return C2C_DISPLAY_ALL;
 	return C2C_DISPLAY_TOT;
+}
+
+struct c2c *report__coalesced(struct report *r, enum report_coalesce by)
+{
+	struct pd_event ev;
+	struct c2c *c;
+	int ret;
+
+	if (by == COALESCE_IADDR)
+		return r->c2c;
+	if (by >= COALESCE__NR)
+		return NULL;
+	if (r->coalesced[by])
+		return r->coalesced[by];
+	if (pd_reader__rewind(r->reader) < 0)
+		return NULL;
+	c = c2c__new(r->line_size);
+	pd_reader__skip_samples(r->reader, false);
+	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
+		const struct report_event *e;
+		struct c2c_sample cs;
+
+		if (ev.kind != PD_SAMPLE || !(e = sample_event(r, &ev)))
+			continue;
+		key_sample(r, &ev, e, &cs);
+		/* the row identity is (offset, iaddr): put the grouping there */
+		cs.ip = by == COALESCE_PID ? cs.pid : by == COALESCE_TID ? cs.tid : 0;
+		cs.code_map = NULL;
+		cs.code_object = NULL;
+		c2c__add(c, &cs);
+	}
+	r->coalesced[by] = c;
+	return c;
 }
 
 void report__set_mode(struct report *r, enum c2c_display mode)
@@ -364,6 +413,8 @@ void report__delete(struct report *r)
 		return;
 	names__delete(r->names);
 	c2c__delete(r->c2c);
+	for (size_t i = 0; i < COALESCE__NR; i++)
+		c2c__delete(r->coalesced[i]);
 	maps__delete(r->maps);
 	pd_reader__delete(r->reader);
 	for (size_t i = 0; i < r->nr_events; i++)

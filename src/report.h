@@ -14,6 +14,10 @@
 #include "hitm/c2c.h"
 #include "names.h"
 
+/* How the rows of a line are grouped: per (offset, code address), the
+ * model's own; per offset; per (offset, pid); per (offset, tid). */
+enum report_coalesce { COALESCE_IADDR, COALESCE_OFFSET, COALESCE_PID, COALESCE_TID, COALESCE__NR };
+
 enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI };
 
 struct report_opts {
@@ -58,6 +62,7 @@ struct report {
 	char partial_reason[256];
 	const struct c2c_line *const *lines; /* sorted view for mode/show_all */
 	size_t nr_lines;
+	struct c2c *coalesced[COALESCE__NR]; /* report__coalesced(), made on demand */
 };
 
 /* 0, or < 0 with a one-line reason in err (without the file name). */
@@ -69,6 +74,16 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 void report__delete(struct report *r);
 /* Re-sort for another display mode (TUI 'd'). */
 void report__set_mode(struct report *r, enum c2c_display mode);
+
+/*
+ * The model with rows grouped by another key than the code address, made
+ * by re-reading the file once (then cached): its rows' iaddr holds the pid
+ * (COALESCE_PID), the tid (COALESCE_TID) or 0 (COALESCE_OFFSET), and it has
+ * no code names. Its lines are those of r->c2c, with the same counters; sort
+ * it (c2c__sort) before use. COALESCE_IADDR gives r->c2c; NULL if the file
+ * cannot be re-read.
+ */
+struct c2c *report__coalesced(struct report *r, enum report_coalesce by);
 
 const char *c2c_display__name(enum c2c_display mode);
 int c2c_display__parse(const char *s, enum c2c_display *mode);

@@ -1,11 +1,842 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until the browser lands (issue 5): the text report. */
+/*
+ * The cacheline browser: three screens over the report model -- the lines,
+ * the offsets of one line (with its byte strip), the keys -- each a struct
+ * browser with its own small ops. Nothing here calls curses (term.c does);
+ * the cells come from the column definitions --stdio uses (columns.c).
+ *
+ * Lifetimes: r->lines and everything in it are valid until the next
+ * c2c__sort (report__set_mode), so a screen keeps the key of the line it
+ * shows, never the pointer, across a change of display mode.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../columns.h"
 #include "../report.h"
+#include "../util.h"
+#include "browser.h"
+#include "term.h"
 #include "tui.h"
+
+#define MAX_COLS 40
+#define STRIP_MAX 256           /* longest line drawn as a byte strip */
+
+enum screen { SCR_LIST, SCR_LINE, SCR_HELP };
+
+/* A TUI column: one of columns.c's, or one of ours. */
+enum tcol_kind { TC_INDEX, TC_LINE, TC_ROW, TC_NODES, TC_GROUP };
+
+struct tcol {
+	enum tcol_kind kind;
+	size_t i;               /* index in line_columns() / row_columns() */
+	struct browser_col bc;
+};
+
+struct tui {
+	struct report *r;
+	enum screen screen, help_from;
+	struct browser list, line, help;
+	struct tcol list_cols[MAX_COLS], line_cols[MAX_COLS];
+	size_t nr_list_cols, nr_line_cols;
+	uint64_t total;                 /* the mode's metric over the listed lines (Share) */
+
+	/* the offsets screen */
+	struct cl_key key;              /* the line shown, by key (see the lifetimes above) */
+	size_t idx;                     /* its index in r->lines */
+	const struct c2c_line *rows_of; /* the line whose rows are listed (r->c2c or a coalesced model) */
+	enum report_coalesce coal;
+	struct c2c *cmodel;             /* report__coalesced(r, coal), sorted for cmode */
+	enum c2c_display cmode;
+	const struct c2c_line *const *clines;
+	size_t nr_clines;
+
+	int node_view;                  /* 0 off, 1 node ids, 2 nodes and their cpus */
+};
+
+static const char *const coal_names[COALESCE__NR] = {
+	[COALESCE_IADDR] = "code address", [COALESCE_OFFSET] = "offset",
+	[COALESCE_PID] = "pid", [COALESCE_TID] = "tid",
+};
+
+/* ---- columns ---- */
+
+static const struct c2c_line *line_at(const struct tui *t, size_t i)
+{
+	return t->r->lines[i];
+}
+
+static void node_list(const struct tui *t, const struct u32set *nodes, const struct u32set *cpus, char *buf,
+		      size_t size)
+{
+	const struct pd_info *info = pd_reader__info(t->r->reader);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < nodes->nr && n + 1 < size; i++) {
+		int32_t node = (int32_t)u32set__data(nodes)[i];
+		bool first = true;
+
+		n += snprintf(buf + n, size - n, "%s%s", i ? " " : "", node < 0 ? "?" : "");
+		if (node >= 0 && n < size)
+			n += snprintf(buf + n, size - n, "%d", node);
+		if (t->node_view < 2 || n >= size)
+			continue;
+		n += snprintf(buf + n, size - n, "{");
+		for (uint32_t k = 0; k < cpus->nr && n < size; k++) {
+			uint32_t cpu = u32set__data(cpus)[k];
+			int32_t cn = info->cpu_node && cpu < info->nr_cpu_node ? info->cpu_node[cpu] : -1;
+
+			if (cn != node)
+				continue;
+			n += snprintf(buf + n, size - n, "%s%u", first ? "" : ",", cpu);
+			first = false;
+		}
+		if (n < size)
+			n += snprintf(buf + n, size - n, "}");
+	}
+}
+
+static struct browser_col nodes_col(const struct tui *t)
+{
+	return (struct browser_col){ t->node_view > 1 ? "Node{cpus}" : "Nodes", t->node_view > 1 ? -24 : -8,
+				     SORT_NONE };
+}
+
+static enum browser_sort sort_of(int width, bool first)
+{
+	return first ? SORT_ASC : width > 0 ? SORT_DESC : SORT_NONE;
+}
+
+/* The node column goes before the last (text) column. */
+static void build_list_cols(struct tui *t)
+{
+	size_t nr, n = 0;
+	const struct line_column *lc = line_columns(t->r, &nr);
+
+	t->list_cols[n++] = (struct tcol){ TC_INDEX, 0, { "#", 5, SORT_NONE } };
+	for (size_t i = 0; i < nr && n + 2 < MAX_COLS; i++) {
+		if (t->node_view && i + 1 == nr)
+			t->list_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
+		t->list_cols[n++] = (struct tcol){ TC_LINE, i, { lc[i].name, lc[i].width, sort_of(lc[i].width, !i) } };
+	}
+	t->nr_list_cols = n;
+}
+
+static bool is_code_column(const char *name)
+{
+	return !strcmp(name, "Code") || !strcmp(name, "Source") || !strcmp(name, "Code address") ||
+	       !strcmp(name, "Code object");
+}
+
+static void build_line_cols(struct tui *t)
+{
+	size_t nr, n = 0;
+	const struct row_column *rc = row_columns(t->r, &nr);
+
+	for (size_t i = 0; i < nr && n + 2 < MAX_COLS; i++) {
+		if (t->coal != COALESCE_IADDR && is_code_column(rc[i].name))
+			continue;
+		t->line_cols[n++] = (struct tcol){ TC_ROW, i, { rc[i].name, rc[i].width, sort_of(rc[i].width, false) } };
+		if (i == 0 && (t->coal == COALESCE_PID || t->coal == COALESCE_TID))
+			t->line_cols[n++] = (struct tcol){ TC_GROUP, 0,
+				{ t->coal == COALESCE_PID ? "Pid" : "Tid", -20, SORT_ASC } };
+		if (i == 0 && t->node_view)
+			t->line_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
+	}
+	t->nr_line_cols = n;
+}
+
+/* ---- the lines screen ---- */
+
+static size_t list_nr(void *priv)
+{
+	return ((struct tui *)priv)->r->nr_lines;
+}
+
+static size_t list_nr_cols(void *priv)
+{
+	return ((struct tui *)priv)->nr_list_cols;
+}
+
+static struct browser_col list_col(void *priv, size_t c)
+{
+	return ((struct tui *)priv)->list_cols[c].bc;
+}
+
+static void list_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
+{
+	struct tui *t = priv;
+	const struct tcol *tc = &t->list_cols[c];
+	const struct c2c_line *l = line_at(t, e);
+	size_t nr;
+
+	switch (tc->kind) {
+	case TC_INDEX:
+		snprintf(buf, size, "%zu", e);
+		break;
+	case TC_NODES:
+		node_list(t, &l->nodes, &l->cpus, buf, size);
+		break;
+	default:
+		line_columns(t->r, &nr)[tc->i].fmt(t->r, l, t->total, buf, size);
+		break;
+	}
+}
+
+static bool list_match(void *priv, size_t e, const char *text)
+{
+	struct tui *t = priv;
+	const struct c2c_line *l = line_at(t, e);
+	char buf[512];
+
+	for (size_t c = 0; c < t->nr_list_cols; c++) {
+		list_cell(priv, e, c, buf, sizeof(buf));
+		if (strcasestr(buf, text))
+			return true;
+	}
+	if (strcasestr(line_object(l), text))
+		return true;
+	/* the code and the data of its rows: "worker" finds the lines worker() touches */
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		struct row_names nm;
+
+		report__row_names(t->r, l, &l->rows[i], &nm);
+		if (nm.code_ok && names__code_scnprintf(&nm.code, buf, sizeof(buf)) && strcasestr(buf, text))
+			return true;
+		if (nm.data_ok && names__data_scnprintf(&nm.data, buf, sizeof(buf)) && strcasestr(buf, text))
+			return true;
+	}
+	return false;
+}
+
+static const char *host_of(const struct report *r)
+{
+	const struct pd_info *in = pd_reader__info(r->reader);
+
+	return in->hostname ? in->hostname : "?";
+}
+
+static void draw_title(const struct tui *t, const char *what, int cols)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), " c2cscan  %s   %s (%s)", what, pd_reader__path(t->r->reader), host_of(t->r));
+	term__fill(0, 0, cols, ST_TITLE);
+	term__put(0, 0, cols, ST_TITLE, buf);
+}
+
+static int list_top(void *priv, int cols)
+{
+	struct tui *t = priv;
+	const struct c2c_stats *s = c2c__totals(t->r->c2c);
+	char buf[512];
+	size_t n = 0;
+
+	draw_title(t, "cachelines", cols);
+	for (size_t i = 0; i < t->r->nr_events && n < 200; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, i ? ", " : " events: ",
+			      t->r->events[i].name, t->r->events[i].samples);
+	term__put(1, 0, cols, ST_NORMAL, buf);
+	snprintf(buf, sizeof(buf), " display %s: %zu lines  HITM %u (lcl %u rmt %u)  peer %u  loads %u  stores %u%s",
+		 c2c_display__name(t->r->mode), t->r->nr_lines, s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
+		 s->lcl_peer + s->rmt_peer, s->load, s->store, t->r->partial ? "  PARTIAL (see --stdio)" : "");
+	term__put(2, 0, cols, t->r->partial ? ST_WARN : ST_NORMAL, buf);
+	return 3;
+}
+
+static void list_detail(void *priv, size_t e, int y, int cols)
+{
+	struct tui *t = priv;
+	const struct c2c_line *l = line_at(t, e);
+	char key[128], data[256] = "", buf[768];
+	struct data_loc d;
+
+	cl_key__scnprintf(&l->key, t->r->maps, key, sizeof(key));
+	if (line_data_symbol(t->r, l, &d))
+		names__data_scnprintf(&d, data, sizeof(data));
+	snprintf(buf, sizeof(buf), " %s  %s%s%s", key, data, data[0] ? "  in " : "", line_object(l));
+	term__put(y, 0, cols, ST_DIM, buf);
+}
+
+static const struct browser_ops list_ops = {
+	.nr_entries = list_nr,
+	.nr_cols = list_nr_cols,
+	.col = list_col,
+	.cell = list_cell,
+	.match = list_match,
+	.draw_top = list_top,
+	.draw_detail = list_detail,
+};
+
+/* ---- the offsets screen ---- */
+
+static size_t line_nr(void *priv)
+{
+	struct tui *t = priv;
+
+	return t->rows_of ? t->rows_of->nr_rows : 0;
+}
+
+static size_t line_nr_cols(void *priv)
+{
+	return ((struct tui *)priv)->nr_line_cols;
+}
+
+static struct browser_col line_col(void *priv, size_t c)
+{
+	return ((struct tui *)priv)->line_cols[c].bc;
+}
+
+static void line_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
+{
+	struct tui *t = priv;
+	const struct tcol *tc = &t->line_cols[c];
+	const struct c2c_row *row = &t->rows_of->rows[e];
+	size_t nr;
+
+	switch (tc->kind) {
+	case TC_NODES:
+		node_list(t, &row->nodes, &row->cpus, buf, size);
+		break;
+	case TC_GROUP: {
+		/* the coalesced model keeps the pid or tid where the code address was */
+		uint32_t id = (uint32_t)row->iaddr;
+		const char *comm = maps__comm(t->r->maps, t->coal == COALESCE_PID ? id : row->first_pid, id,
+					      row->first_time);
+
+		snprintf(buf, size, "%u%s%s", id, comm && *comm ? " " : "", comm ? comm : "");
+		break;
+	}
+	default:
+		row_columns(t->r, &nr)[tc->i].fmt(t->r, t->rows_of, row, buf, size);
+		break;
+	}
+}
+
+static bool line_match(void *priv, size_t e, const char *text)
+{
+	struct tui *t = priv;
+	char buf[512];
+
+	for (size_t c = 0; c < t->nr_line_cols; c++) {
+		line_cell(priv, e, c, buf, sizeof(buf));
+		if (strcasestr(buf, text))
+			return true;
+	}
+	return false;
+}
+
+/* What the strip knows of each byte of the line. */
+struct byte_use {
+	uint32_t loads, stores, accesses;
+	struct u32set tids;
+};
+
+static int strip_bytes_per_block(uint32_t size, int cols)
+{
+	int bpb = 128;
+
+	while (bpb > 8 && (bpb > (int)size || bpb + 9 > cols))
+		bpb /= 2;
+	return bpb;
+}
+
+static const char *strip_char(const struct byte_use *u, enum tui_style *st)
+{
+	if (u->stores && u->loads) {
+		*st = ST_BOTH;
+		return "X";
+	}
+	if (u->stores) {
+		*st = ST_WRITE;
+		return "W";
+	}
+	if (u->loads) {
+		*st = ST_READ;
+		return "r";
+	}
+	if (u->accesses) {          /* software events: accessed, kind unknown */
+		*st = ST_NORMAL;
+		return "a";
+	}
+	*st = ST_DIM;
+	return term__utf8() ? "\u00b7" : ".";
+}
+
+/* Whether two offsets, at least one written, are touched by disjoint sets
+ * of threads: the signature of false sharing. */
+static bool disjoint_writers(const struct byte_use *u, uint32_t size)
+{
+	for (uint32_t a = 0; a < size; a++) {
+		if (!u[a].stores)
+			continue;
+		for (uint32_t b = 0; b < size; b++) {
+			bool common = false;
+
+			if (b == a || !u[b].tids.nr)
+				continue;
+			for (uint32_t i = 0; i < u[b].tids.nr && !common; i++)
+				common = u32set__has(&u[a].tids, u32set__data(&u[b].tids)[i]);
+			if (!common)
+				return true;
+		}
+	}
+	return false;
+}
+
+static void verdict(const struct c2c_line *l, const struct byte_use *u, uint32_t size, char *buf, size_t bsize,
+		    enum tui_style *st)
+{
+	uint32_t touched = 0, written = 0;
+
+	for (uint32_t o = 0; o < size; o++) {
+		touched += u[o].loads || u[o].stores || u[o].accesses;
+		written += u[o].stores > 0;
+	}
+	*st = ST_WARN;
+	if (l->tids.nr <= 1) {
+		snprintf(buf, bsize, " one thread: no sharing between threads sampled (%u offsets)", touched);
+		*st = ST_NORMAL;
+	} else if (touched >= 2 && written && disjoint_writers(u, size)) {
+		snprintf(buf, bsize, " FALSE SHARING likely: %u threads, each writing bytes others never touch",
+			 l->tids.nr);
+	} else if (touched == 1 && written) {
+		snprintf(buf, bsize, " TRUE SHARING: %u threads read and write the same bytes", l->tids.nr);
+	} else if (!written) {
+		snprintf(buf, bsize, " %u threads, %u offsets, no store sampled%s", l->tids.nr, touched,
+			 l->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
+		*st = ST_NORMAL;
+	} else {
+		snprintf(buf, bsize, " shared: %u threads, %u offsets, %u written (threads overlap at every offset)",
+			 l->tids.nr, touched, written);
+	}
+}
+
+static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols)
+{
+	uint32_t size = t->r->line_size, sel = UINT32_MAX;
+	struct byte_use *u;
+	char buf[512];
+	enum tui_style st;
+	size_t cur;
+	int bpb;
+
+	if (size > STRIP_MAX) {
+		snprintf(buf, sizeof(buf), " (a %u-byte line is too long for the byte strip)", size);
+		term__put((*y)++, 0, cols, ST_DIM, buf);
+		return;
+	}
+	if (browser__current(&t->line, &cur) && t->rows_of)
+		sel = t->rows_of->rows[cur].offset;
+	u = xcalloc(size, sizeof(*u));
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &l->rows[i];
+
+		if (row->offset >= size)
+			continue;
+		u[row->offset].loads += row->stats.load;
+		u[row->offset].stores += row->stats.store;
+		u[row->offset].accesses += row->stats.nr_entries;
+		u32set__merge(&u[row->offset].tids, &row->tids);
+	}
+	bpb = strip_bytes_per_block(size, cols);
+	for (uint32_t base = 0; base < size; base += bpb) {
+		int yl = (*y)++, ya = (*y)++, yt = (*y)++, ym = (*y)++;
+
+		term__put(ya, 0, 8, ST_NORMAL, " bytes");
+		term__put(yt, 0, 8, ST_NORMAL, " threads");
+		for (int i = 0; i < bpb && base + i < size; i++) {
+			const struct byte_use *b = &u[base + i];
+			const char *c = strip_char(b, &st);
+
+			if (i % 8 == 0) {
+				snprintf(buf, sizeof(buf), "0x%02x", base + i);
+				term__put(yl, 9 + i, 8, ST_DIM, buf);
+			}
+			term__put(ya, 9 + i, 1, base + i == sel ? ST_MARK : st, c);
+			if (b->tids.nr)
+				snprintf(buf, sizeof(buf), "%c", b->tids.nr > 9 ? '+' : '0' + b->tids.nr);
+			else
+				snprintf(buf, sizeof(buf), "%s", term__utf8() ? "\u00b7" : ".");
+			term__put(yt, 9 + i, 1, b->tids.nr ? ST_NORMAL : ST_DIM, buf);
+			if (base + i == sel)
+				term__put(ym, 9 + i, 1, ST_MARK, "^");
+		}
+		if (sel >= base && sel < base + bpb) {
+			/* say what the caret points at, right of it or left of it */
+			int x = 9 + (sel - base);
+
+			snprintf(buf, sizeof(buf), "offset %#x", sel);
+			if (x + 2 + term__width(buf) <= cols)
+				term__put(ym, x + 2, cols - x - 2, ST_DIM, buf);
+			else
+				term__put(ym, x - 1 - term__width(buf), term__width(buf), ST_DIM, buf);
+		}
+	}
+	verdict(l, u, size, buf, sizeof(buf), &st);
+	term__put((*y)++, 0, cols, st, buf);
+	snprintf(buf, sizeof(buf), " W written  r read  X both  a accessed   rows per %s", coal_names[t->coal]);
+	term__put((*y)++, 0, cols, ST_DIM, buf);
+	for (uint32_t o = 0; o < size; o++)
+		u32set__exit(&u[o].tids);
+	free(u);
+}
+
+static int line_top(void *priv, int cols)
+{
+	struct tui *t = priv;
+	const struct c2c_line *l = t->r->lines[t->idx];
+	char key[128], buf[768];
+	int y = 2;
+
+	cl_key__scnprintf(&l->key, t->r->maps, key, sizeof(key));
+	snprintf(buf, sizeof(buf), "line #%zu  %#" PRIx64 "  %s  %s", t->idx, l->addr, key, line_object(l));
+	draw_title(t, buf, cols);
+	snprintf(buf, sizeof(buf), " %s %" PRIu64 " (lcl %u rmt %u)  loads %u  stores %u  "
+		 "pids %u  tids %u  cpus %u  nodes %u",
+		 c2c_display__name(t->r->mode), c2c_stats__metric(&l->stats, t->r->mode),
+		 l->stats.lcl_hitm, l->stats.rmt_hitm, l->stats.load, l->stats.store, l->pids.nr, l->tids.nr,
+		 l->cpus.nr, l->nodes.nr);
+	term__put(1, 0, cols, ST_NORMAL, buf);
+	draw_strip(t, l, &y, cols);
+	return y;
+}
+
+static void line_detail(void *priv, size_t e, int y, int cols)
+{
+	struct tui *t = priv;
+	const struct c2c_row *row = &t->rows_of->rows[e];
+	char code[256] = "", src[512] = "", data[256] = "", buf[1280];
+	struct row_names nm = { 0 };
+	struct data_loc d;
+
+	if (t->coal == COALESCE_IADDR) {
+		report__row_names(t->r, t->rows_of, row, &nm);
+		if (nm.code_ok) {
+			names__code_scnprintf(&nm.code, code, sizeof(code));
+			names__source_scnprintf(&nm.code, true, src, sizeof(src));
+		}
+	}
+	if (report__data_name(t->r, t->rows_of, row->offset, &d)) {
+		size_t n = names__data_scnprintf(&d, data, sizeof(data));
+
+		if (d.member_size && n < sizeof(data))
+			snprintf(data + n, sizeof(data) - n, " (%u bytes)", d.member_size);
+	}
+	snprintf(buf, sizeof(buf), " offset %#x  %s%s%s%s%s%s%s", row->offset, data, data[0] ? "  " : "",
+		 t->coal == COALESCE_IADDR ? "" : "rows by ", t->coal == COALESCE_IADDR ? code : coal_names[t->coal],
+		 src[0] ? " at " : "", src,
+		 t->coal == COALESCE_IADDR && !code[0] && row->code_object ? row->code_object : "");
+	term__put(y, 0, cols, ST_DIM, buf);
+}
+
+static const struct browser_ops line_ops = {
+	.nr_entries = line_nr,
+	.nr_cols = line_nr_cols,
+	.col = line_col,
+	.cell = line_cell,
+	.match = line_match,
+	.draw_top = line_top,
+	.draw_detail = line_detail,
+};
+
+/* ---- the keys screen ---- */
+
+static const struct {
+	const char *key, *what;
+} help_keys[] = {
+	{ "Up Down j k", "move the cursor (the mouse wheel too)" },
+	{ "PgUp PgDn", "a page up or down" },
+	{ "Home End", "the first or the last entry" },
+	{ "Enter Right", "open the line under the cursor: its offsets, byte strip" },
+	{ "Esc Left q", "back to the lines; q on the lines quits" },
+	{ "d", "display mode: tot, lcl, rmt (HITM), peer, all; re-ranks" },
+	{ "s", "sort by the next numeric column; past the last: rank" },
+	{ "S", "back to rank order" },
+	{ "< >", "scroll the columns sideways (the first one stays)" },
+	{ "/", "search: keep entries whose symbol, object, address or" },
+	{ "", "any cell contains the text (no case); Esc clears it" },
+	{ "n", "node view: NUMA nodes, then nodes{cpus}, then off" },
+	{ "c", "offsets: rows per code address, offset, pid or tid" },
+	{ "", "(pid and tid re-read the file once)" },
+	{ "? F1", "this help" },
+	{ "Ctrl-C", "quit (the terminal is restored)" },
+	{ "", "" },
+	{ "byte strip", "W written, r read, X both, a accessed (no data" },
+	{ "", "source); below: threads per byte; ^ the cursor's offset" },
+};
+
+static size_t help_nr(void *priv)
+{
+	return ARRAY_SIZE(help_keys);
+}
+
+static size_t help_nr_cols(void *priv)
+{
+	return 2;
+}
+
+static struct browser_col help_col(void *priv, size_t c)
+{
+	return c ? (struct browser_col){ "Action", -60, SORT_NONE } : (struct browser_col){ "Key", -12, SORT_NONE };
+}
+
+static void help_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", c ? help_keys[e].what : help_keys[e].key);
+}
+
+static int help_top(void *priv, int cols)
+{
+	draw_title(priv, "keys", cols);
+	return 1;
+}
+
+static void help_detail(void *priv, size_t e, int y, int cols)
+{
+	term__put(y, 0, cols, ST_DIM, " man c2cscan-report: every column explained");
+}
+
+static const struct browser_ops help_ops = {
+	.nr_entries = help_nr,
+	.nr_cols = help_nr_cols,
+	.col = help_col,
+	.cell = help_cell,
+	.draw_top = help_top,
+	.draw_detail = help_detail,
+};
+
+/* ---- actions ---- */
+
+static void update_total(struct tui *t)
+{
+	t->total = 0;
+	for (size_t i = 0; i < t->r->nr_lines; i++)
+		t->total += c2c_stats__metric(&t->r->lines[i]->stats, t->r->mode);
+}
+
+static bool find_line(const struct c2c_line *const *lines, size_t n, const struct cl_key *key, size_t *idx)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (cl_key__equal(&lines[i]->key, key)) {
+			*idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Points rows_of at the shown line in the model of the current grouping. */
+static bool bind_rows(struct tui *t)
+{
+	size_t i;
+
+	t->rows_of = NULL;
+	if (t->coal == COALESCE_IADDR) {
+		t->rows_of = t->r->lines[t->idx];
+		return true;
+	}
+	if (!t->cmodel)
+		return false;
+	if (t->cmode != t->r->mode || !t->clines) {
+		t->nr_clines = c2c__sort(t->cmodel, t->r->mode, true, &t->clines);
+		t->cmode = t->r->mode;
+	}
+	if (!find_line(t->clines, t->nr_clines, &t->key, &i))
+		return false;
+	t->rows_of = t->clines[i];
+	return true;
+}
+
+static void open_line(struct tui *t, size_t idx)
+{
+	t->idx = idx;
+	t->key = t->r->lines[idx]->key;
+	bind_rows(t);
+	build_line_cols(t);
+	t->line.filter[0] = '\0';
+	t->line.cursor = t->line.top = 0;
+	browser__reset(&t->line);
+	t->screen = SCR_LINE;
+}
+
+static void cycle_mode(struct tui *t)
+{
+	enum c2c_display next = (t->r->mode + 1) % (C2C_DISPLAY_ALL + 1);
+	size_t cur, idx;
+	struct cl_key key;
+	bool had = browser__current(&t->list, &cur);
+	char msg[128];
+
+	if (had)
+		key = t->r->lines[cur]->key;
+	report__set_mode(t->r, next);
+	update_total(t);
+	build_list_cols(t);
+	browser__reset(&t->list);
+	if (had && find_line(t->r->lines, t->r->nr_lines, &key, &idx))
+		browser__seek(&t->list, idx);
+	snprintf(msg, sizeof(msg), "display mode: %s (%zu lines)", c2c_display__name(next), t->r->nr_lines);
+	browser__message(&t->list, msg);
+	if (t->screen != SCR_LINE)
+		return;
+	if (!find_line(t->r->lines, t->r->nr_lines, &t->key, &idx)) {
+		snprintf(msg, sizeof(msg), "display mode %s: the line has no %s, back to the lines",
+			 c2c_display__name(next), c2c_display__name(next));
+		browser__message(&t->list, msg);
+		t->screen = SCR_LIST;
+		return;
+	}
+	t->idx = idx;
+	bind_rows(t);
+	build_line_cols(t);
+	browser__reset(&t->line);
+	browser__message(&t->line, msg);
+}
+
+static void cycle_coalesce(struct tui *t)
+{
+	enum report_coalesce next = (t->coal + 1) % COALESCE__NR;
+	struct browser *b = t->screen == SCR_LINE ? &t->line : &t->list;
+	char msg[160];
+
+	if (next != COALESCE_IADDR) {
+		if (!t->r->coalesced[next]) {
+			browser__message(b, "re-reading the file to group the rows...");
+			browser__draw(b);
+		}
+		t->cmodel = report__coalesced(t->r, next);
+		t->clines = NULL;
+		if (!t->cmodel) {
+			browser__message(b, "cannot re-read the file to group the rows");
+			return;
+		}
+	}
+	t->coal = next;
+	snprintf(msg, sizeof(msg), "offsets: rows by %s", coal_names[next]);
+	browser__message(b, msg);
+	if (t->screen != SCR_LINE)
+		return;
+	if (!bind_rows(t)) {
+		t->coal = COALESCE_IADDR;
+		bind_rows(t);
+	}
+	build_line_cols(t);
+	browser__reset(&t->line);
+}
+
+static void cycle_nodes(struct tui *t)
+{
+	static const char *const what[] = { "node view off", "node view: nodes", "node view: nodes and their cpus" };
+
+	t->node_view = (t->node_view + 1) % 3;
+	build_list_cols(t);
+	browser__reset(&t->list);
+	if (t->screen == SCR_LINE) {
+		build_line_cols(t);
+		browser__reset(&t->line);
+	}
+	browser__message(t->screen == SCR_LINE ? &t->line : &t->list, what[t->node_view]);
+}
+
+static struct browser *current(struct tui *t)
+{
+	return t->screen == SCR_LIST ? &t->list : t->screen == SCR_LINE ? &t->line : &t->help;
+}
+
+/* One key; false when the browser should end. */
+static bool handle_key(struct tui *t, int key)
+{
+	struct browser *b = current(t);
+	size_t e;
+
+	if (key == K_QUIT_SIGNAL || key == K_SCRIPT_END)
+		return false;
+	if (key == K_RESIZE)
+		return true;
+	if (browser__key(b, key))
+		return true;
+	if (key == '?' || key == K_F1) {
+		if (t->screen != SCR_HELP) {
+			t->help_from = t->screen;
+			t->screen = SCR_HELP;
+		}
+		return true;
+	}
+	switch (t->screen) {
+	case SCR_HELP:
+		if (key == 'q' || key == K_ESC || key == K_LEFT || key == K_ENTER)
+			t->screen = t->help_from;
+		return true;
+	case SCR_LINE:
+		if (key == 'q' || key == K_ESC || key == K_LEFT) {
+			t->screen = SCR_LIST;
+			return true;
+		}
+		break;
+	case SCR_LIST:
+		if (key == 'q')
+			return false;
+		if ((key == K_ENTER || key == K_RIGHT) && browser__current(b, &e)) {
+			open_line(t, e);
+			return true;
+		}
+		break;
+	}
+	switch (key) {
+	case 'd':
+		cycle_mode(t);
+		break;
+	case 'c':
+		cycle_coalesce(t);
+		break;
+	case 'n':
+		cycle_nodes(t);
+		break;
+	default:
+		break;
+	}
+	return true;
+}
 
 int tui__browse(struct report *r)
 {
-	report__fprintf_stdio(r, stdout);
-	return 0;
+	struct tui t = { .r = r };
+	char err[256];
+	int ret, sig;
+
+	ret = term__init(err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "c2cscan: %s\n", err);
+		return ret;
+	}
+	update_total(&t);
+	build_list_cols(&t);
+	browser__init(&t.list, &list_ops, &t);
+	t.list.fixed_cols = 1;
+	t.list.keys = " Enter open  d mode  s sort  / search  n nodes  c group  ? help  q quit";
+	browser__init(&t.line, &line_ops, &t);
+	t.line.fixed_cols = 1;
+	t.line.keys = " Esc back  d mode  s sort  / search  c group rows  n nodes  ? help";
+	browser__init(&t.help, &help_ops, &t);
+	t.help.keys = " Esc back";
+	if (!r->nr_lines) {
+		char why[512];
+
+		browser__message(&t.list, report__empty_reason(r, why, sizeof(why)) ? why :
+				 "no contended line in this mode: d cycles the display modes");
+	}
+	do
+		browser__draw(current(&t));
+	while (handle_key(&t, term__key()));
+	sig = term__signal();
+	term__exit();
+	browser__exit(&t.list);
+	browser__exit(&t.line);
+	browser__exit(&t.help);
+	return sig ? -EINTR : 0;
 }

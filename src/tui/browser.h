@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A generic scrolling table: a cursor over entries, columns that scroll
+ * sideways past the fixed ones, sorting by a column, a filter typed after
+ * '/'. Each screen (lines, offsets, help) supplies small ops; the browser
+ * owns only the order of the entries (filtered, sorted), never their data,
+ * so scrolling never asks the model for more than the visible rows.
+ *
+ * Layout, top to bottom: the screen's top lines (ops->draw_top), the column
+ * header, the entries, one detail line about the entry under the cursor
+ * (ops->draw_detail), the status line.
+ */
+#ifndef C2CSCAN_TUI_BROWSER_H
+#define C2CSCAN_TUI_BROWSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum browser_sort { SORT_NONE, SORT_DESC, SORT_ASC };
+
+struct browser_col {
+	const char *name;
+	int width;              /* cells; negative: left aligned */
+	enum browser_sort sort; /* how 's' sorts by it (the cell text read as a number) */
+};
+
+struct browser_ops {
+	size_t (*nr_entries)(void *priv);
+	size_t (*nr_cols)(void *priv);
+	struct browser_col (*col)(void *priv, size_t c);
+	void (*cell)(void *priv, size_t entry, size_t c, char *buf, size_t size);
+	/* The filter: does entry contain text (case-insensitive)? NULL: no '/'. */
+	bool (*match)(void *priv, size_t entry, const char *text);
+	/* Draws the top area from line 0; returns the lines it used. */
+	int (*draw_top)(void *priv, int cols);
+	/* Draws the detail of entry (valid, under the cursor) on line y. */
+	void (*draw_detail)(void *priv, size_t entry, int y, int cols);
+};
+
+struct browser {
+	const struct browser_ops *ops;
+	void *priv;
+	size_t fixed_cols;      /* columns that never scroll sideways */
+	const char *keys;       /* the status line's key summary */
+	size_t *order;          /* entries shown, in display order */
+	size_t nr, alloc;
+	size_t cursor, top;     /* positions in order */
+	size_t hscroll;         /* first scrollable column shown */
+	int sort_col;           /* -1: natural order */
+	char filter[128];
+	bool prompting;         /* reading a filter after '/' */
+	char prompt[128];
+	char message[256];      /* shown once in the status line */
+	int rows_shown;         /* entries on screen at the last draw */
+	size_t last_shown;      /* the last column on screen at the last draw */
+};
+
+void browser__init(struct browser *b, const struct browser_ops *ops, void *priv);
+void browser__exit(struct browser *b);
+/* The entries changed (another display mode, coalescing): rebuild the order
+ * keeping filter and sort; the cursor stays at its position (clamped). */
+void browser__reset(struct browser *b);
+/* Puts the cursor on entry (if shown); false if it is filtered out. */
+bool browser__seek(struct browser *b, size_t entry);
+/* The entry under the cursor; false when there is none. */
+bool browser__current(const struct browser *b, size_t *entry);
+void browser__draw(struct browser *b);
+/* Handles navigation, 's', '<' '>', '/' and the prompt; true if it used key. */
+bool browser__key(struct browser *b, int key);
+void browser__message(struct browser *b, const char *msg);
+/* The sort column's name, or NULL for the natural order. */
+const char *browser__sort_name(const struct browser *b, char *buf, size_t size);
+
+#endif
