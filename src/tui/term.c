@@ -341,7 +341,7 @@ static int script_key(void)
 	if (term.word_pos < term.word_len) {
 		char c = term.word[term.word_pos++];
 
-		return c == '_' ? ' ' : (unsigned char)c;
+		return (unsigned char)c;
 	}
 	while (next_word(w, sizeof(w))) {
 		int cols, rows, ret;

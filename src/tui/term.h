@@ -9,8 +9,8 @@
  * /dev/null, keys come from FILE, and the script can dump the screen:
  *   one command per word, '#' starts a comment;
  *   up down left right pgup pgdn home end enter esc tab backspace f1 C-c
- *   space, any single character (d s / ? q ...), text:WORDS (typed; '_' is
- *   a space), resize:COLSxROWS, dump:FILE (the text), attrs:FILE (one letter
+ *   space, any single character (d s / ? q ...), text:WORD (typed as is;
+ *   'space' types a blank), resize:COLSxROWS, dump:FILE (the text), attrs:FILE (one letter
  *   per cell: R reverse, 1-9 colour pair, B bold, U underline, . plain).
  * The size is COLUMNS x LINES (default 80x24). At the end of the script the
  * browser quits.

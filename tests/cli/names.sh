@@ -39,6 +39,13 @@ diff -u "$golden" got.txt || fail "names differ from tests/golden/names.txt"
 "$C2CSCAN" report --stdio -d all -i pf.data >r.txt 2>err || fail "stdio: $(cat err)"
 grep -q "args\[3\]\.SX .*touch_args+0x[0-9a-f]* *names\.c:" r.txt || fail "--stdio row without its names"
 grep -q "hidden_static (" r.txt || fail "--stdio line table without the data symbol"
+# the browser shows the same names: search a function, open its line
+printf '/ text:touch_args enter dump:tui-list.txt enter dump:tui-line.txt\n' >keys
+COLUMNS=200 LINES=40 LC_ALL=C C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -d all -i pf.data 2>err ||
+	fail "tui: $(cat err)"
+grep -q "args (names)" tui-list.txt || fail "tui: the line found by 'touch_args' is not named args (names)"
+grep -q "args\[[0-9]\]\.[A-Za-z]* .*touch_args+0x[0-9a-f]* *names\.c:" tui-line.txt ||
+	fail "tui: the rows of the args line lack their names: $(cat tui-line.txt)"
 
 # --no-symbols: not one name
 "$C2CSCAN" report --json -d all --show-all --no-symbols -i pf.data >ns.json 2>err || fail "--no-symbols: $(cat err)"
