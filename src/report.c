@@ -306,19 +306,13 @@ static enum c2c_display auto_mode(const struct c2c_stats *t)
 	return C2C_DISPLAY_TOT;
 }
 
-struct c2c *report__coalesced(struct report *r, enum report_coalesce by)
+struct c2c *report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line)
 {
 	struct pd_event ev;
 	struct c2c *c;
 	int ret;
 
-	if (by == COALESCE_IADDR)
-		return r->c2c;
-	if (by >= COALESCE__NR)
-		return NULL;
-	if (r->coalesced[by])
-		return r->coalesced[by];
-	if (pd_reader__rewind(r->reader) < 0)
+	if (by == COALESCE_IADDR || by >= COALESCE__NR || pd_reader__rewind(r->reader) < 0)
 		return NULL;
 	c = c2c__new(r->line_size);
 	pd_reader__skip_samples(r->reader, false);
@@ -329,13 +323,14 @@ struct c2c *report__coalesced(struct report *r, enum report_coalesce by)
 		if (ev.kind != PD_SAMPLE || !(e = sample_event(r, &ev)))
 			continue;
 		key_sample(r, &ev, e, &cs);
+		if (!cl_key__equal(&cs.key, line))
+			continue;
 		/* the row identity is (offset, iaddr): put the grouping there */
 		cs.ip = by == COALESCE_PID ? cs.pid : by == COALESCE_TID ? cs.tid : 0;
 		cs.code_map = NULL;
 		cs.code_object = NULL;
 		c2c__add(c, &cs);
 	}
-	r->coalesced[by] = c;
 	return c;
 }
 
@@ -413,8 +408,6 @@ void report__delete(struct report *r)
 		return;
 	names__delete(r->names);
 	c2c__delete(r->c2c);
-	for (size_t i = 0; i < COALESCE__NR; i++)
-		c2c__delete(r->coalesced[i]);
 	maps__delete(r->maps);
 	pd_reader__delete(r->reader);
 	for (size_t i = 0; i < r->nr_events; i++)

@@ -62,7 +62,6 @@ struct report {
 	char partial_reason[256];
 	const struct c2c_line *const *lines; /* sorted view for mode/show_all */
 	size_t nr_lines;
-	struct c2c *coalesced[COALESCE__NR]; /* report__coalesced(), made on demand */
 };
 
 /* 0, or < 0 with a one-line reason in err (without the file name). */
@@ -76,14 +75,15 @@ void report__delete(struct report *r);
 void report__set_mode(struct report *r, enum c2c_display mode);
 
 /*
- * The model with rows grouped by another key than the code address, made
- * by re-reading the file once (then cached): its rows' iaddr holds the pid
+ * The rows of one line grouped by another key than the code address: a
+ * model of that line alone, made by re-reading the file (one pass, about
+ * the time of the report's second pass). Its rows' iaddr holds the pid
  * (COALESCE_PID), the tid (COALESCE_TID) or 0 (COALESCE_OFFSET), and it has
- * no code names. Its lines are those of r->c2c, with the same counters; sort
- * it (c2c__sort) before use. COALESCE_IADDR gives r->c2c; NULL if the file
- * cannot be re-read.
+ * no code names; its line has the counters of the same line in r->c2c.
+ * Sort it (c2c__sort) before use; the caller deletes it. NULL for
+ * COALESCE_IADDR (use r->c2c) or when the file cannot be re-read.
  */
-struct c2c *report__coalesced(struct report *r, enum report_coalesce by);
+struct c2c *report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line);
 
 const char *c2c_display__name(enum c2c_display mode);
 int c2c_display__parse(const char *s, enum c2c_display *mode);

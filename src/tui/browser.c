@@ -130,6 +130,15 @@ void browser__message(struct browser *b, const char *msg)
 	snprintf(b->message, sizeof(b->message), "%s", msg);
 }
 
+void browser__flash(const char *msg)
+{
+	int y = term__rows() - 1;
+
+	term__fill(y, 0, term__cols(), ST_STATUS);
+	term__put(y, 0, term__cols(), ST_STATUS, msg);
+	term__refresh();
+}
+
 const char *browser__sort_name(const struct browser *b, char *buf, size_t size)
 {
 	if (b->sort_col < 0)

@@ -68,6 +68,9 @@ void browser__draw(struct browser *b);
 /* Handles navigation, 's', '<' '>', '/' and the prompt; true if it used key. */
 bool browser__key(struct browser *b, int key);
 void browser__message(struct browser *b, const char *msg);
+/* Shows msg on the status line now, before a slow step (nothing else is
+ * redrawn: the entries may be changing). */
+void browser__flash(const char *msg);
 /* The sort column's name, or NULL for the natural order. */
 const char *browser__sort_name(const struct browser *b, char *buf, size_t size);
 

@@ -49,8 +49,10 @@ struct tui {
 	size_t idx;                     /* its index in r->lines */
 	const struct c2c_line *rows_of; /* the line whose rows are listed (r->c2c or a coalesced model) */
 	enum report_coalesce coal;
-	struct c2c *cmodel;             /* report__coalesced(r, coal), sorted for cmode */
-	enum c2c_display cmode;
+	struct c2c *cmodel;             /* the shown line regrouped (report__regroup), owned */
+	struct cl_key ckey;             /* its line */
+	enum report_coalesce cby;       /* its grouping */
+	enum c2c_display cmode;         /* the mode it is sorted for */
 	const struct c2c_line *const *clines;
 	size_t nr_clines;
 
@@ -528,7 +530,7 @@ static void line_detail(void *priv, size_t e, int y, int cols)
 			snprintf(data + n, sizeof(data) - n, " (%u bytes)", d.member_size);
 	}
 	snprintf(buf, sizeof(buf), " offset %#x  %s%s%s%s%s%s%s", row->offset, data, data[0] ? "  " : "",
-		 t->coal == COALESCE_IADDR ? "" : "rows by ", t->coal == COALESCE_IADDR ? code : coal_names[t->coal],
+		 t->coal == COALESCE_IADDR ? "" : "rows per ", t->coal == COALESCE_IADDR ? code : coal_names[t->coal],
 		 src[0] ? " at " : "", src,
 		 t->coal == COALESCE_IADDR && !code[0] && row->code_object ? row->code_object : "");
 	term__put(y, 0, cols, ST_DIM, buf);
@@ -630,8 +632,9 @@ static bool find_line(const struct c2c_line *const *lines, size_t n, const struc
 	return false;
 }
 
-/* Points rows_of at the shown line in the model of the current grouping. */
-static bool bind_rows(struct tui *t)
+/* Points rows_of at the shown line in the model of the current grouping,
+ * re-reading the file when that line was not regrouped that way yet. */
+static bool bind_rows(struct tui *t, struct browser *b)
 {
 	size_t i;
 
@@ -640,8 +643,18 @@ static bool bind_rows(struct tui *t)
 		t->rows_of = t->r->lines[t->idx];
 		return true;
 	}
-	if (!t->cmodel)
-		return false;
+	if (!t->cmodel || t->cby != t->coal || !cl_key__equal(&t->ckey, &t->key)) {
+		c2c__delete(t->cmodel);
+		browser__flash("re-reading the file to group the rows...");
+		t->cmodel = report__regroup(t->r, t->coal, &t->key);
+		t->ckey = t->key;
+		t->cby = t->coal;
+		t->clines = NULL;
+		if (!t->cmodel) {
+			browser__message(b, "cannot re-read the file to group the rows");
+			return false;
+		}
+	}
 	if (t->cmode != t->r->mode || !t->clines) {
 		t->nr_clines = c2c__sort(t->cmodel, t->r->mode, true, &t->clines);
 		t->cmode = t->r->mode;
@@ -652,11 +665,20 @@ static bool bind_rows(struct tui *t)
 	return true;
 }
 
+/* Binds the rows, falling back to rows per code address. */
+static void bind_rows_or_iaddr(struct tui *t, struct browser *b)
+{
+	if (!bind_rows(t, b)) {
+		t->coal = COALESCE_IADDR;
+		bind_rows(t, b);
+	}
+}
+
 static void open_line(struct tui *t, size_t idx)
 {
 	t->idx = idx;
 	t->key = t->r->lines[idx]->key;
-	bind_rows(t);
+	bind_rows_or_iaddr(t, &t->list);
 	build_line_cols(t);
 	t->line.filter[0] = '\0';
 	t->line.cursor = t->line.top = 0;
@@ -692,7 +714,7 @@ static void cycle_mode(struct tui *t)
 		return;
 	}
 	t->idx = idx;
-	bind_rows(t);
+	bind_rows_or_iaddr(t, &t->line);
 	build_line_cols(t);
 	browser__reset(&t->line);
 	browser__message(&t->line, msg);
@@ -700,33 +722,17 @@ static void cycle_mode(struct tui *t)
 
 static void cycle_coalesce(struct tui *t)
 {
-	enum report_coalesce next = (t->coal + 1) % COALESCE__NR;
 	struct browser *b = t->screen == SCR_LINE ? &t->line : &t->list;
 	char msg[160];
 
-	if (next != COALESCE_IADDR) {
-		if (!t->r->coalesced[next]) {
-			browser__message(b, "re-reading the file to group the rows...");
-			browser__draw(b);
-		}
-		t->cmodel = report__coalesced(t->r, next);
-		t->clines = NULL;
-		if (!t->cmodel) {
-			browser__message(b, "cannot re-read the file to group the rows");
-			return;
-		}
+	t->coal = (t->coal + 1) % COALESCE__NR;
+	if (t->screen == SCR_LINE) {
+		bind_rows_or_iaddr(t, b);
+		build_line_cols(t);
+		browser__reset(&t->line);
 	}
-	t->coal = next;
-	snprintf(msg, sizeof(msg), "offsets: rows by %s", coal_names[next]);
+	snprintf(msg, sizeof(msg), "offsets: rows per %s", coal_names[t->coal]);
 	browser__message(b, msg);
-	if (t->screen != SCR_LINE)
-		return;
-	if (!bind_rows(t)) {
-		t->coal = COALESCE_IADDR;
-		bind_rows(t);
-	}
-	build_line_cols(t);
-	browser__reset(&t->line);
 }
 
 static void cycle_nodes(struct tui *t)
@@ -838,5 +844,6 @@ int tui__browse(struct report *r)
 	browser__exit(&t.list);
 	browser__exit(&t.line);
 	browser__exit(&t.help);
+	c2c__delete(t.cmodel);
 	return sig ? -EINTR : 0;
 }
