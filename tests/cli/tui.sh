@@ -11,13 +11,13 @@ cd "$T" || exit 1
 mkperf "$TOP/tests/fixtures/scenarios/tui.scn" tui.data || done_test
 
 # run NAME [env...]: key script on stdin, screen COLUMNS x LINES (80x24);
-# the exit status must be $want (0)
+# the exit status must be $want (0); $args: more report options
 want=0
 run() {
 	name=$1; shift
 	cat >"$name.keys"
 	env COLUMNS=80 LINES=24 LC_ALL=C "$@" C2CSCAN_KEYS="$name.keys" \
-		"$C2CSCAN" report --tui -i tui.data >"$name.out" 2>"$name.err"
+		"$C2CSCAN" report --tui ${args:-} -i tui.data >"$name.out" 2>"$name.err"
 	rc=$?
 	[ $rc = $want ] || { fail "$name: exit $rc: $(cat "$name.err")"; return 1; }
 	[ -s "$name.out" ] && fail "$name: wrote to stdout in headless mode"
@@ -86,6 +86,17 @@ enter dump:ts-line.txt
 K
 golden ts-line
 grep -q "TRUE SHARING" ts-line.txt || fail "the true-sharing line is not called true sharing"
+
+# --double-cl: a 128-byte line in two strips of 64 on 80 columns, in one on 160
+args=--double-cl run dcl <<'K'
+down down down down down down down down down enter dump:dcl-line.txt
+K
+args=--double-cl run dcl-wide COLUMNS=160 <<'K'
+down down down down down down down down down enter dump:dcl-wide.txt
+K
+golden dcl-line dcl-wide
+[ "$(grep -c '^ bytes' dcl-line.txt)" = 2 ] || fail "--double-cl on 80 columns: not two strips"
+[ "$(grep -c '^ bytes' dcl-wide.txt)" = 1 ] || fail "--double-cl on 160 columns: not one strip"
 
 # ---- display modes ----
 run modes <<'K'
