@@ -3,7 +3,8 @@
  * c2cscan report: option parsing and the exit status. Exit codes:
  * 0 report printed; 1 the input cannot be read (one line on stderr naming the
  * file and the reason); 2 a partial report (the stream broke mid-way; the
- * report covers what was read and says so); 129 usage error.
+ * report covers what was read and says so); 129 usage error; 130 the browser
+ * was left by Ctrl-C (or SIGTERM/SIGHUP).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -78,6 +79,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { .input = "perf.data" };
 	struct report *r;
 	char err[512];
+	bool tui_forced;
 	int c, ret;
 
 	optind = 1;
@@ -138,6 +140,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	tui_forced = o.out == REPORT_OUT_TUI;
 	if (o.out == REPORT_OUT_AUTO)
 		o.out = isatty(STDOUT_FILENO) ? REPORT_OUT_TUI : REPORT_OUT_STDIO;
 
@@ -151,7 +154,14 @@ int cmd_report(int argc, char **argv)
 		report__fprintf_json(r, stdout);
 		break;
 	case REPORT_OUT_TUI:
-		ret = tui__browse(r);
+		ret = tui__browse(r, err, sizeof(err));
+		if (ret == -ENOTTY && !tui_forced) {
+			/* a terminal the browser cannot use (TERM=dumb): text, as --stdio */
+			report__fprintf_stdio(r, stdout);
+			ret = 0;
+		} else if (ret < 0 && ret != -EINTR) {
+			fprintf(stderr, "c2cscan: %s\n", err);
+		}
 		break;
 	default:
 		report__fprintf_stdio(r, stdout);

@@ -171,6 +171,19 @@ int term__init(char *err, size_t errsize)
 	}
 	set_term(term.screen);
 	term.active = true;
+	{
+		/* "dumb" and the like: curses starts but cannot draw a screen */
+		const char *cup = tigetstr("cup");
+
+		if (!cup || cup == (const char *)-1) {
+			const char *t = getenv("TERM");
+
+			snprintf(err, errsize, "the terminal '%s' cannot move the cursor (use --stdio or --json)",
+				 t ? t : "");
+			term__exit();
+			return -ENOTTY;
+		}
+	}
 	if (!term.atexit_done) {
 		atexit(term__exit);
 		term.atexit_done = true;

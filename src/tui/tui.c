@@ -809,17 +809,14 @@ static bool handle_key(struct tui *t, int key)
 	return true;
 }
 
-int tui__browse(struct report *r)
+int tui__browse(struct report *r, char *err, size_t errsize)
 {
 	struct tui t = { .r = r };
-	char err[256];
 	int ret, sig;
 
-	ret = term__init(err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "c2cscan: %s\n", err);
+	ret = term__init(err, errsize);
+	if (ret < 0)
 		return ret;
-	}
 	update_total(&t);
 	build_list_cols(&t);
 	browser__init(&t.list, &list_ops, &t);

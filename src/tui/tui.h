@@ -6,7 +6,9 @@
 struct report;
 
 /* Runs the browser on r until the user quits; restores the terminal on every
- * exit path. Returns 0 or a negative errno. */
-int tui__browse(struct report *r);
+ * exit path. Returns 0; -EINTR after SIGINT/SIGTERM/SIGHUP; -ENOTTY, with a
+ * one-line reason in err, when there is no usable terminal (nothing was
+ * drawn: the caller may print the text report instead). */
+int tui__browse(struct report *r, char *err, size_t errsize);
 
 #endif

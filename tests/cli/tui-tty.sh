@@ -48,7 +48,14 @@ tm send-keys -t t "clear; LC_ALL=C $C2CSCAN report -i tui.data; echo EXIT=\$?; s
 wait_for "display tot" && tm send-keys -t t Enter && wait_for "rows per code address" && tm send-keys -t t q q
 wait_for "EXIT=0" && sane "q"
 
-tm send-keys -t t "clear; TERM=no-such-term $C2CSCAN report -i tui.data; echo EXIT=\$?; stty -a" Enter
-wait_for "EXIT=1" && sane "unknown TERM"
-grep -q "cannot set up the terminal 'no-such-term'" pane.txt || fail "unknown TERM: no one-line reason"
+# a terminal the browser cannot use: on its own the report prints text;
+# with --tui it says why, in one line
+for term in no-such-term dumb; do
+	tm send-keys -t t "clear; TERM=$term $C2CSCAN report -i tui.data | head -n 1; TERM=$term $C2CSCAN report --tui -i tui.data; echo EXIT=\$?; stty -a" Enter
+	wait_for "EXIT=1" && sane "TERM=$term"
+	grep -q "^# c2cscan .* report" pane.txt || fail "TERM=$term: no text report"
+done
+grep -q "terminal 'dumb' cannot move the cursor" pane.txt || fail "TERM=dumb --tui: no reason given"
+tm send-keys -t t "clear; TERM=no-such-term $C2CSCAN report --tui -i tui.data; echo EXIT=\$?" Enter
+wait_for "EXIT=1" && grep -q "cannot set up the terminal 'no-such-term'" pane.txt || fail "unknown TERM --tui: no reason given"
 done_test
