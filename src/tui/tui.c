@@ -239,9 +239,15 @@ static int list_top(void *priv, int cols)
 	size_t n = 0;
 
 	draw_title(t, "cachelines", cols);
-	for (size_t i = 0; i < t->r->nr_events && n < 200; i++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, i ? ", " : " events: ",
-			      t->r->events[i].name, t->r->events[i].samples);
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->r->nr_events && n + 1 < sizeof(buf); i++) {
+		int k = snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, i ? ", " : " events: ",
+				 t->r->events[i].name, t->r->events[i].samples);
+
+		if (k < 0)
+			break;
+		n += k;         /* past the end when cut: the loop stops */
+	}
 	term__put(1, 0, cols, ST_NORMAL, buf);
 	snprintf(buf, sizeof(buf), " display %s: %zu lines  HITM %u (lcl %u rmt %u)  peer %u  loads %u  stores %u%s",
 		 c2c_display__name(t->r->mode), t->r->nr_lines, s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
