@@ -35,6 +35,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "buildid.h"
 #include "builtin.h"
 #include "pmu.h"
 #include "record.h"
@@ -127,6 +128,7 @@ struct recorder {
 	int nr_procs;
 	bool memory;            /* some event is a memory event */
 	char why[512];          /* the sentence for the last failure */
+	struct buildids *bids;  /* the objects mapped, for the BUILD_ID feature */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -221,6 +223,7 @@ static int emit_record(void *ctx, const void *rec, size_t size)
 
 	if (!rc->werr)
 		rc->werr = pd_writer__write(rc->w, rec, size);
+	buildids__note(rc->bids, rec, rec);
 	return rc->werr;
 }
 
@@ -458,6 +461,7 @@ static void drain(struct recorder *rc, struct rec_buf *b)
 			rec = rc->tmp;
 		}
 		count_record(rc, &h, rec);
+		buildids__note(rc->bids, &h, rec);
 		if (!rc->werr)
 			rc->werr = pd_writer__write(rc->w, rec, h.size);
 		tail += h.size;
@@ -1054,6 +1058,7 @@ static void free_all(struct recorder *rc)
 	free(rc->bufs);
 	free(rc->fds);
 	free(rc->tmp);
+	buildids__delete(rc->bids);
 	free(rc->procs);
 	pd_writer__delete(rc->w);
 }
@@ -1246,6 +1251,7 @@ int cmd_record(int argc, char **argv)
 		goto out_unlink;
 	}
 	rc->tmp = xmalloc(1 << 16);
+	rc->bids = buildids__new();
 	rc->reserve_fd = reserve_space(rc->o.out);
 
 	if (has_cmd && !sys_mode && !task_mode) {
@@ -1395,6 +1401,13 @@ out_finish:
 	if (!rc->werr)
 		rc->werr = pd_writer__flush(rc->w);
 	release_space(rc);
+	if (!rc->werr) {
+		size_t nb = buildids__write(rc->bids, rc->w);
+
+		if (rc->o.verbose)
+			fprintf(stderr, "c2cscan record: build-ids of %zu of %zu mapped objects (and the kernel's)%s\n",
+				nb, buildids__nr(rc->bids), buildids__dropped(rc->bids) ? "; more were not noted" : "");
+	}
 	ret = pd_writer__finish(rc->w);
 	if (!rc->werr && ret < 0)
 		rc->werr = ret;

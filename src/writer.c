@@ -24,6 +24,9 @@
 #include "util.h"
 #include "writer.h"
 
+#ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1U << 15)
+#endif
 #ifndef PERF_FORMAT_LOST
 #define PERF_FORMAT_LOST (1U << 4)
 #endif
@@ -70,6 +73,14 @@ struct pd_writer {
 	int32_t *topo_node, *topo_core, *topo_socket;
 	bool has_total_mem;
 	uint64_t total_mem_kb;
+	struct wbid {
+		uint16_t misc;
+		int32_t pid;
+		uint8_t size;
+		uint8_t id[20];
+		char *name;
+	} *bids;                /* BUILD_ID entries */
+	size_t nr_bids, alloc_bids;
 };
 
 /* ---- low-level output ---------------------------------------------------- */
@@ -177,6 +188,8 @@ static bool feature_on(const struct pd_writer *w, int f)
 		return w->topo_nr > 0 && nr_cpus_avail(w) > 0;
 	case PD_FEAT_CACHE:
 		return w->cacheline > 0;
+	case PD_FEAT_BUILD_ID:
+		return w->nr_bids > 0;
 	default:
 		return false;
 	}
@@ -492,6 +505,27 @@ int pd_writer__set_topology(struct pd_writer *w, uint32_t nr_cpus, const int32_t
 	return 0;
 }
 
+int pd_writer__add_build_id(struct pd_writer *w, uint16_t misc, int32_t pid, const uint8_t *id,
+			    size_t size, const char *name)
+{
+	struct wbid *e;
+
+	if (w->finished)
+		return -EINVAL;
+	/* the entry's size is a u16: keep the name well inside it */
+	if (!size || size > 20 || !name || !*name || strlen(name) > 4096)
+		return -EINVAL;
+	xgrow((void **)&w->bids, &w->alloc_bids, w->nr_bids + 1, sizeof(*w->bids));
+	e = &w->bids[w->nr_bids++];
+	memset(e, 0, sizeof(*e));
+	e->misc = misc;
+	e->pid = pid;
+	e->size = size;
+	memcpy(e->id, id, size);
+	e->name = xstrdup(name);
+	return 0;
+}
+
 int pd_writer__set_total_mem(struct pd_writer *w, uint64_t kb)
 {
 	w->has_total_mem = true;
@@ -725,6 +759,34 @@ static void feat_cache(struct pd_writer *w, struct bbuf *b)
 	bb_str(b, "0");
 }
 
+/*
+ * BUILD_ID: perf's write_buildid() layout, one entry per object: an 8-byte
+ * header (type 0, misc = cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE, size of
+ * the entry), pid (s32; perf writes its machine's pid, -1 on the host),
+ * 20 bytes of id, its used size, 3 reserved, then the NUL-terminated name
+ * padded to NAME_ALIGN.
+ */
+static void feat_build_id(struct pd_writer *w, struct bbuf *b)
+{
+	for (size_t i = 0; i < w->nr_bids; i++) {
+		const struct wbid *e = &w->bids[i];
+		size_t len = strlen(e->name) + 1;
+		size_t padded = (len + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+		uint8_t misc_size[4] = { 0 };
+		uint16_t misc = e->misc | PERF_RECORD_MISC_BUILD_ID_SIZE;
+
+		bb_u32(b, 0);
+		bb_put(b, &misc, 2);
+		bb_put(b, &(uint16_t){ (uint16_t)(36 + padded) }, 2);
+		bb_u32(b, (uint32_t)e->pid);
+		bb_put(b, e->id, 20);
+		misc_size[0] = e->size;
+		bb_put(b, misc_size, 4);
+		bb_put(b, e->name, len);
+		bb_zero(b, padded - len);
+	}
+}
+
 static void build_feature(struct pd_writer *w, int f, struct bbuf *b, uint32_t nr_cpus)
 {
 	uint32_t i;
@@ -757,6 +819,9 @@ static void build_feature(struct pd_writer *w, int f, struct bbuf *b, uint32_t n
 		break;
 	case PD_FEAT_CACHE:
 		feat_cache(w, b);
+		break;
+	case PD_FEAT_BUILD_ID:
+		feat_build_id(w, b);
 		break;
 	case PD_FEAT_MEM_TOPOLOGY:
 		feat_mem_topology(w, b, nr_cpus);
@@ -840,6 +905,9 @@ void pd_writer__delete(struct pd_writer *w)
 	free(w->topo_node);
 	free(w->topo_core);
 	free(w->topo_socket);
+	for (i = 0; i < w->nr_bids; i++)
+		free(w->bids[i].name);
+	free(w->bids);
 	free(w->buf);
 	free(w);
 }

@@ -36,6 +36,10 @@ int pd_writer__set_cacheline(struct pd_writer *w, uint32_t line_size); /* CACHE:
 int pd_writer__set_topology(struct pd_writer *w, uint32_t nr_cpus, const int32_t *cpu_node,
 			    const int32_t *cpu_core, const int32_t *cpu_socket);
 int pd_writer__set_total_mem(struct pd_writer *w, uint64_t kb);
+/* BUILD_ID: one object's build-id (size <= 20); misc is its cpumode
+ * (PERF_RECORD_MISC_USER or _KERNEL), pid -1 as perf writes on the host. */
+int pd_writer__add_build_id(struct pd_writer *w, uint16_t misc, int32_t pid, const uint8_t *id,
+			    size_t size, const char *name);
 
 /* Writes buffered records to the file now (record: so that a full disk is
  * noticed while there is still room held back for the features). */

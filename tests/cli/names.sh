@@ -86,4 +86,15 @@ json_get mis.json 'any("build-id" in w and "/names" in w for w in j["name_warnin
 grep -q 'lib_table\[7\]' mis.json || fail "the unchanged library is no longer named"
 "$C2CSCAN" report --stdio -d all -i pf.data 2>/dev/null | grep -q "^warning: .*build-id" ||
 	fail "--stdio does not show the build-id warning"
+# c2cscan's own recording carries the build-ids (BUILD_ID feature, read by
+# perf too), so the rebuilt binary is refused for its build-id
+if [ -f cs.data ]; then
+	perf buildid-list -i cs.data 2>/dev/null | grep -q "^$id $T/names\$" ||
+		fail "perf buildid-list does not list names with build-id $id: $(perf buildid-list -i cs.data 2>&1)"
+	perf buildid-list -i cs.data 2>/dev/null | grep -q "libnames.so\$" || fail "no build-id for libnames.so"
+	"$C2CSCAN" report --json -d all --show-all -i cs.data >csm.json 2>err || fail "own mismatch: $(cat err)"
+	json_get csm.json 'any("build-id" in w and "/names" in w for w in j["name_warnings"])' | grep -q True ||
+		fail "own recording: no build-id warning for the rebuilt binary: $(json_get csm.json 'j["name_warnings"]')"
+	extract csm.json | grep -v libnames.c | grep . && fail "own recording: names from the rebuilt binary"
+fi
 done_test

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The build-ids a recording carries (its BUILD_ID feature): record notes
+ * every file-backed object its MMAP/MMAP2 records map, and at the end reads
+ * each one's GNU build-id note, and the kernel's, so that a report made
+ * later (or elsewhere) can find the right debug info and refuse a file that
+ * changed since.
+ */
+#ifndef C2CSCAN_BUILDID_H
+#define C2CSCAN_BUILDID_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct buildids;
+struct pd_writer;
+
+#define BUILDIDS_MAX 4096       /* objects noted at most (system-wide recordings) */
+
+struct buildids *buildids__new(void);
+void buildids__delete(struct buildids *b);
+/* Notes the object of an MMAP or MMAP2 record (others are ignored; b may be NULL). */
+void buildids__note(struct buildids *b, const struct perf_event_header *h, const void *rec);
+/* Adds the build-ids of the noted objects that have one, and the kernel's,
+ * to w; returns how many. */
+size_t buildids__write(struct buildids *b, struct pd_writer *w);
+/* Objects noted, and dropped at BUILDIDS_MAX. */
+size_t buildids__nr(const struct buildids *b);
+size_t buildids__dropped(const struct buildids *b);
+
+/* The GNU build-id of the ELF file at path: its size (<= 20), or < 0. Never
+ * blocks on a FIFO and reads only regular files. */
+int buildid__read_file(const char *path, uint8_t id[20]);
+/* The same from a buffer of ELF notes (/sys/kernel/notes). */
+int buildid__from_notes(const uint8_t *p, size_t len, uint8_t id[20]);
+
+#endif
