@@ -14,7 +14,7 @@
 #include "writer.h"
 
 struct noted {
-	char *name;             /* owned */
+	const char *name;       /* in names */
 	uint32_t pid;           /* a process that mapped it: /proc/PID/root */
 	bool has_id;            /* the MMAP2 record carried it */
 	uint8_t size;
@@ -22,10 +22,9 @@ struct noted {
 };
 
 struct buildids {
+	struct strtab *names;   /* id i + 1 is objs[i] */
 	struct noted *objs;
 	size_t nr, alloc;
-	uint32_t *slots;        /* index + 1 into objs; 0 empty */
-	size_t nr_slots;
 	size_t dropped;
 };
 
@@ -33,8 +32,7 @@ struct buildids *buildids__new(void)
 {
 	struct buildids *b = xcalloc(1, sizeof(*b));
 
-	b->nr_slots = 256;
-	b->slots = xcalloc(b->nr_slots, sizeof(*b->slots));
+	b->names = strtab__new();
 	return b;
 }
 
@@ -42,10 +40,8 @@ void buildids__delete(struct buildids *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < b->nr; i++)
-		free(b->objs[i].name);
+	strtab__delete(b->names);
 	free(b->objs);
-	free(b->slots);
 	free(b);
 }
 
@@ -57,34 +53,6 @@ size_t buildids__nr(const struct buildids *b)
 size_t buildids__dropped(const struct buildids *b)
 {
 	return b->dropped;
-}
-
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-/* The slot of name: where it is, or the empty one it would go to. */
-static uint32_t *slot_of(struct buildids *b, const char *name)
-{
-	size_t i = name_hash(name) & (b->nr_slots - 1);
-
-	while (b->slots[i] && strcmp(b->objs[b->slots[i] - 1].name, name))
-		i = (i + 1) & (b->nr_slots - 1);
-	return &b->slots[i];
-}
-
-static void grow_slots(struct buildids *b)
-{
-	free(b->slots);
-	b->nr_slots *= 2;
-	b->slots = xcalloc(b->nr_slots, sizeof(*b->slots));
-	for (size_t i = 0; i < b->nr; i++)
-		*slot_of(b, b->objs[i].name) = i + 1;
 }
 
 /* Objects worth a build-id: files, not devices, pseudo files or memfds. */
@@ -104,7 +72,8 @@ void buildids__note(struct buildids *b, const struct perf_event_header *h, const
 {
 	const uint8_t *p = rec;
 	size_t name_off, len;
-	uint32_t pid, *slot;
+	uint64_t sid;
+	uint32_t pid;
 	struct noted *o;
 	const char *name;
 
@@ -122,17 +91,17 @@ void buildids__note(struct buildids *b, const struct perf_event_header *h, const
 	len = strnlen(name, h->size - name_off);
 	if (len == h->size - name_off || !file_backed(name, len))
 		return;
-	slot = slot_of(b, name);
-	if (*slot)
-		return;
 	if (b->nr >= BUILDIDS_MAX) {
 		b->dropped++;
 		return;
 	}
+	name = strtab__intern(b->names, name, &sid);
+	if (sid <= b->nr)
+		return;         /* noted before */
 	xgrow((void **)&b->objs, &b->alloc, b->nr + 1, sizeof(*b->objs));
 	o = &b->objs[b->nr++];
 	memset(o, 0, sizeof(*o));
-	o->name = xstrdup(name);
+	o->name = name;
 	memcpy(&pid, p + 8, sizeof(pid));
 	o->pid = pid;
 	/* MMAP2 in build-id form: the kernel read it when the page was mapped */
@@ -142,9 +111,6 @@ void buildids__note(struct buildids *b, const struct perf_event_header *h, const
 		o->size = p[40];
 		memcpy(o->id, p + 44, o->size);
 	}
-	*slot = b->nr;
-	if (b->nr * 2 > b->nr_slots)
-		grow_slots(b);
 }
 
 int buildid__read_file(const char *path, uint8_t id[20])
