@@ -96,7 +96,7 @@ static void test_note_and_round_trip(const char *self)
 	struct buildids *b = buildids__new();
 	struct pd_writer *w;
 	struct pd_reader *r;
-	uint8_t rec[256], kid[20], self_id[20];
+	uint8_t rec[512], kid[20], self_id[20];
 	char longname[200], err[256];
 	uint64_t id = 1;
 	size_t n;
