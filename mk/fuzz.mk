@@ -3,12 +3,15 @@
 #   fuzz_report  the whole report pipeline on an in-memory file (the main one)
 #   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples
 #   fuzz_maps    the maps timeline and keying rule, from a program of events
+#   fuzz_dwline  the line table decoder: against libdw on generated tables,
+#                alone on raw bytes
 #
 #   make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGET=fuzz_report]
 #                  run one target; corpus in build-fuzz/corpus-TARGET
 #   make fuzz-ci   replay every reproducer (tests/fuzz/regress/) through
 #                  fuzz_report and fuzz_reader, then a bounded run
-#                  (FUZZ_CI_SECONDS, default 120) of fuzz_report
+#                  (FUZZ_CI_SECONDS, default 120) of fuzz_report, and a
+#                  quarter of that of fuzz_dwline
 #
 # Seeds: scenarios built by mkperf, the bad-file catalogue, the reproducers,
 # and ../shared/realdata when present. A crash, timeout or OOM leaves its
@@ -20,7 +23,7 @@ FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 300
 FUZZ_TARGET ?= fuzz_report
 FUZZ_DIR := build-fuzz
-FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps
+FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps fuzz_dwline
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc -DC2CSCAN_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS)
 # -timeout: a hang; -rss_limit_mb: an allocation sized by a lying field
@@ -28,7 +31,7 @@ FUZZ_RUN_FLAGS := -max_len=262144 -timeout=10 -rss_limit_mb=2048 -print_final_st
 	-artifact_prefix=$(FUZZ_DIR)/
 FUZZ_REGRESS := $(filter-out %.keep,$(wildcard tests/fuzz/regress/*))
 
-$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*.h src/*/*.h)
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*.h src/*/*.h) tests/unit/dwline_oracle.h
 	@mkdir -p $(FUZZ_DIR)
 	$(call msg,FUZZCC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
@@ -53,12 +56,12 @@ fuzz-seeds: $(B)/tools/mkperf
 	@for f in ../shared/realdata/*.data; do \
 		[ -f "$$f" ] && [ $$(stat -c %s "$$f") -lt 400000 ] && cp "$$f" $(FUZZ_DIR)/seeds/ || true; done
 
-# fuzz_maps reads its own input language: it starts from nothing.
+# fuzz_maps and fuzz_dwline read their own input languages: they start from nothing.
 fuzz: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory fuzz-seeds $(FUZZ_DIR)/$(FUZZ_TARGET)
 	@mkdir -p $(FUZZ_DIR)/corpus-$(FUZZ_TARGET)
 	$(FUZZ_DIR)/$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_FLAGS) \
-		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
+		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps fuzz_dwline,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
 
 fuzz-regress: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_report $(FUZZ_DIR)/fuzz_reader
@@ -70,5 +73,7 @@ fuzz-regress: fuzz-deps
 
 fuzz-ci: fuzz-regress
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_report FUZZ_SECONDS=$(or $(FUZZ_CI_SECONDS),120)
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_dwline \
+		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
 
 .PHONY: fuzz fuzz-ci fuzz-deps fuzz-seeds fuzz-regress

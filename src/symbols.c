@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dwline.h"
 #include "jit.h"
 #include "symbols.h"
 #include "util.h"
@@ -158,6 +159,11 @@ struct obj {
 	struct subp *subps;     /* code ranges of subprograms, sorted (code_inlines) */
 	size_t nr_subps, alloc_subps;
 	bool subps_built;
+	/* line tables by .debug_line offset: struct dwline *, NULL where libdw
+	 * answers instead; lsec points into the module's Dwarf sections */
+	struct acache lines;
+	struct dwline_sections lsec;
+	int lsec_state;         /* 0 not looked for, 1 usable, -1 not (libdw answers) */
 };
 
 struct ksym {
@@ -303,6 +309,13 @@ static void obj__delete(struct obj *o)
 		return;
 	acache__exit(&o->code);
 	acache__exit(&o->data);
+	for (size_t i = 0; i < o->lines.cap; i++) {
+		struct slot_hdr *h = acache__slot(&o->lines, i);
+
+		if (h->used)
+			dwline__delete(*(struct dwline **)(h + 1));
+	}
+	acache__exit(&o->lines);
 	free(o->vars);
 	free(o->subps);
 	free(o->esyms);
@@ -576,6 +589,7 @@ static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
 	o->build_id_size = (uint8_t)n;
 	acache__init(&o->code, sizeof(struct code_loc));
 	acache__init(&o->data, sizeof(struct data_loc));
+	acache__init(&o->lines, sizeof(struct dwline *));
 	obj__open(s, o, map);
 	xgrow((void **)&s->objs, &s->alloc_objs, s->nr_objs + 1, sizeof(*s->objs));
 	s->objs[s->nr_objs++] = o;
@@ -642,15 +656,41 @@ static int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t 
 
 /* ---- code ---- */
 
-static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
+/* The line table of a CU, decoded by dwline.c; NULL: libdw answers (no
+ * line sections, split units, forms dwline does not read). */
+static struct dwline *cu_lines(struct obj *o, Dwarf_Die *cu)
+{
+	struct slot_hdr *h;
+	struct dwline *t = NULL;
+	Dwarf_Addr bias;
+	uint64_t off;
+
+	if (!o->lsec_state)
+		o->lsec_state = dwline__sections(dwarf_getelf(dwfl_module_getdwarf(o->mod, &bias)),
+						 &o->lsec) ? -1 : 1;
+	if (o->lsec_state < 0 || dwline__cu_offset(cu, &off))
+		return NULL;
+	h = acache__find(&o->lines, off);
+	if (h)
+		return *(struct dwline **)(h + 1);
+	dwline__new_cu(&t, &o->lsec, cu);
+	acache__put(&o->lines, off, 0, &t, sizeof(t));
+	return t;
+}
+
+static const char *call_file(struct obj *o, Dwarf_Die *cu, Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
 	Dwarf_Files *files;
 	Dwarf_Word idx;
 	size_t nfiles;
+	struct dwline *t;
 
 	if (!dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx))
 		return NULL;
+	t = cu_lines(o, cu);
+	if (t)
+		return dwline__file(t, idx);
 	if (dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
 		return NULL;
 	return dwarf_filesrc(files, idx, NULL, NULL);
@@ -759,7 +799,7 @@ static void code_inlines(struct obj *o, uint64_t vaddr, struct code_loc *out)
 	if (inl < 0)
 		return;
 	out->inl_func = dwarf_diename(&path[inl]);
-	out->caller_file = call_file(&cu, &path[inl]);
+	out->caller_file = call_file(o, &cu, &path[inl]);
 	if (dwarf_attr(&path[inl], DW_AT_call_line, &a) && !dwarf_formudata(&a, &line))
 		out->caller_line = (int)line;
 	out->inl_caller = dwarf_diename(&path[caller > 0 ? caller : 0]);
@@ -824,24 +864,38 @@ static const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, ui
 	return NULL;
 }
 
+/* Source file and line of a module address: dwfl_module_getsrc's answer. */
+static void obj__line(struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(o->mod, vaddr, &bias);
+	struct dwline *t = cu ? cu_lines(o, cu) : NULL;
+	Dwfl_Line *line;
+	int lineno = 0;
+
+	if (t) {
+		if (!dwline__find(t, vaddr - bias, &out->file, &lineno))
+			out->line = lineno;
+		return;
+	}
+	line = dwfl_module_getsrc(o->mod, vaddr);
+	if (line) {
+		out->file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		out->line = lineno;
+	}
+}
+
 static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
 {
 	const struct esym *e;
 	uint64_t off = 0;
-	Dwfl_Line *line;
 
 	e = esym_find(o, vaddr, false, &off);
 	if (e && e->type != STT_TLS) {
 		out->func = e->name;
 		out->func_off = off;
 	}
-	line = dwfl_module_getsrc(o->mod, vaddr);
-	if (line) {
-		int lineno = 0;
-
-		out->file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-		out->line = lineno;
-	}
+	obj__line(o, vaddr, out);
 	code_inlines(o, vaddr, out);
 	return out->func || out->file ? 0 : -ENOENT;
 }
@@ -949,6 +1003,8 @@ static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
 		}
 		acache__init(&o->code, sizeof(struct code_loc));
 		acache__init(&o->data, sizeof(struct data_loc));
+		acache__init(&o->lines, sizeof(struct dwline *));
+	acache__init(&o->lines, sizeof(struct dwline *));
 		s->stats.objects_opened++;
 		switch (obj__try(s, o, s->vmlinux, found)) {
 		case OPEN_OK:
