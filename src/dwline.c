@@ -31,9 +31,13 @@ struct dwline_row {
 	uint32_t file_end;      /* file index (at most INT32_MAX) | END_BIT for an end_sequence row */
 };
 
+#define INDEX_STEP 64
+
 struct dwline {
-	struct dwline_row *rows;
+	struct dwline_row *rows;        /* xbig_calloc: one row takes a byte of program at least */
 	size_t nr_rows, alloc_rows;
+	uint64_t *index;                /* address of every INDEX_STEP-th row: a lookup touches a
+					 * few cache lines rather than a binary search's 20 */
 	char **files;           /* owned, NULL where the table has a hole */
 	size_t nr_files, alloc_files;
 };
@@ -358,7 +362,8 @@ static int emit(struct dwline *t, const struct header *h, const struct state *s,
 	if (h->default_stmt > 1 || s->line < INT_MIN || s->line > INT_MAX || s->column > USHRT_MAX || s->op_index > 255 ||
 	    s->isa > 255 || s->discriminator >= (1u << 24))
 		return -EINVAL;
-	xgrow((void **)&t->rows, &t->alloc_rows, t->nr_rows + 1, sizeof(*t->rows));
+	if (t->nr_rows == t->alloc_rows)
+		return -EINVAL;
 	t->rows[t->nr_rows++] = (struct dwline_row){
 		s->addr, (int32_t)s->line, (s->file > INT32_MAX ? INT32_MAX : s->file) | (end ? END_BIT : 0) };
 	return 0;
@@ -575,12 +580,19 @@ static int decode(struct dwline *t, const struct dwline_sections *sec, uint64_t 
 		c.p += 4;
 	if (c.p != header_end)
 		return -EINVAL;
+	/* every row costs an opcode byte at least: the program's size bounds
+	 * the rows, and pages past the last row used are never touched */
+	t->alloc_rows = (size_t)(c.end - c.p);
+	t->rows = xbig_calloc((t->alloc_rows ? t->alloc_rows : 1) * sizeof(*t->rows), true);
 	ret = run(&c, t, h, address_size);
 	if (ret)
 		return ret;
 	sort_rows(t);
 	if (t->nr_rows)
 		t->rows[t->nr_rows - 1].file_end |= END_BIT;
+	t->index = xmalloc((t->nr_rows / INDEX_STEP + 1) * sizeof(*t->index));
+	for (size_t i = 0; i < t->nr_rows; i += INDEX_STEP)
+		t->index[i / INDEX_STEP] = t->rows[i].addr;
 	return 0;
 }
 
@@ -671,17 +683,23 @@ void dwline__delete(struct dwline *t)
 	for (size_t i = 0; i < t->nr_files; i++)
 		free(t->files[i]);
 	free(t->files);
-	free(t->rows);
+	xbig_free(t->rows, (t->alloc_rows ? t->alloc_rows : 1) * sizeof(*t->rows));
+	free(t->index);
 	free(t);
 }
 
 int dwline__find(const struct dwline *t, uint64_t addr, const char **file, int *line)
 {
-	size_t i = upper_bound_u64(t->rows, t->nr_rows, sizeof(*t->rows), addr);
+	size_t blocks = t->nr_rows ? (t->nr_rows - 1) / INDEX_STEP + 1 : 0;
+	size_t b = upper_bound_u64(t->index, blocks, sizeof(*t->index), addr), i, n;
 	const struct dwline_row *r;
 
-	if (!i)
+	if (!b)
 		return -ENOENT;
+	/* the answer is in block b - 1: the next block starts above addr */
+	i = (b - 1) * INDEX_STEP;
+	n = t->nr_rows - i < INDEX_STEP ? t->nr_rows - i : INDEX_STEP;
+	i += upper_bound_u64(t->rows + i, n, sizeof(*t->rows), addr);
 	r = &t->rows[i - 1];
 	if (r->file_end & END_BIT)
 		return -ENOENT;

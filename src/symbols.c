@@ -25,36 +25,39 @@
 #define MAX_TYPE_DEPTH 16
 #define MAX_DIMS 8
 
-/* ---- address caches: open addressing, value stored in the slot ---- */
+/* ---- address caches ----
+ * Open addressing over small slots (key, result, index); the values sit in
+ * a dense array beside them, so that growing the table moves 16 bytes a
+ * slot, not the value: the caches hold a few thousand 70-byte answers. */
 
 struct slot_hdr {
 	uint64_t key;
 	int32_t rc;
-	uint32_t used;
+	uint32_t idx;           /* value index + 1; 0: free slot */
 };
 
 struct acache {
-	uint8_t *slots;
-	size_t slot_size, cap, nr;
+	struct slot_hdr *slots;
+	uint8_t *vals;
+	size_t val_size, cap, nr, alloc_vals;
 };
 
 static void acache__init(struct acache *c, size_t val_size)
 {
-	c->slot_size = sizeof(struct slot_hdr) + ((val_size + 7) & ~(size_t)7);
-	c->cap = 0;
-	c->nr = 0;
-	c->slots = NULL;
+	*c = (struct acache){ .val_size = val_size };
 }
 
 static void acache__exit(struct acache *c)
 {
 	free(c->slots);
+	free(c->vals);
 	c->slots = NULL;
+	c->vals = NULL;
 }
 
-static struct slot_hdr *acache__slot(const struct acache *c, size_t i)
+static void *acache__val(const struct acache *c, const struct slot_hdr *h)
 {
-	return (struct slot_hdr *)(c->slots + i * c->slot_size);
+	return c->vals + (size_t)(h->idx - 1) * c->val_size;
 }
 
 static struct slot_hdr *acache__find(const struct acache *c, uint64_t key)
@@ -62,49 +65,43 @@ static struct slot_hdr *acache__find(const struct acache *c, uint64_t key)
 	if (!c->cap)
 		return NULL;
 	for (size_t i = hash64(key) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
-		struct slot_hdr *h = acache__slot(c, i);
+		struct slot_hdr *h = &c->slots[i];
 
-		if (!h->used)
+		if (!h->idx)
 			return NULL;
 		if (h->key == key)
 			return h;
 	}
 }
 
-static void acache__grow(struct acache *c)
+static struct slot_hdr *acache__free_slot(const struct acache *c, uint64_t key)
 {
-	struct acache old = *c;
-
-	c->cap = old.cap ? old.cap * 2 : 64;
-	c->slots = xcalloc(c->cap, c->slot_size);
-	for (size_t i = 0; i < old.cap; i++) {
-		struct slot_hdr *h = acache__slot(&old, i);
-		size_t j;
-
-		if (!h->used)
-			continue;
-		for (j = hash64(h->key) & (c->cap - 1); acache__slot(c, j)->used; j = (j + 1) & (c->cap - 1))
-			;
-		memcpy(acache__slot(c, j), h, c->slot_size);
-	}
-	free(old.slots);
-}
-
-static void acache__put(struct acache *c, uint64_t key, int rc, const void *val, size_t val_size)
-{
-	struct slot_hdr *h;
 	size_t i;
 
-	if ((c->nr + 1) * 2 > c->cap)
-		acache__grow(c);
-	for (i = hash64(key) & (c->cap - 1); acache__slot(c, i)->used; i = (i + 1) & (c->cap - 1))
+	for (i = hash64(key) & (c->cap - 1); c->slots[i].idx; i = (i + 1) & (c->cap - 1))
 		;
-	h = acache__slot(c, i);
-	h->key = key;
-	h->rc = rc;
-	h->used = 1;
-	memcpy(h + 1, val, val_size);
-	c->nr++;
+	return &c->slots[i];
+}
+
+static void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
+{
+	struct slot_hdr *h;
+
+	if ((c->nr + 1) * 2 > c->cap) {
+		struct slot_hdr *old = c->slots;
+		size_t old_cap = c->cap;
+
+		c->cap = old_cap ? old_cap * 2 : 64;
+		c->slots = xcalloc(c->cap, sizeof(*c->slots));
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].idx)
+				*acache__free_slot(c, old[i].key) = old[i];
+		free(old);
+	}
+	xgrow((void **)&c->vals, &c->alloc_vals, c->nr + 1, c->val_size);
+	memcpy(c->vals + c->nr * c->val_size, val, c->val_size);
+	h = acache__free_slot(c, key);
+	*h = (struct slot_hdr){ key, rc, (uint32_t)++c->nr };
 }
 
 /* ---- objects ---- */
@@ -309,12 +306,8 @@ static void obj__delete(struct obj *o)
 		return;
 	acache__exit(&o->code);
 	acache__exit(&o->data);
-	for (size_t i = 0; i < o->lines.cap; i++) {
-		struct slot_hdr *h = acache__slot(&o->lines, i);
-
-		if (h->used)
-			dwline__delete(*(struct dwline **)(h + 1));
-	}
+	for (size_t i = 0; i < o->lines.nr; i++)
+		dwline__delete(((struct dwline **)o->lines.vals)[i]);
 	acache__exit(&o->lines);
 	free(o->vars);
 	free(o->subps);
@@ -672,9 +665,9 @@ static struct dwline *cu_lines(struct obj *o, Dwarf_Die *cu)
 		return NULL;
 	h = acache__find(&o->lines, off);
 	if (h)
-		return *(struct dwline **)(h + 1);
+		return *(struct dwline **)acache__val(&o->lines, h);
 	dwline__new_cu(&t, &o->lsec, cu);
-	acache__put(&o->lines, off, 0, &t, sizeof(t));
+	acache__put(&o->lines, off, 0, &t);
 	return t;
 }
 
@@ -1004,7 +997,6 @@ static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
 		acache__init(&o->code, sizeof(struct code_loc));
 		acache__init(&o->data, sizeof(struct data_loc));
 		acache__init(&o->lines, sizeof(struct dwline *));
-	acache__init(&o->lines, sizeof(struct dwline *));
 		s->stats.objects_opened++;
 		switch (obj__try(s, o, s->vmlinux, found)) {
 		case OPEN_OK:
@@ -1059,12 +1051,12 @@ static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t a
 		h = acache__find(&o->code, vaddr);
 		if (h) {
 			s->stats.code_hits++;
-			memcpy(out, h + 1, sizeof(*out));
+			memcpy(out, acache__val(&o->code, h), sizeof(*out));
 			return h->rc;
 		}
 		rc = obj__code(o, vaddr, out);
 		out->kernel = true;
-		acache__put(&o->code, vaddr, rc, out, sizeof(*out));
+		acache__put(&o->code, vaddr, rc, out);
 		return rc;
 	}
 	if (!s->ksyms_loaded)
@@ -1075,7 +1067,7 @@ static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t a
 	h = acache__find(&s->kcode, addr);
 	if (h) {
 		s->stats.code_hits++;
-		memcpy(out, h + 1, sizeof(*out));
+		memcpy(out, acache__val(&s->kcode, h), sizeof(*out));
 		return h->rc;
 	}
 	k = ksym_find(s, addr);
@@ -1085,7 +1077,7 @@ static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t a
 		out->func_off = addr - k->addr;
 	}
 	rc = k ? 0 : -ENOENT;
-	acache__put(&s->kcode, addr, rc, out, sizeof(*out));
+	acache__put(&s->kcode, addr, rc, out);
 	return rc;
 }
 
@@ -1153,11 +1145,11 @@ int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, u
 	h = acache__find(&o->code, vaddr);
 	if (h) {
 		s->stats.code_hits++;
-		memcpy(out, h + 1, sizeof(*out));
+		memcpy(out, acache__val(&o->code, h), sizeof(*out));
 		return h->rc;
 	}
 	rc = obj__code(o, vaddr, out);
-	acache__put(&o->code, vaddr, rc, out, sizeof(*out));
+	acache__put(&o->code, vaddr, rc, out);
 	return rc;
 }
 
@@ -1459,11 +1451,11 @@ static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t 
 	h = acache__find(&o->data, vaddr);
 	if (h) {
 		s->stats.data_hits++;
-		memcpy(out, h + 1, sizeof(*out));
+		memcpy(out, acache__val(&o->data, h), sizeof(*out));
 		return h->rc;
 	}
 	rc = obj__data(o, vaddr, out);
-	acache__put(&o->data, vaddr, rc, out, sizeof(*out));
+	acache__put(&o->data, vaddr, rc, out);
 	return rc;
 }
 
@@ -1484,12 +1476,12 @@ static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t a
 		h = acache__find(&o->data, vaddr);
 		if (h) {
 			s->stats.data_hits++;
-			memcpy(out, h + 1, sizeof(*out));
+			memcpy(out, acache__val(&o->data, h), sizeof(*out));
 			return h->rc;
 		}
 		rc = obj__data(o, vaddr, out);
 		out->kernel = true;
-		acache__put(&o->data, vaddr, rc, out, sizeof(*out));
+		acache__put(&o->data, vaddr, rc, out);
 		return rc;
 	}
 	if (!s->ksyms_loaded)
