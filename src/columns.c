@@ -23,7 +23,7 @@ uint64_t lat_mean(uint64_t sum, uint32_t cnt)
 	static void fn(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf, \
 		       size_t size)                                                               \
 	{                                                                                         \
-		snprintf(buf, size, "%" PRIu64, (uint64_t)(expr));                                \
+		u64_scnprint(buf, size, (uint64_t)(expr));                                        \
 	}
 
 U32FMT(col_tot_hitm, l->stats.tot_hitm)
@@ -149,7 +149,7 @@ const struct line_column *line_columns(const struct report *r, size_t *nr)
 	static void fn(const struct report *r, const struct c2c_line *l, const struct c2c_row *row, \
 		       char *buf, size_t size)                                                 \
 	{                                                                                      \
-		snprintf(buf, size, "%" PRIu64, (uint64_t)(expr));                             \
+		u64_scnprint(buf, size, (uint64_t)(expr));                                     \
 	}
 
 ROWFMT(row_lcl_hitm, row->stats.lcl_hitm)

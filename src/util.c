@@ -179,6 +179,24 @@ void u32set__exit(struct u32set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+size_t u64_scnprint(char *buf, size_t size, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, k;
+
+	if (!size)
+		return 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	k = n < size - 1 ? n : size - 1;
+	for (size_t i = 0; i < k; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[k] = '\0';
+	return k;
+}
+
 uint64_t hash64(uint64_t x)
 {
 	/* splitmix64 finalizer */

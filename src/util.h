@@ -60,6 +60,9 @@ void strtab__delete(struct strtab *t);
 const char *strtab__intern(struct strtab *t, const char *s, uint64_t *idp);
 const char *strtab__str(const struct strtab *t, uint64_t id);
 
+/* v in decimal, as snprintf("%" PRIu64) writes it (cut to size - 1). */
+size_t u64_scnprint(char *buf, size_t size, uint64_t v);
+
 uint64_t hash64(uint64_t x);
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
 
