@@ -32,6 +32,7 @@ struct dwline_row {
 };
 
 #define INDEX_STEP 64
+#define MAX_RESERVE ((size_t)4 << 20)   /* rows */
 
 struct dwline {
 	struct dwline_row *rows;        /* xbig_calloc: one row takes a byte of program at least */
@@ -362,8 +363,14 @@ static int emit(struct dwline *t, const struct header *h, const struct state *s,
 	if (h->default_stmt > 1 || s->line < INT_MIN || s->line > INT_MAX || s->column > USHRT_MAX || s->op_index > 255 ||
 	    s->isa > 255 || s->discriminator >= (1u << 24))
 		return -EINVAL;
-	if (t->nr_rows == t->alloc_rows)
-		return -EINVAL;
+	if (t->nr_rows == t->alloc_rows) {
+		struct dwline_row *more = xbig_calloc(2 * t->alloc_rows * sizeof(*more), true);
+
+		memcpy(more, t->rows, t->nr_rows * sizeof(*more));
+		xbig_free(t->rows, t->alloc_rows * sizeof(*more));
+		t->rows = more;
+		t->alloc_rows *= 2;
+	}
 	t->rows[t->nr_rows++] = (struct dwline_row){
 		s->addr, (int32_t)s->line, (s->file > INT32_MAX ? INT32_MAX : s->file) | (end ? END_BIT : 0) };
 	return 0;
@@ -581,9 +588,12 @@ static int decode(struct dwline *t, const struct dwline_sections *sec, uint64_t 
 	if (c.p != header_end)
 		return -EINVAL;
 	/* every row costs an opcode byte at least: the program's size bounds
-	 * the rows, and pages past the last row used are never touched */
-	t->alloc_rows = (size_t)(c.end - c.p);
-	t->rows = xbig_calloc((t->alloc_rows ? t->alloc_rows : 1) * sizeof(*t->rows), true);
+	 * the rows (up to a 64 MiB reservation; more is rare enough to copy),
+	 * and pages past the last row used are never touched */
+	t->alloc_rows = (size_t)(c.end - c.p) < MAX_RESERVE ? (size_t)(c.end - c.p) : MAX_RESERVE;
+	if (!t->alloc_rows)
+		t->alloc_rows = 1;
+	t->rows = xbig_calloc(t->alloc_rows * sizeof(*t->rows), true);
 	ret = run(&c, t, h, address_size);
 	if (ret)
 		return ret;
@@ -683,7 +693,7 @@ void dwline__delete(struct dwline *t)
 	for (size_t i = 0; i < t->nr_files; i++)
 		free(t->files[i]);
 	free(t->files);
-	xbig_free(t->rows, (t->alloc_rows ? t->alloc_rows : 1) * sizeof(*t->rows));
+	xbig_free(t->rows, t->alloc_rows * sizeof(*t->rows));
 	free(t->index);
 	free(t);
 }
