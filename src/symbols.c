@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dwline.h"
@@ -236,23 +237,57 @@ static void hex(char *buf, const uint8_t *id, size_t n)
 	buf[2 * n] = 0;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * The standard lookup asked debuginfod, found nothing and took about its
+ * whole timeout: the servers do not answer. Asking again for every other
+ * object would freeze the report (and the browser) for as long again each
+ * time; libdebuginfod reads DEBUGINFOD_URLS at every lookup, so taking it
+ * out of the environment stops that for the rest of the run.
+ */
+static void debuginfod_give_up(struct symbols *s, const char *urls, const char *modname, double took)
+{
+	const char *t = getenv("DEBUGINFOD_TIMEOUT");
+	double timeout = t && atof(t) > 0 ? atof(t) : 90;
+
+	if (took < 0.8 * timeout)
+		return;
+	unsetenv("DEBUGINFOD_URLS");
+	if (s)
+		warn(s, "debuginfod (%s) did not answer within %.0f s for %s: not asked again in this run "
+		     "(--no-debuginfod never asks)", urls, timeout, modname);
+}
+
 /*
  * Separate debug info the standard ways (the file itself, .gnu_debuglink,
  * DIR/.build-id/xx/rest.debug, debuginfod), then perf's build-id cache,
- * where perf keeps "debug" next to "elf".
+ * where perf keeps "debug" next to "elf". *userdata: the symbols (set when
+ * the module is reported).
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
 	const unsigned char *bits;
-	const char *home = getenv("HOME");
+	const char *home = getenv("HOME"), *urls = getenv("DEBUGINFOD_URLS");
+	char *urls_copy = urls && *urls ? xstrdup(urls) : NULL;
+	double t0 = now_s();
 	GElf_Addr vaddr;
 	char idhex[41], *path;
 	int fd, n;
 
 	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					  debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && urls_copy)
+		debuginfod_give_up(*userdata, urls_copy, modname, now_s() - t0);
+	free(urls_copy);
 	if (fd >= 0 || !home)
 		return fd;
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
@@ -292,11 +327,15 @@ struct symbols *symbols__new(const struct symbols_opts *o)
 	s->obj_slots = xcalloc(s->nr_obj_slots, sizeof(*s->obj_slots));
 	acache__init(&s->kcode, sizeof(struct code_loc));
 	s->jit = jit_index__new();
-	/* libdw's debuginfod client reads these at each lookup */
-	if (o->no_debuginfod)
+	/* libdw's debuginfod client reads these at each lookup; unless the
+	 * user chose, one try of 5 s (its defaults, 90 s and 2 retries, would
+	 * freeze the browser for minutes on a server that does not answer) */
+	if (o->no_debuginfod) {
 		unsetenv("DEBUGINFOD_URLS");
-	else
+	} else {
 		setenv("DEBUGINFOD_TIMEOUT", "5", 0);
+		setenv("DEBUGINFOD_RETRY_LIMIT", "0", 0);
+	}
 	return s;
 }
 
@@ -435,6 +474,12 @@ static enum open_result obj__try(struct symbols *s, struct obj *o, const char *p
 	/* dwfl takes ownership of fd, also when it fails */
 	mod = dwfl_report_elf(dwfl, o->name, path, fd, 0, true);
 	dwfl_report_end(dwfl, NULL, NULL);
+	if (mod) {
+		void **userdata;
+
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = s;
+	}
 	if (!mod) {
 		dwfl_end(dwfl);
 		return OPEN_NOT_ELF;

@@ -18,6 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -720,6 +723,74 @@ static void test_jit(void)
 	}
 }
 
+/*
+ * DEBUGINFOD_URLS pointing at a server that accepts connections and never
+ * answers: the first object without debug info waits for the timeout, the
+ * report then stops asking (one warning), so a second object costs nothing.
+ */
+static void test_debuginfod_stall(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	struct symbols_opts o = { 0 };
+	struct symbols *s;
+	struct map_desc m[2];
+	struct code_loc c;
+	char lib[2][512], url[64], cache[512];
+	struct timespec t0, t1, t2;
+	double first, second;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(lib[i], sizeof(lib[i]), "%s/nodebug%d.so", tmpdir, i);
+		/* different build-ids, no debug info, no debuglink */
+		if (sh("gcc -g0 -O1 -fPIC -shared -Wl,--build-id=0x%040d -o %s tests/symbols/shlib.c 2>/dev/null",
+		       i + 1, lib[i])) {
+			printf("skip: debuginfod stall (gcc)\n");
+			close(fd);
+			return;
+		}
+		m[i] = (struct map_desc){ .start = 0x10000000, .end = 0x10100000, .name = lib[i] };
+	}
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 8) ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len)) {
+		printf("skip: debuginfod stall (no loopback socket)\n");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u", ntohs(sa.sin_port));
+	snprintf(cache, sizeof(cache), "%s/debuginfod-cache", tmpdir);
+	setenv("DEBUGINFOD_URLS", url, 1);
+	setenv("DEBUGINFOD_TIMEOUT", "1", 1);
+	setenv("DEBUGINFOD_RETRY_LIMIT", "0", 1);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	s = symbols__new(&o);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	symbols__code(s, &m[0], 1, 0x10000000 + 0x1100, 0, &c);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	symbols__code(s, &m[1], 1, 0x10000000 + 0x1100, 0, &c);
+	clock_gettime(CLOCK_MONOTONIC, &t2);
+	first = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	second = (double)(t2.tv_sec - t1.tv_sec) + (t2.tv_nsec - t1.tv_nsec) / 1e9;
+	printf("  debuginfod that never answers: first object %.2f s, second %.2f s\n", first, second);
+	if (first < 0.8) {
+		/* no libdebuginfod here (libdw asks nobody): nothing to give up */
+		printf("skip: libdw did not ask debuginfod\n");
+	} else {
+		CHECK(second < 0.5);
+		CHECK(getenv("DEBUGINFOD_URLS") == NULL);
+		CHECK_EQ_U64(symbols__nr_warnings(s), 1);
+		CHECK(symbols__nr_warnings(s) && strstr(symbols__warning(s, 0), "did not answer"));
+	}
+	symbols__delete(s);
+	unsetenv("DEBUGINFOD_URLS");
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	unsetenv("DEBUGINFOD_RETRY_LIMIT");
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+	close(fd);
+}
+
 int main(void)
 {
 	char exe[256], nopie[256];
@@ -753,6 +824,7 @@ int main(void)
 		if (!run_prog(nopie, &r))
 			test_vmlinux(nopie, &r);
 	}
+	test_debuginfod_stall();
 	sh("rm -rf %s", tmpdir);
 	return test_done("test_symbols");
 }
