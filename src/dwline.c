@@ -10,7 +10,9 @@
  * DWARF 4 table is "???"; a relative file name is joined to its directory
  * with one '/', directory 0 of DWARF 2-4 being the CU's comp_dir; and the
  * same tables refused (a line or column that does not fit, a header whose
- * length disagrees with its contents).
+ * length disagrees with its contents). One exception: an extended opcode's
+ * length is the ULEB128 the standard says; libdw 0.188 reads one byte, which
+ * differs only for operations of 128 bytes or more.
  */
 #include <dwarf.h>
 #include <errno.h>
