@@ -385,6 +385,7 @@ static void test_real(void)
 		{ "gcc", "-gdwarf-2 -O0", false }, { "gcc", "-gdwarf-4 -O2", false },
 		{ "gcc", "-gdwarf-5 -O2", false }, { "gcc", "-gdwarf-5 -O0 -gstrict-dwarf", false },
 		{ "gcc", "-gdwarf-4 -gz -O1", false }, { "gcc", "-gdwarf-5 -O2 -ffunction-sections", false },
+		{ "gcc", "-gdwarf-5 -O2 -flto", false },
 		{ "clang", "-gdwarf-5 -O2", false }, { "clang", "-gdwarf-4 -O1", false },
 		{ "gcc", "-gdwarf-5 -gsplit-dwarf -O1", true },
 	};
