@@ -167,7 +167,8 @@ static int form_value(struct cur *c, const struct dwline_sections *sec, unsigned
 	case DW_FORM_block1:
 	case DW_FORM_block2:
 	case DW_FORM_block4: {
-		uint64_t n = form == DW_FORM_block ? uleb(c) : fixed(c, form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4);
+		unsigned int width = form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4;
+		uint64_t n = form == DW_FORM_block ? uleb(c) : fixed(c, width);
 
 		if (c->bad || n > (uint64_t)(c->end - c->p))
 			return -EINVAL;
@@ -362,8 +363,8 @@ static int emit(struct dwline *t, const struct header *h, const struct state *s,
 {
 	/* what libdw's Dwarf_Line cannot hold makes it refuse the table (an
 	 * is_stmt default other than 0 or 1 never toggles to one that fits) */
-	if (h->default_stmt > 1 || s->line < INT_MIN || s->line > INT_MAX || s->column > USHRT_MAX || s->op_index > 255 ||
-	    s->isa > 255 || s->discriminator >= (1u << 24))
+	if (h->default_stmt > 1 || s->line < INT_MIN || s->line > INT_MAX || s->column > USHRT_MAX ||
+	    s->op_index > 255 || s->isa > 255 || s->discriminator >= (1u << 24))
 		return -EINVAL;
 	if (t->nr_rows == t->alloc_rows) {
 		struct dwline_row *more = xbig_calloc(2 * t->alloc_rows * sizeof(*more), true);
