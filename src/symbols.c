@@ -56,11 +56,6 @@ static void acache__exit(struct acache *c)
 	c->vals = NULL;
 }
 
-static void *acache__val(const struct acache *c, const struct slot_hdr *h)
-{
-	return c->vals + (size_t)(h->idx - 1) * c->val_size;
-}
-
 static struct slot_hdr *acache__find(const struct acache *c, uint64_t key)
 {
 	if (!c->cap)
@@ -73,6 +68,18 @@ static struct slot_hdr *acache__find(const struct acache *c, uint64_t key)
 		if (h->key == key)
 			return h;
 	}
+}
+
+/* The answer cached under key: copied to val, its result to *rc. */
+static bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc)
+{
+	const struct slot_hdr *h = acache__find(c, key);
+
+	if (!h)
+		return false;
+	memcpy(val, c->vals + (size_t)(h->idx - 1) * c->val_size, c->val_size);
+	*rc = h->rc;
+	return true;
 }
 
 static struct slot_hdr *acache__free_slot(const struct acache *c, uint64_t key)
@@ -337,6 +344,13 @@ struct symbols *symbols__new(const struct symbols_opts *o)
 		setenv("DEBUGINFOD_RETRY_LIMIT", "0", 0);
 	}
 	return s;
+}
+
+static void obj__init_caches(struct obj *o)
+{
+	acache__init(&o->code, sizeof(struct code_loc));
+	acache__init(&o->data, sizeof(struct data_loc));
+	acache__init(&o->lines, sizeof(struct dwline *));
 }
 
 static void obj__delete(struct obj *o)
@@ -625,9 +639,7 @@ static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
 	o->name = name;
 	memcpy(o->build_id, id, n);
 	o->build_id_size = (uint8_t)n;
-	acache__init(&o->code, sizeof(struct code_loc));
-	acache__init(&o->data, sizeof(struct data_loc));
-	acache__init(&o->lines, sizeof(struct dwline *));
+	obj__init_caches(o);
 	obj__open(s, o, map);
 	xgrow((void **)&s->objs, &s->alloc_objs, s->nr_objs + 1, sizeof(*s->objs));
 	s->objs[s->nr_objs++] = o;
@@ -698,19 +710,18 @@ static int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t 
  * line sections, split units, forms dwline does not read). */
 static struct dwline *cu_lines(struct obj *o, Dwarf_Die *cu)
 {
-	struct slot_hdr *h;
 	struct dwline *t = NULL;
 	Dwarf_Addr bias;
 	uint64_t off;
+	int rc;
 
 	if (!o->lsec_state)
 		o->lsec_state = dwline__sections(dwarf_getelf(dwfl_module_getdwarf(o->mod, &bias)),
 						 &o->lsec) ? -1 : 1;
 	if (o->lsec_state < 0 || dwline__cu_offset(cu, &off))
 		return NULL;
-	h = acache__find(&o->lines, off);
-	if (h)
-		return *(struct dwline **)acache__val(&o->lines, h);
+	if (acache__get(&o->lines, off, &t, &rc))
+		return t;
 	dwline__new_cu(&t, &o->lsec, cu);
 	acache__put(&o->lines, off, 0, &t);
 	return t;
@@ -938,6 +949,21 @@ static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
 	return out->func || out->file ? 0 : -ENOENT;
 }
 
+/* obj__code through the object's cache (user objects and vmlinux alike). */
+static int obj__code_cached(struct symbols *s, struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	int rc;
+
+	if (acache__get(&o->code, vaddr, out, &rc)) {
+		s->stats.code_hits++;
+		return rc;
+	}
+	rc = obj__code(o, vaddr, out);
+	out->kernel = o->kernel;
+	acache__put(&o->code, vaddr, rc, out);
+	return rc;
+}
+
 /* ---- kernel ---- */
 
 static void ksyms_load(struct symbols *s)
@@ -1039,9 +1065,7 @@ static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
 			memcpy(o->build_id, b->id, b->size);
 			o->build_id_size = b->size;
 		}
-		acache__init(&o->code, sizeof(struct code_loc));
-		acache__init(&o->data, sizeof(struct data_loc));
-		acache__init(&o->lines, sizeof(struct dwline *));
+		obj__init_caches(o);
 		s->stats.objects_opened++;
 		switch (obj__try(s, o, s->vmlinux, found)) {
 		case OPEN_OK:
@@ -1083,7 +1107,6 @@ static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
 static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t addr,
 		       struct code_loc *out)
 {
-	struct slot_hdr *h;
 	const struct ksym *k;
 	int rc;
 
@@ -1093,27 +1116,16 @@ static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t a
 
 		if (o->state != OBJ_OK)
 			return obj_err(o);
-		h = acache__find(&o->code, vaddr);
-		if (h) {
-			s->stats.code_hits++;
-			memcpy(out, acache__val(&o->code, h), sizeof(*out));
-			return h->rc;
-		}
-		rc = obj__code(o, vaddr, out);
-		out->kernel = true;
-		acache__put(&o->code, vaddr, rc, out);
-		return rc;
+		return obj__code_cached(s, o, vaddr, out);
 	}
 	if (!s->ksyms_loaded)
 		ksyms_load(s);
 	ksyms_check(s, map);
 	if (!s->ksyms_usable)
 		return -ENOENT;
-	h = acache__find(&s->kcode, addr);
-	if (h) {
+	if (acache__get(&s->kcode, addr, out, &rc)) {
 		s->stats.code_hits++;
-		memcpy(out, acache__val(&s->kcode, h), sizeof(*out));
-		return h->rc;
+		return rc;
 	}
 	k = ksym_find(s, addr);
 	out->kernel = true;
@@ -1167,7 +1179,6 @@ int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path)
 int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, uint64_t addr,
 		  uint64_t time, struct code_loc *out)
 {
-	struct slot_hdr *h;
 	struct obj *o;
 	uint64_t vaddr;
 	int rc;
@@ -1187,15 +1198,7 @@ int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, u
 	rc = obj__vaddr(o, map, addr, false, &vaddr);
 	if (rc)
 		return rc;
-	h = acache__find(&o->code, vaddr);
-	if (h) {
-		s->stats.code_hits++;
-		memcpy(out, acache__val(&o->code, h), sizeof(*out));
-		return h->rc;
-	}
-	rc = obj__code(o, vaddr, out);
-	acache__put(&o->code, vaddr, rc, out);
-	return rc;
+	return obj__code_cached(s, o, vaddr, out);
 }
 
 /* ---- data ---- */
@@ -1473,6 +1476,21 @@ static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
 	return out->sym ? 0 : -ENOENT;
 }
 
+/* obj__data through the object's cache (user objects and vmlinux alike). */
+static int obj__data_cached(struct symbols *s, struct obj *o, uint64_t vaddr, struct data_loc *out)
+{
+	int rc;
+
+	if (acache__get(&o->data, vaddr, out, &rc)) {
+		s->stats.data_hits++;
+		return rc;
+	}
+	rc = obj__data(o, vaddr, out);
+	out->kernel = o->kernel;
+	acache__put(&o->data, vaddr, rc, out);
+	return rc;
+}
+
 static const char *anon_kind(const struct map_desc *map)
 {
 	if (!map->name || !map->name[0])
@@ -1483,7 +1501,6 @@ static const char *anon_kind(const struct map_desc *map)
 static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t addr,
 		       bool beyond_file, struct data_loc *out)
 {
-	struct slot_hdr *h;
 	struct obj *o = obj__get(s, fmap);
 	uint64_t vaddr;
 	int rc;
@@ -1493,15 +1510,7 @@ static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t 
 	rc = obj__vaddr(o, fmap, addr, beyond_file, &vaddr);
 	if (rc)
 		return rc;
-	h = acache__find(&o->data, vaddr);
-	if (h) {
-		s->stats.data_hits++;
-		memcpy(out, acache__val(&o->data, h), sizeof(*out));
-		return h->rc;
-	}
-	rc = obj__data(o, vaddr, out);
-	acache__put(&o->data, vaddr, rc, out);
-	return rc;
+	return obj__data_cached(s, o, vaddr, out);
 }
 
 static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t addr,
@@ -1513,21 +1522,10 @@ static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t a
 	if (s->vmlinux) {
 		struct obj *o = vmlinux_get(s, map);
 		uint64_t vaddr = addr - o->kaslr;
-		struct slot_hdr *h;
-		int rc;
 
 		if (o->state != OBJ_OK)
 			return obj_err(o);
-		h = acache__find(&o->data, vaddr);
-		if (h) {
-			s->stats.data_hits++;
-			memcpy(out, acache__val(&o->data, h), sizeof(*out));
-			return h->rc;
-		}
-		rc = obj__data(o, vaddr, out);
-		out->kernel = true;
-		acache__put(&o->data, vaddr, rc, out);
-		return rc;
+		return obj__data_cached(s, o, vaddr, out);
 	}
 	if (!s->ksyms_loaded)
 		ksyms_load(s);
