@@ -55,17 +55,15 @@ size_t buildids__dropped(const struct buildids *b)
 	return b->dropped;
 }
 
-/* Objects worth a build-id: files, not devices, pseudo files or memfds. */
+/* Objects worth a build-id: files that still exist, not devices, pseudo
+ * files, memfds or SysV shared memory. */
 static bool file_backed(const char *name, size_t len)
 {
-	static const char *const skip[] = { "/dev/", "/proc/", "/sys/", "/memfd:", "/SYSV" };
-
 	if (len < 2 || name[0] != '/' || name[1] == '/')   /* "//anon" */
 		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(skip); i++)
-		if (!strncmp(name, skip[i], strlen(skip[i])))
-			return false;
-	return !(len > 10 && !strcmp(name + len - 10, " (deleted)"));
+	if (path_is_pseudo_fs(name) || !strncmp(name, "/memfd:", 7) || !strncmp(name, "/SYSV", 5))
+		return false;
+	return name_len_undeleted(name, len) == len;
 }
 
 void buildids__note(struct buildids *b, const struct perf_event_header *h, const void *rec)

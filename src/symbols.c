@@ -449,16 +449,6 @@ enum open_result { OPEN_OK, OPEN_NOFILE, OPEN_NOT_ELF, OPEN_OTHER_ID };
  * addresses through the program headers, so one module serves every
  * process that maps the file wherever it lands.
  */
-static bool pseudo_fs(const char *path)
-{
-	static const char *const dirs[] = { "/proc/", "/sys/", "/dev/" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (!strncmp(path, dirs[i], strlen(dirs[i])))
-			return true;
-	return false;
-}
-
 static enum open_result obj__try(struct symbols *s, struct obj *o, const char *path, char *found_id)
 {
 	const unsigned char *bits;
@@ -470,7 +460,7 @@ static enum open_result obj__try(struct symbols *s, struct obj *o, const char *p
 
 	/* a recording may name anything: never /proc/kcore and the like, and
 	 * never wait on a FIFO */
-	if (pseudo_fs(path))
+	if (path_is_pseudo_fs(path))
 		return OPEN_NOFILE;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -537,15 +527,12 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 {
 	char idhex[41], found[41] = "", *cand[8];
 	const char *home = getenv("HOME");
-	size_t nc = 0, namelen = strlen(o->name);
+	size_t nc = 0, namelen = name_len_undeleted(o->name, strlen(o->name));
 	enum open_result r;
 	bool other_id = false, not_elf = false;
 	uint64_t ino = 0;
 	char *first;
 
-	/* the kernel appends " (deleted)" to unlinked files */
-	if (namelen > 10 && !strcmp(o->name + namelen - 10, " (deleted)"))
-		namelen -= 10;
 	first = xasprintf("%s%.*s", s->symfs ? s->symfs : "", (int)namelen, o->name);
 	cand[nc++] = first;
 	if (o->build_id_size) {

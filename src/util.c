@@ -179,6 +179,24 @@ void u32set__exit(struct u32set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+bool path_is_pseudo_fs(const char *path)
+{
+	static const char *const dirs[] = { "/proc/", "/sys/", "/dev/" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+size_t name_len_undeleted(const char *name, size_t len)
+{
+	static const char suffix[] = " (deleted)";
+	size_t n = sizeof(suffix) - 1;
+
+	return len > n && !memcmp(name + len - n, suffix, n) ? len - n : len;
+}
+
 size_t u64_scnprint(char *buf, size_t size, uint64_t v)
 {
 	char tmp[20];

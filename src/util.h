@@ -60,6 +60,13 @@ void strtab__delete(struct strtab *t);
 const char *strtab__intern(struct strtab *t, const char *s, uint64_t *idp);
 const char *strtab__str(const struct strtab *t, uint64_t id);
 
+/* Mapping names (MMAP records, /proc/PID/maps): paths on the kernel's
+ * pseudo file systems (/proc, /sys, /dev), which are never read as objects;
+ * and the length of a name without the " (deleted)" the kernel appends to
+ * unlinked files (len if there is none). */
+bool path_is_pseudo_fs(const char *path);
+size_t name_len_undeleted(const char *name, size_t len);
+
 /* v in decimal, as snprintf("%" PRIu64) writes it (cut to size - 1). */
 size_t u64_scnprint(char *buf, size_t size, uint64_t v);
 
