@@ -491,6 +491,39 @@ static void lt_query(struct lt_result *res, Dwarf_Die *cu, const struct dwline *
 		lt_mismatch(res, "file", a, ofile, dwarf_linesrc(l, NULL, NULL));
 }
 
+/* The same table of cu asked of both: the number of rows, every row's
+ * address and its neighbours, every file (and two past the last). */
+static void lt_compare_cu(struct lt_result *res, Dwarf_Die *cu, const struct dwline *t)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Files *files;
+	size_t nlines, nfiles;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines)) {
+		lt_mismatch(res, "only dwline reads the table", 0, NULL, dwarf_errmsg(-1));
+		return;
+	}
+	if (dwline__nr_rows(t) != nlines)
+		lt_mismatch(res, "number of rows", nlines, NULL, NULL);
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, i), &a))
+			continue;
+		lt_query(res, cu, t, a - 1);
+		lt_query(res, cu, t, a);
+		lt_query(res, cu, t, a + 1);
+	}
+	if (!dwarf_getsrcfiles(cu, &files, &nfiles)) {
+		if (nfiles != dwline__nr_files(t))
+			lt_mismatch(res, "number of files", nfiles, NULL, NULL);
+		for (size_t i = 0; i < nfiles + 2; i++)
+			if (!lt_same_str(dwline__file(t, i), dwarf_filesrc(files, i, NULL, NULL)))
+				lt_mismatch(res, "file name", i, dwline__file(t, i),
+					    dwarf_filesrc(files, i, NULL, NULL));
+	}
+}
+
 /* Reads the unit with libdw and with dwline and compares every answer. */
 static struct lt_result lt_compare(const struct lt_unit *u, const struct lt_src *extra)
 {
@@ -500,8 +533,7 @@ static struct lt_result lt_compare(const struct lt_unit *u, const struct lt_src 
 				       u->str.n, u->be };
 	struct dwline *t = NULL;
 	Dwarf_Lines *lines;
-	Dwarf_Files *files;
-	size_t nlines, nfiles, hsize;
+	size_t nlines, hsize;
 	Dwarf_Off next;
 	Dwarf_Die cu;
 	Dwarf *dw;
@@ -527,30 +559,12 @@ static struct lt_result lt_compare(const struct lt_unit *u, const struct lt_src 
 	}
 	if (res.ours)
 		goto out;
-	if (dwline__nr_rows(t) != nlines)
-		lt_mismatch(&res, "number of rows", nlines, NULL, NULL);
-	for (size_t i = 0; i < nlines; i++) {
-		Dwarf_Addr a;
-
-		if (dwarf_lineaddr(dwarf_onesrcline(lines, i), &a))
-			continue;
-		lt_query(&res, &cu, t, a - 1);
-		lt_query(&res, &cu, t, a);
-		lt_query(&res, &cu, t, a + 1);
-	}
+	lt_compare_cu(&res, &cu, t);
 	if (extra) {
 		struct lt_src r = *extra;
 
 		for (int i = 0; i < 8; i++)
 			lt_query(&res, &cu, t, 0x1000 + lt_rand(&r, 2048));
-	}
-	if (!dwarf_getsrcfiles(&cu, &files, &nfiles)) {
-		if (nfiles != dwline__nr_files(t))
-			lt_mismatch(&res, "number of files", nfiles, NULL, NULL);
-		for (size_t i = 0; i < nfiles + 2; i++)
-			if (!lt_same_str(dwline__file(t, i), dwarf_filesrc(files, i, NULL, NULL)))
-				lt_mismatch(&res, "file name", i, dwline__file(t, i),
-					    dwarf_filesrc(files, i, NULL, NULL));
 	}
 out:
 	dwline__delete(t);

@@ -299,36 +299,6 @@ struct real_stats {
 	unsigned long cus, decoded, unsupported, queries, mismatches;
 };
 
-static void compare_cu(struct real_stats *st, Dwarf_Die *cu, Dwarf_Addr bias, const struct dwline *t)
-{
-	Dwarf_Lines *lines;
-	Dwarf_Files *files;
-	size_t nlines, nfiles;
-	struct lt_result res = { 0 };
-
-	if (dwarf_getsrclines(cu, &lines, &nlines)) {
-		st->mismatches++;
-		return;
-	}
-	for (size_t i = 0; i < nlines; i++) {
-		Dwarf_Addr a;
-
-		if (dwarf_lineaddr(dwarf_onesrcline(lines, i), &a))
-			continue;
-		lt_query(&res, cu, t, a - 1);
-		lt_query(&res, cu, t, a);
-		lt_query(&res, cu, t, a + 1);
-	}
-	if (!dwarf_getsrcfiles(cu, &files, &nfiles))
-		for (size_t i = 0; i < nfiles; i++)
-			if (!lt_same_str(dwline__file(t, i), dwarf_filesrc(files, i, NULL, NULL)))
-				lt_mismatch(&res, "file name", i, dwline__file(t, i),
-					    dwarf_filesrc(files, i, NULL, NULL));
-	(void)bias;
-	st->queries += res.queries;
-	st->mismatches += res.mismatches;
-}
-
 /* Every CU of path: decoded here and compared with libdw, or (split DWARF)
  * refused with -EOPNOTSUPP so that the caller asks libdw. */
 static int compare_file(const char *path, struct real_stats *st)
@@ -357,6 +327,7 @@ static int compare_file(const char *path, struct real_stats *st)
 		return -1;
 	}
 	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
+		struct lt_result res = { 0 };
 		struct dwline *t;
 		int ret = dwline__new_cu(&t, &sec, cu);
 
@@ -366,7 +337,9 @@ static int compare_file(const char *path, struct real_stats *st)
 		if (ret)
 			continue;
 		st->decoded++;
-		compare_cu(st, cu, bias, t);
+		lt_compare_cu(&res, cu, t);
+		st->queries += res.queries;
+		st->mismatches += res.mismatches;
 		dwline__delete(t);
 	}
 	dwfl_end(dwfl);
