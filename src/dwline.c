@@ -197,8 +197,9 @@ struct formats {
 	unsigned int n, type[MAX_FORMS], form[MAX_FORMS];
 };
 
-/* need_dir: file entries, which must say their directory */
-static int read_formats(struct cur *c, struct formats *f, bool need_dir)
+/* The head of a DWARF 5 directory or file list: its entry formats and its
+ * count. need_dir: file entries, which must say their directory. */
+static int read_list_head(struct cur *c, struct formats *f, bool need_dir, uint64_t *n)
 {
 	bool path = false, dir = false;
 
@@ -210,6 +211,10 @@ static int read_formats(struct cur *c, struct formats *f, bool need_dir)
 		dir |= f->type[i] == DW_LNCT_directory_index;
 	}
 	if (c->bad || (f->n && (!path || (need_dir && !dir))))
+		return -EINVAL;
+	*n = uleb(c);
+	/* every entry takes at least a byte per form: a count beyond that lies */
+	if (c->bad || (!f->n && *n) || (f->n && *n > (uint64_t)(c->end - c->p) / f->n))
 		return -EINVAL;
 	return 0;
 }
@@ -302,14 +307,10 @@ static int read_dirs_v5(struct cur *c, const struct dwline_sections *sec, struct
 {
 	struct formats f;
 	uint64_t n;
-	int ret = read_formats(c, &f, false);
+	int ret = read_list_head(c, &f, false, &n);
 
 	if (ret)
 		return ret;
-	n = uleb(c);
-	/* every entry takes at least a byte per form: a count beyond that lies */
-	if (c->bad || (!f.n && n) || (f.n && n > (uint64_t)(c->end - c->p) / f.n))
-		return -EINVAL;
 	h->dirs = xcalloc(n ? n : 1, sizeof(*h->dirs));
 	h->nr_dirs = n;
 	for (size_t i = 0; i < n; i++) {
@@ -325,13 +326,10 @@ static int read_files_v5(struct cur *c, const struct dwline_sections *sec, struc
 {
 	struct formats f;
 	uint64_t n;
-	int ret = read_formats(c, &f, true);
+	int ret = read_list_head(c, &f, true, &n);
 
 	if (ret)
 		return ret;
-	n = uleb(c);
-	if (c->bad || (!f.n && n) || (f.n && n > (uint64_t)(c->end - c->p) / f.n))
-		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		const char *path;
 		uint64_t dir = 0;
