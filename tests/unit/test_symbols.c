@@ -10,7 +10,6 @@
  * here plus a perf map, with a coalesced //anon mapping.
  * Skips the parts that need gcc when there is none.
  */
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -25,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildid.h"
 #include "jit.h"
 #include "symbols.h"
 #include "test.h"
@@ -153,29 +153,6 @@ static void rename_maps(struct run *r, const char *from, const char *to, const u
 		memcpy(r->maps[i].build_id, id, idlen);
 		r->maps[i].build_id_size = (uint8_t)idlen;
 	}
-}
-
-static int build_id_of(const char *path, uint8_t *id)
-{
-	int fd = open(path, O_RDONLY);
-	const void *p;
-	ssize_t n = -1;
-	Elf *elf;
-
-	if (fd < 0)
-		return -1;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf) {
-		n = dwelf_elf_gnu_build_id(elf, &p);
-		if (n > 0 && n <= 20)
-			memcpy(id, p, (size_t)n);
-		else
-			n = -1;
-		elf_end(elf);
-	}
-	close(fd);
-	return (int)n;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -317,7 +294,7 @@ static void test_stripped(const char *exe, struct run *r)
 	struct symbols_opts o = { .no_debuginfod = true };
 	struct symbols *s;
 	uint8_t id[20];
-	int n = build_id_of(exe, id);
+	int n = buildid__read_file(exe, id);
 	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
 
 	if (n <= 0) {
@@ -407,7 +384,7 @@ static void test_mismatch(const char *exe, struct run *r)
 	uint64_t a;
 
 	snprintf(copy, sizeof(copy), "%s/rebuilt", tmpdir);
-	if (sh("cp %s %s", exe, copy) || stat(copy, &st1) || (n = build_id_of(copy, id)) <= 0) {
+	if (sh("cp %s %s", exe, copy) || stat(copy, &st1) || (n = buildid__read_file(copy, id)) <= 0) {
 		printf("  skip mismatch\n");
 		return;
 	}
