@@ -30,7 +30,8 @@ msg = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
 MAIN_SRC := src/main.c
-LIB_SRCS := $(filter-out $(MAIN_SRC),$(wildcard src/*.c src/maps/*.c src/hitm/*.c src/tui/*.c))
+# One folder per stage (src/*/README.md); every .c under them goes into the library.
+LIB_SRCS := $(wildcard src/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libc2cscan.a
 BIN := $(B)/c2cscan

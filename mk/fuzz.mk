@@ -31,7 +31,7 @@ FUZZ_RUN_FLAGS := -max_len=262144 -timeout=10 -rss_limit_mb=2048 -print_final_st
 	-artifact_prefix=$(FUZZ_DIR)/
 FUZZ_REGRESS := $(filter-out %.keep,$(wildcard tests/fuzz/regress/*))
 
-$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*.h src/*/*.h) tests/unit/dwline_oracle.h
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*/*.h) tests/unit/dwline_oracle.h
 	@mkdir -p $(FUZZ_DIR)
 	$(call msg,FUZZCC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)

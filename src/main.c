@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <string.h>
-#include "builtin.h"
+#include "cli/cli.h"
 
 static const char usage[] =
 	"usage: c2cscan [--version] [help] <command> [<args>]\n"

@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "c2c.h"
+#include "hitm/c2c.h"
 
 #define DEC_MAX 255             /* distinct decodes kept (u8 ids); more are decoded per sample */
 #define DEC_NONE 0xffff

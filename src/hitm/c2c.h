@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "datasrc.h"
-#include "../maps/maps.h"
-#include "../util.h"
+#include "hitm/datasrc.h"
+#include "maps/maps.h"
+#include "util/util.h"
 
 struct c2c;
 

@@ -8,8 +8,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "datasrc.h"
-#include "../util.h"
+#include "hitm/datasrc.h"
+#include "util/util.h"
 
 /* Bit layout of the uapi union (little-endian bitfields). */
 #define FIELD(v, shift, bits) ((uint32_t)(((v) >> (shift)) & ((1ULL << (bits)) - 1)))

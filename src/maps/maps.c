@@ -25,15 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "maps.h"
-#include "../util.h"
+#include "maps/maps.h"
+#include "util/util.h"
 
 #define USER_MIN_ADDR 4096ULL
 #define PAGE_MASK_4K 4095ULL
 #define HUGE_LEN (1ULL << 56)
 #define T_INF UINT64_MAX
 #define NO_PID UINT32_MAX
-#define KERNEL_PID ((uint32_t)-1)
 #define DESC_CHUNK 256
 #define ANCESTRY_WALK_MAX 4096
 /* Against hostile streams (man/c2cscan-report.1, LIMITS): a FORK copies the

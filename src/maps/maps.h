@@ -32,7 +32,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../perf_data.h"
+#include "perfdata/perf_data.h"
 
 struct maps;
 

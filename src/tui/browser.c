@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../util.h"
-#include "browser.h"
-#include "term.h"
+#include "util/util.h"
+#include "tui/browser.h"
+#include "tui/term.h"
 
 #define MIN_ROWS 8
 #define MIN_COLS 30

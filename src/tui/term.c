@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
-#include "term.h"
+#include "tui/term.h"
 
 static struct {
 	bool active;            /* curses is up: term__exit has work to do */

@@ -15,12 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../columns.h"
-#include "../report.h"
-#include "../util.h"
-#include "browser.h"
-#include "term.h"
-#include "tui.h"
+#include "report/columns.h"
+#include "report/report.h"
+#include "util/util.h"
+#include "tui/browser.h"
+#include "tui/term.h"
+#include "tui/tui.h"
 
 #define MAX_COLS 40
 #define STRIP_MAX 256           /* longest line drawn as a byte strip */

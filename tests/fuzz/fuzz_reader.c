@@ -7,7 +7,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "reader.h"
+#include "perfdata/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "symbols.h"
+#include "names/symbols.h"
 
 struct sym {
 	uint64_t addr, size;

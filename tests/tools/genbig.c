@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "writer.h"
+#include "perfdata/writer.h"
 
 #define NPROC 4
 #define NTHR 4

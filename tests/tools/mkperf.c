@@ -45,9 +45,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "perf_data.h"
-#include "util.h"
-#include "writer.h"
+#include "perfdata/perf_data.h"
+#include "util/util.h"
+#include "perfdata/writer.h"
 
 #define MAX_TOKENS 64
 #define MAX_CPUS 4096

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwline.h"
+#include "names/dwline.h"
 
 struct lt_buf {
 	uint8_t *p;

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "test.h"
-#include "buildid.h"
-#include "reader.h"
-#include "writer.h"
+#include "perfdata/buildid.h"
+#include "perfdata/reader.h"
+#include "perfdata/writer.h"
 
 static size_t put_note(uint8_t *p, uint32_t type, const char *name, const uint8_t *desc, uint32_t descsz)
 {

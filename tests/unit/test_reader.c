@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "reader.h"
+#include "perfdata/reader.h"
 #include "test.h"
 
 #define RD "../shared/realdata/"

@@ -24,9 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buildid.h"
-#include "jit.h"
-#include "symbols.h"
+#include "perfdata/buildid.h"
+#include "names/jit.h"
+#include "names/symbols.h"
 #include "test.h"
 
 #define MAX_MAPS 128

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "test.h"
-#include "pmu.h"
-#include "record.h"
+#include "record/pmu.h"
+#include "record/synth.h"
 
 struct sink {
 	uint8_t *buf;

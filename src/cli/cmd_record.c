@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/* c2cscan record's command line: options into a struct record_opts, then
+ * the recording (record/record.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "record/record.h"
+#include "util/util.h"
+
+static const char record_usage[] =
+	"usage: c2cscan record [options] [--] [command [args]]\n"
+	"\n"
+	"  -e, --event EVENT     event(s), comma-separated; default: this machine's memory\n"
+	"                        events (Intel mem-loads + mem-stores, AMD ibs_op).\n"
+	"                        page-faults, minor-faults, major-faults work everywhere;\n"
+	"                        also mem-loads, mem-stores, ibs_op, PMU/term=val,.../[ukpP]\n"
+	"  -p, --pid PID,...     record existing processes (all their threads)\n"
+	"  -t, --tid TID,...     record existing threads\n"
+	"  -a, --all-cpus        system-wide, every CPU\n"
+	"  -C, --cpu CPUS        only these CPUs (0-3,8): system-wide on them, or limits -p/-t/command\n"
+	"  -o, --output FILE     output file (default perf.data; an old one becomes FILE.old)\n"
+	"  -c, --count N         sample every N events (default: 1 for software events)\n"
+	"  -F, --freq HZ         sample HZ times a second (default 4000 for memory events)\n"
+	"      --ldlat CYCLES    load latency threshold (Intel default 30; AMD: only when given)\n"
+	"  -u, --user            user space only\n"
+	"  -k, --kernel          kernel only\n"
+	"  -m, --mmap-pages N    ring buffer pages per buffer, a power of two (default 128)\n"
+	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
+	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
+	"  -q, --quiet           no summary\n"
+	"  -v, --verbose         say what is opened and how maps were read\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"With -p, -t, -a or -C the command is optional: recording stops on SIGINT,\n"
+	"--duration, or when the recorded processes are gone.\n";
+
+/* "1,2,3": ids appended to *ids. */
+static int parse_id_list(const char *s, pid_t **ids, int *nr)
+{
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v <= 0 || v > INT32_MAX || (*end && *end != ','))
+			return -EINVAL;
+		*ids = xrealloc(*ids, *nr + 1, sizeof(**ids));
+		(*ids)[(*nr)++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "c2cscan record: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", record_usage);
+	return 129;
+}
+
+static bool parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	return end != s && !*end && !errno && s[0] != '-';
+}
+
+/* Returns -1 when parsing succeeded, else the exit status. */
+static int parse_options(int argc, char **argv, struct record_opts *o)
+{
+	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH };
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "user", no_argument, NULL, 'u' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "ldlat", required_argument, NULL, OPT_LDLAT },
+		{ "synth-method", required_argument, NULL, OPT_SYNTH },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (record_opts__add_events(o, optarg))
+				return usage_error("too many events in '%s'", optarg);
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'c':
+			if (!parse_ulong(optarg, &o->period) || !o->period)
+				return usage_error("bad count '%s'", optarg);
+			break;
+		case 'F':
+			if (!parse_ulong(optarg, &o->freq) || !o->freq)
+				return usage_error("bad frequency '%s'", optarg);
+			break;
+		case 'm':
+			if (!parse_ulong(optarg, &v) || !v || v & (v - 1) || v > (1ul << 20))
+				return usage_error("-m needs a power of two, got '%s'", optarg);
+			o->pages = v;
+			o->pages_set = true;
+			break;
+		case 'p':
+			if (parse_id_list(optarg, &o->pids, &o->nr_pids))
+				return usage_error("bad PID list '%s'", optarg);
+			break;
+		case 't':
+			if (parse_id_list(optarg, &o->tids, &o->nr_tids))
+				return usage_error("bad TID list '%s'", optarg);
+			break;
+		case 'a':
+			o->system_wide = true;
+			break;
+		case 'C':
+			o->cpus = optarg;
+			break;
+		case 'u':
+			o->user = true;
+			break;
+		case 'k':
+			o->kernel = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case OPT_DURATION: {
+			char *end;
+
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0))
+				return usage_error("bad duration '%s'", optarg);
+			break;
+		}
+		case OPT_LDLAT:
+			if (!parse_ulong(optarg, &v) || !v || v > 65535)
+				return usage_error("bad --ldlat '%s'", optarg);
+			o->ldlat = (unsigned int)v;
+			o->ldlat_set = true;
+			break;
+		case OPT_SYNTH:
+			if (!strcmp(optarg, "auto"))
+				o->synth = SYNTH_AUTO;
+			else if (!strcmp(optarg, "query"))
+				o->synth = SYNTH_QUERY;
+			else if (!strcmp(optarg, "text"))
+				o->synth = SYNTH_TEXT;
+			else
+				return usage_error("--synth-method: auto, query or text, not '%s'", optarg);
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (o->user && o->kernel)
+		return usage_error("%s", "-u and -k exclude each other");
+	if (o->period && o->freq)
+		return usage_error("%s", "-c and -F exclude each other");
+	if ((o->nr_pids || o->nr_tids) && o->system_wide)
+		return usage_error("%s", "-p/-t and -a exclude each other");
+	if (optind >= argc && !o->nr_pids && !o->nr_tids && !o->system_wide && !o->cpus)
+		return usage_error("%s", "nothing to record: give a command, -p, -t, -a or -C");
+	return -1;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = { .out = "perf.data" };
+	int ret = parse_options(argc, argv, &o);
+
+	if (ret < 0)
+		ret = record__run(&o, optind < argc ? argv + optind : NULL, argc, argv);
+	record_opts__exit(&o);
+	return ret;
+}

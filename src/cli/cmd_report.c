@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * c2cscan report: option parsing and the exit status. Exit codes:
+ * 0 report printed; 1 the input cannot be read (one line on stderr naming the
+ * file and the reason); 2 a partial report (the stream broke mid-way; the
+ * report covers what was read and says so); 129 usage error; 130 the browser
+ * was left by Ctrl-C (or SIGTERM/SIGHUP).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "report/report.h"
+#include "tui/tui.h"
+
+static const char report_usage[] =
+	"usage: c2cscan report [options]\n"
+	"\n"
+	"  -i, --input FILE         perf.data file to read (default perf.data; - = stdin)\n"
+	"      --stdio              text output (default when stdout is not a terminal)\n"
+	"      --json               JSON output (schema: c2cscan-report(1))\n"
+	"      --tui                the interactive browser (default on a terminal)\n"
+	"  -d, --display MODE       rank lines by tot|lcl|rmt (HITM), peer, or all (accesses)\n"
+	"      --show-all           list every line, not only contended ones\n"
+	"      --double-cl          group by 2 cachelines (adjacent-line prefetch)\n"
+	"      --cacheline-size N   override the file's cacheline size (default: file's, else 64)\n"
+	"      --lines N            --stdio: detail the offsets of the first N lines only\n"
+	"      --no-symbols         do not name code and data (faster; addresses only)\n"
+	"      --symfs DIR          look for objects and debug info under DIR (another machine's files)\n"
+	"  -k, --vmlinux FILE       kernel image with symbols (default: /proc/kallsyms when it matches)\n"
+	"      --no-debuginfod      never ask debuginfod servers (DEBUGINFOD_URLS) for debug info\n"
+	"  -h, --help               this text\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "c2cscan report: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", report_usage);
+	return 129;
+}
+
+static int parse_uint(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > 1u << 30)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
+	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "tui", no_argument, NULL, OPT_TUI },
+		{ "display", required_argument, NULL, 'd' },
+		{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
+		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
+		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
+		{ "lines", required_argument, NULL, OPT_LINES },
+		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o = { .input = "perf.data" };
+	struct report *r;
+	char err[512];
+	bool tui_forced;
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:k:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.input = optarg;
+			break;
+		case 'd':
+			if (c2c_display__parse(optarg, &o.mode) < 0)
+				return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
+			o.mode_set = true;
+			break;
+		case OPT_STDIO:
+			o.out = REPORT_OUT_STDIO;
+			break;
+		case OPT_JSON:
+			o.out = REPORT_OUT_JSON;
+			break;
+		case OPT_TUI:
+			o.out = REPORT_OUT_TUI;
+			break;
+		case OPT_SHOW_ALL:
+			o.show_all = true;
+			break;
+		case OPT_DOUBLE_CL:
+			o.double_cl = true;
+			break;
+		case OPT_CL_SIZE:
+			if (parse_uint(optarg, &o.cl_size) < 0 || !o.cl_size)
+				return usage_error("bad cacheline size '%s'", optarg);
+			break;
+		case OPT_LINES:
+			if (parse_uint(optarg, &o.max_lines) < 0)
+				return usage_error("bad number of lines '%s'", optarg);
+			break;
+		case OPT_NO_SYMBOLS:
+			o.names.disabled = true;
+			break;
+		case OPT_SYMFS:
+			o.names.symfs = optarg;
+			break;
+		case 'k':
+			o.names.vmlinux = optarg;
+			break;
+		case OPT_NO_DEBUGINFOD:
+			o.names.no_debuginfod = true;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	tui_forced = o.out == REPORT_OUT_TUI;
+	if (o.out == REPORT_OUT_AUTO)
+		o.out = isatty(STDOUT_FILENO) ? REPORT_OUT_TUI : REPORT_OUT_STDIO;
+
+	ret = report__load(&r, &o, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "c2cscan: %s: %s\n", strcmp(o.input, "-") ? o.input : "<stdin>", err);
+		return 1;
+	}
+	switch (o.out) {
+	case REPORT_OUT_JSON:
+		report__fprintf_json(r, stdout);
+		break;
+	case REPORT_OUT_TUI:
+		ret = tui__browse(r, err, sizeof(err));
+		if (ret == -ENOTTY && !tui_forced) {
+			/* a terminal the browser cannot use (TERM=dumb): text, as --stdio */
+			report__fprintf_stdio(r, stdout);
+			ret = 0;
+		} else if (ret < 0 && ret != -EINTR) {
+			fprintf(stderr, "c2cscan: %s\n", err);
+		}
+		break;
+	default:
+		report__fprintf_stdio(r, stdout);
+		break;
+	}
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "c2cscan: writing the report: %s\n", strerror(errno));
+		ret = -EIO;
+	}
+	if (r->partial)
+		fprintf(stderr, "c2cscan: %s: partial report: %s\n", pd_reader__path(r->reader), r->partial_reason);
+	/* Ctrl-C in the browser: the shell's convention for SIGINT */
+	c = ret == -EINTR ? 130 : ret < 0 ? 1 : r->partial ? 2 : 0;
+	report__delete(r);
+	return c;
+}

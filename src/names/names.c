@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report's names: a struct symbols created on the first question, fed
+ * with what pass 1 saw (jit-PID.dump mmaps) and the file's build-ids.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "names/names.h"
+#include "hitm/c2c.h"
+#include "util/util.h"
+
+struct jitdump {
+	uint32_t pid;
+	char *path;
+};
+
+struct names {
+	struct names_opts o;      /* strings owned */
+	const struct pd_info *info;
+	bool kallsyms_off;
+	struct symbols *sym;      /* created lazily */
+	struct jitdump *jit;
+	size_t nr_jit, alloc_jit;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* kallsyms names this machine's kernel: only use it for a recording of the
+ * same release (and symbols.c then checks the KASLR offset against the
+ * recorded kernel map). */
+static bool same_kernel(const struct pd_info *info)
+{
+	struct utsname u;
+
+	return info && info->osrelease && !uname(&u) && !strcmp(u.release, info->osrelease);
+}
+
+struct names *names__new(const struct names_opts *o, const struct pd_info *info)
+{
+	struct names *n = xcalloc(1, sizeof(*n));
+
+	n->o.disabled = o->disabled;
+	n->o.no_debuginfod = o->no_debuginfod;
+	n->o.symfs = dup_or_null(o->symfs);
+	n->o.vmlinux = dup_or_null(o->vmlinux);
+	n->o.kallsyms = dup_or_null(o->kallsyms);
+	n->o.perf_map_dir = dup_or_null(o->perf_map_dir);
+	n->info = info;
+	n->kallsyms_off = !o->kallsyms && !same_kernel(info);
+	return n;
+}
+
+void names__delete(struct names *n)
+{
+	if (!n)
+		return;
+	symbols__delete(n->sym);
+	for (size_t i = 0; i < n->nr_jit; i++)
+		free(n->jit[i].path);
+	free(n->jit);
+	free((char *)n->o.symfs);
+	free((char *)n->o.vmlinux);
+	free((char *)n->o.kallsyms);
+	free((char *)n->o.perf_map_dir);
+	free(n);
+}
+
+void names__note_mmap(struct names *n, const struct pd_mmap *m)
+{
+	const char *base;
+	unsigned int pid;
+	int end = 0;
+
+	if (!n || n->o.disabled || !m->filename)
+		return;
+	base = strrchr(m->filename, '/');
+	base = base ? base + 1 : m->filename;
+	if (sscanf(base, "jit-%u.dump%n", &pid, &end) != 1 || base[end] || pid != m->pid)
+		return;
+	for (size_t i = 0; i < n->nr_jit; i++)
+		if (n->jit[i].pid == pid && !strcmp(n->jit[i].path + strlen(n->o.symfs ? n->o.symfs : ""),
+						    m->filename))
+			return;
+	xgrow((void **)&n->jit, &n->alloc_jit, n->nr_jit + 1, sizeof(*n->jit));
+	n->jit[n->nr_jit].pid = pid;
+	n->jit[n->nr_jit].path = xasprintf("%s%s", n->o.symfs ? n->o.symfs : "", m->filename);
+	n->nr_jit++;
+}
+
+static struct symbols *names__symbols(struct names *n)
+{
+	struct symbols_opts so = {
+		.symfs = n->o.symfs,
+		.vmlinux = n->o.vmlinux,
+		/* "": no kallsyms at all (fopen fails, nothing is named) */
+		.kallsyms = n->kallsyms_off ? "" : n->o.kallsyms,
+		.perf_map_dir = n->o.perf_map_dir,
+		.no_debuginfod = n->o.no_debuginfod,
+	};
+
+	if (n->sym)
+		return n->sym;
+	n->sym = symbols__new(&so);
+	for (size_t i = 0; i < n->nr_jit; i++)
+		symbols__add_jitdump(n->sym, n->jit[i].pid, n->jit[i].path);
+	for (uint32_t i = 0; n->info && i < n->info->nr_build_ids; i++)
+		symbols__set_build_id(n->sym, n->info->build_ids[i].name, n->info->build_ids[i].id,
+				      n->info->build_ids[i].size);
+	return n->sym;
+}
+
+bool names__data(struct names *n, const struct maps *maps, const struct c2c_line *l, uint32_t offset,
+		 struct data_loc *out)
+{
+	const struct map_desc *prev = NULL;
+	uint32_t pid = l->key.kind == CL_KERNEL ? KERNEL_PID : l->first_pid;
+
+	memset(out, 0, sizeof(*out));
+	if (!n || n->o.disabled)
+		return false;
+	if (l->data_map && l->data_map->start)
+		prev = maps__find(maps, pid, l->data_map->start - 1, l->first_time);
+	return !symbols__data(names__symbols(n), l->data_map, prev, pid, l->addr + offset, out);
+}
+
+void names__row(struct names *n, const struct maps *maps, bool use_time, const struct c2c_line *l,
+		const struct c2c_row *row, struct row_names *out)
+{
+	uint32_t pid = row->cpumode == PERF_RECORD_MISC_KERNEL ? KERNEL_PID : row->first_pid;
+
+	memset(out, 0, sizeof(*out));
+	if (!n || n->o.disabled)
+		return;
+	out->code_ok = !symbols__code(names__symbols(n), row->code_map, pid, row->iaddr,
+				      use_time ? row->first_time : 0, &out->code);
+	out->data_ok = names__data(n, maps, l, row->offset, &out->data);
+}
+
+size_t names__nr_warnings(const struct names *n)
+{
+	return n && n->sym ? symbols__nr_warnings(n->sym) : 0;
+}
+
+const char *names__warning(const struct names *n, size_t i)
+{
+	return symbols__warning(n->sym, i);
+}
+
+size_t names__code_scnprintf(const struct code_loc *c, char *buf, size_t size)
+{
+	int n;
+
+	if (!size)
+		return 0;
+	if (c->inl_func)
+		n = snprintf(buf, size, "%s (inlined in %s)", c->inl_func,
+			     c->inl_caller ? c->inl_caller : c->func ? c->func : "?");
+	else if (c->func && c->func_off)
+		n = snprintf(buf, size, "%s+%#" PRIx64, c->func, c->func_off);
+	else
+		n = snprintf(buf, size, "%s", c->func ? c->func : "");
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t names__source_scnprintf(const struct code_loc *c, bool full, char *buf, size_t size)
+{
+	const char *f = c->file, *base;
+	int n;
+
+	if (!size)
+		return 0;
+	if (!f || c->line <= 0) {
+		buf[0] = '\0';
+		return 0;
+	}
+	base = strrchr(f, '/');
+	n = snprintf(buf, size, "%s:%d", full || !base ? f : base + 1, c->line);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t names__data_scnprintf(const struct data_loc *d, char *buf, size_t size)
+{
+	int n;
+
+	if (!size)
+		return 0;
+	if (d->sym && d->member[0])
+		n = d->member_off ? snprintf(buf, size, "%s+%#x", d->member, d->member_off)
+				  : snprintf(buf, size, "%s", d->member);
+	else if (d->sym)
+		n = d->sym_off ? snprintf(buf, size, "%s+%#" PRIx64, d->sym, d->sym_off)
+			       : snprintf(buf, size, "%s", d->sym);
+	else
+		n = snprintf(buf, size, "%s", d->kind ? d->kind : "");
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}

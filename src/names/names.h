@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Names for what the renderers print (the code of a row, the data at an
+ * offset of a line), asked for lazily: nothing is opened until a renderer
+ * asks, and src/symbols.c caches every answer per (object, address), so
+ * a report names only the rows it prints.
+ *
+ * The report owns one struct names (report.c creates it, pass 1 feeds it
+ * the JIT dump mmaps; the recording's build-ids come from its BUILD_ID
+ * feature); renderers ask through report__row_names(), which passes the
+ * report's maps.
+ */
+#ifndef C2CSCAN_NAMES_H
+#define C2CSCAN_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "names/symbols.h"
+
+struct c2c_line;
+struct c2c_row;
+struct pd_info;
+struct pd_mmap;
+
+struct names_opts {
+	bool disabled;            /* --no-symbols: every name is empty */
+	const char *symfs;        /* --symfs */
+	const char *vmlinux;      /* -k / --vmlinux */
+	bool no_debuginfod;
+	const char *kallsyms;     /* NULL: /proc/kallsyms when the recording's kernel release is
+				   * this machine's (a KASLR offset check follows in symbols.c) */
+	const char *perf_map_dir; /* NULL: /tmp */
+};
+
+struct names;
+
+struct names *names__new(const struct names_opts *o, const struct pd_info *info);
+void names__delete(struct names *n);
+/* Pass 1 shows every mmap: remember the jit-PID.dump ones. */
+void names__note_mmap(struct names *n, const struct pd_mmap *m);
+
+struct row_names {
+	bool code_ok, data_ok;
+	struct code_loc code;
+	struct data_loc data;
+};
+
+/* Code of row and data at its offset in line l (maps: the report's, for the
+ * mapping below a data mapping; use_time: code resolved by the row's time).
+ * Empty (code_ok/data_ok false) when nothing is known or names are disabled. */
+void names__row(struct names *n, const struct maps *maps, bool use_time, const struct c2c_line *l,
+		const struct c2c_row *row, struct row_names *out);
+/* Data at byte offset of line l (0 .. line size - 1). */
+bool names__data(struct names *n, const struct maps *maps, const struct c2c_line *l, uint32_t offset,
+		 struct data_loc *out);
+/* Build-id mismatches and the like, for the report's warnings. */
+size_t names__nr_warnings(const struct names *n);
+const char *names__warning(const struct names *n, size_t i);
+
+/* "worker+0x1c", or "inl_fn (inlined in worker)"; "" when unknown. */
+size_t names__code_scnprintf(const struct code_loc *c, char *buf, size_t size);
+/* "counter.c:42" (base name; full path with full); "" when unknown. */
+size_t names__source_scnprintf(const struct code_loc *c, bool full, char *buf, size_t size);
+/* "counters.b", "counters+0x8", "[heap]"; "" when unknown. */
+size_t names__data_scnprintf(const struct data_loc *d, char *buf, size_t size);
+
+#endif

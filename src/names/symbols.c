@@ -1,0 +1,1559 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Code and data names for addresses with elfutils; see symbols.h. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "names/dwline.h"
+#include "names/jit.h"
+#include "names/symbols.h"
+#include "util/util.h"
+
+#define KERNEL_HALF (1ULL << 63)
+#define MAX_TYPE_DEPTH 16
+#define MAX_DIMS 8
+
+/* ---- address caches ----
+ * Open addressing over small slots (key, result, index); the values sit in
+ * a dense array beside them, so that growing the table moves 16 bytes a
+ * slot, not the value: the caches hold a few thousand 70-byte answers. */
+
+struct slot_hdr {
+	uint64_t key;
+	int32_t rc;
+	uint32_t idx;           /* value index + 1; 0: free slot */
+};
+
+struct acache {
+	struct slot_hdr *slots;
+	uint8_t *vals;
+	size_t val_size, cap, nr, alloc_vals;
+};
+
+static void acache__init(struct acache *c, size_t val_size)
+{
+	*c = (struct acache){ .val_size = val_size };
+}
+
+static void acache__exit(struct acache *c)
+{
+	free(c->slots);
+	free(c->vals);
+	c->slots = NULL;
+	c->vals = NULL;
+}
+
+static struct slot_hdr *acache__find(const struct acache *c, uint64_t key)
+{
+	if (!c->cap)
+		return NULL;
+	for (size_t i = hash64(key) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		struct slot_hdr *h = &c->slots[i];
+
+		if (!h->idx)
+			return NULL;
+		if (h->key == key)
+			return h;
+	}
+}
+
+/* The answer cached under key: copied to val, its result to *rc. */
+static bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc)
+{
+	const struct slot_hdr *h = acache__find(c, key);
+
+	if (!h)
+		return false;
+	memcpy(val, c->vals + (size_t)(h->idx - 1) * c->val_size, c->val_size);
+	*rc = h->rc;
+	return true;
+}
+
+static struct slot_hdr *acache__free_slot(const struct acache *c, uint64_t key)
+{
+	size_t i;
+
+	for (i = hash64(key) & (c->cap - 1); c->slots[i].idx; i = (i + 1) & (c->cap - 1))
+		;
+	return &c->slots[i];
+}
+
+static void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
+{
+	struct slot_hdr *h;
+
+	if ((c->nr + 1) * 2 > c->cap) {
+		struct slot_hdr *old = c->slots;
+		size_t old_cap = c->cap;
+
+		c->cap = old_cap ? old_cap * 2 : 64;
+		c->slots = xcalloc(c->cap, sizeof(*c->slots));
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].idx)
+				*acache__free_slot(c, old[i].key) = old[i];
+		free(old);
+	}
+	xgrow((void **)&c->vals, &c->alloc_vals, c->nr + 1, c->val_size);
+	memcpy(c->vals + c->nr * c->val_size, val, c->val_size);
+	h = acache__free_slot(c, key);
+	*h = (struct slot_hdr){ key, rc, (uint32_t)++c->nr };
+}
+
+/* ---- objects ---- */
+
+enum obj_state { OBJ_OK, OBJ_MISSING, OBJ_STALE, OBJ_NOT_ELF };
+
+struct seg {
+	uint64_t offset, vaddr, filesz, memsz;
+	uint32_t flags;
+};
+
+/* A global or static variable of the object's DWARF, by address. */
+/* var, subp, esym and ksym arrays are sorted by their first member (util.h) */
+struct esym {
+	uint64_t addr, size;    /* module addresses */
+	const char *name;       /* the Elf's string table */
+	uint8_t type, rank;     /* STT_*; binding: local 0, weak 1, global 2 */
+};
+
+struct var {
+	uint64_t addr, size;
+	Dwarf_Die die;          /* points into the module's Dwarf: valid until dwfl_end() */
+};
+
+struct subp {
+	uint64_t lo, hi;        /* module addresses, [lo, hi) */
+	Dwarf_Addr bias;        /* module address - DWARF address */
+	Dwarf_Die die;
+	Dwarf_Die cu;
+};
+
+struct obj {
+	const char *name;       /* interned */
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	enum obj_state state;
+	bool kernel;
+	char *path;             /* file actually opened */
+	Dwfl *dwfl;             /* owns every string the caches point to */
+	Dwfl_Module *mod;
+	struct seg *segs;
+	size_t nr_segs;
+	uint64_t kaslr;         /* vmlinux: runtime address - link address */
+	bool kaslr_known;
+	struct acache code, data;
+	struct var *vars;
+	size_t nr_vars, alloc_vars;
+	bool vars_built;
+	struct esym *esyms;     /* the ELF symbol table, sorted: libdwfl's address lookup is linear */
+	size_t nr_esyms, alloc_esyms;
+	bool esyms_built;
+	struct subp *subps;     /* code ranges of subprograms, sorted (code_inlines) */
+	size_t nr_subps, alloc_subps;
+	bool subps_built;
+	/* line tables by .debug_line offset: struct dwline *, NULL where libdw
+	 * answers instead; lsec points into the module's Dwarf sections */
+	struct acache lines;
+	struct dwline_sections lsec;
+	int lsec_state;         /* 0 not looked for, 1 usable, -1 not (libdw answers) */
+};
+
+struct ksym {
+	uint64_t addr;
+	const char *name;
+};
+
+struct bid_ent {
+	const char *name;       /* interned */
+	uint8_t id[20];
+	uint8_t size;
+};
+
+struct symbols {
+	char *symfs, *vmlinux, *kallsyms, *perf_map_dir;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;      /* libdwfl keeps a pointer to it: lives as long as the dwfls */
+	struct strtab *strs;
+	struct obj **objs;
+	size_t nr_objs, alloc_objs;
+	uint32_t *obj_slots;    /* index + 1 */
+	size_t nr_obj_slots;
+	struct obj *vmlinux_obj;
+	struct ksym *ksyms;
+	size_t nr_ksyms;
+	bool ksyms_loaded, ksyms_usable, ksyms_checked;
+	struct acache kcode;    /* kallsyms answers by address */
+	struct jit_index *jit;
+	struct u32set perf_map_tried;
+	struct bid_ent *bids;
+	size_t nr_bids, alloc_bids;
+	char **warnings;
+	size_t nr_warnings, alloc_warnings;
+	struct symbols_stats stats;
+};
+
+static void warn(struct symbols *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warn(struct symbols *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg)
+		return;
+	xgrow((void **)&s->warnings, &s->alloc_warnings, s->nr_warnings + 1, sizeof(*s->warnings));
+	s->warnings[s->nr_warnings++] = msg;
+}
+
+size_t symbols__nr_warnings(const struct symbols *s)
+{
+	return s->nr_warnings;
+}
+
+const char *symbols__warning(const struct symbols *s, size_t i)
+{
+	return i < s->nr_warnings ? s->warnings[i] : NULL;
+}
+
+void symbols__stats(const struct symbols *s, struct symbols_stats *st)
+{
+	*st = s->stats;
+}
+
+static void hex(char *buf, const uint8_t *id, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(buf + 2 * i, "%02x", id[i]);
+	buf[2 * n] = 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * The standard lookup asked debuginfod, found nothing and took about its
+ * whole timeout: the servers do not answer. Asking again for every other
+ * object would freeze the report (and the browser) for as long again each
+ * time; libdebuginfod reads DEBUGINFOD_URLS at every lookup, so taking it
+ * out of the environment stops that for the rest of the run.
+ */
+static void debuginfod_give_up(struct symbols *s, const char *urls, const char *modname, double took)
+{
+	const char *t = getenv("DEBUGINFOD_TIMEOUT");
+	double timeout = t && atof(t) > 0 ? atof(t) : 90;
+
+	if (took < 0.8 * timeout)
+		return;
+	unsetenv("DEBUGINFOD_URLS");
+	if (s)
+		warn(s, "debuginfod (%s) did not answer within %.0f s for %s: not asked again in this run "
+		     "(--no-debuginfod never asks)", urls, timeout, modname);
+}
+
+/*
+ * Separate debug info the standard ways (the file itself, .gnu_debuglink,
+ * DIR/.build-id/xx/rest.debug, debuginfod), then perf's build-id cache,
+ * where perf keeps "debug" next to "elf". *userdata: the symbols (set when
+ * the module is reported).
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const unsigned char *bits;
+	const char *home = getenv("HOME"), *urls = getenv("DEBUGINFOD_URLS");
+	char *urls_copy = urls && *urls ? xstrdup(urls) : NULL;
+	double t0 = now_s();
+	GElf_Addr vaddr;
+	char idhex[41], *path;
+	int fd, n;
+
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && urls_copy)
+		debuginfod_give_up(*userdata, urls_copy, modname, now_s() - t0);
+	free(urls_copy);
+	if (fd >= 0 || !home)
+		return fd;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n < 2 || n > 20)
+		return -1;
+	hex(idhex, bits, (size_t)n);
+	path = xasprintf("%s/.debug/.build-id/%.2s/%s/debug", home, idhex, idhex + 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*debuginfo_file_name = path;
+	else
+		free(path);
+	return fd;
+}
+
+struct symbols *symbols__new(const struct symbols_opts *o)
+{
+	struct symbols *s = xcalloc(1, sizeof(*s));
+	struct symbols_opts none = { 0 };
+
+	if (!o)
+		o = &none;
+	s->symfs = o->symfs && o->symfs[0] ? xstrdup(o->symfs) : NULL;
+	s->vmlinux = o->vmlinux ? xstrdup(o->vmlinux) : NULL;
+	s->kallsyms = xstrdup(o->kallsyms ? o->kallsyms : "/proc/kallsyms");
+	s->perf_map_dir = xstrdup(o->perf_map_dir ? o->perf_map_dir : "/tmp");
+	if (o->debuginfo_path)
+		s->debuginfo_path = xstrdup(o->debuginfo_path);
+	else if (s->symfs)
+		s->debuginfo_path = xasprintf("+:.debug:%s/usr/lib/debug", s->symfs);
+	s->cb.find_elf = dwfl_build_id_find_elf;
+	s->cb.find_debuginfo = find_debuginfo;
+	s->cb.section_address = dwfl_offline_section_address;
+	s->cb.debuginfo_path = s->debuginfo_path ? &s->debuginfo_path : NULL;
+	s->strs = strtab__new();
+	s->nr_obj_slots = 64;
+	s->obj_slots = xcalloc(s->nr_obj_slots, sizeof(*s->obj_slots));
+	acache__init(&s->kcode, sizeof(struct code_loc));
+	s->jit = jit_index__new();
+	/* libdw's debuginfod client reads these at each lookup; unless the
+	 * user chose, one try of 5 s (its defaults, 90 s and 2 retries, would
+	 * freeze the browser for minutes on a server that does not answer) */
+	if (o->no_debuginfod) {
+		unsetenv("DEBUGINFOD_URLS");
+	} else {
+		setenv("DEBUGINFOD_TIMEOUT", "5", 0);
+		setenv("DEBUGINFOD_RETRY_LIMIT", "0", 0);
+	}
+	return s;
+}
+
+static void obj__init_caches(struct obj *o)
+{
+	acache__init(&o->code, sizeof(struct code_loc));
+	acache__init(&o->data, sizeof(struct data_loc));
+	acache__init(&o->lines, sizeof(struct dwline *));
+}
+
+static void obj__delete(struct obj *o)
+{
+	if (!o)
+		return;
+	acache__exit(&o->code);
+	acache__exit(&o->data);
+	for (size_t i = 0; i < o->lines.nr; i++)
+		dwline__delete(((struct dwline **)o->lines.vals)[i]);
+	acache__exit(&o->lines);
+	free(o->vars);
+	free(o->subps);
+	free(o->esyms);
+	free(o->segs);
+	free(o->path);
+	if (o->dwfl)
+		dwfl_end(o->dwfl);
+	free(o);
+}
+
+void symbols__delete(struct symbols *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_objs; i++)
+		obj__delete(s->objs[i]);
+	obj__delete(s->vmlinux_obj);
+	free(s->objs);
+	free(s->obj_slots);
+	free(s->ksyms);
+	acache__exit(&s->kcode);
+	jit_index__delete(s->jit);
+	u32set__exit(&s->perf_map_tried);
+	free(s->bids);
+	for (size_t i = 0; i < s->nr_warnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
+	strtab__delete(s->strs);
+	free(s->symfs);
+	free(s->vmlinux);
+	free(s->kallsyms);
+	free(s->perf_map_dir);
+	free(s->debuginfo_path);
+	free(s);
+}
+
+void symbols__set_build_id(struct symbols *s, const char *name, const uint8_t *id, size_t size)
+{
+	struct bid_ent *b;
+
+	if (!name || !size || size > sizeof(b->id))
+		return;
+	xgrow((void **)&s->bids, &s->alloc_bids, s->nr_bids + 1, sizeof(*s->bids));
+	b = &s->bids[s->nr_bids++];
+	b->name = strtab__intern(s->strs, name, NULL);
+	memcpy(b->id, id, size);
+	b->size = (uint8_t)size;
+}
+
+static const struct bid_ent *bid_lookup(const struct symbols *s, const char *interned)
+{
+	for (size_t i = s->nr_bids; i-- > 0;)
+		if (s->bids[i].name == interned)
+			return &s->bids[i];
+	return NULL;
+}
+
+/* ---- opening an object ---- */
+
+static int read_segs(struct obj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	size_t phnum;
+
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		return -ENOEXEC;
+	o->segs = xcalloc(phnum ? phnum : 1, sizeof(*o->segs));
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
+
+		if (!ph || ph->p_type != PT_LOAD)
+			continue;
+		o->segs[o->nr_segs++] = (struct seg){ ph->p_offset, ph->p_vaddr, ph->p_filesz,
+						      ph->p_memsz, ph->p_flags };
+	}
+	return o->nr_segs ? 0 : -ENOEXEC;
+}
+
+enum open_result { OPEN_OK, OPEN_NOFILE, OPEN_NOT_ELF, OPEN_OTHER_ID };
+
+/*
+ * Report path as the object's only module, at its link addresses (bias 0
+ * for executables and shared objects alike): callers translate runtime
+ * addresses through the program headers, so one module serves every
+ * process that maps the file wherever it lands.
+ */
+static enum open_result obj__try(struct symbols *s, struct obj *o, const char *path, char *found_id)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	struct stat st;
+	int fd, n;
+
+	/* a recording may name anything: never /proc/kcore and the like, and
+	 * never wait on a FIFO */
+	if (path_is_pseudo_fs(path))
+		return OPEN_NOFILE;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return OPEN_NOFILE;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return OPEN_NOFILE;
+	}
+	dwfl = dwfl_begin(&s->cb);
+	if (!dwfl) {
+		close(fd);
+		return OPEN_NOFILE;
+	}
+	dwfl_report_begin(dwfl);
+	/* dwfl takes ownership of fd, also when it fails */
+	mod = dwfl_report_elf(dwfl, o->name, path, fd, 0, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (mod) {
+		void **userdata;
+
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = s;
+	}
+	if (!mod) {
+		dwfl_end(dwfl);
+		return OPEN_NOT_ELF;
+	}
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (o->build_id_size && (n != o->build_id_size || memcmp(bits, o->build_id, (size_t)n))) {
+		if (n > 0 && n <= 20)
+			hex(found_id, bits, (size_t)n);
+		else
+			strcpy(found_id, "none");
+		dwfl_end(dwfl);
+		return OPEN_OTHER_ID;
+	}
+	o->dwfl = dwfl;
+	o->mod = mod;
+	o->path = xstrdup(path);
+	if (read_segs(o)) {
+		dwfl_end(dwfl);
+		o->dwfl = NULL;
+		o->mod = NULL;
+		return OPEN_NOT_ELF;
+	}
+	return OPEN_OK;
+}
+
+/* Without a build-id, the recorded inode still tells a rebuilt file apart
+ * (compilers write a new file); only comparable on the same device. */
+static bool inode_changed(const struct map_desc *map, const char *path, uint64_t *now)
+{
+	struct stat st;
+
+	if (!map || !map->v2 || map->build_id_form || !map->ino || stat(path, &st))
+		return false;
+	if (major(st.st_dev) != map->maj || minor(st.st_dev) != map->min)
+		return false;
+	*now = st.st_ino;
+	return st.st_ino != map->ino;
+}
+
+static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *map)
+{
+	char idhex[41], found[41] = "", *cand[8];
+	const char *home = getenv("HOME");
+	size_t nc = 0, namelen = name_len_undeleted(o->name, strlen(o->name));
+	enum open_result r;
+	bool other_id = false, not_elf = false;
+	uint64_t ino = 0;
+	char *first;
+
+	first = xasprintf("%s%.*s", s->symfs ? s->symfs : "", (int)namelen, o->name);
+	cand[nc++] = first;
+	if (o->build_id_size) {
+		hex(idhex, o->build_id, o->build_id_size);
+		if (home) {
+			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s/elf", home, idhex, idhex + 2);
+			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s", home, idhex, idhex + 2);
+			cand[nc++] = xasprintf("%s/.debug/%.*s/%s/elf", home, (int)namelen, o->name, idhex);
+		}
+		/* a separate debug file has the symbols, DWARF and program headers */
+		cand[nc++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				       s->symfs ? s->symfs : "", idhex, idhex + 2);
+	}
+	s->stats.objects_opened++;
+	o->state = OBJ_MISSING;
+	if (!o->build_id_size && !s->symfs && inode_changed(map, first, &ino)) {
+		warn(s, "%s changed since the recording (inode %" PRIu64 ", recorded %" PRIu64
+		     "): not naming it", first, ino, map->ino);
+		o->state = OBJ_STALE;
+		goto out;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		char f[41] = "";
+
+		r = obj__try(s, o, cand[i], f);
+		if (r == OPEN_OK) {
+			o->state = OBJ_OK;
+			break;
+		}
+		if (r == OPEN_OTHER_ID && !other_id) {
+			other_id = true;
+			memcpy(found, f, sizeof(found));
+		}
+		if (r == OPEN_NOT_ELF && i == 0)
+			not_elf = true;
+	}
+	if (o->state == OBJ_OK)
+		goto out;
+	if (other_id) {
+		o->state = OBJ_STALE;
+		warn(s, "%s on disk has build-id %s, recording has %s: not naming it", first, found,
+		     idhex);
+	} else if (not_elf) {
+		o->state = OBJ_NOT_ELF;
+	}
+out:
+	for (size_t i = 0; i < nc; i++)
+		free(cand[i]);
+}
+
+static uint64_t obj_hash(const char *interned, const uint8_t *id, size_t n)
+{
+	return hash64((uint64_t)(uintptr_t)interned) ^ hash_bytes(id, n, 7);
+}
+
+static void obj_slot_insert(struct symbols *s, size_t idx)
+{
+	const struct obj *o = s->objs[idx];
+	size_t mask = s->nr_obj_slots - 1;
+	size_t i = obj_hash(o->name, o->build_id, o->build_id_size) & mask;
+
+	while (s->obj_slots[i])
+		i = (i + 1) & mask;
+	s->obj_slots[i] = (uint32_t)idx + 1;
+}
+
+/* The object behind a file mapping, opened on first use. */
+static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
+{
+	const char *name = strtab__intern(s->strs, map->name, NULL);
+	const uint8_t *id = map->build_id;
+	size_t n = map->build_id_size, mask = s->nr_obj_slots - 1;
+	struct obj *o;
+
+	if (!n) {
+		const struct bid_ent *b = bid_lookup(s, name);
+
+		if (b) {
+			id = b->id;
+			n = b->size;
+		}
+	}
+	if (n > 20)
+		n = 20;
+	for (size_t i = obj_hash(name, id, n) & mask; s->obj_slots[i]; i = (i + 1) & mask) {
+		o = s->objs[s->obj_slots[i] - 1];
+		if (o->name == name && o->build_id_size == n && !memcmp(o->build_id, id, n))
+			return o;
+	}
+	o = xcalloc(1, sizeof(*o));
+	o->name = name;
+	memcpy(o->build_id, id, n);
+	o->build_id_size = (uint8_t)n;
+	obj__init_caches(o);
+	obj__open(s, o, map);
+	xgrow((void **)&s->objs, &s->alloc_objs, s->nr_objs + 1, sizeof(*s->objs));
+	s->objs[s->nr_objs++] = o;
+	if (s->nr_objs * 2 > s->nr_obj_slots) {
+		free(s->obj_slots);
+		s->nr_obj_slots *= 2;
+		s->obj_slots = xcalloc(s->nr_obj_slots, sizeof(*s->obj_slots));
+		for (size_t i = 0; i < s->nr_objs; i++)
+			obj_slot_insert(s, i);
+	} else {
+		obj_slot_insert(s, s->nr_objs - 1);
+	}
+	return o;
+}
+
+static int obj_err(const struct obj *o)
+{
+	switch (o->state) {
+	case OBJ_OK:
+		return 0;
+	case OBJ_STALE:
+		return -ESTALE;
+	case OBJ_NOT_ELF:
+		return -ENOEXEC;
+	default:
+		return -ENOENT;
+	}
+}
+
+/*
+ * Runtime address -> link-time address: file offset = addr - start + pgoff,
+ * then the PT_LOAD holding that offset. Right for PIE, shared objects and
+ * fixed executables alike. beyond_file admits the zero-filled tail of a
+ * segment (.bss) past its file bytes.
+ */
+static int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t addr,
+		      bool beyond_file, uint64_t *vaddr)
+{
+	uint64_t off = addr - map->start + map->pgoff;
+	const struct seg *best = NULL;
+
+	for (size_t pass = 0; pass < 2 && !best; pass++) {
+		for (size_t i = 0; i < o->nr_segs; i++) {
+			const struct seg *sg = &o->segs[i];
+			uint64_t len = pass ? sg->memsz : sg->filesz;
+
+			if (pass && !beyond_file)
+				break;
+			if (off < sg->offset || off - sg->offset >= len)
+				continue;
+			/* a file page can back two segments: the mapping's PROT_EXEC decides */
+			if (best && map->prot && !!(map->prot & 4) != !!(best->flags & PF_X) &&
+			    !!(map->prot & 4) == !!(sg->flags & PF_X))
+				best = sg;
+			else if (!best)
+				best = sg;
+		}
+	}
+	if (!best)
+		return -ERANGE;
+	*vaddr = best->vaddr + (off - best->offset);
+	return 0;
+}
+
+/* ---- code ---- */
+
+/* The line table of a CU, decoded by dwline.c; NULL: libdw answers (no
+ * line sections, split units, forms dwline does not read). */
+static struct dwline *cu_lines(struct obj *o, Dwarf_Die *cu)
+{
+	struct dwline *t = NULL;
+	Dwarf_Addr bias;
+	uint64_t off;
+	int rc;
+
+	if (!o->lsec_state)
+		o->lsec_state = dwline__sections(dwarf_getelf(dwfl_module_getdwarf(o->mod, &bias)),
+						 &o->lsec) ? -1 : 1;
+	if (o->lsec_state < 0 || dwline__cu_offset(cu, &off))
+		return NULL;
+	if (acache__get(&o->lines, off, &t, &rc))
+		return t;
+	dwline__new_cu(&t, &o->lsec, cu);
+	acache__put(&o->lines, off, 0, &t);
+	return t;
+}
+
+static const char *call_file(struct obj *o, Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Files *files;
+	Dwarf_Word idx;
+	size_t nfiles;
+	struct dwline *t;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx))
+		return NULL;
+	t = cu_lines(o, cu);
+	if (t)
+		return dwline__file(t, idx);
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static void subps_scan(struct obj *o, Dwarf_Die *cu, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+
+		/* definitions live at the top, in namespaces and (C++) in classes */
+		if (tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+			subps_scan(o, cu, &child, bias, depth + 1);
+			continue;
+		}
+		if (tag != DW_TAG_subprogram)
+			continue;
+		while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			xgrow((void **)&o->subps, &o->alloc_subps, o->nr_subps + 1, sizeof(*o->subps));
+			o->subps[o->nr_subps++] = (struct subp){ lo + bias, hi + bias, bias, child, *cu };
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/* Every subprogram's code ranges, once per object, on the first code
+ * question: dwarf_getscopes would walk a whole CU for every address. */
+static void subps_build(struct obj *o)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+
+	o->subps_built = true;
+	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
+		subps_scan(o, cu, cu, bias, 0);
+	if (o->nr_subps)
+		qsort(o->subps, o->nr_subps, sizeof(*o->subps), cmp_u64_key);
+}
+
+static const struct subp *subp_find(const struct obj *o, uint64_t vaddr)
+{
+	size_t i = upper_bound_u64(o->subps, o->nr_subps, sizeof(*o->subps), vaddr);
+
+	return i && vaddr < o->subps[i - 1].hi ? &o->subps[i - 1] : NULL;
+}
+
+#define MAX_INLINE_DEPTH 64
+
+/*
+ * The innermost scope that is a function: the subprogram covering the
+ * address, then, walking down its tree through the lexical blocks and
+ * inlined instances that contain the address, the deepest inlined instance:
+ * its name, its call site, and the function it was inlined into (the next
+ * inlined instance up, or the subprogram).
+ */
+static void code_inlines(struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	const struct subp *sp;
+	Dwarf_Die path[MAX_INLINE_DEPTH], cu;
+	Dwarf_Attribute a;
+	Dwarf_Word line;
+	int depth = 0, inl = -1, caller = 0;
+	Dwarf_Addr pc;
+
+	if (!o->subps_built)
+		subps_build(o);
+	sp = subp_find(o, vaddr);
+	if (!sp)
+		return;
+	pc = vaddr - sp->bias;
+	cu = sp->cu;
+	path[0] = sp->die;
+	for (;;) {
+		Dwarf_Die child;
+		bool deeper = false;
+
+		if (depth + 1 == MAX_INLINE_DEPTH || dwarf_child(&path[depth], &child))
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) &&
+			    dwarf_haspc(&child, pc) > 0) {
+				path[++depth] = child;
+				if (tag == DW_TAG_inlined_subroutine) {
+					caller = inl;
+					inl = depth;
+				}
+				deeper = true;
+				break;
+			}
+		} while (!dwarf_siblingof(&child, &child));
+		if (!deeper)
+			break;
+	}
+	if (!out->func)
+		out->func = dwarf_diename(&path[0]);
+	if (inl < 0)
+		return;
+	out->inl_func = dwarf_diename(&path[inl]);
+	out->caller_file = call_file(o, &cu, &path[inl]);
+	if (dwarf_attr(&path[inl], DW_AT_call_line, &a) && !dwarf_formudata(&a, &line))
+		out->caller_line = (int)line;
+	out->inl_caller = dwarf_diename(&path[caller > 0 ? caller : 0]);
+}
+
+static int esym_cmp(const void *a, const void *b)
+{
+	const struct esym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (int)x->rank - (int)y->rank;
+}
+
+static void esyms_build(struct obj *o)
+{
+	int n = dwfl_module_getsymtab(o->mod);
+
+	o->esyms_built = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+
+		if (!name || !name[0] || shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+			continue;
+		xgrow((void **)&o->esyms, &o->alloc_esyms, o->nr_esyms + 1, sizeof(*o->esyms));
+		o->esyms[o->nr_esyms++] = (struct esym){ addr, sym.st_size, name, (uint8_t)type,
+							 bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0 };
+	}
+	if (o->nr_esyms)
+		qsort(o->esyms, o->nr_esyms, sizeof(*o->esyms), esym_cmp);
+}
+
+#define ESYM_WALK 64
+
+/*
+ * The symbol of a wanted kind covering vaddr: the nearest one at or below
+ * it whose size covers it (at one address, the global one first), else the
+ * nearest sizeless one; *off is vaddr's offset in it.
+ */
+static const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off)
+{
+	size_t i;
+
+	if (!o->esyms_built)
+		esyms_build(o);
+	i = upper_bound_u64(o->esyms, o->nr_esyms, sizeof(*o->esyms), vaddr);
+	for (size_t k = 0; i > 0 && k < ESYM_WALK; i--, k++) {
+		const struct esym *e = &o->esyms[i - 1];
+		bool is_data = e->type == STT_OBJECT || e->type == STT_COMMON || e->type == STT_TLS;
+
+		if (e->type != STT_NOTYPE && is_data != data)
+			continue;
+		if (vaddr - e->addr < e->size || (!e->size && k == 0)) {
+			*off = vaddr - e->addr;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* Source file and line of a module address: dwfl_module_getsrc's answer. */
+static void obj__line(struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(o->mod, vaddr, &bias);
+	struct dwline *t = cu ? cu_lines(o, cu) : NULL;
+	Dwfl_Line *line;
+	int lineno = 0;
+
+	if (t) {
+		if (!dwline__find(t, vaddr - bias, &out->file, &lineno))
+			out->line = lineno;
+		return;
+	}
+	line = dwfl_module_getsrc(o->mod, vaddr);
+	if (line) {
+		out->file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		out->line = lineno;
+	}
+}
+
+static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	const struct esym *e;
+	uint64_t off = 0;
+
+	e = esym_find(o, vaddr, false, &off);
+	if (e && e->type != STT_TLS) {
+		out->func = e->name;
+		out->func_off = off;
+	}
+	obj__line(o, vaddr, out);
+	code_inlines(o, vaddr, out);
+	return out->func || out->file ? 0 : -ENOENT;
+}
+
+/* obj__code through the object's cache (user objects and vmlinux alike). */
+static int obj__code_cached(struct symbols *s, struct obj *o, uint64_t vaddr, struct code_loc *out)
+{
+	int rc;
+
+	if (acache__get(&o->code, vaddr, out, &rc)) {
+		s->stats.code_hits++;
+		return rc;
+	}
+	rc = obj__code(o, vaddr, out);
+	out->kernel = o->kernel;
+	acache__put(&o->code, vaddr, rc, out);
+	return rc;
+}
+
+/* ---- kernel ---- */
+
+static void ksyms_load(struct symbols *s)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, alloc = 0;
+	bool nonzero = false;
+
+	s->ksyms_loaded = true;
+	f = fopen(s->kallsyms, "re");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char name[512], mod[128] = "", type;
+		unsigned long long addr;
+		int n = sscanf(line, "%llx %c %511s [%127[^]]]", &addr, &type, name, mod);
+
+		if (n < 3)
+			continue;
+		if (addr)
+			nonzero = true;
+		if (n == 4) {
+			size_t l = strlen(name);
+
+			snprintf(name + l, sizeof(name) - l, " [%s]", mod);
+		}
+		xgrow((void **)&s->ksyms, &alloc, s->nr_ksyms + 1, sizeof(*s->ksyms));
+		s->ksyms[s->nr_ksyms].addr = addr;
+		s->ksyms[s->nr_ksyms].name = strtab__intern(s->strs, name, NULL);
+		s->nr_ksyms++;
+	}
+	free(line);
+	fclose(f);
+	/* kptr_restrict shows every address as 0 */
+	if (!nonzero) {
+		if (s->nr_ksyms)
+			warn(s, "%s hides addresses (kptr_restrict): kernel addresses not named",
+			     s->kallsyms);
+		s->nr_ksyms = 0;
+		return;
+	}
+	qsort(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), cmp_u64_key);
+	s->ksyms_usable = true;
+}
+
+/* The kernel map's pgoff is the address the recording saw for the symbol
+ * after "]" in its name ("[kernel.kallsyms]_text"): compare with kallsyms. */
+static const char *kmap_ref_symbol(const struct map_desc *map)
+{
+	const char *p;
+
+	if (!map || !map->name || strncmp(map->name, "[kernel.kallsyms]", 17) || !map->pgoff)
+		return NULL;
+	p = map->name + 17;
+	return *p ? p : "_text";
+}
+
+static void ksyms_check(struct symbols *s, const struct map_desc *map)
+{
+	const char *ref = kmap_ref_symbol(map);
+
+	if (!ref || s->ksyms_checked || !s->ksyms_usable)
+		return;
+	s->ksyms_checked = true;
+	for (size_t i = 0; i < s->nr_ksyms; i++) {
+		if (strcmp(s->ksyms[i].name, ref))
+			continue;
+		if (s->ksyms[i].addr != map->pgoff) {
+			warn(s, "%s does not match the recording (%s at %#" PRIx64 ", recorded %#" PRIx64
+			     "): kernel addresses not named", s->kallsyms, ref, s->ksyms[i].addr,
+			     map->pgoff);
+			s->ksyms_usable = false;
+		}
+		return;
+	}
+}
+
+static const struct ksym *ksym_find(const struct symbols *s, uint64_t addr)
+{
+	size_t i = upper_bound_u64(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), addr);
+
+	return i ? &s->ksyms[i - 1] : NULL;
+}
+
+static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
+{
+	struct obj *o = s->vmlinux_obj;
+	const struct bid_ent *b;
+
+	if (!o) {
+		char found[41] = "";
+
+		o = s->vmlinux_obj = xcalloc(1, sizeof(*o));
+		o->name = strtab__intern(s->strs, "[kernel.kallsyms]", NULL);
+		o->kernel = true;
+		b = bid_lookup(s, o->name);
+		if (b) {
+			memcpy(o->build_id, b->id, b->size);
+			o->build_id_size = b->size;
+		}
+		obj__init_caches(o);
+		s->stats.objects_opened++;
+		switch (obj__try(s, o, s->vmlinux, found)) {
+		case OPEN_OK:
+			o->state = OBJ_OK;
+			break;
+		case OPEN_OTHER_ID: {
+			char idhex[41];
+
+			hex(idhex, o->build_id, o->build_id_size);
+			warn(s, "%s has build-id %s, recording has %s: not naming kernel addresses",
+			     s->vmlinux, found, idhex);
+			o->state = OBJ_STALE;
+			break;
+		}
+		default:
+			o->state = OBJ_MISSING;
+			warn(s, "cannot read %s: kernel addresses not named", s->vmlinux);
+		}
+	}
+	if (o->state == OBJ_OK && !o->kaslr_known && kmap_ref_symbol(map)) {
+		const char *ref = kmap_ref_symbol(map);
+		int n = dwfl_module_getsymtab(o->mod);
+
+		o->kaslr_known = true;
+		for (int i = 0; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Addr a;
+			const char *nm = dwfl_module_getsym_info(o->mod, i, &sym, &a, NULL, NULL, NULL);
+
+			if (nm && !strcmp(nm, ref)) {
+				o->kaslr = map->pgoff - a;
+				break;
+			}
+		}
+	}
+	return o;
+}
+
+static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t addr,
+		       struct code_loc *out)
+{
+	const struct ksym *k;
+	int rc;
+
+	if (s->vmlinux) {
+		struct obj *o = vmlinux_get(s, map);
+		uint64_t vaddr = addr - o->kaslr;
+
+		if (o->state != OBJ_OK)
+			return obj_err(o);
+		return obj__code_cached(s, o, vaddr, out);
+	}
+	if (!s->ksyms_loaded)
+		ksyms_load(s);
+	ksyms_check(s, map);
+	if (!s->ksyms_usable)
+		return -ENOENT;
+	if (acache__get(&s->kcode, addr, out, &rc)) {
+		s->stats.code_hits++;
+		return rc;
+	}
+	k = ksym_find(s, addr);
+	out->kernel = true;
+	if (k) {
+		out->func = k->name;
+		out->func_off = addr - k->addr;
+	}
+	rc = k ? 0 : -ENOENT;
+	acache__put(&s->kcode, addr, rc, out);
+	return rc;
+}
+
+/* ---- JIT ---- */
+
+/* Memory without an ELF file behind it, where JIT code lives. */
+static bool map_is_anon(const struct map_desc *map)
+{
+	const char *n = map->name ? map->name : "";
+
+	return !n[0] || n[0] != '/' || !strncmp(n, "//anon", 6) || !strncmp(n, "/anon_hugepage", 14) ||
+	       !strncmp(n, "/memfd:", 7) || !strncmp(n, "/dev/zero", 9);
+}
+
+static int jit_code(struct symbols *s, uint32_t pid, uint64_t addr, uint64_t time,
+		    struct code_loc *out)
+{
+	struct jit_sym js;
+
+	if (!u32set__has(&s->perf_map_tried, pid)) {
+		char *path = xasprintf("%s/perf-%u.map", s->perf_map_dir, pid);
+
+		u32set__add(&s->perf_map_tried, pid);
+		jit_index__add_perf_map(s->jit, pid, path);
+		free(path);
+	}
+	if (jit_index__find(s->jit, pid, addr, time, &js))
+		return -ENOENT;
+	out->func = js.name;
+	out->func_off = addr - js.start;
+	out->file = js.file;
+	out->line = js.line;
+	out->jit = true;
+	return 0;
+}
+
+int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path)
+{
+	return jit_index__add_jitdump(s->jit, pid, path);
+}
+
+int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, uint64_t addr,
+		  uint64_t time, struct code_loc *out)
+{
+	struct obj *o;
+	uint64_t vaddr;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	s->stats.code_lookups++;
+	if (pid == KERNEL_PID || addr >= KERNEL_HALF)
+		return kernel_code(s, map, addr, out);
+	/* JIT code first by (pid, addr, time): later anon mmaps must not hide it */
+	if ((!map || map_is_anon(map)) && !jit_code(s, pid, addr, time, out))
+		return 0;
+	if (!map || map_is_anon(map))
+		return -ENOENT;
+	o = obj__get(s, map);
+	if (o->state != OBJ_OK)
+		return obj_err(o);
+	rc = obj__vaddr(o, map, addr, false, &vaddr);
+	if (rc)
+		return rc;
+	return obj__code_cached(s, o, vaddr, out);
+}
+
+/* ---- data ---- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
+}
+
+static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute a;
+		Dwarf_Op *ops;
+		size_t nops;
+		Dwarf_Die type;
+		Dwarf_Word size;
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		    tag == DW_TAG_namespace || tag == DW_TAG_module) {
+			vars_scan(o, &child, bias, depth + 1);
+			continue;
+		}
+		if (tag != DW_TAG_variable || !dwarf_attr(&child, DW_AT_location, &a) ||
+		    dwarf_getlocation(&a, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
+			continue;
+		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
+			size = 0;
+		xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
+		o->vars[o->nr_vars].addr = ops[0].number + bias;
+		o->vars[o->nr_vars].size = size;
+		o->vars[o->nr_vars].die = child;
+		o->nr_vars++;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/* Every variable with a fixed address, once per object, on the first data
+ * question: DWARF has no address index for data (aranges cover code). */
+static void vars_build(struct obj *o)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+
+	o->vars_built = true;
+	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
+		vars_scan(o, cu, bias, 0);
+	if (o->nr_vars)
+		qsort(o->vars, o->nr_vars, sizeof(*o->vars), cmp_u64_key);
+}
+
+static const struct var *var_find(const struct obj *o, uint64_t vaddr)
+{
+	size_t lo = upper_bound_u64(o->vars, o->nr_vars, sizeof(*o->vars), vaddr);
+
+	/* the nearest start below; a sized variable must cover the address */
+	while (lo-- > 0) {
+		const struct var *v = &o->vars[lo];
+
+		if (vaddr - v->addr < v->size)
+			return v;
+		if (v->size)
+			return NULL;
+	}
+	return NULL;
+}
+
+static void member_append(struct data_loc *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void member_append(struct data_loc *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->member);
+	va_list ap;
+
+	if (len >= sizeof(out->member) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->member + len, sizeof(out->member) - len, fmt, ap);
+	va_end(ap);
+}
+
+static bool udata_attr(Dwarf_Die *die, unsigned int name, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, name, &a) && !dwarf_formudata(&a, v);
+}
+
+/* Byte range of a struct/union member; false for static members. */
+static bool member_range(Dwarf_Die *m, uint64_t *loc, uint64_t *size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v, bits;
+	Dwarf_Die type;
+
+	if (dwarf_hasattr(m, DW_AT_declaration) || dwarf_hasattr(m, DW_AT_external))
+		return false;
+	*loc = 0;
+	if (dwarf_attr(m, DW_AT_data_member_location, &a)) {
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (!dwarf_formudata(&a, &v))
+			*loc = v;
+		else if (!dwarf_getlocation(&a, &ops, &nops) && nops == 1 &&
+			 ops[0].atom == DW_OP_plus_uconst)
+			*loc = ops[0].number;
+		else
+			return false;
+	}
+	if (udata_attr(m, DW_AT_bit_size, &bits)) {
+		if (udata_attr(m, DW_AT_data_bit_offset, &v)) {
+			*loc = v / 8;
+			*size = (v % 8 + bits + 7) / 8;
+			return true;
+		}
+		if (udata_attr(m, DW_AT_byte_size, &v)) {
+			*size = v;
+			return true;
+		}
+	}
+	if (!die_type(m, &type))
+		return false;
+	if (!dwarf_aggregate_size(&type, &v)) {
+		*size = v;
+		return true;
+	}
+	/* a flexible array member runs to the end of whatever was allocated */
+	if (!dwarf_peel_type(&type, &type) && dwarf_tag(&type) == DW_TAG_array_type) {
+		*size = UINT64_MAX - *loc;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Walk type down to the member or element holding byte off, appending
+ * ".name" and "[i]" to out->member. Unions take the first member that
+ * covers the offset; anonymous members add no name.
+ */
+static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
+{
+	Dwarf_Die type = *type_in;
+	Dwarf_Word size = 0;
+
+	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
+		Dwarf_Die peeled, child;
+		bool have_size;
+		int tag;
+
+		if (dwarf_peel_type(&type, &peeled))
+			break;
+		have_size = !dwarf_aggregate_size(&peeled, &size);
+		if (!have_size)
+			size = 0;
+		tag = dwarf_tag(&peeled);
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_union_type) {
+			bool found = false;
+
+			if (!dwarf_child(&peeled, &child)) {
+				do {
+					int ct = dwarf_tag(&child);
+					uint64_t loc, msz;
+					const char *nm;
+
+					if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
+					    !member_range(&child, &loc, &msz))
+						continue;
+					if (off < loc || off - loc >= msz)
+						continue;
+					nm = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
+					if (nm)
+						member_append(out, ".%s", nm);
+					off -= loc;
+					found = die_type(&child, &type);
+					break;
+				} while (!dwarf_siblingof(&child, &child));
+			}
+			if (!found) {
+				/* padding, or a member we cannot place */
+				if (off)
+					member_append(out, "+%#" PRIx64, off);
+				out->member_size = 0;
+				out->member_off = 0;
+				return;
+			}
+			continue;
+		}
+		if (tag == DW_TAG_array_type) {
+			uint64_t counts[MAX_DIMS], stride[MAX_DIMS], esz;
+			Dwarf_Die elem;
+			int nd = 0;
+
+			if (!die_type(&peeled, &elem) || dwarf_aggregate_size(&elem, &esz) || !esz)
+				break;
+			if (!dwarf_child(&peeled, &child)) {
+				do {
+					Dwarf_Word v, lo = 0;
+
+					if (dwarf_tag(&child) != DW_TAG_subrange_type || nd == MAX_DIMS)
+						continue;
+					udata_attr(&child, DW_AT_lower_bound, &lo);
+					if (udata_attr(&child, DW_AT_count, &v))
+						counts[nd] = v;
+					else if (udata_attr(&child, DW_AT_upper_bound, &v) && v + 1 > lo)
+						counts[nd] = v + 1 - lo;
+					else
+						counts[nd] = 0;     /* unknown: only the first dimension */
+					nd++;
+				} while (!dwarf_siblingof(&child, &child));
+			}
+			if (!nd)
+				counts[nd++] = 0;
+			stride[nd - 1] = esz;
+			for (int d = nd - 2; d >= 0; d--) {
+				if (!counts[d + 1])
+					return;
+				stride[d] = stride[d + 1] * counts[d + 1];
+			}
+			for (int d = 0; d < nd; d++) {
+				uint64_t idx = off / stride[d];
+
+				if (counts[d] && idx >= counts[d])
+					return;
+				member_append(out, "[%" PRIu64 "]", idx);
+				off -= idx * stride[d];
+			}
+			type = elem;
+			continue;
+		}
+		break;          /* a scalar, pointer or enum: the leaf */
+	}
+	out->member_size = size > UINT32_MAX ? 0 : (uint32_t)size;
+	out->member_off = (uint32_t)off;
+}
+
+static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
+{
+	uint64_t off = 0;
+	const struct esym *e;
+	const struct var *v;
+
+	e = esym_find(o, vaddr, true, &off);
+	if (e && e->type != STT_TLS && (off < e->size || (!e->size && !off))) {
+		out->sym = e->name;
+		out->sym_off = off;
+		out->sym_size = e->size;
+	}
+	if (!o->vars_built)
+		vars_build(o);
+	v = var_find(o, vaddr);
+	if (v) {
+		const char *vn = dwarf_diename((Dwarf_Die *)&v->die);
+		Dwarf_Die type;
+
+		if (!out->sym) {
+			out->sym = vn;
+			out->sym_off = vaddr - v->addr;
+			out->sym_size = v->size;
+		}
+		if (vn) {
+			snprintf(out->member, sizeof(out->member), "%s", vn);
+			if (die_type((Dwarf_Die *)&v->die, &type))
+				type_walk(&type, vaddr - v->addr, out);
+		}
+	}
+	return out->sym ? 0 : -ENOENT;
+}
+
+/* obj__data through the object's cache (user objects and vmlinux alike). */
+static int obj__data_cached(struct symbols *s, struct obj *o, uint64_t vaddr, struct data_loc *out)
+{
+	int rc;
+
+	if (acache__get(&o->data, vaddr, out, &rc)) {
+		s->stats.data_hits++;
+		return rc;
+	}
+	rc = obj__data(o, vaddr, out);
+	out->kernel = o->kernel;
+	acache__put(&o->data, vaddr, rc, out);
+	return rc;
+}
+
+static const char *anon_kind(const struct map_desc *map)
+{
+	if (!map->name || !map->name[0])
+		return "//anon";
+	return map->name;
+}
+
+static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t addr,
+		       bool beyond_file, struct data_loc *out)
+{
+	struct obj *o = obj__get(s, fmap);
+	uint64_t vaddr;
+	int rc;
+
+	if (o->state != OBJ_OK)
+		return obj_err(o);
+	rc = obj__vaddr(o, fmap, addr, beyond_file, &vaddr);
+	if (rc)
+		return rc;
+	return obj__data_cached(s, o, vaddr, out);
+}
+
+static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t addr,
+		       struct data_loc *out)
+{
+	const struct ksym *k;
+
+	out->kernel = true;
+	if (s->vmlinux) {
+		struct obj *o = vmlinux_get(s, map);
+		uint64_t vaddr = addr - o->kaslr;
+
+		if (o->state != OBJ_OK)
+			return obj_err(o);
+		return obj__data_cached(s, o, vaddr, out);
+	}
+	if (!s->ksyms_loaded)
+		ksyms_load(s);
+	ksyms_check(s, map);
+	if (!s->ksyms_usable)
+		return -ENOENT;
+	k = ksym_find(s, addr);
+	if (!k)
+		return -ENOENT;
+	out->sym = k->name;
+	out->sym_off = addr - k->addr;
+	return 0;
+}
+
+int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
+		  uint32_t pid, uint64_t addr, struct data_loc *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	s->stats.data_lookups++;
+	if (pid == KERNEL_PID || addr >= KERNEL_HALF)
+		return kernel_data(s, map, addr, out);
+	if (!map)
+		return -ENOENT;
+	if (map_is_anon(map)) {
+		/* .bss past the data segment's last file page */
+		if (prev && prev->end == map->start && !map_is_anon(prev) &&
+		    (!map->name || !map->name[0] || !strncmp(map->name, "//anon", 6)) &&
+		    !data_in_obj(s, prev, addr, true, out))
+			return 0;
+		memset(out, 0, sizeof(*out));
+		out->kind = anon_kind(map);
+		return 0;
+	}
+	rc = data_in_obj(s, map, addr, false, out);
+	if (rc == -ENOEXEC || rc == -ENOENT || rc == -ERANGE) {
+		/* a mapped data file, or no symbol: say which file */
+		out->kind = map->name;
+		return 0;
+	}
+	if (rc == -ESTALE)
+		out->kind = map->name;
+	return rc;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <elfutils/libdwelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "perfdata/buildid.h"
+#include "util/util.h"
+#include "perfdata/writer.h"
+
+struct noted {
+	const char *name;       /* in names */
+	uint32_t pid;           /* a process that mapped it: /proc/PID/root */
+	bool has_id;            /* the MMAP2 record carried it */
+	uint8_t size;
+	uint8_t id[20];
+};
+
+struct buildids {
+	struct strtab *names;   /* id i + 1 is objs[i] */
+	struct noted *objs;
+	size_t nr, alloc;
+	size_t dropped;
+};
+
+struct buildids *buildids__new(void)
+{
+	struct buildids *b = xcalloc(1, sizeof(*b));
+
+	b->names = strtab__new();
+	return b;
+}
+
+void buildids__delete(struct buildids *b)
+{
+	if (!b)
+		return;
+	strtab__delete(b->names);
+	free(b->objs);
+	free(b);
+}
+
+size_t buildids__nr(const struct buildids *b)
+{
+	return b->nr;
+}
+
+size_t buildids__dropped(const struct buildids *b)
+{
+	return b->dropped;
+}
+
+/* Objects worth a build-id: files that still exist, not devices, pseudo
+ * files, memfds or SysV shared memory. */
+static bool file_backed(const char *name, size_t len)
+{
+	if (len < 2 || name[0] != '/' || name[1] == '/')   /* "//anon" */
+		return false;
+	if (path_is_pseudo_fs(name) || !strncmp(name, "/memfd:", 7) || !strncmp(name, "/SYSV", 5))
+		return false;
+	return name_len_undeleted(name, len) == len;
+}
+
+void buildids__note(struct buildids *b, const struct perf_event_header *h, const void *rec)
+{
+	const uint8_t *p = rec;
+	size_t name_off, len;
+	uint64_t sid;
+	uint32_t pid;
+	struct noted *o;
+	const char *name;
+
+	if (!b)
+		return;
+	if (h->type == PERF_RECORD_MMAP2)
+		name_off = 72;
+	else if (h->type == PERF_RECORD_MMAP)
+		name_off = 40;
+	else
+		return;
+	if (h->size <= name_off)
+		return;
+	name = (const char *)p + name_off;
+	len = strnlen(name, h->size - name_off);
+	if (len == h->size - name_off || !file_backed(name, len))
+		return;
+	if (b->nr >= BUILDIDS_MAX) {
+		b->dropped++;
+		return;
+	}
+	name = strtab__intern(b->names, name, &sid);
+	if (sid <= b->nr)
+		return;         /* noted before */
+	xgrow((void **)&b->objs, &b->alloc, b->nr + 1, sizeof(*b->objs));
+	o = &b->objs[b->nr++];
+	memset(o, 0, sizeof(*o));
+	o->name = name;
+	memcpy(&pid, p + 8, sizeof(pid));
+	o->pid = pid;
+	/* MMAP2 in build-id form: the kernel read it when the page was mapped */
+	if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && p[40] &&
+	    p[40] <= 20) {
+		o->has_id = true;
+		o->size = p[40];
+		memcpy(o->id, p + 44, o->size);
+	}
+}
+
+int buildid__read_file(const char *path, uint8_t id[20])
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const void *bid = NULL;
+	struct stat st;
+	ssize_t n = -ENOENT;
+	Elf *elf;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		n = dwelf_elf_gnu_build_id(elf, &bid);
+		if (n > 20)
+			n = 20;
+		if (n > 0)
+			memcpy(id, bid, n);
+		else
+			n = -ENOENT;
+	}
+	elf_end(elf);
+	close(fd);
+	return (int)n;
+}
+
+int buildid__from_notes(const uint8_t *p, size_t len, uint8_t id[20])
+{
+	size_t off = 0;
+
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = off + 12, desc_at, next;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		if (namesz > len || descsz > len)
+			break;
+		desc_at = name_at + ((namesz + 3) & ~3u);
+		next = desc_at + ((descsz + 3) & ~3u);
+		if (next > len)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name_at, "GNU", 4) && descsz &&
+		    descsz <= 20) {
+			memcpy(id, p + desc_at, descsz);
+			return (int)descsz;
+		}
+		off = next;
+	}
+	return -ENOENT;
+}
+
+static int kernel_build_id(uint8_t id[20])
+{
+	uint8_t buf[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 ? buildid__from_notes(buf, (size_t)n, id) : -EIO;
+}
+
+size_t buildids__write(struct buildids *b, struct pd_writer *w)
+{
+	size_t written = 0;
+	uint8_t id[20];
+	int n;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		struct noted *o = &b->objs[i];
+		char alt[4096 + 64];
+
+		if (o->has_id) {
+			n = o->size;
+			memcpy(id, o->id, n);
+		} else {
+			n = buildid__read_file(o->name, id);
+			/* in another mount namespace (a container) the path is the process's */
+			if (n < 0 && o->pid && o->pid != KERNEL_PID &&
+			    snprintf(alt, sizeof(alt), "/proc/%u/root%s", o->pid, o->name) < (int)sizeof(alt))
+				n = buildid__read_file(alt, id);
+		}
+		/* perf writes its machine's pid: -1 on the host */
+		if (n > 0 && !pd_writer__add_build_id(w, PERF_RECORD_MISC_USER, -1, id, n, o->name))
+			written++;
+	}
+	n = kernel_build_id(id);
+	if (n > 0 && !pd_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, id, n, "[kernel.kallsyms]"))
+		written++;
+	return written;
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Typed perf.data records: what the reader (reader.c) yields and what the
+ * writer (writer.c) formats. Nothing here knows about cachelines.
+ *
+ * Pointers inside a struct pd_event (filenames, comm, callchain, raw) point
+ * into the reader's buffer and stay valid only until the next
+ * pd_reader__next() call: copy what you keep.
+ */
+#ifndef C2CSCAN_PERF_DATA_H
+#define C2CSCAN_PERF_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+/* The pid of the kernel's own MMAP records (-1 in the record). */
+#define KERNEL_PID ((uint32_t)-1)
+
+/* Record types the perf tool synthesizes (tools/perf/util/event.h). */
+enum {
+	PD_REC_HEADER_ATTR = 64,
+	PD_REC_HEADER_EVENT_TYPE = 65,
+	PD_REC_HEADER_TRACING_DATA = 66,
+	PD_REC_HEADER_BUILD_ID = 67,
+	PD_REC_FINISHED_ROUND = 68,
+	PD_REC_ID_INDEX = 69,
+	PD_REC_AUXTRACE_INFO = 70,
+	PD_REC_AUXTRACE = 71,
+	PD_REC_AUXTRACE_ERROR = 72,
+	PD_REC_THREAD_MAP = 73,
+	PD_REC_CPU_MAP = 74,
+	PD_REC_STAT_CONFIG = 75,
+	PD_REC_STAT = 76,
+	PD_REC_STAT_ROUND = 77,
+	PD_REC_EVENT_UPDATE = 78,
+	PD_REC_TIME_CONV = 79,
+	PD_REC_HEADER_FEATURE = 80,
+	PD_REC_COMPRESSED = 81,
+	PD_REC_FINISHED_INIT = 82,
+	PD_REC_COMPRESSED2 = 83,
+};
+
+/* Feature bits of the file header (tools/perf/util/header.h). */
+enum {
+	PD_FEAT_TRACING_DATA = 1,
+	PD_FEAT_BUILD_ID = 2,
+	PD_FEAT_HOSTNAME = 3,
+	PD_FEAT_OSRELEASE = 4,
+	PD_FEAT_VERSION = 5,
+	PD_FEAT_ARCH = 6,
+	PD_FEAT_NRCPUS = 7,
+	PD_FEAT_CPUDESC = 8,
+	PD_FEAT_CPUID = 9,
+	PD_FEAT_TOTAL_MEM = 10,
+	PD_FEAT_CMDLINE = 11,
+	PD_FEAT_EVENT_DESC = 12,
+	PD_FEAT_CPU_TOPOLOGY = 13,
+	PD_FEAT_NUMA_TOPOLOGY = 14,
+	PD_FEAT_BRANCH_STACK = 15,
+	PD_FEAT_PMU_MAPPINGS = 16,
+	PD_FEAT_GROUP_DESC = 17,
+	PD_FEAT_AUXTRACE = 18,
+	PD_FEAT_STAT = 19,
+	PD_FEAT_CACHE = 20,
+	PD_FEAT_SAMPLE_TIME = 21,
+	PD_FEAT_MEM_TOPOLOGY = 22,
+	PD_FEAT_CLOCKID = 23,
+	PD_FEAT_DIR_FORMAT = 24,
+	PD_FEAT_BPF_PROG_INFO = 25,
+	PD_FEAT_BPF_BTF = 26,
+	PD_FEAT_COMPRESSED = 27,
+	PD_FEAT_CPU_PMU_CAPS = 28,
+	PD_FEAT_CLOCK_DATA = 29,
+	PD_FEAT_HYBRID_TOPOLOGY = 30,
+	PD_FEAT_PMU_CAPS = 31,
+	PD_FEAT_MAX = 256,
+};
+
+/* header.misc bits we need that older uapi headers may lack */
+#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
+#define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
+#endif
+#ifndef PERF_RECORD_MISC_COMM_EXEC
+#define PERF_RECORD_MISC_COMM_EXEC (1 << 13)
+#endif
+#ifndef PERF_RECORD_MISC_MMAP_DATA
+#define PERF_RECORD_MISC_MMAP_DATA (1 << 13)
+#endif
+
+/* One attr of the file, decoded. */
+struct pd_attr {
+	struct perf_event_attr attr; /* what we understood; larger attrs truncated */
+	uint32_t file_attr_size;     /* size the file used for it */
+	char *name;                  /* EVENT_DESC name, or synthesized ("cpu/0x1cd/") */
+	uint64_t *ids;               /* owned */
+	size_t nr_ids;
+	/* derived from attr.sample_type for the trailer of non-sample records */
+	uint32_t sample_id_size;     /* bytes of the sample_id_all trailer, 0 if none */
+};
+
+/* Trailer of non-sample records (sample_id_all) and common fields. */
+struct pd_sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id;
+	uint64_t stream_id;
+	uint32_t cpu;
+};
+
+struct pd_sample {
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t weight;        /* WEIGHT, or WEIGHT_STRUCT var1 (latency) */
+	uint16_t ins_lat;       /* WEIGHT_STRUCT var2 */
+	uint16_t weight3;       /* WEIGHT_STRUCT var3 (retire latency) */
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t phys_addr;
+	uint64_t cgroup;
+	uint64_t data_page_size;
+	uint64_t code_page_size;
+	uint64_t callchain_nr;
+	const uint64_t *callchain; /* into the record buffer; may be unaligned-safe copy */
+	uint32_t raw_size;
+	const void *raw;
+	uint64_t aux_size;
+};
+
+struct pd_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	bool v2;                /* MMAP2 */
+	bool build_id_form;     /* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
+	bool data;              /* PERF_RECORD_MISC_MMAP_DATA: non-exec mapping */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint8_t build_id_size;
+	uint8_t build_id[20];
+	uint32_t prot, flags;   /* PROT_*, MAP_* (v2 only) */
+	const char *filename;   /* NUL-terminated (the reader guarantees it) */
+};
+
+struct pd_comm {
+	uint32_t pid, tid;
+	bool exec;              /* PERF_RECORD_MISC_COMM_EXEC */
+	const char *comm;
+};
+
+struct pd_fork {                /* FORK and EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct pd_lost {                /* LOST (id, lost) and LOST_SAMPLES (lost) */
+	uint64_t id;
+	uint64_t lost;
+};
+
+struct pd_throttle {
+	uint64_t time, id, stream_id;
+};
+
+enum pd_kind {
+	PD_SAMPLE,
+	PD_MMAP,                /* MMAP and MMAP2 */
+	PD_COMM,
+	PD_FORK,
+	PD_EXIT,
+	PD_LOST,
+	PD_LOST_SAMPLES,
+	PD_THROTTLE,
+	PD_UNTHROTTLE,
+	PD_FINISHED_ROUND,
+	PD_FINISHED_INIT,
+	PD_OTHER,               /* any other type: skipped by size, counted */
+};
+
+struct pd_event {
+	enum pd_kind kind;
+	uint32_t type;          /* raw header.type */
+	uint16_t misc;          /* raw header.misc */
+	uint8_t cpumode;        /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	uint32_t size;          /* header.size */
+	uint64_t offset;        /* file offset of the record; for a record that came
+				 * out of a COMPRESSED/COMPRESSED2 record, the file
+				 * offset of that compressed record */
+	uint64_t seq;           /* ordinal of the record in the stream, from 0 */
+	int attr_idx;           /* index of the attr it belongs to, -1 unknown */
+	bool has_sid;           /* sid below is valid (samples: always) */
+	struct pd_sample_id sid;
+	union {
+		struct pd_sample sample;
+		struct pd_mmap mmap;
+		struct pd_comm comm;
+		struct pd_fork fork;
+		struct pd_lost lost;
+		struct pd_throttle throttle;
+	} u;
+};
+
+/* Recording description gathered from features (file mode: header; pipe
+ * mode: HEADER_FEATURE records, so complete only after the first pass). */
+/* One entry of the BUILD_ID feature (or a pipe-mode HEADER_BUILD_ID record). */
+struct pd_build_id {
+	uint32_t pid;                   /* (u32)-1 for the kernel and its modules */
+	uint8_t size;                   /* 20 when the file did not say */
+	uint8_t id[20];
+	char *name;                     /* owned */
+};
+
+struct pd_info {
+	char *hostname, *osrelease, *arch, *cpudesc, *cpuid, *version;
+	char **cmdline;
+	uint32_t nr_cmdline;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint32_t cacheline_size;        /* 0 = unknown (no CACHE feature) */
+	int32_t *cpu_node;              /* [nr_cpu_node] cpu -> numa node, -1 unknown */
+	uint32_t nr_cpu_node;
+	uint32_t nr_nodes;
+	int32_t *cpu_core, *cpu_socket; /* [nr_cpus_avail] or NULL */
+	uint64_t total_mem_kb;
+	bool pipe;                      /* the input was in pipe format */
+	uint64_t header_size, data_offset, data_size;
+	uint64_t feat_bits[4];          /* features present */
+	struct pd_build_id *build_ids;  /* objects the recorder knew the build-id of */
+	uint32_t nr_build_ids;
+};
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf.data reader: file mode (PERFILE2) and pipe mode, any attr size,
+ * several attrs (ids), compressed records (zstd), features.
+ *
+ * The reader never prints. Errors are negative errno-style codes; the
+ * sentence explaining the last one is pd_reader__strerror().
+ *
+ * Two-pass use: the report reads side-band records in a first pass and
+ * samples in a second, so the reader can be rewound. Pipe input (path "-" or
+ * a pipe-format file on a pipe) is spooled to an unlinked temporary file on
+ * open so it can be rewound too.
+ */
+#ifndef C2CSCAN_READER_H
+#define C2CSCAN_READER_H
+
+#include "perfdata/perf_data.h"
+
+struct pd_reader;
+
+/* Counters of what was read and skipped; the report prints them. */
+struct pd_reader_stats {
+	uint64_t records;               /* records yielded, all kinds */
+	uint64_t by_kind[PD_OTHER + 1];
+	uint64_t other_types;           /* PD_OTHER records skipped by size */
+	uint64_t bad_records;           /* records too short for their type, skipped */
+	uint64_t compressed_chunks;
+	uint64_t decompressed_bytes;
+	uint64_t unknown_ids;           /* records whose id matches no attr (attr_idx -1) */
+};
+
+/* Limits against hostile files (documented in man/c2cscan-report.1). */
+#define PD_MAX_ATTRS        4096
+#define PD_MAX_IDS          (1u << 24)
+#define PD_MAX_FEATURE_SIZE (64u << 20)
+#define PD_MAX_BUILD_IDS    (1u << 16)
+
+/* path "-" reads stdin. On failure *rp is NULL and the return value is a
+ * negative code; pd_reader__open_error() gives the reason sentence. */
+int pd_reader__open(struct pd_reader **rp, const char *path, char *errbuf, size_t errsize);
+/* In-memory input (tests, fuzzing). The buffer must outlive the reader. */
+int pd_reader__open_mem(struct pd_reader **rp, const void *buf, size_t len,
+			const char *name, char *errbuf, size_t errsize);
+void pd_reader__delete(struct pd_reader *r);
+
+/* Next record: 1 = *ev filled, 0 = end of data, < 0 = error (stop; what was
+ * yielded before stays valid; pd_reader__strerror says what and where). */
+int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
+/* Pass over samples without decoding or yielding them (a side-band pass). */
+void pd_reader__skip_samples(struct pd_reader *r, bool skip);
+/* Back to the first record; stats restart. */
+int pd_reader__rewind(struct pd_reader *r);
+
+const char *pd_reader__strerror(const struct pd_reader *r);
+const char *pd_reader__path(const struct pd_reader *r);
+const struct pd_info *pd_reader__info(const struct pd_reader *r);
+const struct pd_reader_stats *pd_reader__stats(const struct pd_reader *r);
+size_t pd_reader__nr_attrs(const struct pd_reader *r);
+const struct pd_attr *pd_reader__attr(const struct pd_reader *r, size_t idx);
+/* True when data size was 0 in the header (perf killed before it finished
+ * the file) and the reader read records up to EOF instead. */
+bool pd_reader__unterminated(const struct pd_reader *r);
+
+#endif

@@ -1,0 +1,1237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf.data writer, file mode (PERFILE2), little-endian, laid out the way
+ * perf 6.x writes it so that `perf script`, `perf report` and `perf c2c
+ * report` read our files without warnings:
+ *
+ *   header (104) | attr ids | attrs | data ... | feature table | payloads
+ *
+ * The ids and attrs go before the data when they are known at the first
+ * record (always, for `record` and mkperf); attrs added later go after the
+ * feature payloads. perf finds features at data.offset + data.size, so
+ * nothing may sit between the data and the feature table.
+ *
+ * Feature payload layouts follow tools/perf/util/header.c (write_* and
+ * process_* functions) as of perf 6.1; the facts that matter are noted
+ * where they are used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util/util.h"
+#include "perfdata/writer.h"
+
+#ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1U << 15)
+#endif
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1U << 4)
+#endif
+
+#define PD_MAGIC 0x32454c4946524550ULL /* "PERFILE2" read as a little-endian u64 */
+#define PD_HEADER_SIZE 104
+#define PD_ATTR_SIZE ((uint32_t)sizeof(struct perf_event_attr))
+#define PD_FILE_ATTR_SIZE (PD_ATTR_SIZE + 16) /* attr + perf_file_section of its ids */
+#define PD_BUF_SIZE (1u << 20)
+#define PD_NAME_ALIGN 64                      /* header.c NAME_ALIGN for feature strings */
+
+struct wattr {
+	struct perf_event_attr attr;
+	char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+struct pd_writer {
+	int fd;
+	int err;                /* sticky error of a failed data write */
+	bool started;           /* the data offset is fixed */
+	bool finished;
+	uint64_t data_offset;
+	uint64_t data_size;     /* bytes of complete records known to be on disk */
+	uint64_t attrs_offset;  /* attrs section as last written */
+	uint64_t attrs_size;
+	size_t attrs_written;   /* attrs covered by that section */
+	uint8_t *buf;           /* complete records not yet written */
+	size_t buf_len;
+	bool buf_unchecked;     /* buf holds bytes that are not records */
+
+	struct wattr *attrs;
+	size_t nr_attrs, alloc_attrs;
+
+	char *str[PD_FEAT_CPUID + 1];   /* string features, by feature number */
+	bool has_nrcpus;
+	uint32_t cpus_avail, cpus_online;
+	char **argv;
+	uint32_t argc;
+	bool has_cmdline;
+	uint32_t cacheline;
+	uint32_t topo_nr;
+	int32_t *topo_node, *topo_core, *topo_socket;
+	bool has_total_mem;
+	uint64_t total_mem_kb;
+	struct wbid {
+		uint16_t misc;
+		int32_t pid;
+		uint8_t size;
+		uint8_t id[20];
+		char *name;
+	} *bids;                /* BUILD_ID entries */
+	size_t nr_bids, alloc_bids;
+};
+
+/* ---- low-level output ---------------------------------------------------- */
+
+/* Writes all of buf at off. *done gets the bytes that made it. */
+static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t *done)
+{
+	const uint8_t *p = buf;
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t r = pwrite(fd, p + n, len - n, (off_t)(off + n));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (done)
+				*done = n;
+			return -errno;
+		}
+		if (r == 0) {
+			if (done)
+				*done = n;
+			return -EIO;
+		}
+		n += (size_t)r;
+	}
+	if (done)
+		*done = n;
+	return 0;
+}
+
+/* Growable byte buffer for features and the attrs table. */
+struct bbuf {
+	uint8_t *p;
+	size_t len, alloc;
+};
+
+static void bb_put(struct bbuf *b, const void *src, size_t n)
+{
+	if (!n)
+		return;
+	xgrow((void **)&b->p, &b->alloc, b->len + n, 1);
+	memcpy(b->p + b->len, src, n);
+	b->len += n;
+}
+
+static void bb_zero(struct bbuf *b, size_t n)
+{
+	xgrow((void **)&b->p, &b->alloc, b->len + n, 1);
+	memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+static void bb_u32(struct bbuf *b, uint32_t v)
+{
+	bb_put(b, &v, sizeof(v));
+}
+
+static void bb_u64(struct bbuf *b, uint64_t v)
+{
+	bb_put(b, &v, sizeof(v));
+}
+
+/* header.c do_write_string: u32 len (NUL included, rounded up to 64), bytes, NUL padding */
+static void bb_str(struct bbuf *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	size_t padded = (n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+
+	bb_u32(b, (uint32_t)padded);
+	bb_put(b, s, n - 1);
+	bb_zero(b, padded - (n - 1));
+}
+
+static void bb_free(struct bbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->alloc = 0;
+}
+
+/* ---- header, attrs ------------------------------------------------------- */
+
+static uint32_t nr_cpus_avail(const struct pd_writer *w)
+{
+	return w->has_nrcpus ? w->cpus_avail : w->topo_nr;
+}
+
+static bool feature_on(const struct pd_writer *w, int f)
+{
+	switch (f) {
+	case PD_FEAT_HOSTNAME: case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH: case PD_FEAT_CPUDESC: case PD_FEAT_CPUID:
+		return w->str[f] != NULL;
+	case PD_FEAT_NRCPUS:
+		return nr_cpus_avail(w) > 0;
+	case PD_FEAT_TOTAL_MEM:
+		return w->has_total_mem;
+	case PD_FEAT_CMDLINE:
+		return w->has_cmdline;
+	case PD_FEAT_EVENT_DESC:
+		return w->nr_attrs > 0;
+	case PD_FEAT_CPU_TOPOLOGY: case PD_FEAT_NUMA_TOPOLOGY: case PD_FEAT_MEM_TOPOLOGY:
+		return w->topo_nr > 0 && nr_cpus_avail(w) > 0;
+	case PD_FEAT_CACHE:
+		return w->cacheline > 0;
+	case PD_FEAT_BUILD_ID:
+		return w->nr_bids > 0;
+	default:
+		return false;
+	}
+}
+
+static int write_header(struct pd_writer *w)
+{
+	uint64_t h[PD_HEADER_SIZE / 8];
+	uint64_t bits[4] = { 0 };
+	int f;
+
+	memset(h, 0, sizeof(h));
+	h[0] = PD_MAGIC;
+	h[1] = PD_HEADER_SIZE;
+	h[2] = PD_FILE_ATTR_SIZE;
+	h[3] = w->attrs_offset;
+	h[4] = w->attrs_size;
+	h[5] = w->data_offset;
+	/* A file that was never finished says data size 0, as perf's do:
+	 * readers then read records up to EOF. */
+	h[6] = w->finished ? w->data_size : 0;
+	/* h[7], h[8]: event_types section, unused since perf 2.6.3x */
+	if (w->finished)
+		for (f = 0; f < PD_FEAT_MAX; f++)
+			if (feature_on(w, f))
+				bits[f / 64] |= 1ULL << (f % 64);
+	memcpy(&h[9], bits, sizeof(bits));
+	return pwrite_all(w->fd, h, sizeof(h), 0, NULL);
+}
+
+static void put_attr(struct bbuf *b, const struct perf_event_attr *a)
+{
+	struct perf_event_attr tmp = *a;
+
+	/* perf checks attr.size against the file's attr size */
+	tmp.size = PD_ATTR_SIZE;
+	bb_put(b, &tmp, sizeof(tmp));
+}
+
+/* Writes ids of attrs [0, nr_attrs) then the attrs table at off; returns the end. */
+static int write_attrs(struct pd_writer *w, uint64_t off, uint64_t *end)
+{
+	struct bbuf b = { 0 };
+	uint64_t ids_off = off, tab_off;
+	size_t i;
+	int err;
+
+	for (i = 0; i < w->nr_attrs; i++)
+		bb_put(&b, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
+	tab_off = off + b.len;
+	for (i = 0; i < w->nr_attrs; i++) {
+		const struct wattr *a = &w->attrs[i];
+
+		put_attr(&b, &a->attr);
+		bb_u64(&b, a->nr_ids ? ids_off : 0);
+		bb_u64(&b, a->nr_ids * sizeof(uint64_t));
+		ids_off += a->nr_ids * sizeof(uint64_t);
+	}
+	err = pwrite_all(w->fd, b.p, b.len, off, NULL);
+	if (!err) {
+		w->attrs_offset = tab_off;
+		w->attrs_size = (uint64_t)w->nr_attrs * PD_FILE_ATTR_SIZE;
+		w->attrs_written = w->nr_attrs;
+		*end = off + b.len;
+	}
+	bb_free(&b);
+	return err;
+}
+
+/* Fix where the data starts: after the attrs known now. */
+static int start_data(struct pd_writer *w)
+{
+	uint64_t end = PD_HEADER_SIZE;
+	int err;
+
+	if (w->started)
+		return 0;
+	if (w->nr_attrs) {
+		err = write_attrs(w, PD_HEADER_SIZE, &end);
+		if (err)
+			return err;
+	}
+	w->data_offset = end;
+	w->started = true;
+	return write_header(w);
+}
+
+/* ---- public: open, attrs, records ----------------------------------------- */
+
+int pd_writer__open(struct pd_writer **wp, const char *path)
+{
+	struct pd_writer *w;
+	int err;
+
+	*wp = NULL;
+	w = xcalloc(1, sizeof(*w));
+	/* 0600 like perf record: recordings reveal addresses and command lines */
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		err = -errno;
+		free(w);
+		return err;
+	}
+	w->buf = xmalloc(PD_BUF_SIZE);
+	err = write_header(w);
+	if (err) {
+		pd_writer__delete(w);
+		return err;
+	}
+	*wp = w;
+	return 0;
+}
+
+int pd_writer__add_attr(struct pd_writer *w, const struct perf_event_attr *attr,
+			const char *name, const uint64_t *ids, size_t nr_ids)
+{
+	struct wattr *a;
+
+	if (w->finished)
+		return -EINVAL;
+	if (nr_ids > (1u << 24) || (nr_ids && !ids))
+		return -EINVAL;
+	xgrow((void **)&w->attrs, &w->alloc_attrs, w->nr_attrs + 1, sizeof(*w->attrs));
+	a = &w->attrs[w->nr_attrs++];
+	memset(a, 0, sizeof(*a));
+	/* a caller's attr may be a shorter (older) struct: trust its size */
+	memcpy(&a->attr, attr, attr->size && attr->size < sizeof(a->attr) ? attr->size : sizeof(a->attr));
+	a->attr.size = PD_ATTR_SIZE;
+	a->name = name ? xstrdup(name) : NULL;
+	a->nr_ids = nr_ids;
+	a->ids = xmalloc(nr_ids ? nr_ids * sizeof(uint64_t) : 1);
+	if (nr_ids)
+		memcpy(a->ids, ids, nr_ids * sizeof(uint64_t));
+	return 0;
+}
+
+/* Bytes at the start of buf (len) that form complete records. */
+static size_t complete_prefix(const uint8_t *buf, size_t len, size_t limit)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= limit) {
+		struct perf_event_header h;
+
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.size < sizeof(h) || off + h.size > len || off + h.size > limit)
+			break;
+		off += h.size;
+	}
+	return off;
+}
+
+static int flush(struct pd_writer *w)
+{
+	size_t done = 0;
+	int err;
+
+	if (!w->buf_len)
+		return 0;
+	err = pwrite_all(w->fd, w->buf, w->buf_len, w->data_offset + w->data_size, &done);
+	if (!err) {
+		w->data_size += w->buf_len;
+	} else {
+		/* Keep what is on disk up to the last whole record: finish
+		 * puts the features there, over any torn tail. */
+		w->data_size += w->buf_unchecked ? done : complete_prefix(w->buf, w->buf_len, done);
+		w->err = err;
+	}
+	w->buf_len = 0;
+	w->buf_unchecked = false;
+	return err;
+}
+
+static int append(struct pd_writer *w, const void *rec, size_t size, bool checked)
+{
+	int err;
+
+	if (w->finished)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	err = start_data(w);
+	if (err)
+		return w->err = err;
+	while (size) {
+		size_t n;
+
+		if (w->buf_len == PD_BUF_SIZE) {
+			err = flush(w);
+			if (err)
+				return err;
+		}
+		if (checked && w->buf_len + size > PD_BUF_SIZE) {
+			/* records never straddle a flush: keeps torn-write recovery simple */
+			err = flush(w);
+			if (err)
+				return err;
+		}
+		n = PD_BUF_SIZE - w->buf_len;
+		if (n > size)
+			n = size;
+		memcpy(w->buf + w->buf_len, rec, n);
+		w->buf_len += n;
+		if (!checked)
+			w->buf_unchecked = true;
+		rec = (const uint8_t *)rec + n;
+		size -= n;
+	}
+	return 0;
+}
+
+int pd_writer__write(struct pd_writer *w, const void *rec, size_t size)
+{
+	struct perf_event_header h;
+
+	if (size < sizeof(h) || size % 8 || size > UINT16_MAX)
+		return -EINVAL;
+	memcpy(&h, rec, sizeof(h));
+	if (h.size != size)
+		return -EINVAL;
+	return append(w, rec, size, true);
+}
+
+int pd_writer__write_unchecked(struct pd_writer *w, const void *buf, size_t size)
+{
+	return append(w, buf, size, false);
+}
+
+int pd_writer__flush(struct pd_writer *w)
+{
+	if (w->finished)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	return flush(w);
+}
+
+uint64_t pd_writer__data_size(const struct pd_writer *w)
+{
+	return w->data_size + w->buf_len;
+}
+
+/* ---- features -------------------------------------------------------------- */
+
+int pd_writer__set_string(struct pd_writer *w, int feat, const char *s)
+{
+	switch (feat) {
+	case PD_FEAT_HOSTNAME: case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH: case PD_FEAT_CPUDESC: case PD_FEAT_CPUID:
+		break;
+	default:
+		return -EINVAL;
+	}
+	free(w->str[feat]);
+	w->str[feat] = s ? xstrdup(s) : NULL;
+	return 0;
+}
+
+int pd_writer__set_nrcpus(struct pd_writer *w, uint32_t avail, uint32_t online)
+{
+	if (!avail || online > avail)
+		return -EINVAL;
+	w->has_nrcpus = true;
+	w->cpus_avail = avail;
+	w->cpus_online = online;
+	return 0;
+}
+
+int pd_writer__set_cmdline(struct pd_writer *w, int argc, const char *const *argv)
+{
+	int i;
+
+	if (argc < 0 || (argc && !argv))
+		return -EINVAL;
+	for (i = 0; i < (int)w->argc; i++)
+		free(w->argv[i]);
+	free(w->argv);
+	w->argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	for (i = 0; i < argc; i++)
+		w->argv[i] = xstrdup(argv[i] ? argv[i] : "");
+	w->argc = (uint32_t)argc;
+	w->has_cmdline = true;
+	return 0;
+}
+
+int pd_writer__set_cacheline(struct pd_writer *w, uint32_t line_size)
+{
+	w->cacheline = line_size;
+	return 0;
+}
+
+int pd_writer__set_topology(struct pd_writer *w, uint32_t nr_cpus, const int32_t *cpu_node,
+			    const int32_t *cpu_core, const int32_t *cpu_socket)
+{
+	uint32_t i;
+
+	if (!nr_cpus || nr_cpus > 1u << 20)
+		return -EINVAL;
+	free(w->topo_node);
+	free(w->topo_core);
+	free(w->topo_socket);
+	w->topo_nr = nr_cpus;
+	w->topo_node = xcalloc(nr_cpus, sizeof(int32_t));
+	w->topo_core = xcalloc(nr_cpus, sizeof(int32_t));
+	w->topo_socket = xcalloc(nr_cpus, sizeof(int32_t));
+	for (i = 0; i < nr_cpus; i++) {
+		w->topo_node[i] = cpu_node ? cpu_node[i] : 0;
+		w->topo_core[i] = cpu_core ? cpu_core[i] : (int32_t)i;
+		/* without socket ids, a node is the best guess for a socket */
+		w->topo_socket[i] = cpu_socket ? cpu_socket[i] :
+				    (w->topo_node[i] >= 0 ? w->topo_node[i] : 0);
+	}
+	return 0;
+}
+
+int pd_writer__add_build_id(struct pd_writer *w, uint16_t misc, int32_t pid, const uint8_t *id,
+			    size_t size, const char *name)
+{
+	struct wbid *e;
+
+	if (w->finished)
+		return -EINVAL;
+	/* the entry's size is a u16: keep the name well inside it */
+	if (!size || size > 20 || !name || !*name || strlen(name) > 4096)
+		return -EINVAL;
+	xgrow((void **)&w->bids, &w->alloc_bids, w->nr_bids + 1, sizeof(*w->bids));
+	e = &w->bids[w->nr_bids++];
+	memset(e, 0, sizeof(*e));
+	e->misc = misc;
+	e->pid = pid;
+	e->size = size;
+	memcpy(e->id, id, size);
+	e->name = xstrdup(name);
+	return 0;
+}
+
+int pd_writer__set_total_mem(struct pd_writer *w, uint64_t kb)
+{
+	w->has_total_mem = true;
+	w->total_mem_kb = kb;
+	return 0;
+}
+
+/* "0-3,8,10-11" from a sorted list. */
+static char *cpu_list_str(const uint32_t *cpus, size_t n)
+{
+	size_t alloc = n * 24 + 1, len = 0, i = 0;
+	char *s = xmalloc(alloc);
+
+	s[0] = '\0';
+	while (i < n) {
+		size_t j = i;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		if (j == i)
+			len += (size_t)snprintf(s + len, alloc - len, "%s%u", len ? "," : "", cpus[i]);
+		else
+			len += (size_t)snprintf(s + len, alloc - len, "%s%u-%u", len ? "," : "",
+						cpus[i], cpus[j]);
+		i = j + 1;
+	}
+	return s;
+}
+
+/* cpus c in [0, nr) with key(c) == k, as a cpu list string */
+static char *cpus_where(uint32_t nr, const int32_t *key1, int32_t k1, const int32_t *key2, int32_t k2)
+{
+	uint32_t *v = xmalloc(nr * sizeof(uint32_t));
+	size_t n = 0;
+	uint32_t c;
+	char *s;
+
+	for (c = 0; c < nr; c++)
+		if (key1[c] == k1 && (!key2 || key2[c] == k2))
+			v[n++] = c;
+	s = cpu_list_str(v, n);
+	free(v);
+	return s;
+}
+
+/* Sibling lists as perf writes them: one string per distinct group, in
+ * order of first appearance. */
+static void put_groups(struct bbuf *b, uint32_t nr, const int32_t *key1, const int32_t *key2)
+{
+	struct bbuf strs = { 0 };
+	uint32_t c, d, count = 0;
+
+	for (c = 0; c < nr; c++) {
+		bool seen = false;
+		char *s;
+
+		for (d = 0; d < c && !seen; d++)
+			seen = key1[d] == key1[c] && (!key2 || key2[d] == key2[c]);
+		if (seen)
+			continue;
+		s = cpus_where(nr, key1, key1[c], key2, key2 ? key2[c] : 0);
+		bb_str(&strs, s);
+		free(s);
+		count++;
+	}
+	bb_u32(b, count);
+	if (strs.len)
+		bb_put(b, strs.p, strs.len);
+	bb_free(&strs);
+}
+
+/*
+ * CPU_TOPOLOGY (header.c write_cpu_topology): core siblings, thread
+ * siblings, then core_id and socket_id per cpu for nr_cpus_avail cpus (perf
+ * reads that count from NRCPUS, so both must agree), then die siblings and a
+ * die_id per cpu. perf rejects a socket_id above nr_cpus_avail.
+ */
+static void feat_cpu_topology(struct pd_writer *w, struct bbuf *b, uint32_t nr)
+{
+	int32_t *core = xcalloc(nr, sizeof(int32_t));
+	int32_t *sock = xcalloc(nr, sizeof(int32_t));
+	uint32_t c;
+
+	for (c = 0; c < nr; c++) {
+		core[c] = c < w->topo_nr ? w->topo_core[c] : (int32_t)c;
+		sock[c] = c < w->topo_nr ? w->topo_socket[c] : 0;
+		if (sock[c] < 0 || (uint32_t)sock[c] > nr)
+			sock[c] = 0;
+	}
+	put_groups(b, nr, sock, NULL);          /* core siblings = cpus of a socket */
+	put_groups(b, nr, sock, core);          /* thread siblings = cpus of a core */
+	for (c = 0; c < nr; c++) {
+		bb_u32(b, (uint32_t)core[c]);
+		bb_u32(b, (uint32_t)sock[c]);
+	}
+	put_groups(b, nr, sock, NULL);          /* one die per socket */
+	for (c = 0; c < nr; c++)
+		bb_u32(b, 0);
+	free(core);
+	free(sock);
+}
+
+/* Sorted distinct NUMA node ids of cpus [0, nr); returns the count. */
+static uint32_t node_ids(const struct pd_writer *w, uint32_t nr, int32_t *node, int32_t *ids)
+{
+	uint32_t c, i, n = 0;
+
+	for (c = 0; c < nr; c++)
+		node[c] = c < w->topo_nr ? w->topo_node[c] : -1;
+	for (c = 0; c < nr; c++) {
+		bool seen = false;
+
+		if (node[c] < 0)
+			continue;
+		for (i = 0; i < n && !seen; i++)
+			seen = ids[i] == node[c];
+		if (!seen)
+			ids[n++] = node[c];
+	}
+	for (i = 1; i < n; i++) {
+		int32_t v = ids[i];
+		uint32_t j = i;
+
+		for (; j > 0 && ids[j - 1] > v; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = v;
+	}
+	return n;
+}
+
+/* NUMA_TOPOLOGY: u32 nr; per node u32 id, u64 mem_total, u64 mem_free, cpu list. */
+static void feat_numa(struct pd_writer *w, struct bbuf *b, uint32_t nr)
+{
+	int32_t *node = xcalloc(nr, sizeof(int32_t));
+	int32_t *ids = xcalloc(nr + 1, sizeof(int32_t));
+	uint32_t i, n = node_ids(w, nr, node, ids);
+
+	bb_u32(b, n);
+	for (i = 0; i < n; i++) {
+		char *s = cpus_where(nr, node, ids[i], NULL, 0);
+
+		bb_u32(b, (uint32_t)ids[i]);
+		bb_u64(b, w->has_total_mem ? w->total_mem_kb / n : 0);
+		bb_u64(b, 0);
+		bb_str(b, s);
+		free(s);
+	}
+	free(node);
+	free(ids);
+}
+
+/*
+ * MEM_TOPOLOGY (header.c write_mem_topology): u64 version 1, u64 block size,
+ * u64 nr; per node u64 node, u64 nr of bits, then the bitmap as u64 size +
+ * words. perf c2c report refuses a file without it ("No memory nodes").
+ * Memory is split evenly between the nodes, in 128 MiB blocks.
+ */
+static void feat_mem_topology(struct pd_writer *w, struct bbuf *b, uint32_t nr)
+{
+	const uint64_t bsize = 128ULL << 20;
+	int32_t *node = xcalloc(nr, sizeof(int32_t));
+	int32_t *ids = xcalloc(nr + 1, sizeof(int32_t));
+	uint32_t i, n = node_ids(w, nr, node, ids);
+	uint64_t per = 1, bits, k;
+
+	if (w->has_total_mem && n && w->total_mem_kb * 1024 / n / bsize > 1)
+		per = w->total_mem_kb * 1024 / n / bsize;
+	if (per > 1u << 16)
+		per = 1u << 16;
+	bits = per * n;
+	bb_u64(b, 1);
+	bb_u64(b, bsize);
+	bb_u64(b, n);
+	for (i = 0; i < n; i++) {
+		bb_u64(b, (uint64_t)ids[i]);
+		bb_u64(b, bits);
+		bb_u64(b, bits);
+		for (k = 0; k < (bits + 63) / 64; k++) {
+			uint64_t word = 0, bit;
+
+			for (bit = 0; bit < 64; bit++) {
+				uint64_t blk = k * 64 + bit;
+
+				if (blk >= i * per && blk < (i + 1) * per)
+					word |= 1ULL << bit;
+			}
+			bb_u64(b, word);
+		}
+	}
+	free(node);
+	free(ids);
+}
+
+/* EVENT_DESC: u32 nr, u32 attr size, per attr: attr, u32 nr_ids, name, ids. */
+static void feat_event_desc(struct pd_writer *w, struct bbuf *b)
+{
+	size_t i;
+
+	bb_u32(b, (uint32_t)w->nr_attrs);
+	bb_u32(b, PD_ATTR_SIZE);
+	for (i = 0; i < w->nr_attrs; i++) {
+		const struct wattr *a = &w->attrs[i];
+		char name[64];
+
+		put_attr(b, &a->attr);
+		bb_u32(b, (uint32_t)a->nr_ids);
+		if (a->name) {
+			bb_str(b, a->name);
+		} else {
+			/* perf names events by index from this list: never leave one out */
+			snprintf(name, sizeof(name), "type%u/config=0x%llx/", a->attr.type,
+				 (unsigned long long)a->attr.config);
+			bb_str(b, name);
+		}
+		bb_put(b, a->ids, a->nr_ids * sizeof(uint64_t));
+	}
+}
+
+/* CACHE version 1 (perf 6.1 refuses version 2): one L1 data entry, which is
+ * where readers take the cacheline size from. */
+static void feat_cache(struct pd_writer *w, struct bbuf *b)
+{
+	bb_u32(b, 1);
+	bb_u32(b, 1);
+	bb_u32(b, 1);                   /* level */
+	bb_u32(b, w->cacheline);        /* line_size */
+	bb_u32(b, 64);                  /* sets */
+	bb_u32(b, 8);                   /* ways */
+	bb_str(b, "Data");
+	bb_str(b, "32K");
+	bb_str(b, "0");
+}
+
+/*
+ * BUILD_ID: perf's write_buildid() layout, one entry per object: an 8-byte
+ * header (type 0, misc = cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE, size of
+ * the entry), pid (s32; perf writes its machine's pid, -1 on the host),
+ * 20 bytes of id, its used size, 3 reserved, then the NUL-terminated name
+ * padded to NAME_ALIGN.
+ */
+static void feat_build_id(struct pd_writer *w, struct bbuf *b)
+{
+	for (size_t i = 0; i < w->nr_bids; i++) {
+		const struct wbid *e = &w->bids[i];
+		size_t len = strlen(e->name) + 1;
+		size_t padded = (len + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+		uint8_t misc_size[4] = { 0 };
+		uint16_t misc = e->misc | PERF_RECORD_MISC_BUILD_ID_SIZE;
+
+		bb_u32(b, 0);
+		bb_put(b, &misc, 2);
+		bb_put(b, &(uint16_t){ (uint16_t)(36 + padded) }, 2);
+		bb_u32(b, (uint32_t)e->pid);
+		bb_put(b, e->id, 20);
+		misc_size[0] = e->size;
+		bb_put(b, misc_size, 4);
+		bb_put(b, e->name, len);
+		bb_zero(b, padded - len);
+	}
+}
+
+static void build_feature(struct pd_writer *w, int f, struct bbuf *b, uint32_t nr_cpus)
+{
+	uint32_t i;
+
+	switch (f) {
+	case PD_FEAT_HOSTNAME: case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH: case PD_FEAT_CPUDESC: case PD_FEAT_CPUID:
+		bb_str(b, w->str[f]);
+		break;
+	case PD_FEAT_NRCPUS:
+		bb_u32(b, nr_cpus);
+		bb_u32(b, w->has_nrcpus ? w->cpus_online : nr_cpus);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+		bb_u64(b, w->total_mem_kb);
+		break;
+	case PD_FEAT_CMDLINE:
+		bb_u32(b, w->argc);
+		for (i = 0; i < w->argc; i++)
+			bb_str(b, w->argv[i]);
+		break;
+	case PD_FEAT_EVENT_DESC:
+		feat_event_desc(w, b);
+		break;
+	case PD_FEAT_CPU_TOPOLOGY:
+		feat_cpu_topology(w, b, nr_cpus);
+		break;
+	case PD_FEAT_NUMA_TOPOLOGY:
+		feat_numa(w, b, nr_cpus);
+		break;
+	case PD_FEAT_CACHE:
+		feat_cache(w, b);
+		break;
+	case PD_FEAT_BUILD_ID:
+		feat_build_id(w, b);
+		break;
+	case PD_FEAT_MEM_TOPOLOGY:
+		feat_mem_topology(w, b, nr_cpus);
+		break;
+	}
+}
+
+int pd_writer__finish(struct pd_writer *w)
+{
+	struct bbuf tab = { 0 }, pay = { 0 };
+	uint64_t feat_off, end, bits[4];
+	uint32_t nr_cpus;
+	int err = 0, e, f, nr_feat = 0;
+
+	if (w->finished)
+		return -EINVAL;
+	if (!w->err)
+		err = flush(w);
+	e = start_data(w);
+	if (e)
+		return err ? err : e;
+
+	/* write_header sets the feature bits only once finished */
+	w->finished = true;
+	nr_cpus = nr_cpus_avail(w);
+	memset(bits, 0, sizeof(bits));
+	for (f = 0; f < PD_FEAT_MAX; f++) {
+		if (feature_on(w, f)) {
+			bits[f / 64] |= 1ULL << (f % 64);
+			nr_feat++;
+		}
+	}
+
+	feat_off = w->data_offset + w->data_size;
+	end = feat_off + (uint64_t)nr_feat * 16;
+	for (f = 0; f < PD_FEAT_MAX; f++) {
+		size_t before = pay.len;
+
+		if (!(bits[f / 64] & (1ULL << (f % 64))))
+			continue;
+		build_feature(w, f, &pay, nr_cpus);
+		bb_u64(&tab, end + before);
+		bb_u64(&tab, pay.len - before);
+	}
+	e = pwrite_all(w->fd, tab.p, tab.len, feat_off, NULL);
+	if (!e && pay.len)
+		e = pwrite_all(w->fd, pay.p, pay.len, end, NULL);
+	end += pay.len;
+	bb_free(&tab);
+	bb_free(&pay);
+	if (!e && w->attrs_written != w->nr_attrs)
+		e = write_attrs(w, end, &end);
+	if (!e)
+		e = write_header(w);
+	if (!e && ftruncate(w->fd, (off_t)end))
+		e = -errno;
+	return err ? err : e;
+}
+
+void pd_writer__delete(struct pd_writer *w)
+{
+	size_t i;
+	int f;
+
+	if (!w)
+		return;
+	if (!w->finished && !w->err && w->started)
+		flush(w);
+	if (w->fd >= 0)
+		close(w->fd);
+	for (i = 0; i < w->nr_attrs; i++) {
+		free(w->attrs[i].name);
+		free(w->attrs[i].ids);
+	}
+	free(w->attrs);
+	for (f = 0; f <= PD_FEAT_CPUID; f++)
+		free(w->str[f]);
+	for (i = 0; i < w->argc; i++)
+		free(w->argv[i]);
+	free(w->argv);
+	free(w->topo_node);
+	free(w->topo_core);
+	free(w->topo_socket);
+	for (i = 0; i < w->nr_bids; i++)
+		free(w->bids[i].name);
+	free(w->bids);
+	free(w->buf);
+	free(w);
+}
+
+/* ---- record formatters ------------------------------------------------------ */
+
+/* Output cursor: counts past the end so the caller learns the needed size. */
+struct cur {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void c_put(struct cur *c, const void *src, size_t n)
+{
+	if (c->len <= c->cap && n <= c->cap - c->len)
+		memcpy(c->p + c->len, src, n);
+	c->len += n;
+}
+
+static void c_zero(struct cur *c, size_t n)
+{
+	if (c->len <= c->cap && n <= c->cap - c->len)
+		memset(c->p + c->len, 0, n);
+	c->len += n;
+}
+
+static void c_u64(struct cur *c, uint64_t v)
+{
+	c_put(c, &v, sizeof(v));
+}
+
+static void c_u32x2(struct cur *c, uint32_t a, uint32_t b)
+{
+	c_put(c, &a, sizeof(a));
+	c_put(c, &b, sizeof(b));
+}
+
+/* Kernel layout for names: NUL-terminated, padded with NULs to 8 bytes. */
+static void c_name(struct cur *c, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	c_put(c, s ? s : "", n);
+	c_zero(c, ((n + 8) & ~(size_t)7) - n);
+}
+
+static void c_begin(struct cur *c, void *buf, size_t bufsz)
+{
+	c->p = buf;
+	c->cap = bufsz;
+	c->len = 0;
+	c_zero(c, sizeof(struct perf_event_header));
+}
+
+static ssize_t c_end(struct cur *c, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h;
+
+	if (c->len > UINT16_MAX)
+		return -E2BIG;
+	if (c->len > c->cap)
+		return -ENOSPC;
+	h.type = type;
+	h.misc = misc;
+	h.size = (uint16_t)c->len;
+	memcpy(c->p, &h, sizeof(h));
+	return (ssize_t)c->len;
+}
+
+/* perf_event.h: struct sample_id, fields in this order when sample_id_all */
+static void c_sample_id(struct cur *c, const struct perf_event_attr *attr,
+			const struct pd_sample_id *sid)
+{
+	static const struct pd_sample_id zero;
+	uint64_t st;
+
+	if (!attr || !attr->sample_id_all)
+		return;
+	if (!sid)
+		sid = &zero;
+	st = attr->sample_type;
+	if (st & PERF_SAMPLE_TID)
+		c_u32x2(c, sid->pid, sid->tid);
+	if (st & PERF_SAMPLE_TIME)
+		c_u64(c, sid->time);
+	if (st & PERF_SAMPLE_ID)
+		c_u64(c, sid->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		c_u64(c, sid->stream_id);
+	if (st & PERF_SAMPLE_CPU)
+		c_u32x2(c, sid->cpu, 0);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		c_u64(c, sid->id);
+}
+
+size_t pd_sample_id_size(const struct perf_event_attr *attr)
+{
+	struct cur c = { NULL, 0, 0 };
+
+	c_sample_id(&c, attr, NULL);
+	return c.len;
+}
+
+#define PD_SAMPLE_KNOWN                                                                        \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |              \
+	 PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |         \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW |                        \
+	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |          \
+	 PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_IDENTIFIER |                  \
+	 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR |             \
+	 PERF_SAMPLE_AUX | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |                   \
+	 PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT)
+
+/* READ: values we do not have are written as zeros; ids are the sample's. */
+static void c_read(struct cur *c, uint64_t rf, const struct pd_sample *s)
+{
+	bool group = rf & PERF_FORMAT_GROUP;
+
+	if (group)
+		c_u64(c, 1);            /* nr */
+	else
+		c_u64(c, s->period);    /* value */
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		c_u64(c, 0);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		c_u64(c, 0);
+	if (group)
+		c_u64(c, s->period);
+	if (rf & PERF_FORMAT_ID)
+		c_u64(c, s->id);
+	if (rf & PERF_FORMAT_LOST)
+		c_u64(c, 0);
+}
+
+ssize_t pd_fmt_sample(void *buf, size_t bufsz, const struct perf_event_attr *attr,
+		      uint16_t misc, const struct pd_sample *s)
+{
+	uint64_t st = attr->sample_type;
+	struct cur c;
+
+	if (st & ~(uint64_t)PD_SAMPLE_KNOWN)
+		return -EOPNOTSUPP;
+	if ((st & PERF_SAMPLE_WEIGHT) && (st & PERF_SAMPLE_WEIGHT_STRUCT))
+		return -EINVAL;
+	if ((st & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr && !s->callchain)
+		return -EINVAL;
+	if ((st & PERF_SAMPLE_RAW) && s->raw_size && !s->raw)
+		return -EINVAL;
+	c_begin(&c, buf, bufsz);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		c_u64(&c, s->id);
+	if (st & PERF_SAMPLE_IP)
+		c_u64(&c, s->ip);
+	if (st & PERF_SAMPLE_TID)
+		c_u32x2(&c, s->pid, s->tid);
+	if (st & PERF_SAMPLE_TIME)
+		c_u64(&c, s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		c_u64(&c, s->addr);
+	if (st & PERF_SAMPLE_ID)
+		c_u64(&c, s->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		c_u64(&c, s->stream_id);
+	if (st & PERF_SAMPLE_CPU)
+		c_u32x2(&c, s->cpu, 0);
+	if (st & PERF_SAMPLE_PERIOD)
+		c_u64(&c, s->period);
+	if (st & PERF_SAMPLE_READ)
+		c_read(&c, attr->read_format, s);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (s->callchain_nr > UINT16_MAX)
+			return -E2BIG;
+		c_u64(&c, s->callchain_nr);
+		c_put(&c, s->callchain, s->callchain_nr * sizeof(uint64_t));
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		/* the kernel pads raw data so that u32 size + data ends 8-aligned,
+		 * and the size it reports includes the padding */
+		uint32_t sz;
+
+		if (s->raw_size > UINT16_MAX)
+			return -E2BIG;
+		sz = ((s->raw_size + 4 + 7) & ~7u) - 4;
+		c_put(&c, &sz, sizeof(sz));
+		c_put(&c, s->raw, s->raw_size);
+		c_zero(&c, sz - s->raw_size);
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		c_u64(&c, 0);           /* nr */
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			c_u64(&c, 0);
+	}
+	if (st & PERF_SAMPLE_REGS_USER)
+		c_u64(&c, PERF_SAMPLE_REGS_ABI_NONE);
+	if (st & PERF_SAMPLE_STACK_USER)
+		c_u64(&c, 0);           /* size 0: no data, no dyn_size */
+	if (st & PERF_SAMPLE_WEIGHT)
+		c_u64(&c, s->weight);
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
+		c_u64(&c, (s->weight & 0xffffffffULL) | (uint64_t)s->ins_lat << 32 |
+			  (uint64_t)s->weight3 << 48);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		c_u64(&c, s->data_src);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		c_u64(&c, s->transaction);
+	if (st & PERF_SAMPLE_REGS_INTR)
+		c_u64(&c, PERF_SAMPLE_REGS_ABI_NONE);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		c_u64(&c, s->phys_addr);
+	if (st & PERF_SAMPLE_CGROUP)
+		c_u64(&c, s->cgroup);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		c_u64(&c, s->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		c_u64(&c, s->code_page_size);
+	if (st & PERF_SAMPLE_AUX)
+		c_u64(&c, 0);           /* no aux data */
+	return c_end(&c, PERF_RECORD_SAMPLE, misc);
+}
+
+ssize_t pd_fmt_mmap(void *buf, size_t bufsz, const struct perf_event_attr *attr,
+		    uint16_t misc, const struct pd_mmap *m, const struct pd_sample_id *sid)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u32x2(&c, m->pid, m->tid);
+	c_u64(&c, m->start);
+	c_u64(&c, m->len);
+	c_u64(&c, m->pgoff);
+	if (m->data)
+		misc |= PERF_RECORD_MISC_MMAP_DATA;
+	if (m->v2) {
+		if (m->build_id_form) {
+			uint8_t id[24] = { 0 };
+
+			if (m->build_id_size > sizeof(m->build_id))
+				return -EINVAL;
+			id[0] = m->build_id_size;
+			memcpy(id + 4, m->build_id, m->build_id_size);
+			c_put(&c, id, sizeof(id));
+			misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		} else {
+			c_u32x2(&c, m->maj, m->min);
+			c_u64(&c, m->ino);
+			c_u64(&c, m->ino_generation);
+			misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
+		}
+		c_u32x2(&c, m->prot, m->flags);
+	}
+	c_name(&c, m->filename);
+	c_sample_id(&c, attr, sid);
+	return c_end(&c, m->v2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, misc);
+}
+
+ssize_t pd_fmt_comm(void *buf, size_t bufsz, const struct perf_event_attr *attr,
+		    const struct pd_comm *cm, const struct pd_sample_id *sid)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u32x2(&c, cm->pid, cm->tid);
+	c_name(&c, cm->comm);
+	c_sample_id(&c, attr, sid);
+	return c_end(&c, PERF_RECORD_COMM, cm->exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+}
+
+ssize_t pd_fmt_fork(void *buf, size_t bufsz, const struct perf_event_attr *attr, uint32_t type,
+		    const struct pd_fork *f, const struct pd_sample_id *sid)
+{
+	struct cur c;
+
+	if (type != PERF_RECORD_FORK && type != PERF_RECORD_EXIT)
+		return -EINVAL;
+	c_begin(&c, buf, bufsz);
+	c_u32x2(&c, f->pid, f->ppid);
+	c_u32x2(&c, f->tid, f->ptid);
+	c_u64(&c, f->time);
+	c_sample_id(&c, attr, sid);
+	return c_end(&c, type, 0);
+}
+
+ssize_t pd_fmt_lost(void *buf, size_t bufsz, const struct perf_event_attr *attr,
+		    const struct pd_lost *l, const struct pd_sample_id *sid)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u64(&c, l->id);
+	c_u64(&c, l->lost);
+	c_sample_id(&c, attr, sid);
+	return c_end(&c, PERF_RECORD_LOST, 0);
+}
+
+ssize_t pd_fmt_lost_samples(void *buf, size_t bufsz, const struct perf_event_attr *attr,
+			    const struct pd_lost *l, const struct pd_sample_id *sid)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u64(&c, l->lost);
+	c_sample_id(&c, attr, sid);
+	return c_end(&c, PERF_RECORD_LOST_SAMPLES, 0);
+}
+
+ssize_t pd_fmt_throttle(void *buf, size_t bufsz, const struct perf_event_attr *attr, uint32_t type,
+			const struct pd_throttle *t, const struct pd_sample_id *sid)
+{
+	struct cur c;
+
+	if (type != PERF_RECORD_THROTTLE && type != PERF_RECORD_UNTHROTTLE)
+		return -EINVAL;
+	c_begin(&c, buf, bufsz);
+	c_u64(&c, t->time);
+	c_u64(&c, t->id);
+	c_u64(&c, t->stream_id);
+	c_sample_id(&c, attr, sid);
+	return c_end(&c, type, 0);
+}
+
+ssize_t pd_fmt_finished_round(void *buf, size_t bufsz)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	return c_end(&c, PD_REC_FINISHED_ROUND, 0);
+}

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/columns.h"
+#include "util/util.h"
+
+const char *line_object(const struct c2c_line *l)
+{
+	if (l->object && *l->object)
+		return l->object;
+	if (l->key.kind == CL_KERNEL)
+		return "[kernel]";
+	return "[unknown]";
+}
+
+uint64_t lat_mean(uint64_t sum, uint32_t cnt)
+{
+	return cnt ? (sum + cnt / 2) / cnt : 0;
+}
+
+#define U32FMT(fn, expr)                                                                          \
+	static void fn(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf, \
+		       size_t size)                                                               \
+	{                                                                                         \
+		u64_scnprint(buf, size, (uint64_t)(expr));                                        \
+	}
+
+U32FMT(col_tot_hitm, l->stats.tot_hitm)
+U32FMT(col_lcl_hitm, l->stats.lcl_hitm)
+U32FMT(col_rmt_hitm, l->stats.rmt_hitm)
+U32FMT(col_lcl_peer, l->stats.lcl_peer)
+U32FMT(col_rmt_peer, l->stats.rmt_peer)
+U32FMT(col_access, l->stats.nr_entries)
+U32FMT(col_loads, l->stats.load)
+U32FMT(col_stores, l->stats.store)
+U32FMT(col_st_l1miss, l->stats.st_l1miss)
+U32FMT(col_hitm_lat, lat_mean(l->lat.hitm_sum, l->lat.hitm_cnt))
+U32FMT(col_pids, l->pids.nr)
+U32FMT(col_tids, l->tids.nr)
+U32FMT(col_cpus, l->cpus.nr)
+U32FMT(col_nodes, l->nodes.nr)
+
+static void col_share(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+		      size_t size)
+{
+	uint64_t m = c2c_stats__metric(&l->stats, r->mode);
+
+	snprintf(buf, size, "%.2f%%", total ? 100.0 * m / total : 0.0);
+}
+
+static void col_addr(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+		     size_t size)
+{
+	snprintf(buf, size, "%#" PRIx64, l->addr);
+}
+
+static void col_key(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+		    size_t size)
+{
+	cl_key__scnprintf(&l->key, r->maps, buf, size);
+}
+
+/* "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]_text" -> "[kernel]" */
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	if (!strncmp(path, "[kernel.kallsyms]", 17))
+		return "[kernel]";
+	return b && b[1] ? b + 1 : path;
+}
+
+/* The row the line's metric comes from most (the first of equals). */
+static const struct c2c_row *hottest_row(const struct report *r, const struct c2c_line *l)
+{
+	const struct c2c_row *best = NULL;
+	uint64_t best_m = 0;
+
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		uint64_t m = c2c_stats__metric(&l->rows[i].stats, r->mode);
+
+		if (!best || m > best_m) {
+			best = &l->rows[i];
+			best_m = m;
+		}
+	}
+	return best;
+}
+
+bool line_data_symbol(const struct report *r, const struct c2c_line *l, struct data_loc *out)
+{
+	const struct c2c_row *row = hottest_row(r, l);
+
+	return report__data_name(r, l, row ? row->offset : 0, out) && out->sym;
+}
+
+/* The data symbol the line's hottest offset is in, and the object: "counters (prog)". */
+static void col_object(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+		       size_t size)
+{
+	struct data_loc d;
+
+	if (line_data_symbol(r, l, &d))
+		snprintf(buf, size, "%s (%s)", d.sym, base_name(line_object(l)));
+	else
+		snprintf(buf, size, "%s", line_object(l));
+}
+
+/* The widths add up to <= 160 columns with the index; Object goes last
+ * because it is the one that may be long. */
+#define COL_HEAD { "Address", -18, col_addr }, { "Key", -22, col_key }, { "Share", 7, col_share }
+#define COL_TAIL                                                                              \
+	{ "Loads", 7, col_loads }, { "Stores", 7, col_stores }, { "StL1Miss", 8, col_st_l1miss }, \
+	{ "HitmLat", 7, col_hitm_lat }, { "Pids", 4, col_pids }, { "Tids", 4, col_tids },        \
+	{ "Cpus", 4, col_cpus }, { "Nodes", 5, col_nodes }, { "Object", -24, col_object }
+
+static const struct line_column hitm_cols[] = {
+	COL_HEAD, { "TotHitm", 7, col_tot_hitm }, { "LclHitm", 7, col_lcl_hitm },
+	{ "RmtHitm", 7, col_rmt_hitm }, COL_TAIL,
+};
+
+static const struct line_column peer_cols[] = {
+	COL_HEAD, { "LclPeer", 7, col_lcl_peer }, { "RmtPeer", 7, col_rmt_peer },
+	{ "TotHitm", 7, col_tot_hitm }, COL_TAIL,
+};
+
+static const struct line_column all_cols[] = {
+	COL_HEAD, { "Access", 7, col_access }, { "TotHitm", 7, col_tot_hitm }, { "RmtHitm", 7, col_rmt_hitm },
+	COL_TAIL,
+};
+
+const struct line_column *line_columns(const struct report *r, size_t *nr)
+{
+	switch (r->mode) {
+	case C2C_DISPLAY_PEER:
+		*nr = ARRAY_SIZE(peer_cols);
+		return peer_cols;
+	case C2C_DISPLAY_ALL:
+		*nr = ARRAY_SIZE(all_cols);
+		return all_cols;
+	default:
+		*nr = ARRAY_SIZE(hitm_cols);
+		return hitm_cols;
+	}
+}
+
+#define ROWFMT(fn, expr)                                                                       \
+	static void fn(const struct report *r, const struct c2c_line *l, const struct c2c_row *row, \
+		       char *buf, size_t size)                                                 \
+	{                                                                                      \
+		u64_scnprint(buf, size, (uint64_t)(expr));                                     \
+	}
+
+ROWFMT(row_lcl_hitm, row->stats.lcl_hitm)
+ROWFMT(row_tot_hitm, row->stats.tot_hitm)
+ROWFMT(row_rmt_hitm, row->stats.rmt_hitm)
+ROWFMT(row_lcl_peer, row->stats.lcl_peer)
+ROWFMT(row_rmt_peer, row->stats.rmt_peer)
+ROWFMT(row_access, row->stats.nr_entries)
+ROWFMT(row_loads, row->stats.load)
+ROWFMT(row_stores, row->stats.store)
+ROWFMT(row_st_l1hit, row->stats.st_l1hit)
+ROWFMT(row_st_l1miss, row->stats.st_l1miss)
+ROWFMT(row_hitm_lat, lat_mean(row->lat.hitm_sum, row->lat.hitm_cnt))
+ROWFMT(row_load_lat, lat_mean(row->lat.load_sum, row->lat.load_cnt))
+ROWFMT(row_pids, row->pids.nr)
+ROWFMT(row_tids, row->tids.nr)
+ROWFMT(row_cpus, row->cpus.nr)
+
+static void row_offset(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		       char *buf, size_t size)
+{
+	snprintf(buf, size, "%#x", row->offset);
+}
+
+static void row_iaddr(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		      char *buf, size_t size)
+{
+	snprintf(buf, size, "%#" PRIx64, row->iaddr);
+}
+
+static void row_share(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		      char *buf, size_t size)
+{
+	uint64_t m = c2c_stats__metric(&row->stats, r->mode);
+	uint64_t total = c2c_stats__metric(&l->stats, r->mode);
+
+	snprintf(buf, size, "%.1f%%", total ? 100.0 * m / total : 0.0);
+}
+
+/* The first thread ids that fit the column, then "+N" for the rest. */
+static void row_tid_list(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+			 char *buf, size_t size)
+{
+	const size_t width = 16;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < row->tids.nr; i++) {
+		char one[16], more[16];
+		int len = snprintf(one, sizeof(one), "%s%u", i ? "," : "", u32set__data(&row->tids)[i]);
+		int mlen = i + 1 < row->tids.nr ? snprintf(more, sizeof(more), ",+%u", row->tids.nr - i - 1) : 0;
+
+		if (n + len + mlen > width || n + len >= size) {
+			snprintf(buf + n, size - n, "%s+%u", i ? "," : "", row->tids.nr - i);
+			return;
+		}
+		memcpy(buf + n, one, len + 1);
+		n += len;
+	}
+}
+
+static void row_data(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		     char *buf, size_t size)
+{
+	struct data_loc d;
+
+	buf[0] = '\0';
+	if (report__data_name(r, l, row->offset, &d))
+		names__data_scnprintf(&d, buf, size);
+	if (!buf[0] && l->key.kind == CL_KERNEL)
+		snprintf(buf, size, "[kernel]");
+}
+
+/* The function (or what it was inlined into); unknown: the address and object. */
+static void row_code(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		     char *buf, size_t size)
+{
+	struct row_names nm;
+
+	report__row_names(r, l, row, &nm);
+	if (!nm.code_ok || !names__code_scnprintf(&nm.code, buf, size))
+		snprintf(buf, size, "%#" PRIx64 " %s", row->iaddr,
+			 row->code_object ? base_name(row->code_object) :
+			 row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
+}
+
+static void row_source(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		       char *buf, size_t size)
+{
+	struct row_names nm;
+
+	buf[0] = '\0';
+	report__row_names(r, l, row, &nm);
+	if (nm.code_ok)
+		names__source_scnprintf(&nm.code, false, buf, size);
+}
+
+static void row_code_object(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+			    char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", row->code_object ? row->code_object :
+			  row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
+}
+
+/* 160 columns with --stdio's indent; the wide ones after them are for
+ * screens that have room (the TUI). */
+#define ROW_HEAD { "Offset", -6, row_offset, false }, { "Data", -16, row_data, false }, { "Share", 6, row_share, false }
+#define ROW_TAIL                                                                                   \
+	{ "Loads", 7, row_loads, false }, { "Stores", 7, row_stores, false }, { "StL1Hit", 7, row_st_l1hit, false },      \
+	{ "StL1Miss", 8, row_st_l1miss, false }, { "HitmLat", 7, row_hitm_lat, false }, { "LoadLat", 7, row_load_lat, false }, \
+	{ "Pids", 4, row_pids, false }, { "Tids", 4, row_tids, false }, { "Cpus", 4, row_cpus, false },                   \
+	{ "Code", -27, row_code, false }, { "Source", -15, row_source, false },                                    \
+	{ "Code address", -18, row_iaddr, true }, { "Threads", -16, row_tid_list, true },            \
+	{ "Code object", -20, row_code_object, true }
+
+static const struct row_column hitm_rows[] = {
+	ROW_HEAD, { "LclHitm", 7, row_lcl_hitm, false }, { "RmtHitm", 7, row_rmt_hitm, false }, ROW_TAIL,
+};
+
+static const struct row_column peer_rows[] = {
+	ROW_HEAD, { "LclPeer", 7, row_lcl_peer, false }, { "RmtPeer", 7, row_rmt_peer, false }, ROW_TAIL,
+};
+
+static const struct row_column all_rows[] = {
+	ROW_HEAD, { "Access", 7, row_access, false }, { "TotHitm", 7, row_tot_hitm, false }, ROW_TAIL,
+};
+
+const struct row_column *row_columns(const struct report *r, size_t *nr)
+{
+	switch (r->mode) {
+	case C2C_DISPLAY_PEER:
+		*nr = ARRAY_SIZE(peer_rows);
+		return peer_rows;
+	case C2C_DISPLAY_ALL:
+		*nr = ARRAY_SIZE(all_rows);
+		return all_rows;
+	default:
+		*nr = ARRAY_SIZE(hitm_rows);
+		return hitm_rows;
+	}
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --json: the schema in DESIGN.md and man/c2cscan-report.1. Addresses and
+ * file offsets are "0x..." strings: JSON numbers lose 64-bit precision.
+ * Bump JSON_VERSION when a field changes meaning or disappears.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/columns.h"
+#include "report/report.h"
+#include "util/util.h"
+
+#define JSON_VERSION 1
+
+static size_t jstr(FILE *fp, const char *s)
+{
+	size_t n = fprintf(fp, "\"");
+
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			n += fprintf(fp, "\\%c", c);
+		else if (c < 0x20)
+			n += fprintf(fp, "\\u%04x", c);
+		else
+			n += fprintf(fp, "%c", c);
+	}
+	return n + fprintf(fp, "\"");
+}
+
+static size_t jkey_str(FILE *fp, const char *k, const char *v, const char *sep)
+{
+	size_t n = fprintf(fp, "\"%s\": ", k);
+
+	if (v)
+		n += jstr(fp, v);
+	else
+		n += fprintf(fp, "null");
+	return n + fprintf(fp, "%s", sep);
+}
+
+static size_t jset(FILE *fp, const char *k, const struct u32set *s)
+{
+	size_t n = fprintf(fp, "\"%s\": [", k);
+
+	for (uint32_t i = 0; i < s->nr; i++)
+		n += fprintf(fp, "%s%u", i ? ", " : "", u32set__data(s)[i]);
+	return n + fprintf(fp, "]");
+}
+
+/* The counters of a c2c_stats, as "name": value pairs, no braces. */
+static const struct {
+	const char *name;
+	size_t off;
+} stat_fields[] = {
+#define F(json, field) { json, offsetof(struct c2c_stats, field) }
+	F("samples", nr_entries), F("loads", load), F("stores", store), F("lcl_hitm", lcl_hitm),
+	F("rmt_hitm", rmt_hitm), F("tot_hitm", tot_hitm), F("lcl_peer", lcl_peer), F("rmt_peer", rmt_peer),
+	F("tot_peer", tot_peer), F("ld_fbhit", ld_fbhit), F("ld_l1hit", ld_l1hit), F("ld_l2hit", ld_l2hit),
+	F("ld_llchit", ld_llchit), F("lcl_dram", lcl_dram), F("rmt_dram", rmt_dram), F("rmt_hit", rmt_hit),
+	F("ld_uncache", ld_uncache), F("ld_io", ld_io), F("ld_miss", ld_miss), F("ld_noadrs", ld_noadrs),
+	F("ld_excl", ld_excl), F("ld_shared", ld_shared), F("ld_llcmiss", ld_llcmiss), F("st_l1hit", st_l1hit),
+	F("st_l1miss", st_l1miss), F("st_na", st_na), F("st_uncache", st_uncache), F("st_noadrs", st_noadrs),
+	F("locks", locks), F("blk_data", blk_data), F("blk_addr", blk_addr), F("nomap", nomap),
+	F("noparse", noparse), F("rmt_hitm_same_node", rmt_hitm_same_node), F("access", access),
+#undef F
+};
+
+static size_t jstats(FILE *fp, const struct c2c_stats *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(stat_fields); i++) {
+		uint32_t v;
+
+		memcpy(&v, (const char *)s + stat_fields[i].off, sizeof(v));
+		n += fprintf(fp, "%s\"%s\": %u", i ? ", " : "", stat_fields[i].name, v);
+	}
+	return n;
+}
+
+static size_t jlat(FILE *fp, const struct c2c_lat *lat)
+{
+	return fprintf(fp, "\"hitm_lat_mean\": %" PRIu64 ", \"load_lat_mean\": %" PRIu64,
+		       lat_mean(lat->hitm_sum, lat->hitm_cnt), lat_mean(lat->load_sum, lat->load_cnt));
+}
+
+static size_t jkey(FILE *fp, const struct report *r, const struct cl_key *k)
+{
+	size_t n = 0;
+
+	switch (k->kind) {
+	case CL_KERNEL:
+		return fprintf(fp, "{\"kind\": \"kernel\"}");
+	case CL_PRIVATE:
+		return fprintf(fp, "{\"kind\": \"private\", \"pid\": %u, \"unmapped\": %s, \"approximate\": %s}",
+			       k->pid, k->unmapped ? "true" : "false", k->approx ? "true" : "false");
+	default:
+		break;
+	}
+	n += fprintf(fp, "{\"kind\": \"shared\", ");
+	switch (k->ident) {
+	case MAP_ID_INODE:
+		n += fprintf(fp, "\"maj\": %u, \"min\": %u, \"ino\": %" PRIu64 ", \"ino_generation\": %" PRIu64 ", ",
+			     k->maj, k->min, k->ino, k->ino_generation);
+		break;
+	case MAP_ID_NAME:
+		n += jkey_str(fp, "name", maps__ident_name(r->maps, k->ident_id), ", ");
+		break;
+	case MAP_ID_BUILDID:
+		n += jkey_str(fp, "build_id", maps__ident_name(r->maps, k->ident_id), ", ");
+		break;
+	case MAP_ID_ORIGIN:
+		n += fprintf(fp, "\"origin\": %" PRIu64 ", ", k->ident_id);
+		break;
+	default:
+		break;
+	}
+	return n + fprintf(fp, "\"offset\": \"%#" PRIx64 "\"}", k->line);
+}
+
+/* "symbol", "symbol_offset", "source", "inlined", "data_*": null when unknown. */
+static size_t jnames(FILE *fp, const struct report *r, const struct c2c_line *l, const struct c2c_row *row)
+{
+	struct row_names nm;
+	const struct code_loc *c = &nm.code;
+	const struct data_loc *d = &nm.data;
+	char buf[512];
+	size_t n;
+
+	report__row_names(r, l, row, &nm);
+	n = jkey_str(fp, "symbol", nm.code_ok ? c->func : NULL, ", ");
+	n += fprintf(fp, "\"symbol_offset\": %" PRIu64 ", ", nm.code_ok ? c->func_off : 0);
+	names__source_scnprintf(c, true, buf, sizeof(buf));
+	n += jkey_str(fp, "source", nm.code_ok && buf[0] ? buf : NULL, ", ");
+	if (nm.code_ok && c->inl_func) {
+		n += fprintf(fp, "\"inlined\": {");
+		n += jkey_str(fp, "function", c->inl_func, ", ");
+		n += jkey_str(fp, "caller", c->inl_caller, ", ");
+		names__source_scnprintf(&(struct code_loc){ .file = c->caller_file, .line = c->caller_line },
+					true, buf, sizeof(buf));
+		n += jkey_str(fp, "call_site", buf[0] ? buf : NULL, "}, ");
+	} else {
+		n += fprintf(fp, "\"inlined\": null, ");
+	}
+	n += jkey_str(fp, "data_symbol", nm.data_ok ? d->sym : NULL, ", ");
+	n += fprintf(fp, "\"data_offset\": %" PRIu64 ", ", nm.data_ok ? d->sym_off : 0);
+	n += jkey_str(fp, "data_member", nm.data_ok && d->member[0] ? d->member : NULL, ", ");
+	n += fprintf(fp, "\"data_member_size\": %u, ", nm.data_ok ? d->member_size : 0);
+	n += jkey_str(fp, "data_kind", nm.data_ok && !d->sym ? d->kind : NULL, ", ");
+	return n;
+}
+
+static size_t jline(FILE *fp, const struct report *r, size_t idx)
+{
+	const struct c2c_line *l = r->lines[idx];
+	size_t n = fprintf(fp, "    {\"index\": %zu, \"address\": \"%#" PRIx64 "\", \"key\": ", idx, l->addr);
+
+	n += jkey(fp, r, &l->key);
+	n += fprintf(fp, ", ");
+	n += jkey_str(fp, "object", l->object, ", ");
+	n += jstats(fp, &l->stats);
+	n += fprintf(fp, ", ");
+	n += jlat(fp, &l->lat);
+	n += fprintf(fp, ", ");
+	n += jset(fp, "pids", &l->pids);
+	n += fprintf(fp, ", ");
+	n += jset(fp, "tids", &l->tids);
+	n += fprintf(fp, ", ");
+	n += jset(fp, "cpus", &l->cpus);
+	n += fprintf(fp, ", ");
+	n += jset(fp, "nodes", &l->nodes);
+	n += fprintf(fp, ",\n     \"offsets\": [");
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &l->rows[i];
+
+		n += fprintf(fp, "%s\n      {\"offset\": %u, \"iaddr\": \"%#" PRIx64 "\", ", i ? "," : "", row->offset,
+			     row->iaddr);
+		n += jkey_str(fp, "code_object", row->code_object, ", ");
+		n += jnames(fp, r, l, row);
+		n += jstats(fp, &row->stats);
+		n += fprintf(fp, ", ");
+		n += jlat(fp, &row->lat);
+		n += fprintf(fp, ", ");
+		n += jset(fp, "pids", &row->pids);
+		n += fprintf(fp, ", ");
+		n += jset(fp, "tids", &row->tids);
+		n += fprintf(fp, ", ");
+		n += jset(fp, "cpus", &row->cpus);
+		n += fprintf(fp, ", ");
+		n += jset(fp, "nodes", &row->nodes);
+		n += fprintf(fp, "}");
+	}
+	return n + fprintf(fp, "]}");
+}
+
+size_t report__fprintf_json(const struct report *r, FILE *fp)
+{
+	const struct pd_info *in = pd_reader__info(r->reader);
+	const struct maps_stats *ms = maps__stats(r->maps);
+	char why[512];
+	const char *empty = report__empty_reason(r, why, sizeof(why));
+	size_t n;
+
+	n = fprintf(fp, "{\n  \"version\": %d,\n  \"generator\": \"c2cscan %s\",\n  \"file\": {", JSON_VERSION,
+		    C2CSCAN_VERSION);
+	n += jkey_str(fp, "path", pd_reader__path(r->reader), ", ");
+	n += jkey_str(fp, "hostname", in->hostname, ", ");
+	n += jkey_str(fp, "os_release", in->osrelease, ", ");
+	n += jkey_str(fp, "arch", in->arch, ", ");
+	n += jkey_str(fp, "cpu_desc", in->cpudesc, ", ");
+	n += jkey_str(fp, "cpuid", in->cpuid, ", ");
+	n += jkey_str(fp, "perf_version", in->version, ", ");
+	n += fprintf(fp, "\"pipe\": %s, \"nr_cpus\": %u, \"nr_cpus_online\": %u, \"nr_nodes\": %u, "
+		     "\"cacheline_size\": %u, \"line_size\": %u, \"resolution\": \"%s\", \"events\": [",
+		     in->pipe ? "true" : "false", in->nr_cpus_avail, in->nr_cpus_online, in->nr_nodes,
+		     r->line_size_from_file ? in->cacheline_size : r->opts.double_cl ? r->line_size / 2 : r->line_size,
+		     r->line_size, r->use_time ? "time" : "file-order");
+	for (size_t i = 0; i < r->nr_events; i++) {
+		n += fprintf(fp, "%s", i ? ", " : "");
+		n += jstr(fp, r->events[i].name);
+	}
+	n += fprintf(fp, "], \"event_samples\": [");
+	for (size_t i = 0; i < r->nr_events; i++)
+		n += fprintf(fp, "%s%" PRIu64, i ? ", " : "", r->events[i].samples);
+	n += fprintf(fp, "]},\n  \"display\": \"%s\",\n  \"show_all\": %s,\n", c2c_display__name(r->mode),
+		     r->opts.show_all ? "true" : "false");
+	n += fprintf(fp, "  \"partial\": %s, ", r->partial ? "true" : "false");
+	n += jkey_str(fp, "partial_reason", r->partial ? r->partial_reason : NULL, ", ");
+	n += jkey_str(fp, "notice", empty, ",\n");
+	n += fprintf(fp, "  \"maps\": {\"mmap2\": %" PRIu64 ", \"mmap2_build_id\": %" PRIu64 ", \"mmap_v1\": %" PRIu64
+		     ", \"rejected\": %" PRIu64 ", \"file_keying_approximate\": %s",
+		     ms->mmap2, ms->mmap2_build_id, ms->mmap_v1, ms->rejected_total,
+		     ms->v1_file_mappings ? "true" : "false");
+	/* only when it happened: the schema of ordinary files stays as it was */
+	if (ms->untracked)
+		n += fprintf(fp, ", \"untracked\": %" PRIu64, ms->untracked);
+	n += fprintf(fp, "},\n");
+	n += fprintf(fp, "  \"records\": %" PRIu64 ", \"lost\": %" PRIu64 ", \"lost_samples\": %" PRIu64 ",\n",
+		     r->nr_records, r->lost, r->lost_samples);
+	n += fprintf(fp, "  \"skipped\": {\"malformed\": %" PRIu64 ", \"other_types\": %" PRIu64
+		     ", \"unknown_ids\": %" PRIu64 "},\n", pd_reader__stats(r->reader)->bad_records,
+		     pd_reader__stats(r->reader)->other_types, pd_reader__stats(r->reader)->unknown_ids);
+	n += fprintf(fp, "  \"keys\": {\"private\": %" PRIu64 ", \"unmapped\": %" PRIu64 ", \"shared\": %" PRIu64
+		     ", \"kernel\": %" PRIu64 "},\n",
+		     r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);
+	n += fprintf(fp, "  \"totals\": {");
+	n += jstats(fp, c2c__totals(r->c2c));
+	n += fprintf(fp, "},\n  \"cachelines\": [");
+	for (size_t i = 0; i < r->nr_lines && !empty; i++) {
+		n += fprintf(fp, "%s\n", i ? "," : "");
+		n += jline(fp, r, i);
+	}
+	/* after the lines: naming them is what finds the problems */
+	n += fprintf(fp, "\n  ],\n  \"name_warnings\": [");
+	for (size_t i = 0; i < report__nr_name_warnings(r); i++) {
+		n += fprintf(fp, "%s\n    ", i ? "," : "");
+		n += jstr(fp, report__name_warning(r, i));
+	}
+	return n + fprintf(fp, "]\n}\n");
+}

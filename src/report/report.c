@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Two passes over the input. Pass 1 feeds side-band records (mmap, comm,
+ * fork, exit) to the maps timeline; pass 2 keys and counts every sample
+ * against the mappings live at its timestamp. Two passes, rather than one
+ * ordered queue, because per-CPU buffers are flushed out of order: an MMAP2
+ * may sit in the file after samples stamped later than it. Memory stays
+ * proportional to side-band records and distinct lines, never to samples.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/report.h"
+#include "util/util.h"
+
+static const char *const display_names[] = {
+	[C2C_DISPLAY_TOT] = "tot",
+	[C2C_DISPLAY_LCL] = "lcl",
+	[C2C_DISPLAY_RMT] = "rmt",
+	[C2C_DISPLAY_PEER] = "peer",
+	[C2C_DISPLAY_ALL] = "all",
+};
+
+const char *c2c_display__name(enum c2c_display mode)
+{
+	return mode < ARRAY_SIZE(display_names) ? display_names[mode] : "?";
+}
+
+int c2c_display__parse(const char *s, enum c2c_display *mode)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(display_names); i++) {
+		if (!strcmp(s, display_names[i])) {
+			*mode = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+size_t cl_key__scnprintf(const struct cl_key *k, const struct maps *m, char *buf, size_t size)
+{
+	int n = 0;
+
+	switch (k->kind) {
+	case CL_KERNEL:
+		n = snprintf(buf, size, "kernel");
+		break;
+	case CL_PRIVATE:
+		n = snprintf(buf, size, "%s pid %u%s", k->unmapped ? "unmapped" : "private", k->pid,
+			     k->approx ? " (approx)" : "");
+		break;
+	case CL_SHARED:
+		switch (k->ident) {
+		case MAP_ID_INODE:
+			n = snprintf(buf, size, "shared %02x:%02x ino %" PRIu64, k->maj, k->min, k->ino);
+			break;
+		case MAP_ID_NAME:
+		case MAP_ID_BUILDID: {
+			const char *s = maps__ident_name(m, k->ident_id);
+
+			n = snprintf(buf, size, "shared %s %s", k->ident == MAP_ID_NAME ? "name" : "build-id",
+				     s ? s : "?");
+			break;
+		}
+		case MAP_ID_ORIGIN:
+			n = snprintf(buf, size, "shared origin #%" PRIu64, k->ident_id);
+			break;
+		default:
+			n = snprintf(buf, size, "shared");
+		}
+		break;
+	default:
+		n = snprintf(buf, size, "?");
+	}
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
+}
+
+static uint64_t kernel_start_for(const char *arch)
+{
+	static const char *const arch32[] = { "i386", "i486", "i586", "i686", "x86", "arm", "armv6l",
+					      "armv7l", "armv7", "armv8l", "mips", "ppc" };
+
+	if (!arch)
+		return 1ULL << 63;
+	for (size_t i = 0; i < ARRAY_SIZE(arch32); i++)
+		if (!strcmp(arch, arch32[i]))
+			return 0xc0000000ULL;
+	return 1ULL << 63;
+}
+
+/* The time a record is ordered by: its timestamp when every event carries
+ * one, else its position in the file. */
+static uint64_t event_time(const struct report *r, const struct pd_event *ev, uint64_t *last)
+{
+	if (!r->use_time)
+		return ev->seq;
+	if (ev->has_sid)
+		*last = ev->sid.time;
+	else if (ev->kind == PD_FORK || ev->kind == PD_EXIT)
+		*last = ev->u.fork.time;
+	/* else: an event we cannot place (unknown id): keep it where the
+	 * previous one was */
+	return *last;
+}
+
+static bool decide_use_time(const struct pd_reader *rd)
+{
+	size_t n = pd_reader__nr_attrs(rd);
+
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct perf_event_attr *a = &pd_reader__attr(rd, i)->attr;
+
+		if (!(a->sample_type & PERF_SAMPLE_TIME) || !a->sample_id_all)
+			return false;
+	}
+	return true;
+}
+
+static void stream_error(struct report *r)
+{
+	r->partial = true;
+	snprintf(r->partial_reason, sizeof(r->partial_reason), "%s", pd_reader__strerror(r->reader));
+}
+
+static int pass1(struct report *r)
+{
+	struct pd_event ev;
+	uint64_t last = 0;
+	bool decided = false;
+	int ret;
+
+	pd_reader__skip_samples(r->reader, true);
+	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
+		switch (ev.kind) {
+		case PD_MMAP:
+		case PD_COMM:
+		case PD_FORK:
+		case PD_EXIT:
+			/* pipe mode: attrs arrive as records before any event */
+			if (!decided) {
+				r->use_time = decide_use_time(r->reader);
+				decided = true;
+			}
+			r->nr_side_band++;
+			if (ev.kind == PD_MMAP)
+				names__note_mmap(r->names, &ev.u.mmap);
+			ret = maps__add_event(r->maps, &ev, event_time(r, &ev, &last));
+			if (ret < 0)
+				return ret;
+			break;
+		case PD_LOST:
+			r->lost += ev.u.lost.lost;
+			break;
+		case PD_LOST_SAMPLES:
+			r->lost_samples += ev.u.lost.lost;
+			break;
+		case PD_THROTTLE:
+			r->throttles++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!decided)
+		r->use_time = decide_use_time(r->reader);
+	if (ret < 0)
+		stream_error(r);
+	return maps__finalize(r->maps);
+}
+
+/* Called after pass 1, when a pipe stream has delivered all its attrs and
+ * names. Names are copied: the reader may replace its own while re-reading
+ * name records in pass 2. */
+static void setup_events(struct report *r)
+{
+	size_t n = pd_reader__nr_attrs(r->reader);
+
+	r->nr_events = n;
+	r->events = xcalloc(n ? n : 1, sizeof(*r->events));
+	for (size_t i = 0; i < n; i++) {
+		const struct pd_attr *a = pd_reader__attr(r->reader, i);
+
+		r->events[i].name = xstrdup(a->name ? a->name : "?");
+		r->events[i].has_addr = a->attr.sample_type & PERF_SAMPLE_ADDR;
+		r->events[i].has_data_src = a->attr.sample_type & PERF_SAMPLE_DATA_SRC;
+		r->events[i].has_weight = a->attr.sample_type & PERF_SAMPLE_WEIGHT_TYPE;
+	}
+}
+
+static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
+{
+	if (info->cpu_node && cpu < info->nr_cpu_node)
+		return info->cpu_node[cpu];
+	return -1;
+}
+
+/* Keys sample s of event e and fills cs: what pass 2 counts, and what a
+ * re-reading for another grouping of rows counts again. */
+static void key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
+		       struct c2c_sample *cs)
+{
+	const struct pd_sample *s = &ev->u.sample;
+	const struct map_desc *dmap, *imap;
+	uint64_t t = r->use_time ? s->time : ev->seq;
+
+	zero_mem(cs, sizeof(*cs));
+	dmap = maps__key(r->maps, s->pid, s->addr, t, ev->cpumode, r->line_size, &cs->key);
+	if (cs->key.kind == CL_KERNEL && !dmap)
+		dmap = maps__find(r->maps, KERNEL_PID, s->addr, t);
+	imap = maps__find(r->maps, ev->cpumode == PERF_RECORD_MISC_KERNEL ? KERNEL_PID : s->pid, s->ip, t);
+	if (!imap && ev->cpumode != PERF_RECORD_MISC_KERNEL)
+		imap = maps__find(r->maps, KERNEL_PID, s->ip, t);
+
+	cs->data_src = e->has_data_src ? s->data_src : 0;
+	cs->no_datasrc = !e->has_data_src;
+	cs->addr = s->addr;
+	cs->ip = s->ip;
+	cs->weight = e->has_weight ? s->weight : 0;
+	cs->pid = s->pid;
+	cs->tid = s->tid;
+	cs->cpu = s->cpu;
+	cs->node = cpu_node(pd_reader__info(r->reader), s->cpu);
+	cs->cpumode = ev->cpumode;
+	/* kernel memory has no mmap records beyond the text and modules (the
+	 * direct map, vmalloc): a kernel data address is mapped by definition */
+	cs->mapped = (dmap || cs->key.kind == CL_KERNEL) && imap;
+	cs->object = dmap ? dmap->name : NULL;
+	cs->code_object = imap ? imap->name : NULL;
+	cs->time = t;
+	cs->data_map = dmap;
+	cs->code_map = imap;
+}
+
+/* The event of a sample, if it has data addresses. */
+static const struct report_event *sample_event(const struct report *r, const struct pd_event *ev)
+{
+	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events || !r->events[ev->attr_idx].has_addr)
+		return NULL;
+	return &r->events[ev->attr_idx];
+}
+
+static void count_sample(struct report *r, const struct pd_event *ev)
+{
+	struct report_event *e;
+	struct c2c_sample cs;
+
+	r->nr_samples++;
+	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events) {
+		r->samples_unknown_attr++;
+		return;
+	}
+	e = &r->events[ev->attr_idx];
+	e->samples++;
+	if (!e->has_addr) {
+		r->samples_no_addr_field++;
+		return;
+	}
+	if (e->has_data_src && datasrc__is_na(ev->u.sample.data_src))
+		r->samples_na++;
+	key_sample(r, ev, e, &cs);
+	if (cs.key.kind == CL_KERNEL) {
+		r->samples_kernel_key++;
+	} else if (cs.key.kind == CL_SHARED) {
+		r->samples_shared_key++;
+	} else {
+		r->samples_private_key++;
+		r->samples_unmapped += cs.key.unmapped;
+	}
+	c2c__add(r->c2c, &cs);
+}
+
+static int pass2(struct report *r)
+{
+	struct pd_event ev;
+	int ret;
+
+	setup_events(r);
+	ret = pd_reader__rewind(r->reader);
+	if (ret < 0)
+		return ret;
+	pd_reader__skip_samples(r->reader, false);
+	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
+		if (ev.kind == PD_SAMPLE)
+			count_sample(r, &ev);
+	}
+	/* pass 1 already recorded the stream error, at the same place */
+	r->nr_records = pd_reader__stats(r->reader)->records;
+	return 0;
+}
+
+static enum c2c_display auto_mode(const struct c2c_stats *t)
+{
+	if (t->tot_hitm)
+		return C2C_DISPLAY_TOT;
+	if (t->tot_peer)
+		return C2C_DISPLAY_PEER;
+	if (!t->load && !t->store)
+		return C2C_DISPLAY_ALL;
+	if (t->access)
+		return C2C_DISPLAY_ALL;
+	return C2C_DISPLAY_TOT;
+}
+
+struct c2c *report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line)
+{
+	struct pd_event ev;
+	struct c2c *c;
+	int ret;
+
+	if (by == COALESCE_IADDR || by >= COALESCE__NR || pd_reader__rewind(r->reader) < 0)
+		return NULL;
+	c = c2c__new(r->line_size);
+	pd_reader__skip_samples(r->reader, false);
+	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
+		const struct report_event *e;
+		struct c2c_sample cs;
+
+		if (ev.kind != PD_SAMPLE || !(e = sample_event(r, &ev)))
+			continue;
+		key_sample(r, &ev, e, &cs);
+		if (!cl_key__equal(&cs.key, line))
+			continue;
+		/* the row identity is (offset, iaddr): put the grouping there */
+		cs.ip = by == COALESCE_PID ? cs.pid : by == COALESCE_TID ? cs.tid : 0;
+		cs.code_map = NULL;
+		cs.code_object = NULL;
+		c2c__add(c, &cs);
+	}
+	return c;
+}
+
+void report__set_mode(struct report *r, enum c2c_display mode)
+{
+	r->mode = mode;
+	r->nr_lines = c2c__sort(r->c2c, mode, r->opts.show_all, &r->lines);
+}
+
+static bool is_amd(const struct pd_info *info)
+{
+	return (info->cpuid && strstr(info->cpuid, "AuthenticAMD")) ||
+	       (info->cpudesc && strstr(info->cpudesc, "AMD"));
+}
+
+int report__load(struct report **rp, const struct report_opts *opts, char *err, size_t errsize)
+{
+	struct pd_reader *rd;
+	int ret;
+
+	*rp = NULL;
+	ret = pd_reader__open(&rd, opts->input, err, errsize);
+	if (ret < 0)
+		return ret;
+	return report__load_reader(rp, rd, opts, err, errsize);
+}
+
+int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
+			char *err, size_t errsize)
+{
+	struct report *r = xcalloc(1, sizeof(*r));
+	const struct pd_info *info;
+	int ret;
+
+	*rp = NULL;
+	r->opts = *opts;
+	r->reader = rd;
+	info = pd_reader__info(r->reader);
+	r->maps = maps__new();
+	r->names = names__new(&opts->names, info);
+	ret = pass1(r);
+	if (ret < 0) {
+		snprintf(err, errsize, "cannot build the maps timeline: %s", strerror(-ret));
+		goto fail;
+	}
+	/* features of a pipe stream are known only now, after pass 1 */
+	maps__set_kernel_start(r->maps, kernel_start_for(info->arch));
+	r->amd = is_amd(info);
+	r->line_size = opts->cl_size ? opts->cl_size : info->cacheline_size ? info->cacheline_size : 64;
+	r->line_size_from_file = !opts->cl_size && info->cacheline_size;
+	if (r->line_size & (r->line_size - 1) || r->line_size < 8 || r->line_size > 4096) {
+		snprintf(err, errsize, "cacheline size %u is not a power of two in 8..4096", r->line_size);
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (opts->double_cl)
+		r->line_size *= 2;
+	r->c2c = c2c__new(r->line_size);
+	ret = pass2(r);
+	if (ret < 0) {
+		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
+		goto fail;
+	}
+	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
+	*rp = r;
+	return 0;
+fail:
+	report__delete(r);
+	return ret < 0 ? ret : -EINVAL;
+}
+
+void report__delete(struct report *r)
+{
+	if (!r)
+		return;
+	names__delete(r->names);
+	c2c__delete(r->c2c);
+	maps__delete(r->maps);
+	pd_reader__delete(r->reader);
+	for (size_t i = 0; i < r->nr_events; i++)
+		free(r->events[i].name);
+	free(r->events);
+	free(r);
+}
+
+const char *report__empty_reason(const struct report *r, char *buf, size_t size)
+{
+	const struct c2c_stats *t = c2c__totals(r->c2c);
+	bool any_addr = false;
+
+	for (size_t i = 0; i < r->nr_events; i++)
+		any_addr |= r->events[i].has_addr;
+	if (!r->nr_samples) {
+		snprintf(buf, size, "no samples in this file (%" PRIu64 " records): nothing to report", r->nr_records);
+		return buf;
+	}
+	if (!any_addr) {
+		snprintf(buf, size,
+			 "no memory samples: the events in this file do not sample data addresses "
+			 "(no PERF_SAMPLE_ADDR); record with 'c2cscan record' or 'perf c2c record'");
+		return buf;
+	}
+	if (!t->load && !t->store && !t->access && r->samples_na && r->samples_na + r->samples_no_addr_field >= r->nr_samples) {
+		snprintf(buf, size,
+			 "no memory samples: all %" PRIu64 " samples have data source N/A "
+			 "(not memory operations, e.g. a cycles event)", r->nr_samples);
+		return buf;
+	}
+	return NULL;
+}
+
+void report__row_names(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		       struct row_names *out)
+{
+	names__row(r->names, r->maps, r->use_time, l, row, out);
+}
+
+bool report__data_name(const struct report *r, const struct c2c_line *l, uint32_t offset,
+		       struct data_loc *out)
+{
+	return names__data(r->names, r->maps, l, offset, out);
+}
+
+size_t report__nr_name_warnings(const struct report *r)
+{
+	return names__nr_warnings(r->names);
+}
+
+const char *report__name_warning(const struct report *r, size_t i)
+{
+	return names__warning(r->names, i);
+}

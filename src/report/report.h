@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report pipeline: reader -> maps timeline (pass 1) -> key and aggregate
+ * every sample (pass 2) -> the sorted model that stdio, json and the TUI
+ * render. struct report is read by the renderers (fields read-only outside
+ * report.c); it owns the reader, the maps and the c2c model.
+ */
+#ifndef C2CSCAN_REPORT_H
+#define C2CSCAN_REPORT_H
+
+#include <stdio.h>
+#include "perfdata/reader.h"
+#include "maps/maps.h"
+#include "hitm/c2c.h"
+#include "names/names.h"
+
+/* How the rows of a line are grouped: per (offset, code address), the
+ * model's own; per offset; per (offset, pid); per (offset, tid). */
+enum report_coalesce { COALESCE_IADDR, COALESCE_OFFSET, COALESCE_PID, COALESCE_TID, COALESCE__NR };
+
+enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI };
+
+struct report_opts {
+	const char *input;          /* "-" = stdin */
+	enum c2c_display mode;
+	bool mode_set;              /* -d given; else chosen from the data */
+	bool show_all;
+	bool double_cl;
+	uint32_t cl_size;           /* --cacheline-size; 0 = file's, else 64 */
+	enum report_out out;
+	unsigned max_lines;         /* --stdio: detail tables for this many lines; 0 = all */
+	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
+};
+
+/* Per attr (event) sample counts. */
+struct report_event {
+	char *name;             /* owned */
+	uint64_t samples;
+	bool has_addr, has_data_src, has_weight;
+};
+
+struct report {
+	struct report_opts opts;
+	struct pd_reader *reader;
+	struct maps *maps;
+	struct c2c *c2c;
+	struct names *names;        /* asked lazily by the renderers (names.h) */
+	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
+	bool line_size_from_file;
+	enum c2c_display mode;      /* effective display mode */
+	bool use_time;              /* resolution by timestamp (else file order) */
+	bool amd;                   /* recorded on AMD: HITM naming differs */
+	struct report_event *events;
+	size_t nr_events;
+	uint64_t nr_records, nr_samples, nr_side_band;
+	uint64_t samples_no_addr_field; /* samples of events without PERF_SAMPLE_ADDR */
+	uint64_t samples_na;        /* data_src says nothing (N/A): not memory ops */
+	uint64_t samples_unknown_attr;
+	uint64_t samples_kernel_key, samples_shared_key, samples_private_key, samples_unmapped;
+	uint64_t lost, lost_samples, throttles;
+	bool partial;               /* the stream stopped on an error */
+	char partial_reason[256];
+	const struct c2c_line *const *lines; /* sorted view for mode/show_all */
+	size_t nr_lines;
+};
+
+/* 0, or < 0 with a one-line reason in err (without the file name). */
+int report__load(struct report **rp, const struct report_opts *opts, char *err, size_t errsize);
+/* Same, over an open reader, which the report takes ownership of (also on
+ * failure). For in-memory input (tests, fuzzing). */
+int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
+			char *err, size_t errsize);
+void report__delete(struct report *r);
+/* Re-sort for another display mode (TUI 'd'). */
+void report__set_mode(struct report *r, enum c2c_display mode);
+
+/*
+ * The rows of one line grouped by another key than the code address: a
+ * model of that line alone, made by re-reading the file (one pass, about
+ * the time of the report's second pass). Its rows' iaddr holds the pid
+ * (COALESCE_PID), the tid (COALESCE_TID) or 0 (COALESCE_OFFSET), and it has
+ * no code names; its line has the counters of the same line in r->c2c.
+ * Sort it (c2c__sort) before use; the caller deletes it. NULL for
+ * COALESCE_IADDR (use r->c2c) or when the file cannot be re-read.
+ */
+struct c2c *report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line);
+
+const char *c2c_display__name(enum c2c_display mode);
+int c2c_display__parse(const char *s, enum c2c_display *mode);
+/* "private pid 123", "shared 08:01 ino 4242", "kernel", ... */
+size_t cl_key__scnprintf(const struct cl_key *k, const struct maps *m, char *buf, size_t size);
+/* A message when there is nothing to rank (no samples, no memory data), else NULL. */
+const char *report__empty_reason(const struct report *r, char *buf, size_t size);
+
+/* Names of what a renderer prints (names/names.h): the code of row and the
+ * data at its offset in line l; the data at byte offset of line l; warnings
+ * (build-id mismatches and the like). */
+void report__row_names(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		       struct row_names *out);
+bool report__data_name(const struct report *r, const struct c2c_line *l, uint32_t offset,
+		       struct data_loc *out);
+size_t report__nr_name_warnings(const struct report *r);
+const char *report__name_warning(const struct report *r, size_t i);
+
+size_t report__fprintf_stdio(const struct report *r, FILE *fp);
+size_t report__fprintf_json(const struct report *r, FILE *fp);
+
+#endif

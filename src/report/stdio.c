@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --stdio: stable, diff-friendly text for bug reports. Section names and the
+ * event totals follow perf c2c's "Trace Event Information" so numbers can be
+ * compared line by line.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/columns.h"
+#include "report/report.h"
+#include "util/util.h"
+
+#define WIDTH 160
+
+static size_t section(FILE *fp, const char *title)
+{
+	return fprintf(fp, "\n=== %s ===\n", title);
+}
+
+/* "  Key   : value", the value cut to keep the line within WIDTH columns */
+static size_t kv(FILE *fp, const char *k, const char *v)
+{
+	const int room = WIDTH - 38;
+
+	if ((int)strlen(v) > room)
+		return fprintf(fp, "  %-34s: %.*s...\n", k, room - 3, v);
+	return fprintf(fp, "  %-34s: %s\n", k, v);
+}
+
+static size_t kvu(FILE *fp, const char *k, uint64_t v)
+{
+	return fprintf(fp, "  %-34s: %10" PRIu64 "\n", k, v);
+}
+
+static size_t kvpct(FILE *fp, const char *k, uint64_t part, uint64_t whole)
+{
+	return fprintf(fp, "  %-34s: %9.1f%%\n", k, whole ? 100.0 * part / whole : 0.0);
+}
+
+static size_t fprintf_recording(const struct report *r, FILE *fp)
+{
+	const struct pd_info *in = pd_reader__info(r->reader);
+	const struct maps_stats *ms = maps__stats(r->maps);
+	char buf[512];
+	size_t n = section(fp, "Recording");
+
+	snprintf(buf, sizeof(buf), "%s (%s%s)", pd_reader__path(r->reader), in->pipe ? "pipe format" : "file format",
+		 pd_reader__unterminated(r->reader) ? ", unterminated: data size 0 in the header" : "");
+	n += kv(fp, "File", buf);
+	snprintf(buf, sizeof(buf), "%s (%s, %s)", in->hostname ? in->hostname : "?",
+		 in->osrelease ? in->osrelease : "?", in->arch ? in->arch : "?");
+	n += kv(fp, "Host", buf);
+	snprintf(buf, sizeof(buf), "%s%s%s", in->cpudesc ? in->cpudesc : "?", in->cpuid ? " / " : "",
+		 in->cpuid ? in->cpuid : "");
+	n += kv(fp, "CPU", buf);
+	snprintf(buf, sizeof(buf), "%u online, %u available, %u NUMA node%s", in->nr_cpus_online,
+		 in->nr_cpus_avail, in->nr_nodes, in->nr_nodes == 1 ? "" : "s");
+	n += kv(fp, "CPUs", buf);
+	if (in->version)
+		n += kv(fp, "Recorded by perf", in->version);
+	if (in->nr_cmdline) {
+		size_t off = 0;
+
+		buf[0] = 0;
+		for (uint32_t i = 0; i < in->nr_cmdline && off < sizeof(buf) - 1; i++)
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? " " : "", in->cmdline[i]);
+		n += kv(fp, "Command", buf);
+	}
+	for (size_t i = 0; i < r->nr_events; i++) {
+		const struct report_event *e = &r->events[i];
+
+		snprintf(buf, sizeof(buf), "%s: %" PRIu64 " samples%s%s", e->name, e->samples,
+			 e->has_addr ? "" : " (no data address)",
+			 e->has_addr && !e->has_data_src ? " (no data source: accesses only)" : "");
+		n += kv(fp, i ? "" : "Events", buf);
+	}
+	snprintf(buf, sizeof(buf), "%u bytes%s%s", r->line_size,
+		 r->opts.double_cl ? " (--double-cl)" : "",
+		 r->line_size_from_file ? " (from the file's CACHE feature)" :
+		 r->opts.cl_size ? " (--cacheline-size)" : " (default; the file does not say)");
+	n += kv(fp, "Cacheline size", buf);
+	snprintf(buf, sizeof(buf), "%s",
+		 r->use_time ? "by sample timestamp" : "by file order (the file has no timestamps on every record)");
+	n += kv(fp, "Map resolution", buf);
+	snprintf(buf, sizeof(buf), "%" PRIu64 " MMAP2, %" PRIu64 " MMAP2 build-id form, %" PRIu64 " MMAP v1, %" PRIu64
+		 " rejected", ms->mmap2, ms->mmap2_build_id, ms->mmap_v1, ms->rejected_total);
+	if (ms->untracked)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 ", %" PRIu64 " dropped at the limits (see LIMITS in c2cscan-report(1))", ms->untracked);
+	n += kv(fp, "Mappings", buf);
+	if (ms->v1_file_mappings)
+		n += kv(fp, "Keying",
+			"approximate for file-backed memory: MMAP v1 records lack prot/flags, private assumed");
+	snprintf(buf, sizeof(buf), "%" PRIu64 " private (%" PRIu64 " unmapped), %" PRIu64 " shared, %" PRIu64 " kernel",
+		 r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);
+	n += kv(fp, "Sample keys", buf);
+	if (r->lost || r->lost_samples) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 " events in LOST records, %" PRIu64 " in LOST_SAMPLES",
+			 r->lost, r->lost_samples);
+		n += kv(fp, "Lost", buf);
+	}
+	if (r->throttles) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 " THROTTLE records", r->throttles);
+		n += kv(fp, "Throttled", buf);
+	}
+	{
+		const struct pd_reader_stats *rs = pd_reader__stats(r->reader);
+
+		if (rs->bad_records || rs->other_types || rs->unknown_ids) {
+			snprintf(buf, sizeof(buf), "%" PRIu64 " malformed records, %" PRIu64
+				 " records of types we do not use, %" PRIu64 " with an unknown event id",
+				 rs->bad_records, rs->other_types, rs->unknown_ids);
+			n += kv(fp, "Skipped", buf);
+		}
+	}
+	if (r->partial) {
+		snprintf(buf, sizeof(buf), "PARTIAL: %s; the report covers the records before it", r->partial_reason);
+		n += kv(fp, "Warning", buf);
+	}
+	return n;
+}
+
+static size_t fprintf_trace_info(const struct report *r, FILE *fp)
+{
+	const struct c2c_stats *t = c2c__totals(r->c2c);
+	uint64_t llc_misses = t->ld_llcmiss;
+	size_t n = section(fp, "Trace Event Information");
+
+	n += kvu(fp, "Total records", t->nr_entries);
+	n += kvu(fp, "Locked Load/Store Operations", t->locks);
+	n += kvu(fp, "Load Operations", t->load);
+	n += kvu(fp, "Loads - uncacheable", t->ld_uncache);
+	n += kvu(fp, "Loads - IO", t->ld_io);
+	n += kvu(fp, "Loads - Miss", t->ld_miss);
+	n += kvu(fp, "Loads - no mapping", t->ld_noadrs);
+	n += kvu(fp, "Load Fill Buffer Hit", t->ld_fbhit);
+	n += kvu(fp, "Load L1D hit", t->ld_l1hit);
+	n += kvu(fp, "Load L2D hit", t->ld_l2hit);
+	n += kvu(fp, "Load LLC hit", (uint64_t)t->ld_llchit + t->lcl_hitm);
+	n += kvu(fp, "Load Local HITM", t->lcl_hitm);
+	n += kvu(fp, "Load Remote HITM", t->rmt_hitm);
+	if (t->rmt_hitm_same_node || r->amd)
+		n += fprintf(fp, "  %-34s: %10u  (another core of the same node: not remote)\n",
+			     "  of which on the same node", t->rmt_hitm_same_node);
+	n += kvu(fp, "Load Remote HIT", t->rmt_hit);
+	n += kvu(fp, "Load Local DRAM", t->lcl_dram);
+	n += kvu(fp, "Load Remote DRAM", t->rmt_dram);
+	n += kvu(fp, "Load MESI State Exclusive", t->ld_excl);
+	n += kvu(fp, "Load MESI State Shared", t->ld_shared);
+	n += kvu(fp, "Load LLC Misses", llc_misses);
+	n += kvu(fp, "Load access blocked by data", t->blk_data);
+	n += kvu(fp, "Load access blocked by address", t->blk_addr);
+	n += kvu(fp, "Load HIT Local Peer", t->lcl_peer);
+	n += kvu(fp, "Load HIT Remote Peer", t->rmt_peer);
+	n += kvpct(fp, "LLC Misses to Local DRAM", t->lcl_dram, llc_misses);
+	n += kvpct(fp, "LLC Misses to Remote DRAM", t->rmt_dram, llc_misses);
+	n += kvpct(fp, "LLC Misses to Remote cache (HIT)", t->rmt_hit, llc_misses);
+	n += kvpct(fp, "LLC Misses to Remote cache (HITM)", t->rmt_hitm, llc_misses);
+	n += kvu(fp, "Store Operations", t->store);
+	n += kvu(fp, "Store - uncacheable", t->st_uncache);
+	n += kvu(fp, "Store - no mapping", t->st_noadrs);
+	n += kvu(fp, "Store L1D Hit", t->st_l1hit);
+	n += kvu(fp, "Store L1D Miss", t->st_l1miss);
+	n += kvu(fp, "Store No available memory level", t->st_na);
+	n += kvu(fp, "No Page Map Rejects", t->nomap);
+	n += kvu(fp, "Unable to parse data source", t->noparse);
+	return n;
+}
+
+static size_t fprintf_shared_info(const struct report *r, FILE *fp)
+{
+	struct c2c_stats s = { 0 };
+	size_t n = section(fp, "Global Shared Cache Line Event Information");
+
+	for (size_t i = 0; i < r->nr_lines; i++)
+		c2c_stats__add(&s, &r->lines[i]->stats);
+	n += kvu(fp, "Total Shared Cache Lines", r->nr_lines);
+	n += kvu(fp, "Load HITs on shared lines", s.load);
+	n += kvu(fp, "Fill Buffer Hits on shared lines", s.ld_fbhit);
+	n += kvu(fp, "L1D hits on shared lines", s.ld_l1hit);
+	n += kvu(fp, "L2D hits on shared lines", s.ld_l2hit);
+	n += kvu(fp, "LLC hits on shared lines", (uint64_t)s.ld_llchit + s.lcl_hitm);
+	n += kvu(fp, "Load hits on peer cache or nodes", (uint64_t)s.lcl_peer + s.rmt_peer);
+	n += kvu(fp, "Locked Access on shared lines", s.locks);
+	n += kvu(fp, "Blocked Access on shared lines", (uint64_t)s.blk_data + s.blk_addr);
+	n += kvu(fp, "Store HITs on shared lines", s.store);
+	n += kvu(fp, "Store L1D hits on shared lines", s.st_l1hit);
+	n += kvu(fp, "Store No available memory level", s.st_na);
+	n += kvu(fp, "Total Merged records", (uint64_t)s.tot_hitm + s.store);
+	return n;
+}
+
+static void put_spaces(FILE *fp, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	for (size_t left = n; left;) {
+		size_t k = left < sizeof(spaces) - 1 ? left : sizeof(spaces) - 1;
+
+		fwrite(spaces, 1, k, fp);
+		left -= k;
+	}
+}
+
+/*
+ * Print s in a field of width w (negative: left aligned); a value longer than
+ * the field is cut at its end, in the last column from the left (object
+ * names: the file name matters more than the directory). Written with fwrite:
+ * a report of 10k rows has 200k cells, and printf was 4-7% of its profile.
+ */
+static size_t cell(FILE *fp, const char *s, int w, bool last, int room)
+{
+	size_t len = strlen(s);
+	size_t aw = w < 0 ? -(size_t)w : (size_t)w, pad;
+
+	if (last) {
+		if (room > 3 && len > (size_t)room) {
+			fwrite("...", 1, 3, fp);
+			fwrite(s + len - (room - 3), 1, (size_t)room - 3, fp);
+			return (size_t)room;
+		}
+		fwrite(s, 1, len, fp);
+		return len;
+	}
+	/* keep the columns aligned: a value wider than its column is cut */
+	if (len > aw && aw > 3) {
+		fwrite(s, 1, aw - 3, fp);
+		fwrite("...", 1, 3, fp);
+		return aw;
+	}
+	pad = len < aw ? aw - len : 0;
+	if (w > 0)
+		put_spaces(fp, pad);
+	fwrite(s, 1, len, fp);
+	if (w < 0)
+		put_spaces(fp, pad);
+	return len + pad;
+}
+
+static size_t fprintf_line_table(const struct report *r, FILE *fp)
+{
+	size_t nr_cols, n;
+	const struct line_column *cols = line_columns(r, &nr_cols);
+	uint64_t total = 0;
+	char buf[256];
+	int used;
+
+	snprintf(buf, sizeof(buf), "Cacheline Table (%zu lines, sorted by %s%s)", r->nr_lines,
+		 c2c_display__name(r->mode), r->opts.show_all ? ", all lines" : "");
+	n = section(fp, buf);
+	for (size_t i = 0; i < r->nr_lines; i++)
+		total += c2c_stats__metric(&r->lines[i]->stats, r->mode);
+	n += fprintf(fp, "%5s", "Index");
+	for (size_t c = 0; c < nr_cols; c++)
+		n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
+	n += fprintf(fp, "\n");
+	for (size_t i = 0; i < r->nr_lines; i++) {
+		used = fprintf(fp, "%5zu", i);
+		for (size_t c = 0; c < nr_cols; c++) {
+			bool last = c + 1 == nr_cols;
+
+			cols[c].fmt(r, r->lines[i], total, buf, sizeof(buf));
+			putc(' ', fp);
+			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
+		}
+		n += used + fprintf(fp, "\n");
+	}
+	return n;
+}
+
+static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
+{
+	const struct c2c_line *l = r->lines[idx];
+	size_t nr_cols, n;
+	const struct row_column *cols = row_columns(r, &nr_cols);
+	char key[128], buf[256];
+	int used;
+
+	cl_key__scnprintf(&l->key, r->maps, key, sizeof(key));
+	n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 ", loads %u, stores %u, pids %u, tids %u)\n",
+		    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
+		    c2c_stats__metric(&l->stats, r->mode), l->stats.load, l->stats.store, l->pids.nr, l->tids.nr);
+	while (nr_cols && cols[nr_cols - 1].wide)
+		nr_cols--;
+	n += fprintf(fp, "     ");
+	for (size_t c = 0; c < nr_cols; c++)
+		n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
+	n += fprintf(fp, "\n");
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		used = fprintf(fp, "     ");
+		for (size_t c = 0; c < nr_cols; c++) {
+			bool last = c + 1 == nr_cols;
+
+			cols[c].fmt(r, l, &l->rows[i], buf, sizeof(buf));
+			putc(' ', fp);
+			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
+		}
+		n += used + fprintf(fp, "\n");
+	}
+	return n;
+}
+
+size_t report__fprintf_stdio(const struct report *r, FILE *fp)
+{
+	char why[512];
+	size_t n, max;
+
+	n = fprintf(fp, "# c2cscan %s report\n", C2CSCAN_VERSION);
+	n += fprintf_recording(r, fp);
+	if (report__empty_reason(r, why, sizeof(why))) {
+		n += fprintf(fp, "\n%s\n", why);
+		return n;
+	}
+	n += fprintf_trace_info(r, fp);
+	n += fprintf_shared_info(r, fp);
+	n += fprintf_line_table(r, fp);
+	if (!r->nr_lines) {
+		n += fprintf(fp, "\nNo cacheline has %s > 0%s.\n", c2c_display__name(r->mode),
+			     r->mode == C2C_DISPLAY_ALL ? "" : "; try -d all or --show-all to list every accessed line");
+		return n;
+	}
+	n += section(fp, "Cacheline Offsets (per offset and code address)");
+	max = r->opts.max_lines && r->opts.max_lines < r->nr_lines ? r->opts.max_lines : r->nr_lines;
+	for (size_t i = 0; i < max; i++)
+		n += fprintf_line_detail(r, i, fp);
+	if (max < r->nr_lines)
+		n += fprintf(fp, "\n(%zu more lines not detailed: --lines N)\n", r->nr_lines - max);
+	/* after the tables: naming their rows is what finds the problems */
+	if (report__nr_name_warnings(r))
+		n += section(fp, "Names");
+	for (size_t i = 0; i < report__nr_name_warnings(r); i++)
+		n += fprintf(fp, "warning: %s\n", report__name_warning(r, i));
+	return n;
+}

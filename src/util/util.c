@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "util/util.h"
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "c2cscan: out of memory (allocating %zu bytes)\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		oom(size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	p = realloc(p, nmemb && size ? nmemb * size : 1);
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(strlen(fmt));
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc ? *alloc : 8;
+
+	if (need <= *alloc)
+		return;
+	while (n < need)
+		n *= 2;
+	*p = xrealloc(*p, n, elem);
+	*alloc = n;
+}
+
+void zero_mem(void *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
+#define BIG_ALIGN (2u << 20)
+
+void *xbig_calloc(size_t size, bool huge)
+{
+	size_t len;
+	uint8_t *p, *a;
+
+	if (size < BIG_ALIGN / 2)
+		return xcalloc(1, size);
+	len = (size + BIG_ALIGN - 1) & ~(size_t)(BIG_ALIGN - 1);
+	if (len < size || len + BIG_ALIGN < len)
+		oom(SIZE_MAX);
+	p = mmap(NULL, len + BIG_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		oom(size);
+	a = (uint8_t *)(((uintptr_t)p + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
+	if (a > p)
+		munmap(p, a - p);
+	if (a + len < p + len + BIG_ALIGN)
+		munmap(a + len, p + len + BIG_ALIGN - (a + len));
+	if (huge)
+		madvise(a, len, MADV_HUGEPAGE);
+	return a;
+}
+
+void xbig_free(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (size < BIG_ALIGN / 2) {
+		free(p);
+		return;
+	}
+	munmap(p, (size + BIG_ALIGN - 1) & ~(size_t)(BIG_ALIGN - 1));
+}
+
+/* Lower bound without branches on the comparison (sets are searched for
+ * every sample; their order is unpredictable to a branch predictor). */
+static uint32_t u32set__pos(const uint32_t *v, uint32_t nr, uint32_t x)
+{
+	const uint32_t *base = v;
+	uint32_t n = nr;
+
+	if (!n)
+		return 0;
+	while (n > 1) {
+		uint32_t half = n / 2;
+
+		base = base[half] < x ? base + half : base;
+		n -= half;
+	}
+	return (uint32_t)(base - v) + (*base < x);
+}
+
+void u32set__add(struct u32set *s, uint32_t x)
+{
+	uint32_t *v = s->alloc ? s->heap : s->inl;
+	uint32_t pos = u32set__pos(v, s->nr, x);
+
+	if (pos < s->nr && v[pos] == x)
+		return;
+	if (!s->alloc && s->nr == U32SET_INLINE) {
+		uint32_t *heap = xmalloc(8 * sizeof(*heap));
+
+		memcpy(heap, s->inl, sizeof(s->inl));
+		s->heap = heap;
+		s->alloc = 8;
+		v = heap;
+	} else if (s->alloc && s->nr == s->alloc) {
+		s->alloc *= 2;
+		s->heap = xrealloc(s->heap, s->alloc, sizeof(*s->heap));
+		v = s->heap;
+	}
+	memmove(v + pos + 1, v + pos, (s->nr - pos) * sizeof(*v));
+	v[pos] = x;
+	s->nr++;
+}
+
+bool u32set__has(const struct u32set *s, uint32_t x)
+{
+	const uint32_t *v = u32set__data(s);
+	uint32_t pos = u32set__pos(v, s->nr, x);
+
+	return pos < s->nr && v[pos] == x;
+}
+
+void u32set__merge(struct u32set *dst, const struct u32set *src)
+{
+	const uint32_t *v = u32set__data(src);
+
+	for (uint32_t i = 0; i < src->nr; i++)
+		u32set__add(dst, v[i]);
+}
+
+void u32set__exit(struct u32set *s)
+{
+	if (s->alloc)
+		free(s->heap);
+	memset(s, 0, sizeof(*s));
+}
+
+bool path_is_pseudo_fs(const char *path)
+{
+	static const char *const dirs[] = { "/proc/", "/sys/", "/dev/" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+size_t name_len_undeleted(const char *name, size_t len)
+{
+	static const char suffix[] = " (deleted)";
+	size_t n = sizeof(suffix) - 1;
+
+	return len > n && !memcmp(name + len - n, suffix, n) ? len - n : len;
+}
+
+size_t u64_scnprint(char *buf, size_t size, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, k;
+
+	if (!size)
+		return 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	k = n < size - 1 ? n : size - 1;
+	for (size_t i = 0; i < k; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[k] = '\0';
+	return k;
+}
+
+uint64_t hash64(uint64_t x)
+{
+	/* splitmix64 finalizer */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *c = p;
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ULL;
+	}
+	return hash64(h);
+}
+
+/* Open-addressing table of owned strings; ids index strs[] from 1. */
+struct strtab {
+	char **strs;            /* [0] unused */
+	size_t nr, alloc;
+	uint32_t *slots;        /* id or 0 */
+	size_t nr_slots;
+};
+
+struct strtab *strtab__new(void)
+{
+	struct strtab *t = xcalloc(1, sizeof(*t));
+
+	t->nr = 1;
+	t->alloc = 16;
+	t->strs = xcalloc(t->alloc, sizeof(*t->strs));
+	t->nr_slots = 64;
+	t->slots = xcalloc(t->nr_slots, sizeof(*t->slots));
+	return t;
+}
+
+void strtab__delete(struct strtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 1; i < t->nr; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	free(t->slots);
+	free(t);
+}
+
+static void strtab__rehash(struct strtab *t)
+{
+	size_t n = t->nr_slots * 2;
+	uint32_t *slots = xcalloc(n, sizeof(*slots));
+
+	for (size_t id = 1; id < t->nr; id++) {
+		size_t i = hash_bytes(t->strs[id], strlen(t->strs[id]), 0) & (n - 1);
+
+		while (slots[i])
+			i = (i + 1) & (n - 1);
+		slots[i] = id;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nr_slots = n;
+}
+
+const char *strtab__intern(struct strtab *t, const char *s, uint64_t *idp)
+{
+	size_t len = strlen(s);
+	size_t i = hash_bytes(s, len, 0) & (t->nr_slots - 1);
+
+	while (t->slots[i]) {
+		if (!strcmp(t->strs[t->slots[i]], s)) {
+			if (idp)
+				*idp = t->slots[i];
+			return t->strs[t->slots[i]];
+		}
+		i = (i + 1) & (t->nr_slots - 1);
+	}
+	xgrow((void **)&t->strs, &t->alloc, t->nr + 1, sizeof(*t->strs));
+	t->strs[t->nr] = xstrdup(s);
+	t->slots[i] = t->nr;
+	if (idp)
+		*idp = t->nr;
+	t->nr++;
+	if (t->nr * 2 > t->nr_slots)
+		strtab__rehash(t);
+	return t->strs[t->nr - 1];
+}
+
+const char *strtab__str(const struct strtab *t, uint64_t id)
+{
+	return id && id < t->nr ? t->strs[id] : NULL;
+}
+
+static uint64_t key_at(const void *p)
+{
+	uint64_t k;
+
+	memcpy(&k, p, sizeof(k));
+	return k;
+}
+
+int cmp_u64_key(const void *a, const void *b)
+{
+	uint64_t x = key_at(a), y = key_at(b);
+
+	return x < y ? -1 : x > y;
+}
+
+size_t upper_bound_u64(const void *base, size_t nmemb, size_t size, uint64_t k)
+{
+	size_t lo = 0, hi = nmemb;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_at((const char *)base + mid * size) <= k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

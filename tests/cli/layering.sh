@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The source tree's stages (src/*/README.md): a folder includes its own
+# headers and those of the stages below it, never above, and its objects call
+# only functions defined in its own stage or below. Checked on the sources
+# (#include lines) and on the built objects (undefined symbols, nm).
+. tests/cli/lib.inc
+
+# stage: the stages it may use (besides itself)
+below() {
+	case $1 in
+	util) echo "" ;;
+	perfdata) echo "util" ;;
+	record) echo "perfdata util" ;;
+	maps) echo "perfdata util" ;;
+	hitm) echo "maps perfdata util" ;;
+	names) echo "hitm maps perfdata util" ;;
+	report) echo "names hitm maps perfdata util" ;;
+	tui) echo "report names hitm maps perfdata util" ;;
+	cli) echo "tui report names hitm maps perfdata record util" ;;
+	*) echo "?" ;;
+	esac
+}
+
+bad=0
+[ "$(ls src/*.c)" = "src/main.c" ] || { echo "src/ holds more than main.c: $(ls src/*.c)"; bad=1; }
+for d in src/*/; do
+	st=$(basename "$d")
+	allowed=$(below "$st")
+	[ "$allowed" = "?" ] && { echo "$d: a folder that is not a known stage"; bad=1; continue; }
+	[ -f "$d/README.md" ] || { echo "$d: no README.md"; bad=1; }
+	# includes
+	for f in "$d"*.c "$d"*.h; do
+		[ -f "$f" ] || continue
+		for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+			case $inc in
+			*/*) to=${inc%%/*} ;;
+			*) to=$st ;;
+			esac
+			[ "$to" = "$st" ] && continue
+			case " $allowed " in
+			*" $to "*) ;;
+			*) echo "$f includes $inc: $to is not below $st"; bad=1 ;;
+			esac
+		done
+	done
+done
+
+# calls: every undefined symbol of a stage's objects that another stage
+# defines must be defined in an allowed stage
+obj=$TOP/$B/src
+[ -d "$obj" ] || { echo "no objects in $obj: build first"; exit 1; }
+defs=$T/defs
+for d in "$obj"/*/; do
+	st=$(basename "$d")
+	for o in "$d"*.o; do
+		[ -f "$o" ] || continue
+		nm --defined-only -g "$o" | awk -v st="$st" 'NF == 3 { print $3, st }'
+	done
+done | sort -u >"$defs"
+for d in "$obj"/*/; do
+	st=$(basename "$d")
+	[ -d "$TOP/src/$st" ] || continue
+	allowed=$(below "$st")
+	for o in "$d"*.o; do
+		[ -f "$o" ] || continue
+		for s in $(nm -u "$o" | awk '{ print $2 }'); do
+			to=$(awk -v s="$s" '$1 == s { print $2; exit }' "$defs")
+			[ -z "$to" ] || [ "$to" = "$st" ] && continue
+			case " $allowed " in
+			*" $to "*) ;;
+			*) echo "${o#$TOP/}: calls $s, defined in $to, not below $st"; bad=1 ;;
+			esac
+		done
+	done
+done
+[ $bad = 0 ] && echo "layering: ok"
+exit $bad
