@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hitm/c2c.h"
+#include "util/htab.h"
 
 #define DEC_MAX 255             /* distinct decodes kept (u8 ids); more are decoded per sample */
 #define DEC_NONE 0xffff
@@ -138,11 +139,6 @@ struct line_metric {
 	uint32_t lcl_hitm, rmt_hitm, tot_hitm, tot_peer, nr_entries;
 };
 
-struct slot {                   /* hash table slot: 32 bits of hash, index + 1 */
-	uint32_t hash;
-	uint32_t idx;
-};
-
 struct pending {
 	struct c2c_sample s;
 	uint32_t line_hash;
@@ -166,32 +162,27 @@ struct c2c {
 	struct line_id **lid_chunks;    /* LID_CHUNK each: line_id(c, i) */
 	struct line_cold **lid_cold;    /* per chunk: the first sample of each line */
 	size_t nr_lid_chunks, alloc_lid_chunks;
-	struct slot *line_slots;
-	size_t nr_line_slots;
+	struct htab line_idx;           /* cl_key -> line */
 
 	struct acc **chunks;
 	struct acc_cold **cold;         /* COLD_CHUNK each: the first sample of each accumulator */
 	size_t nr_cold;
 	struct code *codes;
 	size_t nr_codes, alloc_codes;
-	uint32_t *code_slots;           /* index + 1 into codes; 0 empty */
-	size_t nr_code_slots;
+	struct htab code_idx;           /* (object, map) -> codes */
 	uint32_t last_code;             /* index + 1 of the last one asked for */
 	size_t nr_chunks, alloc_chunks, alloc_cold, nr_accs;
-	struct slot *acc_slots;
-	size_t nr_acc_slots;
+	struct htab acc_idx;            /* (line, ip, offset) -> accumulator */
 	struct acc_ext *exts;
 	size_t nr_exts, alloc_exts;
 
 	struct dec *decs;
 	size_t nr_decs, alloc_decs;
-	uint16_t *dec_slots;    /* index + 1 into decs; 0 empty */
-	size_t nr_dec_slots;
+	struct htab dec_idx;    /* (data_src, flags) -> decs */
 
 	struct ctx *ctxs;
 	size_t nr_ctxs, alloc_ctxs;
-	uint32_t *ctx_slots;    /* index + 1 into ctxs; 0 empty */
-	size_t nr_ctx_slots;
+	struct htab ctx_idx;    /* (pid, tid, cpu, node) -> ctxs */
 	struct ctx_hit {        /* by tid: index + 1 of its last context */
 		uint32_t idx;
 	} ctx_cache[CTX_CACHE];
@@ -217,29 +208,16 @@ static inline struct acc *acc__get(const struct c2c *c, size_t i)
 	return &c->chunks[i / ACC_CHUNK][i % ACC_CHUNK];
 }
 
-static struct slot *slots__new(size_t n)
-{
-	return xbig_calloc(n * sizeof(struct slot), true);
-}
-
-static void slots__free(struct slot *s, size_t n)
-{
-	xbig_free(s, n * sizeof(*s));
-}
-
 struct c2c *c2c__new(uint32_t line_size)
 {
 	struct c2c *c = xcalloc(1, sizeof(*c));
 
 	c->line_size = line_size;
-	c->nr_line_slots = 256;
-	c->line_slots = slots__new(c->nr_line_slots);
-	c->nr_acc_slots = 1024;
-	c->acc_slots = slots__new(c->nr_acc_slots);
-	c->nr_dec_slots = 64;
-	c->dec_slots = xcalloc(c->nr_dec_slots, sizeof(*c->dec_slots));
-	c->nr_ctx_slots = 64;
-	c->ctx_slots = xcalloc(c->nr_ctx_slots, sizeof(*c->ctx_slots));
+	htab__init(&c->line_idx, 256, 50, true);
+	htab__init(&c->acc_idx, 1024, 75, true);
+	htab__init(&c->dec_idx, 64, 50, false);
+	htab__init(&c->ctx_idx, 64, 50, false);
+	htab__init(&c->code_idx, 64, 50, false);
 	return c;
 }
 
@@ -292,14 +270,14 @@ void c2c__delete(struct c2c *c)
 		xbig_free(c->cold[i], COLD_CHUNK * sizeof(struct acc_cold));
 	free(c->cold);
 	free(c->codes);
-	free(c->code_slots);
-	slots__free(c->acc_slots, c->nr_acc_slots);
+	htab__exit(&c->code_idx);
+	htab__exit(&c->acc_idx);
 	free(c->lines);
-	slots__free(c->line_slots, c->nr_line_slots);
+	htab__exit(&c->line_idx);
 	free(c->decs);
-	free(c->dec_slots);
+	htab__exit(&c->dec_idx);
 	free(c->ctxs);
-	free(c->ctx_slots);
+	htab__exit(&c->ctx_idx);
 	free(c->view);
 	free(c);
 }
@@ -367,9 +345,9 @@ static void dec__compute(struct dec *d, uint64_t data_src, uint8_t flags, uint64
 	d->nr_one = idx_list(&d->one, d->one_idx);
 }
 
-static size_t dec_hash(uint64_t data_src, uint8_t flags)
+static uint32_t dec_hash(uint64_t data_src, uint8_t flags)
 {
-	return hash64(data_src ^ ((uint64_t)flags << 58));
+	return (uint32_t)hash64(data_src ^ ((uint64_t)flags << 58));
 }
 
 static uint8_t sample_flags(const struct c2c_sample *s)
@@ -378,44 +356,23 @@ static uint8_t sample_flags(const struct c2c_sample *s)
 	       (s->weight ? F_WEIGHT : 0);
 }
 
-static void dec_index__grow(struct c2c *c)
-{
-	size_t n = c->nr_dec_slots * 2;
-	uint16_t *slots = xcalloc(n, sizeof(*slots));
-
-	for (size_t i = 0; i < c->nr_decs; i++) {
-		size_t h = dec_hash(c->decs[i].data_src, c->decs[i].flags) & (n - 1);
-
-		while (slots[h])
-			h = (h + 1) & (n - 1);
-		slots[h] = (uint16_t)(i + 1);
-	}
-	free(c->dec_slots);
-	c->dec_slots = slots;
-	c->nr_dec_slots = n;
-}
-
 /* Index of the decode of s in the registry, DEC_NONE when it is full. */
 static uint16_t dec__get(struct c2c *c, const struct c2c_sample *s)
 {
 	uint8_t flags = sample_flags(s);
 	uint64_t data_src = s->no_datasrc ? 0 : s->data_src;
-	size_t mask = c->nr_dec_slots - 1, h = dec_hash(data_src, flags) & mask;
-	struct dec *d;
+	uint32_t hash = dec_hash(data_src, flags), i;
+	size_t pos = htab__start(&c->dec_idx, hash);
 
-	for (; c->dec_slots[h]; h = (h + 1) & mask) {
-		d = &c->decs[c->dec_slots[h] - 1];
-		if (d->data_src == data_src && d->flags == flags)
-			return c->dec_slots[h] - 1;
-	}
+	while ((i = htab__next(&c->dec_idx, hash, &pos)) != HTAB_NONE)
+		if (c->decs[i].data_src == data_src && c->decs[i].flags == flags)
+			return (uint16_t)i;
 	if (c->nr_decs == DEC_MAX)
 		return DEC_NONE;
 	xgrow((void **)&c->decs, &c->alloc_decs, c->nr_decs + 1, sizeof(*c->decs));
 	dec__compute(&c->decs[c->nr_decs], data_src, flags, s->addr, s->mapped);
-	c->dec_slots[h] = (uint16_t)(c->nr_decs + 1);
-	if (++c->nr_decs * 2 > c->nr_dec_slots)
-		dec_index__grow(c);
-	return (uint16_t)(c->nr_decs - 1);
+	htab__insert(&c->dec_idx, pos, hash, (uint32_t)c->nr_decs);
+	return (uint16_t)c->nr_decs++;
 }
 
 static void stats__apply(struct c2c_stats *st, const uint8_t *idx, uint8_t nr, const struct c2c_stats *full,
@@ -435,91 +392,50 @@ static void stats__apply(struct c2c_stats *st, const uint8_t *idx, uint8_t nr, c
 
 /* ---- contexts --------------------------------------------------------- */
 
-static size_t ctx_hash(uint32_t pid, uint32_t tid, uint32_t cpu, int32_t node)
+static uint32_t ctx_hash(uint32_t pid, uint32_t tid, uint32_t cpu, int32_t node)
 {
-	return hash64(((uint64_t)pid << 32 | tid) ^ hash64((uint64_t)cpu << 32 | (uint32_t)node));
-}
-
-static void ctx_index__grow(struct c2c *c)
-{
-	size_t n = c->nr_ctx_slots * 2;
-	uint32_t *slots = xcalloc(n, sizeof(*slots));
-
-	for (size_t i = 0; i < c->nr_ctxs; i++) {
-		const struct ctx *x = &c->ctxs[i];
-		size_t h = ctx_hash(x->pid, x->tid, x->cpu, x->node) & (n - 1);
-
-		while (slots[h])
-			h = (h + 1) & (n - 1);
-		slots[h] = (uint32_t)(i + 1);
-	}
-	free(c->ctx_slots);
-	c->ctx_slots = slots;
-	c->nr_ctx_slots = n;
+	return (uint32_t)hash64(((uint64_t)pid << 32 | tid) ^ hash64((uint64_t)cpu << 32 | (uint32_t)node));
 }
 
 static uint32_t ctx__get(struct c2c *c, const struct c2c_sample *s)
 {
 	struct ctx_hit *hit = &c->ctx_cache[s->tid % CTX_CACHE];
 	const struct ctx *x;
-	size_t mask, h;
+	uint32_t hash, i;
+	size_t pos;
 
 	if (hit->idx) {
 		x = &c->ctxs[hit->idx - 1];
 		if (x->tid == s->tid && x->pid == s->pid && x->cpu == s->cpu && x->node == s->node)
 			return hit->idx - 1;
 	}
-	mask = c->nr_ctx_slots - 1;
-	for (h = ctx_hash(s->pid, s->tid, s->cpu, s->node) & mask; c->ctx_slots[h]; h = (h + 1) & mask) {
-		x = &c->ctxs[c->ctx_slots[h] - 1];
+	hash = ctx_hash(s->pid, s->tid, s->cpu, s->node);
+	pos = htab__start(&c->ctx_idx, hash);
+	while ((i = htab__next(&c->ctx_idx, hash, &pos)) != HTAB_NONE) {
+		x = &c->ctxs[i];
 		if (x->tid == s->tid && x->pid == s->pid && x->cpu == s->cpu && x->node == s->node) {
-			hit->idx = c->ctx_slots[h];
-			return hit->idx - 1;
+			hit->idx = i + 1;
+			return i;
 		}
 	}
 	xgrow((void **)&c->ctxs, &c->alloc_ctxs, c->nr_ctxs + 1, sizeof(*c->ctxs));
 	c->ctxs[c->nr_ctxs] = (struct ctx){ s->pid, s->tid, s->cpu, s->node };
-	c->ctx_slots[h] = (uint32_t)++c->nr_ctxs;
-	hit->idx = (uint32_t)c->nr_ctxs;
-	if (c->nr_ctxs * 2 > c->nr_ctx_slots)
-		ctx_index__grow(c);
+	htab__insert(&c->ctx_idx, pos, hash, (uint32_t)c->nr_ctxs);
+	hit->idx = (uint32_t)++c->nr_ctxs;
 	return hit->idx - 1;
 }
 
 /* ---- lines ------------------------------------------------------------ */
 
-static void line_index__grow(struct c2c *c)
-{
-	size_t n = c->nr_line_slots * 2;
-	struct slot *slots = slots__new(n);
-
-	for (size_t i = 0; i < c->nr_line_slots; i++) {
-		size_t h;
-
-		if (!c->line_slots[i].idx)
-			continue;
-		for (h = c->line_slots[i].hash & (n - 1); slots[h].idx; h = (h + 1) & (n - 1))
-			;
-		slots[h] = c->line_slots[i];
-	}
-	slots__free(c->line_slots, c->nr_line_slots);
-	c->line_slots = slots;
-	c->nr_line_slots = n;
-}
-
 static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t hash)
 {
-	size_t mask = c->nr_line_slots - 1, h = hash & mask;
+	size_t pos = htab__start(&c->line_idx, hash);
 	struct line_id *id;
 	uint32_t i;
 
-	for (; c->line_slots[h].idx; h = (h + 1) & mask) {
-		if (c->line_slots[h].hash != hash)
-			continue;
-		i = c->line_slots[h].idx - 1;
+	while ((i = htab__next(&c->line_idx, hash, &pos)) != HTAB_NONE)
 		if (cl_key__equal(&line_id(c, i)->key, &s->key))
 			return i;
-	}
 	if (c->nr_lines == c->nr_lid_chunks * LID_CHUNK) {
 		size_t alloc = c->alloc_lid_chunks;
 
@@ -536,10 +452,8 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_
 	c->lid_cold[c->nr_lines / LID_CHUNK][c->nr_lines % LID_CHUNK] =
 		(struct line_cold){ .time = s->time, .data_map = s->data_map, .pid = s->pid };
 	id->object = s->object;
-	c->line_slots[h] = (struct slot){ hash, (uint32_t)++c->nr_lines };
-	if (c->nr_lines * 2 > c->nr_line_slots)
-		line_index__grow(c);
-	return (uint32_t)(c->nr_lines - 1);
+	htab__insert(&c->line_idx, pos, hash, (uint32_t)c->nr_lines);
+	return (uint32_t)c->nr_lines++;
 }
 
 /* ---- accumulators ----------------------------------------------------- */
@@ -549,86 +463,47 @@ static uint32_t acc_hash(uint32_t line, uint64_t ip, uint32_t offset)
 	return (uint32_t)hash64(((uint64_t)line << 16 | offset) ^ (ip * 0x9e3779b97f4a7c15ULL));
 }
 
-static void acc_index__grow(struct c2c *c)
+static uint32_t code_hash(const char *object, const struct map_desc *map)
 {
-	size_t n = c->nr_acc_slots * 2;
-	struct slot *slots = slots__new(n);
-
-	for (size_t i = 0; i < c->nr_acc_slots; i++) {
-		size_t h;
-
-		if (!c->acc_slots[i].idx)
-			continue;
-		for (h = c->acc_slots[i].hash & (n - 1); slots[h].idx; h = (h + 1) & (n - 1))
-			;
-		slots[h] = c->acc_slots[i];
-	}
-	slots__free(c->acc_slots, c->nr_acc_slots);
-	c->acc_slots = slots;
-	c->nr_acc_slots = n;
-}
-
-static size_t code_hash(const char *object, const struct map_desc *map)
-{
-	return hash64((uintptr_t)object ^ hash64((uintptr_t)map));
-}
-
-static void code_index__grow(struct c2c *c)
-{
-	size_t n = c->nr_code_slots ? 2 * c->nr_code_slots : 64;
-	uint32_t *slots = xcalloc(n, sizeof(*slots));
-
-	for (size_t i = 0; i < c->nr_codes; i++) {
-		size_t h = code_hash(c->codes[i].object, c->codes[i].map) & (n - 1);
-
-		while (slots[h])
-			h = (h + 1) & (n - 1);
-		slots[h] = (uint32_t)(i + 1);
-	}
-	free(c->code_slots);
-	c->code_slots = slots;
-	c->nr_code_slots = n;
+	return (uint32_t)hash64((uintptr_t)object ^ hash64((uintptr_t)map));
 }
 
 static uint32_t code__get(struct c2c *c, const char *object, const struct map_desc *map)
 {
 	const struct code *x;
-	size_t mask, h;
+	uint32_t hash, i;
+	size_t pos;
 
 	if (c->last_code) {
 		x = &c->codes[c->last_code - 1];
 		if (x->object == object && x->map == map)
 			return c->last_code - 1;
 	}
-	if (!c->nr_code_slots)
-		code_index__grow(c);
-	mask = c->nr_code_slots - 1;
-	for (h = code_hash(object, map) & mask; c->code_slots[h]; h = (h + 1) & mask) {
-		x = &c->codes[c->code_slots[h] - 1];
+	hash = code_hash(object, map);
+	pos = htab__start(&c->code_idx, hash);
+	while ((i = htab__next(&c->code_idx, hash, &pos)) != HTAB_NONE) {
+		x = &c->codes[i];
 		if (x->object == object && x->map == map) {
-			c->last_code = c->code_slots[h];
-			return c->last_code - 1;
+			c->last_code = i + 1;
+			return i;
 		}
 	}
 	xgrow((void **)&c->codes, &c->alloc_codes, c->nr_codes + 1, sizeof(*c->codes));
 	c->codes[c->nr_codes] = (struct code){ object, map };
-	c->code_slots[h] = (uint32_t)++c->nr_codes;
-	c->last_code = (uint32_t)c->nr_codes;
-	if (c->nr_codes * 2 > c->nr_code_slots)
-		code_index__grow(c);
+	htab__insert(&c->code_idx, pos, hash, (uint32_t)c->nr_codes);
+	c->last_code = (uint32_t)++c->nr_codes;
 	return c->last_code - 1;
 }
 
 static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t line, uint32_t hash)
 {
 	uint32_t offset = s->addr & (c->line_size - 1);
-	size_t mask = c->nr_acc_slots - 1, h = hash & mask;
+	size_t pos = htab__start(&c->acc_idx, hash);
 	struct acc *a;
+	uint32_t i;
 
-	for (; c->acc_slots[h].idx; h = (h + 1) & mask) {
-		if (c->acc_slots[h].hash != hash)
-			continue;
-		a = acc__get(c, c->acc_slots[h].idx - 1);
+	while ((i = htab__next(&c->acc_idx, hash, &pos)) != HTAB_NONE) {
+		a = acc__get(c, i);
 		if (a->iaddr == s->ip && a->line == line && a->offset == offset)
 			return a;
 	}
@@ -654,9 +529,7 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	a->cpumode = s->cpumode;
 	c->cold[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = (struct acc_cold){
 		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map) };
-	c->acc_slots[h] = (struct slot){ hash, (uint32_t)++c->nr_accs };
-	if (c->nr_accs * 4 > c->nr_acc_slots * 3)
-		acc_index__grow(c);
+	htab__insert(&c->acc_idx, pos, hash, (uint32_t)c->nr_accs++);
 	return a;
 }
 
@@ -781,35 +654,27 @@ static void acc__count(struct c2c *c, struct acc *a, uint16_t id, const struct d
  */
 static void step_line_key(const struct c2c *c, const struct pending *q)
 {
-	size_t mask = c->nr_line_slots - 1;
+	size_t pos = htab__start(&c->line_idx, q->line_hash);
+	uint32_t i = htab__next(&c->line_idx, q->line_hash, &pos);
 
-	for (size_t h = q->line_hash & mask; c->line_slots[h].idx; h = (h + 1) & mask) {
-		if (c->line_slots[h].hash == q->line_hash) {
-			const char *p = (const char *)line_id(c, c->line_slots[h].idx - 1);
-
-			__builtin_prefetch(p);
-			return;
-		}
-	}
+	if (i != HTAB_NONE)
+		__builtin_prefetch(line_id(c, i));
 }
 
 static void step_line(struct c2c *c, struct pending *q)
 {
 	q->line = line__findnew(c, &q->s, q->line_hash);
 	q->hash = acc_hash(q->line, q->s.ip, q->s.addr & (c->line_size - 1));
-	__builtin_prefetch(&c->acc_slots[q->hash & (c->nr_acc_slots - 1)]);
+	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
 }
 
 static void step_acc(const struct c2c *c, const struct pending *q)
 {
-	size_t mask = c->nr_acc_slots - 1;
+	size_t pos = htab__start(&c->acc_idx, q->hash);
+	uint32_t i = htab__next(&c->acc_idx, q->hash, &pos);
 
-	for (size_t h = q->hash & mask; c->acc_slots[h].idx; h = (h + 1) & mask) {
-		if (c->acc_slots[h].hash == q->hash) {
-			__builtin_prefetch(acc__get(c, c->acc_slots[h].idx - 1), 1);
-			return;
-		}
-	}
+	if (i != HTAB_NONE)
+		__builtin_prefetch(acc__get(c, i), 1);
 }
 
 static void count(struct c2c *c, const struct pending *q)
@@ -873,7 +738,7 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	q->dec = id;
 	q->ctx = ctx__get(c, s);
 	q->line_hash = (uint32_t)cl_key__hash(&s->key);
-	__builtin_prefetch(&c->line_slots[q->line_hash & (c->nr_line_slots - 1)]);
+	__builtin_prefetch(htab__slot_addr(&c->line_idx, q->line_hash));
 	c->q_in++;
 	advance(c);
 	return 0;

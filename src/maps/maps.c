@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "maps/maps.h"
+#include "util/htab.h"
 #include "util/util.h"
 
 #define USER_MIN_ADDR 4096ULL
@@ -104,12 +105,6 @@ struct sb_event {
 	const void *p;          /* SB_MMAP: struct mdesc; SB_COMM: interned comm */
 };
 
-/* u32 -> index+1 (0: empty), open addressing. */
-struct idmap {
-	uint32_t *keys, *vals;
-	size_t nr, cap;
-};
-
 struct tnode {
 	uint64_t start;
 	uint32_t ent;           /* index into the aspace's ents */
@@ -133,10 +128,10 @@ struct maps {
 
 	struct proc **procs;
 	size_t nr_procs, alloc_procs;
-	struct idmap pidmap;
+	struct htab pidmap;     /* pid -> index in procs */
 	struct thread **threads;
 	size_t nr_threads, alloc_threads;
-	struct idmap tidmap;
+	struct htab tidmap;     /* tid -> index in threads */
 
 	/* replay only */
 	size_t nr_entries;      /* in all address spaces, against MAPS_MAX_ENTRIES */
@@ -147,59 +142,6 @@ struct maps {
 };
 
 /* ---- small helpers ---- */
-
-static void idmap__exit(struct idmap *h)
-{
-	free(h->keys);
-	free(h->vals);
-	memset(h, 0, sizeof(*h));
-}
-
-static uint32_t idmap__get(const struct idmap *h, uint32_t key)
-{
-	size_t i;
-
-	if (!h->cap)
-		return 0;
-	i = hash64(key) & (h->cap - 1);
-	while (h->vals[i]) {
-		if (h->keys[i] == key)
-			return h->vals[i];
-		i = (i + 1) & (h->cap - 1);
-	}
-	return 0;
-}
-
-static void idmap__put(struct idmap *h, uint32_t key, uint32_t val);
-
-static void idmap__grow(struct idmap *h)
-{
-	struct idmap n = { 0 };
-
-	n.cap = h->cap ? h->cap * 2 : 64;
-	n.keys = xcalloc(n.cap, sizeof(*n.keys));
-	n.vals = xcalloc(n.cap, sizeof(*n.vals));
-	for (size_t i = 0; i < h->cap; i++)
-		if (h->vals[i])
-			idmap__put(&n, h->keys[i], h->vals[i]);
-	idmap__exit(h);
-	*h = n;
-}
-
-/* val != 0; key must not be present */
-static void idmap__put(struct idmap *h, uint32_t key, uint32_t val)
-{
-	size_t i;
-
-	if ((h->nr + 1) * 2 > h->cap)
-		idmap__grow(h);
-	i = hash64(key) & (h->cap - 1);
-	while (h->vals[i])
-		i = (i + 1) & (h->cap - 1);
-	h->keys[i] = key;
-	h->vals[i] = val;
-	h->nr++;
-}
 
 static bool name_starts(const char *s, const char *prefix)
 {
@@ -377,13 +319,13 @@ void maps__delete(struct maps *m)
 		free(p);
 	}
 	free(m->procs);
-	idmap__exit(&m->pidmap);
+	htab__exit(&m->pidmap);
 	for (size_t i = 0; i < m->nr_threads; i++) {
 		free(m->threads[i]->c);
 		free(m->threads[i]);
 	}
 	free(m->threads);
-	idmap__exit(&m->tidmap);
+	htab__exit(&m->tidmap);
 	for (size_t i = 0; i < m->nr_chunks; i++)
 		free(m->chunks[i]);
 	free(m->chunks);
@@ -639,11 +581,20 @@ static void aspace__map(struct maps *m, struct aspace *as, const struct mdesc *m
 
 /* ---- replay: processes and threads ---- */
 
+static uint32_t id_hash(uint32_t id)
+{
+	return (uint32_t)hash64(id);
+}
+
 static struct proc *proc__find(const struct maps *m, uint32_t pid)
 {
-	uint32_t v = idmap__get(&m->pidmap, pid);
+	size_t pos = htab__start(&m->pidmap, id_hash(pid));
+	uint32_t i;
 
-	return v ? m->procs[v - 1] : NULL;
+	while ((i = htab__next(&m->pidmap, id_hash(pid), &pos)) != HTAB_NONE)
+		if (m->procs[i]->pid == pid)
+			return m->procs[i];
+	return NULL;
 }
 
 static struct proc *proc__findnew(struct maps *m, uint32_t pid)
@@ -659,8 +610,8 @@ static struct proc *proc__findnew(struct maps *m, uint32_t pid)
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
 	xgrow((void **)&m->procs, &m->alloc_procs, m->nr_procs + 1, sizeof(*m->procs));
+	htab__add(&m->pidmap, id_hash(pid), (uint32_t)m->nr_procs);
 	m->procs[m->nr_procs++] = p;
-	idmap__put(&m->pidmap, pid, m->nr_procs);
 	return p;
 }
 
@@ -707,9 +658,13 @@ static struct aspace *proc__aspace(struct maps *m, uint32_t pid)
 
 static struct thread *thread__find(const struct maps *m, uint32_t tid)
 {
-	uint32_t v = idmap__get(&m->tidmap, tid);
+	size_t pos = htab__start(&m->tidmap, id_hash(tid));
+	uint32_t i;
 
-	return v ? m->threads[v - 1] : NULL;
+	while ((i = htab__next(&m->tidmap, id_hash(tid), &pos)) != HTAB_NONE)
+		if (m->threads[i]->tid == tid)
+			return m->threads[i];
+	return NULL;
 }
 
 static struct thread *thread__findnew(struct maps *m, uint32_t tid)
@@ -725,8 +680,8 @@ static struct thread *thread__findnew(struct maps *m, uint32_t tid)
 	th = xcalloc(1, sizeof(*th));
 	th->tid = tid;
 	xgrow((void **)&m->threads, &m->alloc_threads, m->nr_threads + 1, sizeof(*m->threads));
+	htab__add(&m->tidmap, id_hash(tid), (uint32_t)m->nr_threads);
 	m->threads[m->nr_threads++] = th;
-	idmap__put(&m->tidmap, tid, m->nr_threads);
 	return th;
 }
 

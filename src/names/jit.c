@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "names/jit.h"
+#include "util/htab.h"
 #include "util/util.h"
 
 struct jit_ent {
@@ -43,8 +44,7 @@ struct jit_proc {
 struct jit_index {
 	struct jit_proc *procs;
 	size_t nr, alloc;
-	uint32_t *slots;        /* open addressing: proc index + 1, 0 = empty */
-	size_t nr_slots;
+	struct htab idx;        /* pid -> procs */
 	struct strtab *strs;
 	uint64_t seq;
 };
@@ -54,8 +54,7 @@ struct jit_index *jit_index__new(void)
 	struct jit_index *j = xcalloc(1, sizeof(*j));
 
 	j->strs = strtab__new();
-	j->nr_slots = 16;
-	j->slots = xcalloc(j->nr_slots, sizeof(*j->slots));
+	htab__init(&j->idx, 16, 50, false);
 	return j;
 }
 
@@ -69,55 +68,40 @@ void jit_index__delete(struct jit_index *j)
 		free(j->procs[i].dbg);
 	}
 	free(j->procs);
-	free(j->slots);
+	htab__exit(&j->idx);
 	strtab__delete(j->strs);
 	free(j);
 }
 
-static struct jit_proc *proc_find(const struct jit_index *j, uint32_t pid)
+static struct jit_proc *proc_find(const struct jit_index *j, uint32_t pid, size_t *pos)
 {
-	size_t mask = j->nr_slots - 1;
+	uint32_t hash = (uint32_t)hash64(pid), i;
 
-	for (size_t i = hash64(pid) & mask; j->slots[i]; i = (i + 1) & mask)
-		if (j->procs[j->slots[i] - 1].pid == pid)
-			return &j->procs[j->slots[i] - 1];
+	*pos = htab__start(&j->idx, hash);
+	while ((i = htab__next(&j->idx, hash, pos)) != HTAB_NONE)
+		if (j->procs[i].pid == pid)
+			return &j->procs[i];
 	return NULL;
-}
-
-static void slots_insert(struct jit_index *j, size_t idx)
-{
-	size_t mask = j->nr_slots - 1, i = hash64(j->procs[idx].pid) & mask;
-
-	while (j->slots[i])
-		i = (i + 1) & mask;
-	j->slots[i] = idx + 1;
 }
 
 static struct jit_proc *proc_get(struct jit_index *j, uint32_t pid)
 {
-	struct jit_proc *p = proc_find(j, pid);
+	size_t pos;
+	struct jit_proc *p = proc_find(j, pid, &pos);
 
 	if (p)
 		return p;
 	xgrow((void **)&j->procs, &j->alloc, j->nr + 1, sizeof(*j->procs));
 	memset(&j->procs[j->nr], 0, sizeof(j->procs[j->nr]));
 	j->procs[j->nr].pid = pid;
-	j->nr++;
-	if (j->nr * 2 > j->nr_slots) {
-		free(j->slots);
-		j->nr_slots *= 2;
-		j->slots = xcalloc(j->nr_slots, sizeof(*j->slots));
-		for (size_t i = 0; i < j->nr; i++)
-			slots_insert(j, i);
-	} else {
-		slots_insert(j, j->nr - 1);
-	}
-	return &j->procs[j->nr - 1];
+	htab__insert(&j->idx, pos, (uint32_t)hash64(pid), (uint32_t)j->nr);
+	return &j->procs[j->nr++];
 }
 
 bool jit_index__has_pid(const struct jit_index *j, uint32_t pid)
 {
-	const struct jit_proc *p = proc_find(j, pid);
+	size_t pos;
+	const struct jit_proc *p = proc_find(j, pid, &pos);
 
 	return p && (p->dump.nr || p->map.nr);
 }
@@ -187,7 +171,8 @@ static const struct jit_ent *set_find(const struct jit_set *set, uint64_t addr, 
 int jit_index__find(const struct jit_index *j, uint32_t pid, uint64_t addr, uint64_t time,
 		    struct jit_sym *out)
 {
-	const struct jit_proc *p = proc_find(j, pid);
+	size_t pos;
+	const struct jit_proc *p = proc_find(j, pid, &pos);
 	const struct jit_ent *e;
 
 	memset(out, 0, sizeof(*out));

@@ -19,6 +19,7 @@
 #include "names/dwline.h"
 #include "names/jit.h"
 #include "names/symbols.h"
+#include "util/htab.h"
 #include "util/util.h"
 
 #define KERNEL_HALF (1ULL << 63)
@@ -26,20 +27,19 @@
 #define MAX_DIMS 8
 
 /* ---- address caches ----
- * Open addressing over small slots (key, result, index); the values sit in
- * a dense array beside them, so that growing the table moves 16 bytes a
- * slot, not the value: the caches hold a few thousand 70-byte answers. */
+ * Answers by address: keys and results in a dense array, the values (a few
+ * thousand 70-byte answers) in another, indexed by util/htab.h. */
 
-struct slot_hdr {
+struct acache_key {
 	uint64_t key;
 	int32_t rc;
-	uint32_t idx;           /* value index + 1; 0: free slot */
 };
 
 struct acache {
-	struct slot_hdr *slots;
+	struct htab idx;
+	struct acache_key *keys;
 	uint8_t *vals;
-	size_t val_size, cap, nr, alloc_vals;
+	size_t val_size, nr, alloc_keys, alloc_vals;
 };
 
 static void acache__init(struct acache *c, size_t val_size)
@@ -49,66 +49,45 @@ static void acache__init(struct acache *c, size_t val_size)
 
 static void acache__exit(struct acache *c)
 {
-	free(c->slots);
+	htab__exit(&c->idx);
+	free(c->keys);
 	free(c->vals);
-	c->slots = NULL;
+	c->keys = NULL;
 	c->vals = NULL;
 }
 
-static struct slot_hdr *acache__find(const struct acache *c, uint64_t key)
+static uint32_t acache__find(const struct acache *c, uint64_t key, size_t *pos)
 {
-	if (!c->cap)
-		return NULL;
-	for (size_t i = hash64(key) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
-		struct slot_hdr *h = &c->slots[i];
+	uint32_t hash = (uint32_t)hash64(key), i;
 
-		if (!h->idx)
-			return NULL;
-		if (h->key == key)
-			return h;
-	}
+	*pos = htab__start(&c->idx, hash);
+	while ((i = htab__next(&c->idx, hash, pos)) != HTAB_NONE)
+		if (c->keys[i].key == key)
+			return i;
+	return HTAB_NONE;
 }
 
 /* The answer cached under key: copied to val, its result to *rc. */
 static bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc)
 {
-	const struct slot_hdr *h = acache__find(c, key);
+	size_t pos;
+	uint32_t i = acache__find(c, key, &pos);
 
-	if (!h)
+	if (i == HTAB_NONE)
 		return false;
-	memcpy(val, c->vals + (size_t)(h->idx - 1) * c->val_size, c->val_size);
-	*rc = h->rc;
+	memcpy(val, c->vals + (size_t)i * c->val_size, c->val_size);
+	*rc = c->keys[i].rc;
 	return true;
 }
 
-static struct slot_hdr *acache__free_slot(const struct acache *c, uint64_t key)
-{
-	size_t i;
-
-	for (i = hash64(key) & (c->cap - 1); c->slots[i].idx; i = (i + 1) & (c->cap - 1))
-		;
-	return &c->slots[i];
-}
-
+/* key must not be cached yet */
 static void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
 {
-	struct slot_hdr *h;
-
-	if ((c->nr + 1) * 2 > c->cap) {
-		struct slot_hdr *old = c->slots;
-		size_t old_cap = c->cap;
-
-		c->cap = old_cap ? old_cap * 2 : 64;
-		c->slots = xcalloc(c->cap, sizeof(*c->slots));
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].idx)
-				*acache__free_slot(c, old[i].key) = old[i];
-		free(old);
-	}
+	xgrow((void **)&c->keys, &c->alloc_keys, c->nr + 1, sizeof(*c->keys));
 	xgrow((void **)&c->vals, &c->alloc_vals, c->nr + 1, c->val_size);
+	c->keys[c->nr] = (struct acache_key){ key, rc };
 	memcpy(c->vals + c->nr * c->val_size, val, c->val_size);
-	h = acache__free_slot(c, key);
-	*h = (struct slot_hdr){ key, rc, (uint32_t)++c->nr };
+	htab__add(&c->idx, (uint32_t)hash64(key), (uint32_t)c->nr++);
 }
 
 /* ---- objects ---- */
@@ -188,8 +167,7 @@ struct symbols {
 	struct strtab *strs;
 	struct obj **objs;
 	size_t nr_objs, alloc_objs;
-	uint32_t *obj_slots;    /* index + 1 */
-	size_t nr_obj_slots;
+	struct htab obj_idx;    /* (name, build-id) -> objs */
 	struct obj *vmlinux_obj;
 	struct ksym *ksyms;
 	size_t nr_ksyms;
@@ -329,8 +307,7 @@ struct symbols *symbols__new(const struct symbols_opts *o)
 	s->cb.section_address = dwfl_offline_section_address;
 	s->cb.debuginfo_path = s->debuginfo_path ? &s->debuginfo_path : NULL;
 	s->strs = strtab__new();
-	s->nr_obj_slots = 64;
-	s->obj_slots = xcalloc(s->nr_obj_slots, sizeof(*s->obj_slots));
+	htab__init(&s->obj_idx, 64, 50, false);
 	acache__init(&s->kcode, sizeof(struct code_loc));
 	s->jit = jit_index__new();
 	/* libdw's debuginfod client reads these at each lookup; unless the
@@ -379,7 +356,7 @@ void symbols__delete(struct symbols *s)
 		obj__delete(s->objs[i]);
 	obj__delete(s->vmlinux_obj);
 	free(s->objs);
-	free(s->obj_slots);
+	htab__exit(&s->obj_idx);
 	free(s->ksyms);
 	acache__exit(&s->kcode);
 	jit_index__delete(s->jit);
@@ -582,20 +559,9 @@ out:
 		free(cand[i]);
 }
 
-static uint64_t obj_hash(const char *interned, const uint8_t *id, size_t n)
+static uint32_t obj_hash(const char *interned, const uint8_t *id, size_t n)
 {
-	return hash64((uint64_t)(uintptr_t)interned) ^ hash_bytes(id, n, 7);
-}
-
-static void obj_slot_insert(struct symbols *s, size_t idx)
-{
-	const struct obj *o = s->objs[idx];
-	size_t mask = s->nr_obj_slots - 1;
-	size_t i = obj_hash(o->name, o->build_id, o->build_id_size) & mask;
-
-	while (s->obj_slots[i])
-		i = (i + 1) & mask;
-	s->obj_slots[i] = (uint32_t)idx + 1;
+	return (uint32_t)(hash64((uint64_t)(uintptr_t)interned) ^ hash_bytes(id, n, 7));
 }
 
 /* The object behind a file mapping, opened on first use. */
@@ -603,8 +569,9 @@ static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
 {
 	const char *name = strtab__intern(s->strs, map->name, NULL);
 	const uint8_t *id = map->build_id;
-	size_t n = map->build_id_size, mask = s->nr_obj_slots - 1;
+	size_t n = map->build_id_size, pos;
 	struct obj *o;
+	uint32_t hash, i;
 
 	if (!n) {
 		const struct bid_ent *b = bid_lookup(s, name);
@@ -616,8 +583,10 @@ static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
 	}
 	if (n > 20)
 		n = 20;
-	for (size_t i = obj_hash(name, id, n) & mask; s->obj_slots[i]; i = (i + 1) & mask) {
-		o = s->objs[s->obj_slots[i] - 1];
+	hash = obj_hash(name, id, n);
+	pos = htab__start(&s->obj_idx, hash);
+	while ((i = htab__next(&s->obj_idx, hash, &pos)) != HTAB_NONE) {
+		o = s->objs[i];
 		if (o->name == name && o->build_id_size == n && !memcmp(o->build_id, id, n))
 			return o;
 	}
@@ -628,16 +597,9 @@ static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
 	obj__init_caches(o);
 	obj__open(s, o, map);
 	xgrow((void **)&s->objs, &s->alloc_objs, s->nr_objs + 1, sizeof(*s->objs));
+	/* obj__open may have added objects: no insert at pos */
+	htab__add(&s->obj_idx, hash, (uint32_t)s->nr_objs);
 	s->objs[s->nr_objs++] = o;
-	if (s->nr_objs * 2 > s->nr_obj_slots) {
-		free(s->obj_slots);
-		s->nr_obj_slots *= 2;
-		s->obj_slots = xcalloc(s->nr_obj_slots, sizeof(*s->obj_slots));
-		for (size_t i = 0; i < s->nr_objs; i++)
-			obj_slot_insert(s, i);
-	} else {
-		obj_slot_insert(s, s->nr_objs - 1);
-	}
 	return o;
 }
 

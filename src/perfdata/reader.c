@@ -31,6 +31,7 @@
 #include <zstd.h>
 
 #include "perfdata/reader.h"
+#include "util/htab.h"
 #include "util/util.h"
 
 #define PD_MAGIC2      0x32454c4946524550ULL     /* "PERFILE2" little-endian */
@@ -78,12 +79,6 @@ struct rattr {
 	enum name_prio name_prio;
 };
 
-struct id_map {                 /* open addressing, val -1 = empty slot */
-	uint64_t *keys;
-	int32_t *vals;
-	size_t cap, nr;
-};
-
 struct desc_name {              /* EVENT_DESC entry kept to name late attrs */
 	char *name;
 	uint64_t *ids;
@@ -123,7 +118,7 @@ struct pd_reader {
 	size_t nr_header_attrs;         /* attrs from the file header */
 	size_t stream_attrs_seen;       /* HEADER_ATTR records seen this pass */
 	size_t total_ids;
-	struct id_map ids;
+	struct u64map ids;           /* sample id -> attr index */
 
 	struct desc_name *descs;
 	size_t nr_descs;
@@ -203,56 +198,11 @@ static __attribute__((format(printf, 2, 3))) int stream_fail(struct pd_reader *r
 
 /* ---- id -> attr index ------------------------------------------------- */
 
-static size_t id_slot(const struct id_map *m, uint64_t id)
+static int32_t id_map__get(const struct u64map *m, uint64_t id)
 {
-	return hash64(id) & (m->cap - 1);
-}
+	uint64_t idx;
 
-static void id_map__put(struct id_map *m, uint64_t id, int32_t idx)
-{
-	size_t i;
-
-	if ((m->nr + 1) * 2 > m->cap) {
-		struct id_map n = { 0 };
-
-		n.cap = m->cap ? m->cap * 2 : 64;
-		n.keys = xmalloc(n.cap * sizeof(*n.keys));
-		n.vals = xmalloc(n.cap * sizeof(*n.vals));
-		for (size_t k = 0; k < n.cap; k++)
-			n.vals[k] = -1;
-		for (size_t k = 0; k < m->cap; k++)
-			if (m->vals[k] >= 0)
-				id_map__put(&n, m->keys[k], m->vals[k]);
-		free(m->keys);
-		free(m->vals);
-		*m = n;
-	}
-	for (i = id_slot(m, id); m->vals[i] >= 0; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == id) {
-			m->vals[i] = idx;
-			return;
-		}
-	}
-	m->keys[i] = id;
-	m->vals[i] = idx;
-	m->nr++;
-}
-
-static int32_t id_map__get(const struct id_map *m, uint64_t id)
-{
-	if (!m->cap)
-		return -1;
-	for (size_t i = id_slot(m, id); m->vals[i] >= 0; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == id)
-			return m->vals[i];
-	return -1;
-}
-
-static void id_map__exit(struct id_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
+	return u64map__get(m, id, &idx) ? (int32_t)idx : -1;
 }
 
 /* ---- attr names ------------------------------------------------------- */
@@ -406,7 +356,7 @@ static struct rattr *add_attr(struct pd_reader *r, const uint8_t *p, uint32_t si
 		memcpy(ra->a.ids, ids, nr_ids * sizeof(uint64_t));
 		ra->a.nr_ids = nr_ids;
 		for (size_t i = 0; i < nr_ids; i++)
-			id_map__put(&r->ids, ra->a.ids[i], (int32_t)idx);
+			u64map__put(&r->ids, ra->a.ids[i], idx);
 		r->total_ids += nr_ids;
 	}
 	ra->a.name = synth_name(&ra->a.attr);
@@ -1111,7 +1061,7 @@ void pd_reader__delete(struct pd_reader *r)
 		free(r->attrs[i]);
 	}
 	free(r->attrs);
-	id_map__exit(&r->ids);
+	u64map__exit(&r->ids);
 	free_descs(r->descs, r->nr_descs);
 	if (r->map)
 		munmap(r->map, r->map_len);
@@ -1474,7 +1424,7 @@ static void handle_id_index(struct pd_reader *r, const uint8_t *rec, uint32_t si
 		uint64_t idx = ld64(e + 8);
 
 		if (idx < PD_MAX_ATTRS && id_map__get(&r->ids, ld64(e)) < 0 && r->ids.nr < PD_MAX_IDS)
-			id_map__put(&r->ids, ld64(e), (int32_t)idx);
+			u64map__put(&r->ids, ld64(e), idx);
 	}
 	r->names_stale = nr > 0;
 }

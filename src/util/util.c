@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "util/htab.h"
 #include "util/util.h"
 
 static void oom(size_t n)
@@ -238,12 +239,11 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
 	return hash64(h);
 }
 
-/* Open-addressing table of owned strings; ids index strs[] from 1. */
+/* Owned strings, ids index strs[] from 1, found through htab.h. */
 struct strtab {
 	char **strs;            /* [0] unused */
 	size_t nr, alloc;
-	uint32_t *slots;        /* id or 0 */
-	size_t nr_slots;
+	struct htab idx;        /* entry i is id i + 1 */
 };
 
 struct strtab *strtab__new(void)
@@ -253,8 +253,7 @@ struct strtab *strtab__new(void)
 	t->nr = 1;
 	t->alloc = 16;
 	t->strs = xcalloc(t->alloc, sizeof(*t->strs));
-	t->nr_slots = 64;
-	t->slots = xcalloc(t->nr_slots, sizeof(*t->slots));
+	htab__init(&t->idx, 64, 50, false);
 	return t;
 }
 
@@ -265,49 +264,28 @@ void strtab__delete(struct strtab *t)
 	for (size_t i = 1; i < t->nr; i++)
 		free(t->strs[i]);
 	free(t->strs);
-	free(t->slots);
+	htab__exit(&t->idx);
 	free(t);
-}
-
-static void strtab__rehash(struct strtab *t)
-{
-	size_t n = t->nr_slots * 2;
-	uint32_t *slots = xcalloc(n, sizeof(*slots));
-
-	for (size_t id = 1; id < t->nr; id++) {
-		size_t i = hash_bytes(t->strs[id], strlen(t->strs[id]), 0) & (n - 1);
-
-		while (slots[i])
-			i = (i + 1) & (n - 1);
-		slots[i] = id;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = n;
 }
 
 const char *strtab__intern(struct strtab *t, const char *s, uint64_t *idp)
 {
-	size_t len = strlen(s);
-	size_t i = hash_bytes(s, len, 0) & (t->nr_slots - 1);
+	uint32_t hash = (uint32_t)hash_bytes(s, strlen(s), 0), i;
+	size_t pos = htab__start(&t->idx, hash);
 
-	while (t->slots[i]) {
-		if (!strcmp(t->strs[t->slots[i]], s)) {
+	while ((i = htab__next(&t->idx, hash, &pos)) != HTAB_NONE) {
+		if (!strcmp(t->strs[i + 1], s)) {
 			if (idp)
-				*idp = t->slots[i];
-			return t->strs[t->slots[i]];
+				*idp = i + 1;
+			return t->strs[i + 1];
 		}
-		i = (i + 1) & (t->nr_slots - 1);
 	}
 	xgrow((void **)&t->strs, &t->alloc, t->nr + 1, sizeof(*t->strs));
 	t->strs[t->nr] = xstrdup(s);
-	t->slots[i] = t->nr;
+	htab__insert(&t->idx, pos, hash, (uint32_t)(t->nr - 1));
 	if (idp)
 		*idp = t->nr;
-	t->nr++;
-	if (t->nr * 2 > t->nr_slots)
-		strtab__rehash(t);
-	return t->strs[t->nr - 1];
+	return t->strs[t->nr++];
 }
 
 const char *strtab__str(const struct strtab *t, uint64_t id)

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The shared pieces at the bottom: the hash table and the u64 map (util/htab.h). */
+#include <stdlib.h>
+#include "test.h"
+#include "util/htab.h"
+#include "util/util.h"
+
+/* An owner of its own entries, as c2c.c and the others are. */
+struct owner {
+	struct htab t;
+	uint64_t *keys;
+	size_t nr, alloc;
+	uint32_t (*hash)(uint64_t);
+};
+
+static uint32_t good_hash(uint64_t k)
+{
+	return (uint32_t)hash64(k);
+}
+
+static uint32_t bad_hash(uint64_t k)
+{
+	return (uint32_t)(k % 3);       /* long probe chains, equal hashes */
+}
+
+/* Index of key; added when absent (*added). */
+static uint32_t owner__findnew(struct owner *o, uint64_t key, bool *added)
+{
+	uint32_t h = o->hash(key), i;
+	size_t pos = htab__start(&o->t, h);
+
+	*added = false;
+	while ((i = htab__next(&o->t, h, &pos)) != HTAB_NONE)
+		if (o->keys[i] == key)
+			return i;
+	xgrow((void **)&o->keys, &o->alloc, o->nr + 1, sizeof(*o->keys));
+	o->keys[o->nr] = key;
+	htab__insert(&o->t, pos, h, (uint32_t)o->nr);
+	*added = true;
+	return (uint32_t)o->nr++;
+}
+
+static void test_owner(uint32_t (*hash)(uint64_t), size_t cap, unsigned int load, bool big, size_t n)
+{
+	struct owner o = { .hash = hash };
+	bool added, ok = true;
+
+	if (cap || load || big)
+		htab__init(&o.t, cap, load, big);
+	/* keys 0, 7, 14, ... added in a scrambled order, each asked twice */
+	for (size_t k = 0; k < n; k++) {
+		uint64_t key = (k * 2654435761u % n) * 7;
+		uint32_t i = owner__findnew(&o, key, &added);
+
+		ok &= added && o.keys[i] == key;
+		ok &= owner__findnew(&o, key, &added) == i && !added;
+	}
+	CHECK(ok);
+	CHECK_EQ_U64(o.nr, n);
+	CHECK_EQ_U64(o.t.nr, n);
+	CHECK(o.t.cap >= 16 && !(o.t.cap & (o.t.cap - 1)));
+	CHECK(o.t.nr * 100 <= o.t.cap * (load ? load : 50));
+	/* every key found at its own index after all the growing */
+	ok = true;
+	for (size_t i = 0; i < n; i++)
+		ok &= owner__findnew(&o, o.keys[i], &added) == i && !added;
+	CHECK(ok);
+	/* absent keys are not found */
+	ok = true;
+	for (size_t k = 0; k < 100; k++) {
+		uint32_t h = hash(k * 7 + 3), i;
+		size_t pos = htab__start(&o.t, h);
+
+		while ((i = htab__next(&o.t, h, &pos)) != HTAB_NONE)
+			ok &= o.keys[i] != k * 7 + 3;
+	}
+	CHECK(ok);
+	htab__exit(&o.t);
+	free(o.keys);
+}
+
+static void test_empty(void)
+{
+	struct htab t = { 0 };
+	size_t pos = htab__start(&t, 42);
+
+	CHECK(htab__next(&t, 42, &pos) == HTAB_NONE);
+	CHECK(htab__slot_addr(&t, 42) == NULL);
+	htab__insert(&t, pos, 42, 0);   /* a zeroed table takes an insert */
+	pos = htab__start(&t, 42);
+	CHECK_EQ_U64(htab__next(&t, 42, &pos), 0);
+	CHECK(htab__next(&t, 42, &pos) == HTAB_NONE);
+	htab__exit(&t);
+	htab__exit(&t);                 /* twice: harmless */
+}
+
+static void test_u64map(void)
+{
+	struct u64map m = { 0 };
+	uint64_t v = 0;
+
+	CHECK(!u64map__get(&m, 1, &v));
+	for (uint64_t k = 0; k < 5000; k++)
+		u64map__put(&m, k << 40 | k, k + 1);
+	u64map__put(&m, 17ull << 40 | 17, 99);     /* replaces */
+	CHECK_EQ_U64(m.nr, 5000);
+	CHECK(u64map__get(&m, 17ull << 40 | 17, &v) && v == 99);
+	CHECK(u64map__get(&m, 4999ull << 40 | 4999, &v) && v == 5000);
+	CHECK(u64map__get(&m, 0, &v) && v == 1);
+	CHECK(!u64map__get(&m, 5000ull << 40 | 5000, &v));
+	CHECK(!u64map__get(&m, 17, &v));
+	u64map__exit(&m);
+	CHECK(!u64map__get(&m, 0, &v));
+}
+
+int main(void)
+{
+	test_empty();
+	test_owner(good_hash, 0, 0, false, 10000);
+	test_owner(bad_hash, 0, 0, false, 600);
+	test_owner(good_hash, 1000, 75, true, 100000);
+	test_owner(good_hash, 3, 90, false, 5000);
+	test_owner(bad_hash, 16, 90, false, 300);
+	test_u64map();
+	return test_done("test_util");
+}
