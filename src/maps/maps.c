@@ -3,23 +3,15 @@
  * Maps timeline and the keying rule.
  *
  * Side-band events are kept until maps__finalize(), which sorts them by
- * (time, file order) and replays them. The replay keeps, per process, the
- * set of live mappings in a treap keyed by start address and records every
- * mapping as an "entry": an address range with a validity interval
- * [t_begin, t_end). At any instant the live entries of one address space are
- * disjoint, so the entries of an address space are disjoint rectangles in
- * the (address, time) plane.
+ * (time, file order) and replays them into one timeline per address space
+ * (util/timeline.h): every mapping is an address range valid over
+ * [t_begin, t_end).
  *
  * A process id can name several address spaces over time ("incarnations"):
  * a FORK creating the pid or an exec (COMM with the exec flag) starts a new
  * one. A lookup first picks the incarnation live at the sample's time, then
- * finds the rectangle holding (addr, time) in a centered interval tree built
- * once per incarnation: every entry sits at the highest node whose center it
- * contains, so the entries of one node all contain that center and, being
- * disjoint at every instant, are disjoint in time; sorted by t_begin, one
- * binary search finds the only candidate of the node. A query visits
- * O(log n) nodes. Memory is O(number of entries) and does not depend on the
- * number of samples.
+ * asks its timeline. Memory is O(number of mappings) and does not depend on
+ * the number of samples.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,12 +19,13 @@
 #include <sys/mman.h>
 #include "maps/maps.h"
 #include "util/htab.h"
+#include "util/timeline.h"
 #include "util/util.h"
 
 #define USER_MIN_ADDR 4096ULL
 #define PAGE_MASK_4K 4095ULL
 #define HUGE_LEN (1ULL << 56)
-#define T_INF UINT64_MAX
+#define T_INF TIMELINE_INF
 #define NO_PID UINT32_MAX
 #define DESC_CHUNK 256
 #define ANCESTRY_WALK_MAX 4096
@@ -53,29 +46,12 @@ struct mdesc {
 	uint64_t ident_id;      /* interned name/build-id id, or origin */
 };
 
-/* One mapping over its lifetime. md is shared between fork copies. */
-struct entry {
-	uint64_t start, end;
-	uint64_t t_begin, t_end;
-	const struct mdesc *md;
-};
-
-struct itnode {
-	uint64_t center;
-	uint32_t first, nr;     /* slice of aspace.ents, sorted by t_begin */
-	int32_t left, right;
-};
-
 /* One address space of a pid, live for lookups in [t_begin, t_until). */
 struct aspace {
 	uint64_t t_begin, t_until;
 	uint32_t ppid;          /* for the ancestry check; NO_PID if none */
 	bool exited;
-	struct entry *ents;
-	size_t nr_ents, alloc_ents;
-	struct itnode *nodes;   /* after finalize */
-	int32_t root;
-	uint32_t treap;         /* replay only: live entries by start */
+	struct timeline *tl;    /* values: const struct mdesc * (shared between fork copies) */
 };
 
 struct proc {
@@ -105,13 +81,6 @@ struct sb_event {
 	const void *p;          /* SB_MMAP: struct mdesc; SB_COMM: interned comm */
 };
 
-struct tnode {
-	uint64_t start;
-	uint32_t ent;           /* index into the aspace's ents */
-	uint32_t prio;
-	uint32_t l, r;
-};
-
 struct maps {
 	uint64_t kernel_start;
 	uint64_t gen;           /* tells apart lookup caches of different instances */
@@ -135,10 +104,6 @@ struct maps {
 
 	/* replay only */
 	size_t nr_entries;      /* in all address spaces, against MAPS_MAX_ENTRIES */
-	struct tnode *tn;       /* [0] is the nil node */
-	size_t nr_tn, alloc_tn;
-	uint32_t tn_free;
-	uint32_t rng;
 };
 
 /* ---- small helpers ---- */
@@ -298,11 +263,8 @@ struct maps *maps__new(void)
 	m->kernel_start = 1ULL << 63;
 	m->gen = __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
 	m->strs = strtab__new();
-	m->rng = 0x9e3779b9u;
 	return m;
 }
-
-static void treap__release(struct maps *m);
 
 void maps__delete(struct maps *m)
 {
@@ -311,10 +273,8 @@ void maps__delete(struct maps *m)
 	for (size_t i = 0; i < m->nr_procs; i++) {
 		struct proc *p = m->procs[i];
 
-		for (size_t j = 0; j < p->nr_as; j++) {
-			free(p->as[j].ents);
-			free(p->as[j].nodes);
-		}
+		for (size_t j = 0; j < p->nr_as; j++)
+			timeline__delete(p->as[j].tl);
 		free(p->as);
 		free(p);
 	}
@@ -330,7 +290,6 @@ void maps__delete(struct maps *m)
 		free(m->chunks[i]);
 	free(m->chunks);
 	free(m->evs);
-	treap__release(m);
 	strtab__delete(m->strs);
 	free(m);
 }
@@ -439,144 +398,22 @@ int maps__add_event(struct maps *m, const struct pd_event *ev, uint64_t time)
 	}
 }
 
-/* ---- replay: treap of live mappings ---- */
+/* ---- replay: mappings ---- */
 
-static uint32_t rng_next(struct maps *m)
+static const void *desc_cut(void *m, const void *md, uint64_t start, uint64_t end)
 {
-	uint32_t x = m->rng;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return m->rng = x;
+	return mdesc__cut(m, md, start, end);
 }
 
-static uint32_t tnode__new(struct maps *m, uint64_t start, uint32_t ent)
-{
-	uint32_t i;
-
-	if (m->tn_free) {
-		i = m->tn_free;
-		m->tn_free = m->tn[i].l;
-	} else {
-		if (!m->nr_tn)
-			m->nr_tn = 1;   /* nil */
-		xgrow((void **)&m->tn, &m->alloc_tn, m->nr_tn + 1, sizeof(*m->tn));
-		i = m->nr_tn++;
-	}
-	m->tn[i] = (struct tnode){ .start = start, .ent = ent, .prio = rng_next(m) };
-	return i;
-}
-
-static void tnode__free(struct maps *m, uint32_t i)
-{
-	m->tn[i].l = m->tn_free;
-	m->tn_free = i;
-}
-
-/* a: starts < key, b: starts >= key */
-static void treap__split(struct maps *m, uint32_t t, uint64_t key, uint32_t *a, uint32_t *b)
-{
-	if (!t) {
-		*a = *b = 0;
-	} else if (m->tn[t].start < key) {
-		uint32_t r = m->tn[t].r;
-
-		treap__split(m, r, key, &r, b);
-		m->tn[t].r = r;
-		*a = t;
-	} else {
-		uint32_t l = m->tn[t].l;
-
-		treap__split(m, l, key, a, &l);
-		m->tn[t].l = l;
-		*b = t;
-	}
-}
-
-/* every start in a < every start in b */
-static uint32_t treap__merge(struct maps *m, uint32_t a, uint32_t b)
-{
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	if (m->tn[a].prio > m->tn[b].prio) {
-		m->tn[a].r = treap__merge(m, m->tn[a].r, b);
-		return a;
-	}
-	m->tn[b].l = treap__merge(m, a, m->tn[b].l);
-	return b;
-}
-
-/* End the entries of a subtree at time t and free its nodes. */
-static void treap__end_all(struct maps *m, struct aspace *as, uint32_t t, uint64_t time)
-{
-	while (t) {
-		uint32_t l = m->tn[t].l, r = m->tn[t].r;
-
-		as->ents[m->tn[t].ent].t_end = time;
-		tnode__free(m, t);
-		treap__end_all(m, as, l, time);
-		t = r;
-	}
-}
-
-static void treap__release(struct maps *m)
-{
-	free(m->tn);
-	m->tn = NULL;
-	m->nr_tn = m->alloc_tn = 0;
-	m->tn_free = 0;
-}
-
-static uint32_t aspace__add_entry(struct maps *m, struct aspace *as, uint64_t start, uint64_t end,
-				  uint64_t time, const struct mdesc *md)
-{
-	m->nr_entries++;
-	xgrow((void **)&as->ents, &as->alloc_ents, as->nr_ents + 1, sizeof(*as->ents));
-	as->ents[as->nr_ents] = (struct entry){ start, end, time, T_INF, md };
-	return as->nr_ents++;
-}
-
-/* A new mapping [s, e) replaces whatever it overlaps from time on. */
+/* A new mapping replaces whatever it overlaps from time on. */
 static void aspace__map(struct maps *m, struct aspace *as, const struct mdesc *md, uint64_t time)
 {
-	uint64_t s = md->d.start, e = md->d.end;
-	uint32_t left, mid, right, x, rest = 0;
-
 	/* at most three entries: the mapping and two cut ends of others */
 	if (m->nr_entries + 3 > MAPS_MAX_ENTRIES) {
 		m->stats.untracked++;
 		return;
 	}
-	treap__split(m, as->treap, s, &left, &mid);
-	treap__split(m, mid, e, &mid, &right);
-
-	/* the last mapping starting below s may reach into [s, e) */
-	for (x = left; x && m->tn[x].r; x = m->tn[x].r)
-		;
-	if (x && as->ents[m->tn[x].ent].end > s) {
-		struct entry old = as->ents[m->tn[x].ent];
-
-		as->ents[m->tn[x].ent].t_end = time;
-		m->tn[x].ent = aspace__add_entry(m, as, old.start, s, time, mdesc__cut(m, old.md, old.start, s));
-		if (old.end > e)
-			rest = tnode__new(m, e, aspace__add_entry(m, as, e, old.end, time,
-								  mdesc__cut(m, old.md, e, old.end)));
-	}
-	/* the last one starting inside may reach past e */
-	for (x = mid; x && m->tn[x].r; x = m->tn[x].r)
-		;
-	if (x && as->ents[m->tn[x].ent].end > e) {
-		struct entry old = as->ents[m->tn[x].ent];
-
-		rest = tnode__new(m, e, aspace__add_entry(m, as, e, old.end, time, mdesc__cut(m, old.md, e, old.end)));
-	}
-	treap__end_all(m, as, mid, time);
-	right = treap__merge(m, rest, right);
-	x = tnode__new(m, s, aspace__add_entry(m, as, s, e, time, md));
-	as->treap = treap__merge(m, treap__merge(m, left, x), right);
+	m->nr_entries += timeline__map(as->tl, md->d.start, md->d.end, time, md);
 }
 
 /* ---- replay: processes and threads ---- */
@@ -625,10 +462,8 @@ static struct aspace *proc__new_aspace(struct maps *m, struct proc *p, uint64_t 
 {
 	struct aspace *as = proc__cur(p);
 
-	if (as) {
-		treap__end_all(m, as, as->treap, time);
-		as->treap = 0;
-	}
+	if (as)
+		timeline__end_all(as->tl, time);
 	/* most processes have one address space: no room for eight */
 	if (!p->alloc_as) {
 		p->as = xmalloc(sizeof(*p->as));
@@ -639,7 +474,7 @@ static struct aspace *proc__new_aspace(struct maps *m, struct proc *p, uint64_t 
 	memset(as, 0, sizeof(*as));
 	as->t_begin = time;
 	as->ppid = ppid;
-	as->root = -1;
+	as->tl = timeline__new(desc_cut, m);
 	m->stats.processes++;
 	return as;
 }
@@ -755,8 +590,9 @@ static void replay_fork(struct maps *m, const struct sb_event *e)
 		proc__aspace(m, e->pid);
 	} else {
 		struct aspace *parent, *child;
+		struct timeline_iter it;
+		const struct tl_entry *pe;
 		struct proc *p;
-		uint32_t stack[64], *st = stack, nr = 0, alloc = ARRAY_SIZE(stack), t, root = 0;
 
 		if (fork__loops(m, e->pid, e->ppid)) {
 			m->stats.fork_loops++;
@@ -767,39 +603,18 @@ static void replay_fork(struct maps *m, const struct sb_event *e)
 			return;
 		child = proc__new_aspace(m, p, e->time, e->ppid);
 		parent = proc__cur(proc__find(m, e->ppid));
-		/* copy the parent's live mappings, in address order */
-		t = parent ? parent->treap : 0;
-		while (t || nr) {
-			if (t) {
-				if (nr == alloc) {
-					uint32_t *n = xmalloc(2 * alloc * sizeof(*n));
-
-					memcpy(n, st, nr * sizeof(*n));
-					if (st != stack)
-						free(st);
-					st = n;
-					alloc *= 2;
-				}
-				st[nr++] = t;
-				t = m->tn[t].l;
-			} else {
-				const struct entry *pe;
-				uint32_t ent;
-
-				t = st[--nr];
+		/* copy the parent's live mappings */
+		if (parent) {
+			timeline_iter__init(&it, parent->tl);
+			while ((pe = timeline_iter__next(&it))) {
 				if (m->nr_entries >= MAPS_MAX_ENTRIES) {
 					m->stats.untracked++;
 					break;
 				}
-				pe = &parent->ents[m->tn[t].ent];
-				ent = aspace__add_entry(m, child, pe->start, pe->end, e->time, pe->md);
-				root = treap__merge(m, root, tnode__new(m, pe->start, ent));
-				t = m->tn[t].r;
+				m->nr_entries += timeline__map(child->tl, pe->start, pe->end, e->time, pe->val);
 			}
+			timeline_iter__exit(&it);
 		}
-		if (st != stack)
-			free(st);
-		child->treap = root;
 	}
 	thread__set_comm(m, e->tid, e->time, comm);
 }
@@ -853,93 +668,6 @@ static int sb_event__cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* ---- lookup structure ---- */
-
-struct it_build {
-	const struct entry *src;
-	struct entry *out;
-	size_t nr_out;
-	struct itnode *nodes;
-	size_t nr_nodes;
-	uint32_t *scratch;
-};
-
-static int entry__cmp_tbegin(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	return x->t_begin < y->t_begin ? -1 : x->t_begin > y->t_begin;
-}
-
-/* idx: entries sorted by start */
-static int32_t it_build(struct it_build *c, uint32_t *idx, size_t n)
-{
-	size_t nl = 0, nr = 0, first = c->nr_out;
-	int32_t ni, l, r;
-	uint64_t center;
-
-	if (!n)
-		return -1;
-	center = c->src[idx[n / 2]].start;
-	for (size_t i = 0; i < n; i++) {
-		const struct entry *e = &c->src[idx[i]];
-
-		if (e->end <= center)
-			idx[nl++] = idx[i];     /* stable: nl <= i */
-		else if (e->start > center)
-			c->scratch[nr++] = idx[i];
-		else
-			c->out[c->nr_out++] = *e;
-	}
-	memcpy(idx + nl, c->scratch, nr * sizeof(*idx));
-	ni = c->nr_nodes++;
-	c->nodes[ni].center = center;
-	c->nodes[ni].first = first;
-	c->nodes[ni].nr = c->nr_out - first;
-	qsort(c->out + first, c->nr_out - first, sizeof(*c->out), entry__cmp_tbegin);
-	l = it_build(c, idx, nl);
-	r = it_build(c, idx + nl, nr);
-	c->nodes[ni].left = l;
-	c->nodes[ni].right = r;
-	return ni;
-}
-
-static int idx__cmp_start(const void *a, const void *b, void *ents)
-{
-	const struct entry *src = ents;
-	const struct entry *x = &src[*(const uint32_t *)a], *y = &src[*(const uint32_t *)b];
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->t_begin < y->t_begin ? -1 : x->t_begin > y->t_begin;
-}
-
-static void aspace__build(struct aspace *as)
-{
-	struct it_build c = { 0 };
-	uint32_t *idx;
-	size_t n = 0;
-
-	idx = xmalloc((as->nr_ents ? as->nr_ents : 1) * sizeof(*idx));
-	for (size_t i = 0; i < as->nr_ents; i++) {
-		/* never live: replaced at the instant it appeared */
-		if (as->ents[i].t_begin < as->ents[i].t_end)
-			idx[n++] = i;
-	}
-	qsort_r(idx, n, sizeof(*idx), idx__cmp_start, as->ents);
-	c.src = as->ents;
-	c.out = xmalloc((n ? n : 1) * sizeof(*c.out));
-	c.nodes = xmalloc((n ? n : 1) * sizeof(*c.nodes));
-	c.scratch = xmalloc((n ? n : 1) * sizeof(*c.scratch));
-	as->root = it_build(&c, idx, n);
-	free(c.scratch);
-	free(idx);
-	free(as->ents);
-	as->ents = c.out;
-	as->nr_ents = as->alloc_ents = n;
-	as->nodes = c.nodes;
-}
-
 int maps__finalize(struct maps *m)
 {
 	if (m->finalized)
@@ -951,14 +679,12 @@ int maps__finalize(struct maps *m)
 	free(m->evs);
 	m->evs = NULL;
 	m->nr_evs = m->alloc_evs = 0;
-	treap__release(m);
 	for (size_t i = 0; i < m->nr_procs; i++) {
 		struct proc *p = m->procs[i];
 
 		for (size_t j = 0; j < p->nr_as; j++) {
 			p->as[j].t_until = j + 1 < p->nr_as ? p->as[j + 1].t_begin : T_INF;
-			p->as[j].treap = 0;
-			aspace__build(&p->as[j]);
+			timeline__finalize(p->as[j].tl);
 		}
 	}
 	m->finalized = true;
@@ -982,36 +708,6 @@ static const struct aspace *proc__aspace_at(const struct proc *p, uint64_t time)
 	return lo ? &p->as[lo - 1] : NULL;
 }
 
-static bool entry__has(const struct entry *e, uint64_t addr, uint64_t time)
-{
-	return e->start <= addr && addr < e->end && e->t_begin <= time && time < e->t_end;
-}
-
-static const struct entry *aspace__find(const struct aspace *as, uint64_t addr, uint64_t time)
-{
-	int32_t n = as->root;
-
-	while (n >= 0) {
-		const struct itnode *node = &as->nodes[n];
-		const struct entry *v = as->ents + node->first;
-		size_t lo = 0, hi = node->nr;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (v[mid].t_begin <= time)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		/* the entries of a node are disjoint in time: one candidate */
-		if (lo && entry__has(&v[lo - 1], addr, time))
-			return &v[lo - 1];
-		n = addr < node->center ? node->left : node->right;
-	}
-	return NULL;
-}
-
 /* Samples come in runs from a few mappings per process, processes
  * interleave: remember the last few hits per pid slot, in one cache for
  * data addresses (maps__key) and one for code addresses (maps__find), so
@@ -1021,32 +717,32 @@ static const struct entry *aspace__find(const struct aspace *as, uint64_t addr, 
 #define LOOKUP_CACHE_WAYS 4
 
 /* matches nothing: an empty range */
-static const struct entry no_entry;
+static const struct tl_entry no_entry;
 
 static __thread struct lookup_cache {
 	uint64_t gen;
 	uint32_t pid;
 	uint32_t next;          /* way replaced on the next miss */
 	const struct aspace *as;
-	const struct entry *e[LOOKUP_CACHE_WAYS];
+	const struct tl_entry *e[LOOKUP_CACHE_WAYS];
 } lookup_cache[2][LOOKUP_CACHE_SLOTS];
 
-static const struct entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
+static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
 					int which)
 {
 	struct lookup_cache *lc = &lookup_cache[which][(pid ^ (pid >> 6)) & (LOOKUP_CACHE_SLOTS - 1)];
 	const struct aspace *as;
-	const struct entry *e;
+	const struct tl_entry *e;
 
 	if (!m->finalized)
 		return NULL;
 	if (lc->gen == m->gen && lc->pid == pid && lc->as && lc->as->t_begin <= time && time < lc->as->t_until) {
-		const struct entry *hit = NULL;
+		const struct tl_entry *hit = NULL;
 
 		/* which way holds a sample's mapping is as random as the
 		 * sample: test them all without branches, take the match */
 		for (unsigned int i = 0; i < LOOKUP_CACHE_WAYS; i++) {
-			const struct entry *x = lc->e[i];
+			const struct tl_entry *x = lc->e[i];
 			bool in = (addr - x->start < x->end - x->start) & (time - x->t_begin < x->t_end - x->t_begin);
 
 			hit = in ? x : hit;
@@ -1067,7 +763,7 @@ static const struct entry *maps__lookup(const struct maps *m, uint32_t pid, uint
 		for (unsigned int i = 0; i < LOOKUP_CACHE_WAYS; i++)
 			lc->e[i] = &no_entry;
 	}
-	e = aspace__find(as, addr, time);
+	e = timeline__find(as->tl, addr, time);
 	if (e) {
 		lc->e[lc->next] = e;
 		lc->next = (lc->next + 1) % LOOKUP_CACHE_WAYS;
@@ -1077,9 +773,9 @@ static const struct entry *maps__lookup(const struct maps *m, uint32_t pid, uint
 
 const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time)
 {
-	const struct entry *e = maps__lookup(m, pid, addr, time, 1);
+	const struct tl_entry *e = maps__lookup(m, pid, addr, time, 1);
 
-	return e ? &e->md->d : NULL;
+	return e ? &((const struct mdesc *)e->val)->d : NULL;
 }
 
 const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
@@ -1087,7 +783,7 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 {
 	uint64_t mask = ~((uint64_t)(line_size ? line_size : 64) - 1);
 	bool kmode = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	const struct entry *e;
+	const struct tl_entry *e;
 	const struct mdesc *md;
 
 	memset(key, 0, sizeof(*key));
@@ -1109,7 +805,7 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 		key->unmapped = 1;
 		return NULL;
 	}
-	md = e->md;
+	md = e->val;
 	if (md->kind != CL_SHARED) {
 		key->kind = CL_PRIVATE;
 		key->pid = pid;

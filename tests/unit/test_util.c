@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "test.h"
 #include "util/htab.h"
+#include "util/timeline.h"
 #include "util/util.h"
 
 /* An owner of its own entries, as c2c.c and the others are. */
@@ -113,8 +114,98 @@ static void test_u64map(void)
 	CHECK(!u64map__get(&m, 0, &v));
 }
 
+/* Values are strings; a cut one says which part it is. */
+struct cuts {
+	char buf[16][32];
+	int nr;
+};
+
+static const void *cut_str(void *ctx, const void *val, uint64_t start, uint64_t end)
+{
+	struct cuts *c = ctx;
+
+	snprintf(c->buf[c->nr], sizeof(c->buf[0]), "%s[%llu,%llu)", (const char *)val,
+		 (unsigned long long)start, (unsigned long long)end);
+	return c->buf[c->nr++];
+}
+
+static const char *at(const struct timeline *t, uint64_t addr, uint64_t time)
+{
+	const struct tl_entry *e = timeline__find(t, addr, time);
+
+	return e ? e->val : "-";
+}
+
+static void test_timeline(void)
+{
+	struct cuts c = { .nr = 0 };
+	struct timeline *t = timeline__new(cut_str, &c);
+	struct timeline_iter it;
+	const struct tl_entry *e;
+	const char *order[8];
+	int n = 0;
+
+	CHECK_EQ_U64(timeline__map(t, 100, 200, 10, "a"), 1);
+	CHECK_EQ_U64(timeline__map(t, 300, 400, 11, "b"), 1);
+	/* c inside a: a is cut in two */
+	CHECK_EQ_U64(timeline__map(t, 120, 130, 20, "c"), 3);
+	/* d over the end of b's range and past it */
+	CHECK_EQ_U64(timeline__map(t, 350, 500, 30, "d"), 2);
+	timeline_iter__init(&it, t);
+	while ((e = timeline_iter__next(&it)) && n < 8)
+		order[n++] = e->val;
+	timeline_iter__exit(&it);
+	CHECK_EQ_U64(n, 5);
+	if (n == 5) {
+		CHECK_STR(order[0], "a[100,120)");
+		CHECK_STR(order[1], "c");
+		CHECK_STR(order[2], "a[130,200)");
+		CHECK_STR(order[3], "b[300,350)");
+		CHECK_STR(order[4], "d");
+	}
+	timeline__end_all(t, 40);
+	timeline__map(t, 100, 110, 40, "e");    /* replaced at the instant it began: never live */
+	timeline__map(t, 100, 110, 40, "f");
+	timeline__finalize(t);
+	CHECK_STR(at(t, 125, 5), "-");          /* before anything */
+	CHECK_STR(at(t, 125, 10), "a");
+	CHECK_STR(at(t, 125, 19), "a");
+	CHECK_STR(at(t, 125, 20), "c");
+	CHECK_STR(at(t, 119, 25), "a[100,120)");
+	CHECK_STR(at(t, 130, 25), "a[130,200)");
+	CHECK_STR(at(t, 360, 29), "b");
+	CHECK_STR(at(t, 360, 30), "d");
+	CHECK_STR(at(t, 349, 30), "b[300,350)");
+	CHECK_STR(at(t, 450, 39), "d");
+	CHECK_STR(at(t, 450, 40), "-");         /* ended */
+	CHECK_STR(at(t, 105, 40), "f");
+	CHECK_STR(at(t, 105, 1000), "f");
+	CHECK_STR(at(t, 200, 25), "-");         /* end is exclusive */
+	CHECK_EQ_U64(timeline__nr_entries(t), 8);       /* a, b, c, d, f, three cut parts; e dropped */
+	timeline__delete(t);
+
+	/* many disjoint ranges remapped over time: every lookup finds its value */
+	{
+		static const char *v[2] = { "even", "odd" };
+		bool ok = true;
+
+		t = timeline__new(cut_str, &c);
+		for (uint64_t round = 0; round < 2; round++)
+			for (uint64_t i = 0; i < 3000; i++)
+				timeline__map(t, i * 16, i * 16 + 16, round * 100 + 1, v[(i + round) & 1]);
+		timeline__finalize(t);
+		for (uint64_t i = 0; i < 3000; i++) {
+			ok &= !strcmp(at(t, i * 16 + 5, 50), v[i & 1]);
+			ok &= !strcmp(at(t, i * 16 + 15, 150), v[(i + 1) & 1]);
+		}
+		CHECK(ok);
+		timeline__delete(t);
+	}
+}
+
 int main(void)
 {
+	test_timeline();
 	test_empty();
 	test_owner(good_hash, 0, 0, false, 10000);
 	test_owner(bad_hash, 0, 0, false, 600);
