@@ -719,16 +719,19 @@ static const struct aspace *proc__aspace_at(const struct proc *p, uint64_t time)
 /* matches nothing: an empty range */
 static const struct tl_entry no_entry;
 
+/* Which lookup cache a lookup uses. */
+enum lookup_kind { LOOKUP_DATA, LOOKUP_CODE, LOOKUP__NR };
+
 static __thread struct lookup_cache {
 	uint64_t gen;
 	uint32_t pid;
 	uint32_t next;          /* way replaced on the next miss */
 	const struct aspace *as;
 	const struct tl_entry *e[LOOKUP_CACHE_WAYS];
-} lookup_cache[2][LOOKUP_CACHE_SLOTS];
+} lookup_cache[LOOKUP__NR][LOOKUP_CACHE_SLOTS];
 
 static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
-					int which)
+					   enum lookup_kind which)
 {
 	struct lookup_cache *lc = &lookup_cache[which][(pid ^ (pid >> 6)) & (LOOKUP_CACHE_SLOTS - 1)];
 	const struct aspace *as;
@@ -773,7 +776,7 @@ static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, u
 
 const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time)
 {
-	const struct tl_entry *e = maps__lookup(m, pid, addr, time, 1);
+	const struct tl_entry *e = maps__lookup(m, pid, addr, time, LOOKUP_CODE);
 
 	return e ? &((const struct mdesc *)e->val)->d : NULL;
 }
@@ -792,7 +795,7 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 		key->line = addr & mask;
 		return maps__find(m, KERNEL_PID, addr, time);
 	}
-	e = maps__lookup(m, pid, addr, time, 0);
+	e = maps__lookup(m, pid, addr, time, LOOKUP_DATA);
 	if (!e) {
 		key->line = addr & mask;
 		if (kmode) {
