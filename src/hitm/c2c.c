@@ -65,7 +65,7 @@ struct dec {
 	bool keep;              /* counted into a line */
 	bool load, hitm;        /* for the latency sums (with F_WEIGHT: counts) */
 	uint8_t nr_tot, nr_one; /* DELTA_SLOW: add the whole struct */
-	uint8_t tot_idx[DELTA_MAX];
+	uint8_t tot_idx[DELTA_MAX];     /* byte offsets of the counters to add 1 to */
 	uint8_t one_idx[DELTA_MAX];
 	struct c2c_stats tot;   /* into the totals */
 	struct c2c_stats one;   /* into the line and the row */
@@ -294,16 +294,18 @@ const struct c2c_stats *c2c__totals(const struct c2c *c)
 
 /* ---- decodes ---------------------------------------------------------- */
 
-static uint8_t idx_list(const struct c2c_stats *st, uint8_t *idx)
+/* The increments of st as a list of counter offsets (one per unit), so
+ * that counting a sample adds a few ones instead of the whole struct. */
+static uint8_t idx_list(const struct c2c_stats *st, uint8_t *off)
 {
-	const uint32_t *v = (const uint32_t *)st;
 	unsigned int n = 0;
 
-	for (size_t i = 0; i < sizeof(*st) / sizeof(uint32_t); i++)
-		for (uint32_t k = 0; k < v[i]; k++) {
+	_Static_assert(sizeof(struct c2c_stats) <= 256, "counter offsets fit in a byte");
+	for (size_t i = 0; i < c2c_nr_stat_fields; i++)
+		for (uint32_t k = 0; k < c2c_stats__get(st, i); k++) {
 			if (n == DELTA_MAX)
 				return DELTA_SLOW;
-			idx[n++] = (uint8_t)i;
+			off[n++] = (uint8_t)c2c_stat_fields[i].off;
 		}
 	return (uint8_t)n;
 }
@@ -378,16 +380,12 @@ static uint16_t dec__get(struct c2c *c, const struct c2c_sample *s)
 static void stats__apply(struct c2c_stats *st, const uint8_t *idx, uint8_t nr, const struct c2c_stats *full,
 			 uint32_t times)
 {
-	uint32_t *v = (uint32_t *)st;
-	const uint32_t *f = (const uint32_t *)full;
-
 	if (nr == DELTA_SLOW) {
-		for (size_t i = 0; i < sizeof(*st) / sizeof(uint32_t); i++)
-			v[i] += f[i] * times;
+		c2c_stats__add_times(st, full, times);
 		return;
 	}
 	for (unsigned int i = 0; i < nr; i++)
-		v[idx[i]] += times;
+		*(uint32_t *)((char *)st + idx[i]) += times;
 }
 
 /* ---- contexts --------------------------------------------------------- */

@@ -6,6 +6,7 @@
  * names mislead, man/fragments/datasrc.roff says so.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "hitm/datasrc.h"
@@ -312,12 +313,23 @@ bool c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, 
 	return true;
 }
 
+const struct c2c_stat_field c2c_stat_fields[] = {
+#define ENTRY(member, name) { name, offsetof(struct c2c_stats, member) },
+	C2C_STATS_FIELDS(ENTRY)
+#undef ENTRY
+};
+const size_t c2c_nr_stat_fields = ARRAY_SIZE(c2c_stat_fields);
+
 void c2c_stats__add(struct c2c_stats *dst, const struct c2c_stats *src)
 {
-	/* every member is a uint32_t counter (checked in test_datasrc) */
-	uint32_t *d = (uint32_t *)dst;
-	const uint32_t *s = (const uint32_t *)src;
+#define ADD(member, name) dst->member += src->member;
+	C2C_STATS_FIELDS(ADD)
+#undef ADD
+}
 
-	for (size_t i = 0; i < sizeof(*dst) / sizeof(uint32_t); i++)
-		d[i] += s[i];
+void c2c_stats__add_times(struct c2c_stats *dst, const struct c2c_stats *src, uint32_t times)
+{
+#define ADD(member, name) dst->member += src->member * times;
+	C2C_STATS_FIELDS(ADD)
+#undef ADD
 }

@@ -52,33 +52,12 @@ static size_t jset(FILE *fp, const char *k, const struct u32set *s)
 }
 
 /* The counters of a c2c_stats, as "name": value pairs, no braces. */
-static const struct {
-	const char *name;
-	size_t off;
-} stat_fields[] = {
-#define F(json, field) { json, offsetof(struct c2c_stats, field) }
-	F("samples", nr_entries), F("loads", load), F("stores", store), F("lcl_hitm", lcl_hitm),
-	F("rmt_hitm", rmt_hitm), F("tot_hitm", tot_hitm), F("lcl_peer", lcl_peer), F("rmt_peer", rmt_peer),
-	F("tot_peer", tot_peer), F("ld_fbhit", ld_fbhit), F("ld_l1hit", ld_l1hit), F("ld_l2hit", ld_l2hit),
-	F("ld_llchit", ld_llchit), F("lcl_dram", lcl_dram), F("rmt_dram", rmt_dram), F("rmt_hit", rmt_hit),
-	F("ld_uncache", ld_uncache), F("ld_io", ld_io), F("ld_miss", ld_miss), F("ld_noadrs", ld_noadrs),
-	F("ld_excl", ld_excl), F("ld_shared", ld_shared), F("ld_llcmiss", ld_llcmiss), F("st_l1hit", st_l1hit),
-	F("st_l1miss", st_l1miss), F("st_na", st_na), F("st_uncache", st_uncache), F("st_noadrs", st_noadrs),
-	F("locks", locks), F("blk_data", blk_data), F("blk_addr", blk_addr), F("nomap", nomap),
-	F("noparse", noparse), F("rmt_hitm_same_node", rmt_hitm_same_node), F("access", access),
-#undef F
-};
-
 static size_t jstats(FILE *fp, const struct c2c_stats *s)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(stat_fields); i++) {
-		uint32_t v;
-
-		memcpy(&v, (const char *)s + stat_fields[i].off, sizeof(v));
-		n += fprintf(fp, "%s\"%s\": %u", i ? ", " : "", stat_fields[i].name, v);
-	}
+	for (size_t i = 0; i < c2c_nr_stat_fields; i++)
+		n += fprintf(fp, "%s\"%s\": %u", i ? ", " : "", c2c_stat_fields[i].name, c2c_stats__get(s, i));
 	return n;
 }
 

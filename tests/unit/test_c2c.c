@@ -14,7 +14,7 @@
 #define ST_L1HIT (0x4ULL | (0x0aULL << 5))
 #define ST_L1MISS (0x4ULL | (0x0cULL << 5))
 #define SKL_RMT_HITM (0x2ULL | (0x02ULL << 5) | (0x10ULL << 19) | (1ULL << 37)) /* remote bit, no hops */
-#define NR_COUNTERS (sizeof(struct c2c_stats) / sizeof(uint32_t))
+#define NR_COUNTERS c2c_nr_stat_fields
 
 static struct c2c_sample priv(uint32_t pid, uint32_t tid, uint64_t addr, uint64_t ip, uint64_t ds, uint64_t w)
 {
@@ -29,10 +29,7 @@ static struct c2c_sample priv(uint32_t pid, uint32_t tid, uint64_t addr, uint64_
 
 static uint32_t counter(const struct c2c_stats *st, size_t i)
 {
-	uint32_t v;
-
-	memcpy(&v, (const char *)st + i * sizeof(v), sizeof(v));
-	return v;
+	return c2c_stats__get(st, i);
 }
 
 static bool stats_eq(const struct c2c_stats *a, const struct c2c_stats *b)

@@ -154,14 +154,11 @@ static const struct row rows[] = {
 	  { .load = 1, .ld_noadrs = 1 } },
 };
 
-#define NR_COUNTERS (sizeof(struct c2c_stats) / sizeof(uint32_t))
+#define NR_COUNTERS c2c_nr_stat_fields
 
 static uint32_t counter(const struct c2c_stats *st, size_t i)
 {
-	uint32_t v;
-
-	memcpy(&v, (const char *)st + i * sizeof(v), sizeof(v));
-	return v;
+	return c2c_stats__get(st, i);
 }
 
 static int check_stats(const char *what, const struct c2c_stats *got, const struct c2c_stats *want)
@@ -172,7 +169,7 @@ static int check_stats(const char *what, const struct c2c_stats *got, const stru
 		test_checks++;
 		if (counter(got, i) != counter(want, i)) {
 			fprintf(stderr, "%s: counter #%zu (offset %zu) is %u, want %u\n", what, i,
-				i * sizeof(uint32_t), counter(got, i), counter(want, i));
+				(size_t)c2c_stat_fields[i].off, counter(got, i), counter(want, i));
 			test_failures++;
 			bad++;
 		}
@@ -392,11 +389,25 @@ int main(void)
 	{
 		struct c2c_stats a = { .load = 2, .tot_hitm = 1 }, b = { .load = 3, .access = 4 };
 
-		/* c2c_stats__add walks the struct as u32 counters */
-		CHECK_EQ_U64(offsetof(struct c2c_stats, access) + sizeof(uint32_t), sizeof(struct c2c_stats));
+		/* the list names every member once, at its own offset */
+		CHECK_EQ_U64(c2c_nr_stat_fields * sizeof(uint32_t), sizeof(struct c2c_stats));
+		for (size_t i = 0; i < c2c_nr_stat_fields; i++) {
+			struct c2c_stats one = { 0 };
+
+			*(uint32_t *)((char *)&one + c2c_stat_fields[i].off) = 7;
+			CHECK_EQ_U64(c2c_stats__get(&one, i), 7);
+			for (size_t j = 0; j < i; j++)
+				CHECK(c2c_stat_fields[j].off != c2c_stat_fields[i].off &&
+				      strcmp(c2c_stat_fields[j].name, c2c_stat_fields[i].name));
+		}
+		CHECK_STR(c2c_stat_fields[0].name, "samples");
 		c2c_stats__add(&a, &b);
 		CHECK_EQ_U64(a.load, 5);
 		CHECK_EQ_U64(a.access, 4);
+		CHECK_EQ_U64(a.tot_hitm, 1);
+		c2c_stats__add_times(&a, &b, 3);
+		CHECK_EQ_U64(a.load, 14);
+		CHECK_EQ_U64(a.access, 16);
 		CHECK_EQ_U64(a.tot_hitm, 1);
 	}
 	return test_done("test_datasrc");
