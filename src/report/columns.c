@@ -19,11 +19,91 @@ uint64_t lat_mean(uint64_t sum, uint32_t cnt)
 	return cnt ? (sum + cnt / 2) / cnt : 0;
 }
 
+size_t col_value__scnprintf(const struct col_value *v, char *buf, size_t size)
+{
+	int n;
+
+	if (!size)
+		return 0;
+	switch (v->type) {
+	case COL_COUNT:
+		return u64_scnprint(buf, size, v->u);
+	case COL_HEX:
+		n = snprintf(buf, size, "%#" PRIx64, v->u);
+		break;
+	case COL_PERCENT:
+		n = snprintf(buf, size, "%.*f%%", v->decimals, v->pct);
+		break;
+	default:                /* COL_TEXT: already in buf */
+		return strlen(buf);
+	}
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+int col_value__cmp(const struct col_value *a, const struct col_value *b)
+{
+	bool an = a->type != COL_TEXT, bn = b->type != COL_TEXT;
+
+	if (an != bn)
+		return an ? -1 : 1;     /* numbers before text */
+	if (!an)
+		return 0;
+	if (a->type == COL_PERCENT || b->type == COL_PERCENT) {
+		double x = a->type == COL_PERCENT ? a->pct : (double)a->u;
+		double y = b->type == COL_PERCENT ? b->pct : (double)b->u;
+
+		return x < y ? -1 : x > y;
+	}
+	return a->u < b->u ? -1 : a->u > b->u;
+}
+
+size_t line_column__cell(const struct line_column *c, const struct report *r, const struct c2c_line *l,
+			 uint64_t total, char *buf, size_t size)
+{
+	struct col_value v;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	v = c->get(r, l, total, buf, size);
+	return col_value__scnprintf(&v, buf, size);
+}
+
+size_t row_column__cell(const struct row_column *c, const struct report *r, const struct c2c_line *l,
+			const struct c2c_row *row, char *buf, size_t size)
+{
+	struct col_value v;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	v = c->get(r, l, row, buf, size);
+	return col_value__scnprintf(&v, buf, size);
+}
+
+static struct col_value count(uint64_t u)
+{
+	return (struct col_value){ .type = COL_COUNT, .u = u };
+}
+
+static struct col_value hex(uint64_t u)
+{
+	return (struct col_value){ .type = COL_HEX, .u = u };
+}
+
+static struct col_value percent(uint64_t part, uint64_t total, int decimals)
+{
+	return (struct col_value){ .type = COL_PERCENT, .pct = total ? 100.0 * part / total : 0.0,
+				   .decimals = (uint8_t)decimals };
+}
+
+static const struct col_value text = { .type = COL_TEXT };
+
 #define U32FMT(fn, expr)                                                                          \
-	static void fn(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf, \
-		       size_t size)                                                               \
+	static struct col_value fn(const struct report *r, const struct c2c_line *l, uint64_t total, \
+				   char *buf, size_t size)                                       \
 	{                                                                                         \
-		u64_scnprint(buf, size, (uint64_t)(expr));                                        \
+		return count((uint64_t)(expr));                                                   \
 	}
 
 U32FMT(col_tot_hitm, l->stats.tot_hitm)
@@ -41,24 +121,23 @@ U32FMT(col_tids, l->tids.nr)
 U32FMT(col_cpus, l->cpus.nr)
 U32FMT(col_nodes, l->nodes.nr)
 
-static void col_share(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
-		      size_t size)
+static struct col_value col_share(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+				  size_t size)
 {
-	uint64_t m = c2c_stats__metric(&l->stats, r->mode);
-
-	snprintf(buf, size, "%.2f%%", total ? 100.0 * m / total : 0.0);
+	return percent(c2c_stats__metric(&l->stats, r->mode), total, 2);
 }
 
-static void col_addr(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
-		     size_t size)
+static struct col_value col_addr(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+				 size_t size)
 {
-	snprintf(buf, size, "%#" PRIx64, l->addr);
+	return hex(l->addr);
 }
 
-static void col_key(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
-		    size_t size)
+static struct col_value col_key(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+				size_t size)
 {
 	cl_key__scnprintf(&l->key, r->maps, buf, size);
+	return text;
 }
 
 /* "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]_text" -> "[kernel]" */
@@ -96,8 +175,8 @@ bool line_data_symbol(const struct report *r, const struct c2c_line *l, struct d
 }
 
 /* The data symbol the line's hottest offset is in, and the object: "counters (prog)". */
-static void col_object(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
-		       size_t size)
+static struct col_value col_object(const struct report *r, const struct c2c_line *l, uint64_t total,
+				   char *buf, size_t size)
 {
 	struct data_loc d;
 
@@ -105,6 +184,7 @@ static void col_object(const struct report *r, const struct c2c_line *l, uint64_
 		snprintf(buf, size, "%s (%s)", d.sym, base_name(line_object(l)));
 	else
 		snprintf(buf, size, "%s", line_object(l));
+	return text;
 }
 
 /* The widths add up to <= 160 columns with the index; Object goes last
@@ -146,10 +226,10 @@ const struct line_column *line_columns(const struct report *r, size_t *nr)
 }
 
 #define ROWFMT(fn, expr)                                                                       \
-	static void fn(const struct report *r, const struct c2c_line *l, const struct c2c_row *row, \
-		       char *buf, size_t size)                                                 \
+	static struct col_value fn(const struct report *r, const struct c2c_line *l,             \
+				   const struct c2c_row *row, char *buf, size_t size)           \
 	{                                                                                      \
-		u64_scnprint(buf, size, (uint64_t)(expr));                                     \
+		return count((uint64_t)(expr));                                                \
 	}
 
 ROWFMT(row_lcl_hitm, row->stats.lcl_hitm)
@@ -168,30 +248,27 @@ ROWFMT(row_pids, row->pids.nr)
 ROWFMT(row_tids, row->tids.nr)
 ROWFMT(row_cpus, row->cpus.nr)
 
-static void row_offset(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-		       char *buf, size_t size)
+static struct col_value row_offset(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+				   char *buf, size_t size)
 {
-	snprintf(buf, size, "%#x", row->offset);
+	return hex(row->offset);
 }
 
-static void row_iaddr(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-		      char *buf, size_t size)
+static struct col_value row_iaddr(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+				  char *buf, size_t size)
 {
-	snprintf(buf, size, "%#" PRIx64, row->iaddr);
+	return hex(row->iaddr);
 }
 
-static void row_share(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-		      char *buf, size_t size)
+static struct col_value row_share(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+				  char *buf, size_t size)
 {
-	uint64_t m = c2c_stats__metric(&row->stats, r->mode);
-	uint64_t total = c2c_stats__metric(&l->stats, r->mode);
-
-	snprintf(buf, size, "%.1f%%", total ? 100.0 * m / total : 0.0);
+	return percent(c2c_stats__metric(&row->stats, r->mode), c2c_stats__metric(&l->stats, r->mode), 1);
 }
 
 /* The first thread ids that fit the column, then "+N" for the rest. */
-static void row_tid_list(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-			 char *buf, size_t size)
+static struct col_value row_tid_list(const struct report *r, const struct c2c_line *l,
+				     const struct c2c_row *row, char *buf, size_t size)
 {
 	const size_t width = 16;
 	size_t n = 0;
@@ -204,15 +281,16 @@ static void row_tid_list(const struct report *r, const struct c2c_line *l, const
 
 		if (n + len + mlen > width || n + len >= size) {
 			snprintf(buf + n, size - n, "%s+%u", i ? "," : "", row->tids.nr - i);
-			return;
+			return text;
 		}
 		memcpy(buf + n, one, len + 1);
 		n += len;
 	}
+	return text;
 }
 
-static void row_data(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-		     char *buf, size_t size)
+static struct col_value row_data(const struct report *r, const struct c2c_line *l,
+				 const struct c2c_row *row, char *buf, size_t size)
 {
 	struct data_loc d;
 
@@ -221,11 +299,12 @@ static void row_data(const struct report *r, const struct c2c_line *l, const str
 		names__data_scnprintf(&d, buf, size);
 	if (!buf[0] && l->key.kind == CL_KERNEL)
 		snprintf(buf, size, "[kernel]");
+	return text;
 }
 
 /* The function (or what it was inlined into); unknown: the address and object. */
-static void row_code(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-		     char *buf, size_t size)
+static struct col_value row_code(const struct report *r, const struct c2c_line *l,
+				 const struct c2c_row *row, char *buf, size_t size)
 {
 	struct row_names nm;
 
@@ -234,10 +313,11 @@ static void row_code(const struct report *r, const struct c2c_line *l, const str
 		snprintf(buf, size, "%#" PRIx64 " %s", row->iaddr,
 			 row->code_object ? base_name(row->code_object) :
 			 row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
+	return text;
 }
 
-static void row_source(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-		       char *buf, size_t size)
+static struct col_value row_source(const struct report *r, const struct c2c_line *l,
+				   const struct c2c_row *row, char *buf, size_t size)
 {
 	struct row_names nm;
 
@@ -245,13 +325,15 @@ static void row_source(const struct report *r, const struct c2c_line *l, const s
 	report__row_names(r, l, row, &nm);
 	if (nm.code_ok)
 		names__source_scnprintf(&nm.code, false, buf, size);
+	return text;
 }
 
-static void row_code_object(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-			    char *buf, size_t size)
+static struct col_value row_code_object(const struct report *r, const struct c2c_line *l,
+				        const struct c2c_row *row, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s", row->code_object ? row->code_object :
 			  row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
+	return text;
 }
 
 /* 160 columns with --stdio's indent; the wide ones after them are for

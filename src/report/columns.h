@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Column definitions of the cacheline table, shared by --stdio and the TUI so
- * both show the same numbers under the same names.
+ * The column list of the cacheline table and of a line's rows, shared by
+ * --stdio and the TUI so both show the same numbers under the same names.
+ * A column yields a typed value (struct col_value).
  */
 #ifndef C2CSCAN_COLUMNS_H
 #define C2CSCAN_COLUMNS_H
@@ -9,12 +10,29 @@
 #include <stddef.h>
 #include "report/report.h"
 
+/* A cell's value, typed: renderers format it (col_value__scnprintf), the
+ * browser sorts by it (col_value__cmp), never by its text. */
+enum col_type { COL_COUNT, COL_HEX, COL_PERCENT, COL_TEXT };
+
+struct col_value {
+	enum col_type type;
+	uint8_t decimals;       /* COL_PERCENT */
+	uint64_t u;             /* COL_COUNT, COL_HEX */
+	double pct;             /* COL_PERCENT */
+};
+
+/* "12", "0x1c0", "12.34%"; COL_TEXT: the text the column wrote to buf. */
+size_t col_value__scnprintf(const struct col_value *v, char *buf, size_t size);
+/* Order by value; numbers before text, texts equal. */
+int col_value__cmp(const struct col_value *a, const struct col_value *b);
+
 struct line_column {
 	const char *name;       /* header */
 	int width;              /* printed width; negative = left aligned */
-	/* Formats the value for line l into buf; total is the mode's metric over
-	 * all displayed lines (for percentages). */
-	void (*fmt)(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf, size_t size);
+	/* The value for line l; a COL_TEXT value is written to buf. total is
+	 * the mode's metric over all displayed lines (for percentages). */
+	struct col_value (*get)(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+				size_t size);
 };
 
 /* Columns of the line table for r's display mode; *nr set. */
@@ -23,12 +41,18 @@ const struct line_column *line_columns(const struct report *r, size_t *nr);
 struct row_column {
 	const char *name;
 	int width;
-	void (*fmt)(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
-		    char *buf, size_t size);
+	struct col_value (*get)(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+				char *buf, size_t size);
 	bool wide;              /* past --stdio's 160 columns: only where there is room (TUI) */
 };
 
 const struct row_column *row_columns(const struct report *r, size_t *nr);
+
+/* The cell text of column c for line l (row row): its value, formatted. */
+size_t line_column__cell(const struct line_column *c, const struct report *r, const struct c2c_line *l,
+			 uint64_t total, char *buf, size_t size);
+size_t row_column__cell(const struct row_column *c, const struct report *r, const struct c2c_line *l,
+			const struct c2c_row *row, char *buf, size_t size);
 
 /* "[heap]", "/usr/lib/libx.so", "[kernel]", "[unknown]" */
 const char *line_object(const struct c2c_line *l);

@@ -260,7 +260,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 		for (size_t c = 0; c < nr_cols; c++) {
 			bool last = c + 1 == nr_cols;
 
-			cols[c].fmt(r, r->lines[i], total, buf, sizeof(buf));
+			line_column__cell(&cols[c], r, r->lines[i], total, buf, sizeof(buf));
 			putc(' ', fp);
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
 		}
@@ -292,7 +292,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		for (size_t c = 0; c < nr_cols; c++) {
 			bool last = c + 1 == nr_cols;
 
-			cols[c].fmt(r, l, &l->rows[i], buf, sizeof(buf));
+			row_column__cell(&cols[c], r, l, &l->rows[i], buf, sizeof(buf));
 			putc(' ', fp);
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
 		}

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,51 +28,51 @@ void browser__exit(struct browser *b)
 }
 
 struct sort_key {
-	double v;
+	struct browser_value v;
 	size_t idx;
 };
 
+/* By value; cells without a number last, whatever the direction; ties in
+ * the natural order. */
+static int key_cmp(const struct sort_key *a, const struct sort_key *b, bool desc)
+{
+	const struct browser_value *x = &a->v, *y = &b->v;
+	int c = 0;
+
+	if ((x->kind == BV_NONE) != (y->kind == BV_NONE))
+		return x->kind == BV_NONE ? 1 : -1;
+	if (x->kind == BV_UINT && y->kind == BV_UINT)
+		c = x->u < y->u ? -1 : x->u > y->u;
+	else if (x->kind != BV_NONE) {
+		double dx = x->kind == BV_REAL ? x->d : (double)x->u;
+		double dy = y->kind == BV_REAL ? y->d : (double)y->u;
+
+		c = dx < dy ? -1 : dx > dy;
+	}
+	if (c)
+		return desc ? -c : c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
 static int cmp_desc(const void *pa, const void *pb)
 {
-	const struct sort_key *a = pa, *b = pb;
-
-	if (a->v != b->v)
-		return a->v > b->v ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
+	return key_cmp(pa, pb, true);
 }
 
 static int cmp_asc(const void *pa, const void *pb)
 {
-	const struct sort_key *a = pa, *b = pb;
-
-	if (a->v != b->v)
-		return a->v < b->v ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-/* The cell text as a number: "12", "3.5%", "0x1c0"; text sorts last. */
-static double cell_number(const char *s)
-{
-	char *end;
-	double v;
-
-	while (*s == ' ')
-		s++;
-	v = strtod(s, &end);
-	return end == s ? -INFINITY : v;
+	return key_cmp(pa, pb, false);
 }
 
 static void sort_order(struct browser *b)
 {
 	struct browser_col col = b->ops->col(b->priv, b->sort_col);
 	struct sort_key *k = xmalloc((b->nr ? b->nr : 1) * sizeof(*k));
-	char buf[256];
 
 	for (size_t i = 0; i < b->nr; i++) {
-		b->ops->cell(b->priv, b->order[i], b->sort_col, buf, sizeof(buf));
-		k[i].v = cell_number(buf);
-		if (col.sort == SORT_ASC && k[i].v == -INFINITY)
-			k[i].v = INFINITY;
+		k[i].v = (struct browser_value){ .kind = BV_NONE };
+		if (b->ops->value)
+			b->ops->value(b->priv, b->order[i], b->sort_col, &k[i].v);
 		k[i].idx = b->order[i];
 	}
 	qsort(k, b->nr, sizeof(*k), col.sort == SORT_ASC ? cmp_asc : cmp_desc);

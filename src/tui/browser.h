@@ -15,13 +15,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum browser_sort { SORT_NONE, SORT_DESC, SORT_ASC };
+
+/* A cell's value for sorting: a number, compared exactly, or none (text:
+ * sorts last). */
+struct browser_value {
+	enum { BV_NONE, BV_UINT, BV_REAL } kind;
+	uint64_t u;
+	double d;
+};
 
 struct browser_col {
 	const char *name;
 	int width;              /* cells; negative: left aligned */
-	enum browser_sort sort; /* how 's' sorts by it (the cell text read as a number) */
+	enum browser_sort sort; /* how 's' sorts by it (ops->value) */
 };
 
 struct browser_ops {
@@ -29,6 +38,8 @@ struct browser_ops {
 	size_t (*nr_cols)(void *priv);
 	struct browser_col (*col)(void *priv, size_t c);
 	void (*cell)(void *priv, size_t entry, size_t c, char *buf, size_t size);
+	/* The value 's' sorts by (left BV_NONE for text); NULL: none sorts. */
+	void (*value)(void *priv, size_t entry, size_t c, struct browser_value *out);
 	/* The filter: does entry contain text (case-insensitive)? NULL: no '/'. */
 	bool (*match)(void *priv, size_t entry, const char *text);
 	/* Draws the top area from line 0; returns the lines it used. */

@@ -184,8 +184,40 @@ static void list_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		node_list(t, &l->nodes, &l->cpus, buf, size);
 		break;
 	default:
-		line_columns(t->r, &nr)[tc->i].fmt(t->r, l, t->total, buf, size);
+		line_column__cell(&line_columns(t->r, &nr)[tc->i], t->r, l, t->total, buf, size);
 		break;
+	}
+}
+
+/* A column value as the browser sorts it. */
+static void to_browser_value(const struct col_value *v, struct browser_value *out)
+{
+	switch (v->type) {
+	case COL_COUNT:
+	case COL_HEX:
+		*out = (struct browser_value){ .kind = BV_UINT, .u = v->u };
+		break;
+	case COL_PERCENT:
+		*out = (struct browser_value){ .kind = BV_REAL, .d = v->pct };
+		break;
+	default:
+		break;
+	}
+}
+
+static void list_value(void *priv, size_t e, size_t c, struct browser_value *out)
+{
+	struct tui *t = priv;
+	const struct tcol *tc = &t->list_cols[c];
+	char buf[512];
+	size_t nr;
+	struct col_value v;
+
+	if (tc->kind == TC_INDEX) {
+		*out = (struct browser_value){ .kind = BV_UINT, .u = e };
+	} else if (tc->kind == TC_LINE) {
+		v = line_columns(t->r, &nr)[tc->i].get(t->r, line_at(t, e), t->total, buf, sizeof(buf));
+		to_browser_value(&v, out);
 	}
 }
 
@@ -275,6 +307,7 @@ static const struct browser_ops list_ops = {
 	.nr_cols = list_nr_cols,
 	.col = list_col,
 	.cell = list_cell,
+	.value = list_value,
 	.match = list_match,
 	.draw_top = list_top,
 	.draw_detail = list_detail,
@@ -320,8 +353,26 @@ static void line_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		break;
 	}
 	default:
-		row_columns(t->r, &nr)[tc->i].fmt(t->r, t->rows_of, row, buf, size);
+		row_column__cell(&row_columns(t->r, &nr)[tc->i], t->r, t->rows_of, row, buf, size);
 		break;
+	}
+}
+
+static void line_value(void *priv, size_t e, size_t c, struct browser_value *out)
+{
+	struct tui *t = priv;
+	const struct tcol *tc = &t->line_cols[c];
+	const struct c2c_row *row = &t->rows_of->rows[e];
+	char buf[512];
+	size_t nr;
+	struct col_value v;
+
+	if (tc->kind == TC_GROUP) {
+		/* the coalesced model keeps the pid or tid where the code address was */
+		*out = (struct browser_value){ .kind = BV_UINT, .u = (uint32_t)row->iaddr };
+	} else if (tc->kind == TC_ROW) {
+		v = row_columns(t->r, &nr)[tc->i].get(t->r, t->rows_of, row, buf, sizeof(buf));
+		to_browser_value(&v, out);
 	}
 }
 
@@ -547,6 +598,7 @@ static const struct browser_ops line_ops = {
 	.nr_cols = line_nr_cols,
 	.col = line_col,
 	.cell = line_cell,
+	.value = line_value,
 	.match = line_match,
 	.draw_top = line_top,
 	.draw_detail = line_detail,
