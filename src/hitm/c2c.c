@@ -32,6 +32,7 @@
  * never with samples. Accumulators live in 2 MiB chunks offered to huge
  * pages: page faults, not arithmetic, dominated filling 100 MB of them.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1003,4 +1004,28 @@ size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 		qsort_r(c->view, n, sizeof(*c->view), line_cmp, &mode);
 	*linesp = (const struct c2c_line *const *)c->view;
 	return n;
+}
+
+static const char *const display_names[] = {
+	[C2C_DISPLAY_TOT] = "tot",
+	[C2C_DISPLAY_LCL] = "lcl",
+	[C2C_DISPLAY_RMT] = "rmt",
+	[C2C_DISPLAY_PEER] = "peer",
+	[C2C_DISPLAY_ALL] = "all",
+};
+
+const char *c2c_display__name(enum c2c_display mode)
+{
+	return mode < ARRAY_SIZE(display_names) ? display_names[mode] : "?";
+}
+
+int c2c_display__parse(const char *s, enum c2c_display *mode)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(display_names); i++) {
+		if (!strcmp(s, display_names[i])) {
+			*mode = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }

@@ -89,6 +89,9 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s);
 const struct c2c_stats *c2c__totals(const struct c2c *c);
 size_t c2c__nr_lines(const struct c2c *c);
 
+/* "tot", "lcl", "rmt", "peer", "all"; parse: 0 or -EINVAL. */
+const char *c2c_display__name(enum c2c_display mode);
+int c2c_display__parse(const char *s, enum c2c_display *mode);
 uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode);
 
 /*

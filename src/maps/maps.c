@@ -14,6 +14,7 @@
  * the number of samples.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -203,13 +204,7 @@ static void mdesc__classify(struct maps *m, struct mdesc *md, uint32_t pid)
 		return;
 	}
 	if (md->d.build_id_size) {
-		for (unsigned int i = 0; i < md->d.build_id_size; i++) {
-			static const char digits[] = "0123456789abcdef";
-
-			hex[2 * i] = digits[md->d.build_id[i] >> 4];
-			hex[2 * i + 1] = digits[md->d.build_id[i] & 15];
-		}
-		hex[2 * md->d.build_id_size] = 0;
+		hex_encode(hex, md->d.build_id, md->d.build_id_size);
 		md->ident = MAP_ID_BUILDID;
 		strtab__intern(m->strs, hex, &md->ident_id);
 	} else if (name_is_anon(name) || name_starts(name, "/dev/zero") || name_starts(name, "/SYSV") ||
@@ -867,4 +862,34 @@ const char *maps__comm(const struct maps *m, uint32_t pid, uint32_t tid, uint64_
 const struct maps_stats *maps__stats(const struct maps *m)
 {
 	return &m->stats;
+}
+
+size_t cl_key__scnprintf(const struct cl_key *k, const struct maps *m, char *buf, size_t size)
+{
+	const char *s;
+
+	switch (k->kind) {
+	case CL_KERNEL:
+		return scnprintf(buf, size, "kernel");
+	case CL_PRIVATE:
+		return scnprintf(buf, size, "%s pid %u%s", k->unmapped ? "unmapped" : "private", k->pid,
+				 k->approx ? " (approx)" : "");
+	case CL_SHARED:
+		break;
+	default:
+		return scnprintf(buf, size, "?");
+	}
+	switch (k->ident) {
+	case MAP_ID_INODE:
+		return scnprintf(buf, size, "shared %02x:%02x ino %" PRIu64, k->maj, k->min, k->ino);
+	case MAP_ID_NAME:
+	case MAP_ID_BUILDID:
+		s = maps__ident_name(m, k->ident_id);
+		return scnprintf(buf, size, "shared %s %s", k->ident == MAP_ID_NAME ? "name" : "build-id",
+				 s ? s : "?");
+	case MAP_ID_ORIGIN:
+		return scnprintf(buf, size, "shared origin #%" PRIu64, k->ident_id);
+	default:
+		return scnprintf(buf, size, "shared");
+	}
 }

@@ -31,6 +31,7 @@
 #define C2CSCAN_MAPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "perfdata/perf_data.h"
 
@@ -75,6 +76,9 @@ struct cl_key {
 };
 
 uint64_t cl_key__hash(const struct cl_key *k);
+/* "private pid 123", "shared 08:01 ino 4242", "kernel", ... (m names the
+ * interned ids of name and build-id keys) */
+size_t cl_key__scnprintf(const struct cl_key *k, const struct maps *m, char *buf, size_t size);
 bool cl_key__equal(const struct cl_key *a, const struct cl_key *b);
 
 /* Why an mmap record was rejected (validation of real streams). */

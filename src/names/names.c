@@ -154,49 +154,31 @@ const char *names__warning(const struct names *n, size_t i)
 
 size_t names__code_scnprintf(const struct code_loc *c, char *buf, size_t size)
 {
-	int n;
-
-	if (!size)
-		return 0;
 	if (c->inl_func)
-		n = snprintf(buf, size, "%s (inlined in %s)", c->inl_func,
-			     c->inl_caller ? c->inl_caller : c->func ? c->func : "?");
-	else if (c->func && c->func_off)
-		n = snprintf(buf, size, "%s+%#" PRIx64, c->func, c->func_off);
-	else
-		n = snprintf(buf, size, "%s", c->func ? c->func : "");
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+		return scnprintf(buf, size, "%s (inlined in %s)", c->inl_func,
+				 c->inl_caller ? c->inl_caller : c->func ? c->func : "?");
+	if (c->func && c->func_off)
+		return scnprintf(buf, size, "%s+%#" PRIx64, c->func, c->func_off);
+	return scnprintf(buf, size, "%s", c->func ? c->func : "");
 }
 
 size_t names__source_scnprintf(const struct code_loc *c, bool full, char *buf, size_t size)
 {
 	const char *f = c->file, *base;
-	int n;
 
-	if (!size)
-		return 0;
-	if (!f || c->line <= 0) {
-		buf[0] = '\0';
-		return 0;
-	}
+	if (!f || c->line <= 0)
+		return scnprintf(buf, size, "%s", "");
 	base = strrchr(f, '/');
-	n = snprintf(buf, size, "%s:%d", full || !base ? f : base + 1, c->line);
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	return scnprintf(buf, size, "%s:%d", full || !base ? f : base + 1, c->line);
 }
 
 size_t names__data_scnprintf(const struct data_loc *d, char *buf, size_t size)
 {
-	int n;
-
-	if (!size)
-		return 0;
 	if (d->sym && d->member[0])
-		n = d->member_off ? snprintf(buf, size, "%s+%#x", d->member, d->member_off)
-				  : snprintf(buf, size, "%s", d->member);
-	else if (d->sym)
-		n = d->sym_off ? snprintf(buf, size, "%s+%#" PRIx64, d->sym, d->sym_off)
-			       : snprintf(buf, size, "%s", d->sym);
-	else
-		n = snprintf(buf, size, "%s", d->kind ? d->kind : "");
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+		return d->member_off ? scnprintf(buf, size, "%s+%#x", d->member, d->member_off)
+				     : scnprintf(buf, size, "%s", d->member);
+	if (d->sym)
+		return d->sym_off ? scnprintf(buf, size, "%s+%#" PRIx64, d->sym, d->sym_off)
+				  : scnprintf(buf, size, "%s", d->sym);
+	return scnprintf(buf, size, "%s", d->kind ? d->kind : "");
 }

@@ -214,13 +214,6 @@ void symbols__stats(const struct symbols *s, struct symbols_stats *st)
 	*st = s->stats;
 }
 
-static void hex(char *buf, const uint8_t *id, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(buf + 2 * i, "%02x", id[i]);
-	buf[2 * n] = 0;
-}
-
 static double now_s(void)
 {
 	struct timespec t;
@@ -277,7 +270,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (n < 2 || n > 20)
 		return -1;
-	hex(idhex, bits, (size_t)n);
+	hex_encode(idhex, bits, (size_t)n);
 	path = xasprintf("%s/.debug/.build-id/%.2s/%s/debug", home, idhex, idhex + 2);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
@@ -467,7 +460,7 @@ static enum open_result obj__try(struct symbols *s, struct obj *o, const char *p
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (o->build_id_size && (n != o->build_id_size || memcmp(bits, o->build_id, (size_t)n))) {
 		if (n > 0 && n <= 20)
-			hex(found_id, bits, (size_t)n);
+			hex_encode(found_id, bits, (size_t)n);
 		else
 			strcpy(found_id, "none");
 		dwfl_end(dwfl);
@@ -512,7 +505,7 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 	first = xasprintf("%s%.*s", s->symfs ? s->symfs : "", (int)namelen, o->name);
 	cand[nc++] = first;
 	if (o->build_id_size) {
-		hex(idhex, o->build_id, o->build_id_size);
+		hex_encode(idhex, o->build_id, o->build_id_size);
 		if (home) {
 			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s/elf", home, idhex, idhex + 2);
 			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s", home, idhex, idhex + 2);
@@ -1022,7 +1015,7 @@ static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
 		case OPEN_OTHER_ID: {
 			char idhex[41];
 
-			hex(idhex, o->build_id, o->build_id_size);
+			hex_encode(idhex, o->build_id, o->build_id_size);
 			warn(s, "%s has build-id %s, recording has %s: not naming kernel addresses",
 			     s->vmlinux, found, idhex);
 			o->state = OBJ_STALE;

@@ -36,7 +36,7 @@ struct pd_reader_stats {
 #define PD_MAX_BUILD_IDS    (1u << 16)
 
 /* path "-" reads stdin. On failure *rp is NULL and the return value is a
- * negative code; pd_reader__open_error() gives the reason sentence. */
+ * negative code and errbuf holds the reason sentence. */
 int pd_reader__open(struct pd_reader **rp, const char *path, char *errbuf, size_t errsize);
 /* In-memory input (tests, fuzzing). The buffer must outlive the reader. */
 int pd_reader__open_mem(struct pd_reader **rp, const void *buf, size_t len,

@@ -21,23 +21,16 @@ uint64_t lat_mean(uint64_t sum, uint32_t cnt)
 
 size_t col_value__scnprintf(const struct col_value *v, char *buf, size_t size)
 {
-	int n;
-
-	if (!size)
-		return 0;
 	switch (v->type) {
 	case COL_COUNT:
 		return u64_scnprint(buf, size, v->u);
 	case COL_HEX:
-		n = snprintf(buf, size, "%#" PRIx64, v->u);
-		break;
+		return scnprintf(buf, size, "%#" PRIx64, v->u);
 	case COL_PERCENT:
-		n = snprintf(buf, size, "%.*f%%", v->decimals, v->pct);
-		break;
+		return scnprintf(buf, size, "%.*f%%", v->decimals, v->pct);
 	default:                /* COL_TEXT: already in buf */
-		return strlen(buf);
+		return size ? strlen(buf) : 0;
 	}
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
 int col_value__cmp(const struct col_value *a, const struct col_value *b)

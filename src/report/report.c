@@ -15,68 +15,6 @@
 #include "report/report.h"
 #include "util/util.h"
 
-static const char *const display_names[] = {
-	[C2C_DISPLAY_TOT] = "tot",
-	[C2C_DISPLAY_LCL] = "lcl",
-	[C2C_DISPLAY_RMT] = "rmt",
-	[C2C_DISPLAY_PEER] = "peer",
-	[C2C_DISPLAY_ALL] = "all",
-};
-
-const char *c2c_display__name(enum c2c_display mode)
-{
-	return mode < ARRAY_SIZE(display_names) ? display_names[mode] : "?";
-}
-
-int c2c_display__parse(const char *s, enum c2c_display *mode)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(display_names); i++) {
-		if (!strcmp(s, display_names[i])) {
-			*mode = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-size_t cl_key__scnprintf(const struct cl_key *k, const struct maps *m, char *buf, size_t size)
-{
-	int n = 0;
-
-	switch (k->kind) {
-	case CL_KERNEL:
-		n = snprintf(buf, size, "kernel");
-		break;
-	case CL_PRIVATE:
-		n = snprintf(buf, size, "%s pid %u%s", k->unmapped ? "unmapped" : "private", k->pid,
-			     k->approx ? " (approx)" : "");
-		break;
-	case CL_SHARED:
-		switch (k->ident) {
-		case MAP_ID_INODE:
-			n = snprintf(buf, size, "shared %02x:%02x ino %" PRIu64, k->maj, k->min, k->ino);
-			break;
-		case MAP_ID_NAME:
-		case MAP_ID_BUILDID: {
-			const char *s = maps__ident_name(m, k->ident_id);
-
-			n = snprintf(buf, size, "shared %s %s", k->ident == MAP_ID_NAME ? "name" : "build-id",
-				     s ? s : "?");
-			break;
-		}
-		case MAP_ID_ORIGIN:
-			n = snprintf(buf, size, "shared origin #%" PRIu64, k->ident_id);
-			break;
-		default:
-			n = snprintf(buf, size, "shared");
-		}
-		break;
-	default:
-		n = snprintf(buf, size, "?");
-	}
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
-}
-
 static uint64_t kernel_start_for(const char *arch)
 {
 	static const char *const arch32[] = { "i386", "i486", "i586", "i686", "x86", "arm", "armv6l",

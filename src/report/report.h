@@ -85,10 +85,6 @@ void report__set_mode(struct report *r, enum c2c_display mode);
  */
 struct c2c *report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line);
 
-const char *c2c_display__name(enum c2c_display mode);
-int c2c_display__parse(const char *s, enum c2c_display *mode);
-/* "private pid 123", "shared 08:01 ino 4242", "kernel", ... */
-size_t cl_key__scnprintf(const struct cl_key *k, const struct maps *m, char *buf, size_t size);
 /* A message when there is nothing to rank (no samples, no memory data), else NULL. */
 const char *report__empty_reason(const struct report *r, char *buf, size_t size);
 

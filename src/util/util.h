@@ -67,6 +67,12 @@ const char *strtab__str(const struct strtab *t, uint64_t id);
 bool path_is_pseudo_fs(const char *path);
 size_t name_len_undeleted(const char *name, size_t len);
 
+/* snprintf that returns what it stored (<= size - 1; 0 when size is 0),
+ * not what it would have liked to. */
+size_t scnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* n bytes as 2n lowercase hex digits and a NUL (buf holds 2n + 1). */
+void hex_encode(char *buf, const uint8_t *p, size_t n);
+
 /* v in decimal, as snprintf("%" PRIu64) writes it (cut to size - 1). */
 size_t u64_scnprint(char *buf, size_t size, uint64_t v);
 
