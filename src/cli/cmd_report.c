@@ -171,10 +171,10 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "c2cscan: writing the report: %s\n", strerror(errno));
 		ret = -EIO;
 	}
-	if (r->partial)
-		fprintf(stderr, "c2cscan: %s: partial report: %s\n", pd_reader__path(r->reader), r->partial_reason);
+	if (report__partial(r))
+		fprintf(stderr, "c2cscan: %s: partial report: %s\n", report__path(r), report__partial_reason(r));
 	/* Ctrl-C in the browser: the shell's convention for SIGINT */
-	c = ret == -EINTR ? 130 : ret < 0 ? 1 : r->partial ? 2 : 0;
+	c = ret == -EINTR ? 130 : ret < 0 ? 1 : report__partial(r) ? 2 : 0;
 	report__delete(r);
 	return c;
 }

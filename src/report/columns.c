@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report/columns.h"
+#include "report/report_int.h"
 #include "util/util.h"
 
 const char *line_object(const struct c2c_line *l)

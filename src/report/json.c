@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report/columns.h"
-#include "report/report.h"
+#include "report/report_int.h"
 #include "util/util.h"
 
 #define JSON_VERSION 1

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/report.h"
+#include "report/report_int.h"
 #include "util/util.h"
 
 static uint64_t kernel_start_for(const char *arch)
@@ -399,4 +399,64 @@ size_t report__nr_name_warnings(const struct report *r)
 const char *report__name_warning(const struct report *r, size_t i)
 {
 	return names__warning(r->names, i);
+}
+
+size_t report__nr_lines(const struct report *r)
+{
+	return r->nr_lines;
+}
+
+const struct c2c_line *const *report__lines(const struct report *r)
+{
+	return r->lines;
+}
+
+enum c2c_display report__mode(const struct report *r)
+{
+	return r->mode;
+}
+
+uint32_t report__line_size(const struct report *r)
+{
+	return r->line_size;
+}
+
+const struct maps *report__maps(const struct report *r)
+{
+	return r->maps;
+}
+
+const struct pd_info *report__info(const struct report *r)
+{
+	return pd_reader__info(r->reader);
+}
+
+const char *report__path(const struct report *r)
+{
+	return pd_reader__path(r->reader);
+}
+
+const struct c2c_stats *report__totals(const struct report *r)
+{
+	return c2c__totals(r->c2c);
+}
+
+size_t report__nr_events(const struct report *r)
+{
+	return r->nr_events;
+}
+
+const struct report_event *report__event(const struct report *r, size_t i)
+{
+	return &r->events[i];
+}
+
+bool report__partial(const struct report *r)
+{
+	return r->partial;
+}
+
+const char *report__partial_reason(const struct report *r)
+{
+	return r->partial_reason;
 }

@@ -2,8 +2,9 @@
 /*
  * The report pipeline: reader -> maps timeline (pass 1) -> key and aggregate
  * every sample (pass 2) -> the sorted model that stdio, json and the TUI
- * render. struct report is read by the renderers (fields read-only outside
- * report.c); it owns the reader, the maps and the c2c model.
+ * render. struct report owns the reader, the maps and the c2c model; the
+ * renderers of this stage read its fields (report_int.h), the others its
+ * accessors.
  */
 #ifndef C2CSCAN_REPORT_H
 #define C2CSCAN_REPORT_H
@@ -39,30 +40,24 @@ struct report_event {
 	bool has_addr, has_data_src, has_weight;
 };
 
-struct report {
-	struct report_opts opts;
-	struct pd_reader *reader;
-	struct maps *maps;
-	struct c2c *c2c;
-	struct names *names;        /* asked lazily by the renderers (names.h) */
-	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
-	bool line_size_from_file;
-	enum c2c_display mode;      /* effective display mode */
-	bool use_time;              /* resolution by timestamp (else file order) */
-	bool amd;                   /* recorded on AMD: HITM naming differs */
-	struct report_event *events;
-	size_t nr_events;
-	uint64_t nr_records, nr_samples, nr_side_band;
-	uint64_t samples_no_addr_field; /* samples of events without PERF_SAMPLE_ADDR */
-	uint64_t samples_na;        /* data_src says nothing (N/A): not memory ops */
-	uint64_t samples_unknown_attr;
-	uint64_t samples_kernel_key, samples_shared_key, samples_private_key, samples_unmapped;
-	uint64_t lost, lost_samples, throttles;
-	bool partial;               /* the stream stopped on an error */
-	char partial_reason[256];
-	const struct c2c_line *const *lines; /* sorted view for mode/show_all */
-	size_t nr_lines;
-};
+struct report;                  /* opaque outside src/report/ (report_int.h) */
+
+/* What the renderers outside this stage read. */
+size_t report__nr_lines(const struct report *r);
+/* The sorted view for the display mode (and --show-all): valid until the
+ * next report__set_mode. */
+const struct c2c_line *const *report__lines(const struct report *r);
+enum c2c_display report__mode(const struct report *r);
+uint32_t report__line_size(const struct report *r);
+const struct maps *report__maps(const struct report *r);
+const struct pd_info *report__info(const struct report *r);
+const char *report__path(const struct report *r);
+const struct c2c_stats *report__totals(const struct report *r);
+size_t report__nr_events(const struct report *r);
+const struct report_event *report__event(const struct report *r, size_t i);
+/* The stream stopped on an error: what was read is reported; why. */
+bool report__partial(const struct report *r);
+const char *report__partial_reason(const struct report *r);
 
 /* 0, or < 0 with a one-line reason in err (without the file name). */
 int report__load(struct report **rp, const struct report_opts *opts, char *err, size_t errsize);

@@ -5,7 +5,7 @@
  * browser with its own small ops. Nothing here calls curses (term.c does);
  * the cells come from the column definitions --stdio uses (columns.c).
  *
- * Lifetimes: r->lines and everything in it are valid until the next
+ * Lifetimes: report__lines() and everything in it are valid until the next
  * c2c__sort (report__set_mode), so a screen keeps the key of the line it
  * shows, never the pointer, across a change of display mode.
  */
@@ -46,7 +46,7 @@ struct tui {
 
 	/* the offsets screen */
 	struct cl_key key;              /* the line shown, by key (see the lifetimes above) */
-	size_t idx;                     /* its index in r->lines */
+	size_t idx;                     /* its index in report__lines() */
 	const struct c2c_line *rows_of; /* the line whose rows are listed (r->c2c or a coalesced model) */
 	enum report_coalesce coal;
 	struct c2c *cmodel;             /* the shown line regrouped (report__regroup), owned */
@@ -68,13 +68,13 @@ static const char *const coal_names[COALESCE__NR] = {
 
 static const struct c2c_line *line_at(const struct tui *t, size_t i)
 {
-	return t->r->lines[i];
+	return report__lines(t->r)[i];
 }
 
 static void node_list(const struct tui *t, const struct u32set *nodes, const struct u32set *cpus, char *buf,
 		      size_t size)
 {
-	const struct pd_info *info = pd_reader__info(t->r->reader);
+	const struct pd_info *info = report__info(t->r);
 	size_t n = 0;
 
 	buf[0] = '\0';
@@ -156,7 +156,7 @@ static void build_line_cols(struct tui *t)
 
 static size_t list_nr(void *priv)
 {
-	return ((struct tui *)priv)->r->nr_lines;
+	return report__nr_lines(((struct tui *)priv)->r);
 }
 
 static size_t list_nr_cols(void *priv)
@@ -249,7 +249,7 @@ static bool list_match(void *priv, size_t e, const char *text)
 
 static const char *host_of(const struct report *r)
 {
-	const struct pd_info *in = pd_reader__info(r->reader);
+	const struct pd_info *in = report__info(r);
 
 	return in->hostname ? in->hostname : "?";
 }
@@ -258,7 +258,7 @@ static void draw_title(const struct tui *t, const char *what, int cols)
 {
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), " c2cscan  %s   %s (%s)", what, pd_reader__path(t->r->reader), host_of(t->r));
+	snprintf(buf, sizeof(buf), " c2cscan  %s   %s (%s)", what, report__path(t->r), host_of(t->r));
 	term__fill(0, 0, cols, ST_TITLE);
 	term__put(0, 0, cols, ST_TITLE, buf);
 }
@@ -266,15 +266,15 @@ static void draw_title(const struct tui *t, const char *what, int cols)
 static int list_top(void *priv, int cols)
 {
 	struct tui *t = priv;
-	const struct c2c_stats *s = c2c__totals(t->r->c2c);
+	const struct c2c_stats *s = report__totals(t->r);
 	char buf[512];
 	size_t n = 0;
 
 	draw_title(t, "cachelines", cols);
 	buf[0] = '\0';
-	for (size_t i = 0; i < t->r->nr_events && n + 1 < sizeof(buf); i++) {
+	for (size_t i = 0; i < report__nr_events(t->r) && n + 1 < sizeof(buf); i++) {
 		int k = snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, i ? ", " : " events: ",
-				 t->r->events[i].name, t->r->events[i].samples);
+				 report__event(t->r, i)->name, report__event(t->r, i)->samples);
 
 		if (k < 0)
 			break;
@@ -282,9 +282,9 @@ static int list_top(void *priv, int cols)
 	}
 	term__put(1, 0, cols, ST_NORMAL, buf);
 	snprintf(buf, sizeof(buf), " display %s: %zu lines  HITM %u (lcl %u rmt %u)  peer %u  loads %u  stores %u%s",
-		 c2c_display__name(t->r->mode), t->r->nr_lines, s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
-		 s->lcl_peer + s->rmt_peer, s->load, s->store, t->r->partial ? "  PARTIAL (see --stdio)" : "");
-	term__put(2, 0, cols, t->r->partial ? ST_WARN : ST_NORMAL, buf);
+		 c2c_display__name(report__mode(t->r)), report__nr_lines(t->r), s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
+		 s->lcl_peer + s->rmt_peer, s->load, s->store, report__partial(t->r) ? "  PARTIAL (see --stdio)" : "");
+	term__put(2, 0, cols, report__partial(t->r) ? ST_WARN : ST_NORMAL, buf);
 	return 3;
 }
 
@@ -295,7 +295,7 @@ static void list_detail(void *priv, size_t e, int y, int cols)
 	char key[128], data[256] = "", buf[768];
 	struct data_loc d;
 
-	cl_key__scnprintf(&l->key, t->r->maps, key, sizeof(key));
+	cl_key__scnprintf(&l->key, report__maps(t->r), key, sizeof(key));
 	if (line_data_symbol(t->r, l, &d))
 		names__data_scnprintf(&d, data, sizeof(data));
 	snprintf(buf, sizeof(buf), " %s  %s%s%s", key, data, data[0] ? "  in " : "", line_object(l));
@@ -346,7 +346,7 @@ static void line_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 	case TC_GROUP: {
 		/* the coalesced model keeps the pid or tid where the code address was */
 		uint32_t id = (uint32_t)row->iaddr;
-		const char *comm = maps__comm(t->r->maps, t->coal == COALESCE_PID ? id : row->first_pid, id,
+		const char *comm = maps__comm(report__maps(t->r), t->coal == COALESCE_PID ? id : row->first_pid, id,
 					      row->first_time);
 
 		snprintf(buf, size, "%u%s%s", id, comm && *comm ? " " : "", comm ? comm : "");
@@ -477,7 +477,7 @@ static void verdict(const struct c2c_line *l, const struct byte_use *u, uint32_t
 
 static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols)
 {
-	uint32_t size = t->r->line_size, sel = UINT32_MAX;
+	uint32_t size = report__line_size(t->r), sel = UINT32_MAX;
 	struct byte_use *u;
 	char buf[512];
 	enum tui_style st;
@@ -548,16 +548,16 @@ static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols
 static int line_top(void *priv, int cols)
 {
 	struct tui *t = priv;
-	const struct c2c_line *l = t->r->lines[t->idx];
+	const struct c2c_line *l = report__lines(t->r)[t->idx];
 	char key[128], buf[768];
 	int y = 2;
 
-	cl_key__scnprintf(&l->key, t->r->maps, key, sizeof(key));
+	cl_key__scnprintf(&l->key, report__maps(t->r), key, sizeof(key));
 	snprintf(buf, sizeof(buf), "line #%zu  %#" PRIx64 "  %s  %s", t->idx, l->addr, key, line_object(l));
 	draw_title(t, buf, cols);
 	snprintf(buf, sizeof(buf), " %s %" PRIu64 " (lcl %u rmt %u)  loads %u  stores %u  "
 		 "pids %u  tids %u  cpus %u  nodes %u",
-		 c2c_display__name(t->r->mode), c2c_stats__metric(&l->stats, t->r->mode),
+		 c2c_display__name(report__mode(t->r)), c2c_stats__metric(&l->stats, report__mode(t->r)),
 		 l->stats.lcl_hitm, l->stats.rmt_hitm, l->stats.load, l->stats.store, l->pids.nr, l->tids.nr,
 		 l->cpus.nr, l->nodes.nr);
 	term__put(1, 0, cols, ST_NORMAL, buf);
@@ -675,8 +675,8 @@ static const struct browser_ops help_ops = {
 static void update_total(struct tui *t)
 {
 	t->total = 0;
-	for (size_t i = 0; i < t->r->nr_lines; i++)
-		t->total += c2c_stats__metric(&t->r->lines[i]->stats, t->r->mode);
+	for (size_t i = 0; i < report__nr_lines(t->r); i++)
+		t->total += c2c_stats__metric(&report__lines(t->r)[i]->stats, report__mode(t->r));
 }
 
 static bool find_line(const struct c2c_line *const *lines, size_t n, const struct cl_key *key, size_t *idx)
@@ -698,7 +698,7 @@ static bool bind_rows(struct tui *t, struct browser *b)
 
 	t->rows_of = NULL;
 	if (t->coal == COALESCE_IADDR) {
-		t->rows_of = t->r->lines[t->idx];
+		t->rows_of = report__lines(t->r)[t->idx];
 		return true;
 	}
 	if (!t->cmodel || t->cby != t->coal || !cl_key__equal(&t->ckey, &t->key)) {
@@ -713,9 +713,9 @@ static bool bind_rows(struct tui *t, struct browser *b)
 			return false;
 		}
 	}
-	if (t->cmode != t->r->mode || !t->clines) {
-		t->nr_clines = c2c__sort(t->cmodel, t->r->mode, true, &t->clines);
-		t->cmode = t->r->mode;
+	if (t->cmode != report__mode(t->r) || !t->clines) {
+		t->nr_clines = c2c__sort(t->cmodel, report__mode(t->r), true, &t->clines);
+		t->cmode = report__mode(t->r);
 	}
 	if (!find_line(t->clines, t->nr_clines, &t->key, &i))
 		return false;
@@ -735,7 +735,7 @@ static void bind_rows_or_iaddr(struct tui *t, struct browser *b)
 static void open_line(struct tui *t, size_t idx)
 {
 	t->idx = idx;
-	t->key = t->r->lines[idx]->key;
+	t->key = report__lines(t->r)[idx]->key;
 	bind_rows_or_iaddr(t, &t->list);
 	build_line_cols(t);
 	t->line.filter[0] = '\0';
@@ -746,25 +746,25 @@ static void open_line(struct tui *t, size_t idx)
 
 static void cycle_mode(struct tui *t)
 {
-	enum c2c_display next = (t->r->mode + 1) % (C2C_DISPLAY_ALL + 1);
+	enum c2c_display next = (report__mode(t->r) + 1) % (C2C_DISPLAY_ALL + 1);
 	size_t cur, idx;
 	struct cl_key key;
 	bool had = browser__current(&t->list, &cur);
 	char msg[128];
 
 	if (had)
-		key = t->r->lines[cur]->key;
+		key = report__lines(t->r)[cur]->key;
 	report__set_mode(t->r, next);
 	update_total(t);
 	build_list_cols(t);
 	browser__reset(&t->list);
-	if (had && find_line(t->r->lines, t->r->nr_lines, &key, &idx))
+	if (had && find_line(report__lines(t->r), report__nr_lines(t->r), &key, &idx))
 		browser__seek(&t->list, idx);
-	snprintf(msg, sizeof(msg), "display mode: %s (%zu lines)", c2c_display__name(next), t->r->nr_lines);
+	snprintf(msg, sizeof(msg), "display mode: %s (%zu lines)", c2c_display__name(next), report__nr_lines(t->r));
 	browser__message(&t->list, msg);
 	if (t->screen != SCR_LINE)
 		return;
-	if (!find_line(t->r->lines, t->r->nr_lines, &t->key, &idx)) {
+	if (!find_line(report__lines(t->r), report__nr_lines(t->r), &t->key, &idx)) {
 		snprintf(msg, sizeof(msg), "display mode %s: the line has no %s, back to the lines",
 			 c2c_display__name(next), c2c_display__name(next));
 		browser__message(&t->list, msg);
@@ -885,7 +885,7 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 	t.line.keys = " Esc back  d mode  s sort  / search  c group rows  n nodes  ? help";
 	browser__init(&t.help, &help_ops, &t);
 	t.help.keys = " Esc back";
-	if (!r->nr_lines) {
+	if (!report__nr_lines(r)) {
 		char why[512];
 
 		browser__message(&t.list, report__empty_reason(r, why, sizeof(why)) ? why :

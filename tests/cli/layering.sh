@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The source tree's stages (src/*/README.md): a folder includes its own
-# headers and those of the stages below it, never above, and its objects call
-# only functions defined in its own stage or below. Checked on the sources
+# headers and those of the stages below it, never above, and never another
+# stage's *_int.h (a struct's fields); its objects call only functions
+# defined in its own stage or below. Checked on the sources
 # (#include lines) and on the built objects (undefined symbols, nm).
 . tests/cli/lib.inc
 
@@ -38,6 +39,9 @@ for d in src/*/; do
 			*) to=$st ;;
 			esac
 			[ "$to" = "$st" ] && continue
+			case $inc in
+			*_int.h) echo "$f includes $inc: the fields of another stage's struct"; bad=1 ;;
+			esac
 			case " $allowed " in
 			*" $to "*) ;;
 			*) echo "$f includes $inc: $to is not below $st"; bad=1 ;;

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct report's fields, for src/report/ only (report.c fills them; stdio,
+ * json and columns read them). Other stages use the accessors of report.h.
+ */
+#ifndef C2CSCAN_REPORT_INT_H
+#define C2CSCAN_REPORT_INT_H
+
+#include "report/report.h"
+
+struct report {
+	struct report_opts opts;
+	struct pd_reader *reader;
+	struct maps *maps;
+	struct c2c *c2c;
+	struct names *names;        /* asked lazily by the renderers (names.h) */
+	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
+	bool line_size_from_file;
+	enum c2c_display mode;      /* effective display mode */
+	bool use_time;              /* resolution by timestamp (else file order) */
+	bool amd;                   /* recorded on AMD: HITM naming differs */
+	struct report_event *events;
+	size_t nr_events;
+	uint64_t nr_records, nr_samples, nr_side_band;
+	uint64_t samples_no_addr_field; /* samples of events without PERF_SAMPLE_ADDR */
+	uint64_t samples_na;        /* data_src says nothing (N/A): not memory ops */
+	uint64_t samples_unknown_attr;
+	uint64_t samples_kernel_key, samples_shared_key, samples_private_key, samples_unmapped;
+	uint64_t lost, lost_samples, throttles;
+	bool partial;               /* the stream stopped on an error */
+	char partial_reason[256];
+	const struct c2c_line *const *lines; /* sorted view for mode/show_all */
+	size_t nr_lines;
+};
+
+#endif
