@@ -243,14 +243,18 @@ static enum c2c_display auto_mode(const struct c2c_stats *t)
 	return C2C_DISPLAY_TOT;
 }
 
-struct c2c *report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line)
+int report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line, struct c2c **out)
 {
 	struct pd_event ev;
 	struct c2c *c;
 	int ret;
 
-	if (by == COALESCE_IADDR || by >= COALESCE__NR || pd_reader__rewind(r->reader) < 0)
-		return NULL;
+	*out = NULL;
+	if (by == COALESCE_IADDR || by >= COALESCE__NR)
+		return -EINVAL;
+	ret = pd_reader__rewind(r->reader);
+	if (ret < 0)
+		return ret;
 	c = c2c__new(r->line_size);
 	pd_reader__skip_samples(r->reader, false);
 	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
@@ -268,7 +272,8 @@ struct c2c *report__regroup(struct report *r, enum report_coalesce by, const str
 		cs.code_object = NULL;
 		c2c__add(c, &cs);
 	}
-	return c;
+	*out = c;
+	return ret < 0 ? ret : 0;
 }
 
 void report__set_mode(struct report *r, enum c2c_display mode)

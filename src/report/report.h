@@ -75,10 +75,12 @@ void report__set_mode(struct report *r, enum c2c_display mode);
  * the time of the report's second pass). Its rows' iaddr holds the pid
  * (COALESCE_PID), the tid (COALESCE_TID) or 0 (COALESCE_OFFSET), and it has
  * no code names; its line has the counters of the same line in r->c2c.
- * Sort it (c2c__sort) before use; the caller deletes it. NULL for
- * COALESCE_IADDR (use r->c2c) or when the file cannot be re-read.
+ * Sort it (c2c__sort) before use; the caller deletes it. Returns 0; or
+ * -EINVAL for COALESCE_IADDR (use the report's own rows), the error of the
+ * rewind, with *out NULL; or the stream's error, with *out the model of
+ * what was read before it (as the report itself, see report__partial).
  */
-struct c2c *report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line);
+int report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line, struct c2c **out);
 
 /* A message when there is nothing to rank (no samples, no memory data), else NULL. */
 const char *report__empty_reason(const struct report *r, char *buf, size_t size);

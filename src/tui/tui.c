@@ -50,6 +50,7 @@ struct tui {
 	const struct c2c_line *rows_of; /* the line whose rows are listed (r->c2c or a coalesced model) */
 	enum report_coalesce coal;
 	struct c2c *cmodel;             /* the shown line regrouped (report__regroup), owned */
+	bool cpartial;                  /* ... from a file that stops early */
 	struct cl_key ckey;             /* its line */
 	enum report_coalesce cby;       /* its grouping */
 	enum c2c_display cmode;         /* the mode it is sorted for */
@@ -695,6 +696,7 @@ static bool find_line(const struct c2c_line *const *lines, size_t n, const struc
 static bool bind_rows(struct tui *t, struct browser *b)
 {
 	size_t i;
+	int ret;
 
 	t->rows_of = NULL;
 	if (t->coal == COALESCE_IADDR) {
@@ -704,7 +706,7 @@ static bool bind_rows(struct tui *t, struct browser *b)
 	if (!t->cmodel || t->cby != t->coal || !cl_key__equal(&t->ckey, &t->key)) {
 		c2c__delete(t->cmodel);
 		browser__flash("re-reading the file to group the rows...");
-		t->cmodel = report__regroup(t->r, t->coal, &t->key);
+		ret = report__regroup(t->r, t->coal, &t->key, &t->cmodel);
 		t->ckey = t->key;
 		t->cby = t->coal;
 		t->clines = NULL;
@@ -712,6 +714,7 @@ static bool bind_rows(struct tui *t, struct browser *b)
 			browser__message(b, "cannot re-read the file to group the rows");
 			return false;
 		}
+		t->cpartial = ret < 0;
 	}
 	if (t->cmode != report__mode(t->r) || !t->clines) {
 		t->nr_clines = c2c__sort(t->cmodel, report__mode(t->r), true, &t->clines);
@@ -789,7 +792,8 @@ static void cycle_coalesce(struct tui *t)
 		build_line_cols(t);
 		browser__reset(&t->line);
 	}
-	snprintf(msg, sizeof(msg), "offsets: rows per %s", coal_names[t->coal]);
+	snprintf(msg, sizeof(msg), "offsets: rows per %s%s", coal_names[t->coal],
+		 t->coal != COALESCE_IADDR && t->cmodel && t->cpartial ? " (of the part of the file that reads)" : "");
 	browser__message(b, msg);
 }
 

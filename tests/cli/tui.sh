@@ -209,4 +209,12 @@ if command -v setsid >/dev/null; then
 	rc=$?
 	[ $rc = 1 ] && grep -q "needs a terminal" notty.err || fail "--tui without a terminal: exit $rc, $(cat notty.err)"
 fi
+# rows regrouped from a file that stops early: said, and the exit status is 2
+mkperf "$TOP/tests/fixtures/scenarios/torn-tail.scn" torn.data &&
+	printf 'enter\nc\ndump:torn-c.txt\nq\n' >torn.keys &&
+	env COLUMNS=100 LINES=20 LC_ALL=C C2CSCAN_KEYS=torn.keys "$C2CSCAN" report --tui -i torn.data >/dev/null 2>torn.err
+rc=$?
+[ $rc = 2 ] || fail "torn file in the browser: exit $rc, want 2"
+tail -n 1 torn-c.txt | grep -q "rows per offset (of the part of the file that reads)" ||
+	fail "regrouping a torn file does not say so: $(tail -n 1 torn-c.txt)"
 done_test
