@@ -1216,6 +1216,118 @@ static const uint64_t *aligned_u64s(struct pd_reader *r, const uint8_t *p, uint6
 
 /* Decodes every sample_type field in the kernel's order; false when the
  * record is shorter than its sample_type needs. */
+/* The attr of a sample: by its id when several attrs need telling apart. */
+static bool sample_attr(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	if (!r->nr_attrs)
+		return false;
+	if (r->nr_attrs == 1 || r->sample_id_off < 0) {
+		ev->attr_idx = 0;
+		return true;
+	}
+	if (size < 8 + (uint32_t)r->sample_id_off + 8)
+		return false;
+	ev->attr_idx = attr_of_id(r, ld64(rec + 8 + r->sample_id_off));
+	if (ev->attr_idx < 0)
+		r->stats.unknown_ids++;
+	return true;
+}
+
+/* PERF_SAMPLE_READ: skipped, its size from the read_format. */
+static bool skip_read(struct scur *c, uint64_t rf)
+{
+	uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t hdr = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr;
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return s_skip(c, (per + hdr) * 8);
+	if (!s_u64(c, &nr) || !s_skip(c, hdr * 8))
+		return false;
+	return nr <= (uint64_t)(c->end - c->p) / (per * 8) && s_skip(c, nr * per * 8);
+}
+
+static bool take_callchain(struct pd_reader *r, struct scur *c, struct pd_sample *s)
+{
+	uint64_t nr;
+
+	if (!s_u64(c, &nr) || nr > (uint64_t)(c->end - c->p) / 8)
+		return false;
+	s->callchain_nr = nr;
+	s->callchain = aligned_u64s(r, c->p, nr);
+	c->p += nr * 8;
+	return true;
+}
+
+static bool take_raw(struct scur *c, struct pd_sample *s)
+{
+	uint32_t rsz;
+	uint64_t adv;
+
+	if (c->end - c->p < 4)
+		return false;
+	rsz = ld32(c->p);
+	/* the kernel pads u32 + data to 8 bytes and counts the pad in size */
+	adv = (4ULL + rsz + 7) & ~7ULL;
+	if (adv > (uint64_t)(c->end - c->p))
+		return false;
+	s->raw_size = rsz;
+	s->raw = c->p + 4;
+	c->p += adv;
+	return true;
+}
+
+static bool skip_branch_stack(struct scur *c, uint64_t branch_sample_type)
+{
+	uint64_t nr, per = branch_sample_type & PD_BRANCH_COUNTERS ? 4 : 3;
+
+	if (!s_u64(c, &nr))
+		return false;
+	if (branch_sample_type & PD_BRANCH_HW_INDEX && !s_skip(c, 8))
+		return false;
+	if (nr > (uint64_t)(c->end - c->p) / (per * 8))
+		return false;
+	c->p += nr * per * 8;
+	return true;
+}
+
+/* REGS_USER, REGS_INTR: an abi word, then the mask's registers unless abi is 0. */
+static bool skip_regs(struct scur *c, uint64_t mask)
+{
+	uint64_t abi;
+
+	if (!s_u64(c, &abi))
+		return false;
+	return !abi || s_skip(c, 8ULL * __builtin_popcountll(mask));
+}
+
+/* STACK_USER: size, the copy, and the dynamic size when the copy is not empty. */
+static bool skip_stack_user(struct scur *c)
+{
+	uint64_t sz;
+
+	if (!s_u64(c, &sz) || !s_skip(c, sz))
+		return false;
+	return !sz || s_skip(c, 8);
+}
+
+static bool take_weight(struct scur *c, uint64_t t, struct pd_sample *s)
+{
+	uint64_t v;
+
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
+		if (!s_u64(c, &v))
+			return false;
+		s->weight = (uint32_t)v;
+		s->ins_lat = (uint16_t)(v >> 32);
+		s->weight3 = (uint16_t)(v >> 48);
+		return true;
+	}
+	return !(t & PERF_SAMPLE_WEIGHT) || s_u64(c, &s->weight);
+}
+
+/* The fields of a sample, in the order sample_type lays them out
+ * (perf_event_open(2), "overflow" records). */
 static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
 {
 	struct pd_sample *s = &ev->u.sample;
@@ -1223,19 +1335,8 @@ static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 	struct scur c = { rec + 8, rec + size };
 	uint64_t t, v;
 
-	if (!r->nr_attrs)
+	if (!sample_attr(r, ev, rec, size))
 		return false;
-	if (r->nr_attrs == 1) {
-		ev->attr_idx = 0;
-	} else if (r->sample_id_off >= 0) {
-		if (size < 8 + (uint32_t)r->sample_id_off + 8)
-			return false;
-		ev->attr_idx = attr_of_id(r, ld64(rec + 8 + r->sample_id_off));
-		if (ev->attr_idx < 0)
-			r->stats.unknown_ids++;
-	} else {
-		ev->attr_idx = 0;
-	}
 	a = &r->attrs[ev->attr_idx >= 0 ? ev->attr_idx : 0]->a.attr;
 	t = a->sample_type;
 
@@ -1264,97 +1365,26 @@ static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 	}
 	if (t & PERF_SAMPLE_PERIOD && !s_u64(&c, &s->period))
 		return false;
-	if (t & PERF_SAMPLE_READ) {
-		uint64_t rf = a->read_format;
-		uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		uint64_t hdr = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-
-		if (rf & PERF_FORMAT_GROUP) {
-			uint64_t nr;
-
-			if (!s_u64(&c, &nr) || !s_skip(&c, hdr * 8))
-				return false;
-			if (nr > (uint64_t)(c.end - c.p) / (per * 8) || !s_skip(&c, nr * per * 8))
-				return false;
-		} else if (!s_skip(&c, (per + hdr) * 8)) {
-			return false;
-		}
-	}
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		uint64_t nr;
-
-		if (!s_u64(&c, &nr) || nr > (uint64_t)(c.end - c.p) / 8)
-			return false;
-		s->callchain_nr = nr;
-		s->callchain = aligned_u64s(r, c.p, nr);
-		c.p += nr * 8;
-	}
-	if (t & PERF_SAMPLE_RAW) {
-		uint32_t rsz;
-		uint64_t adv;
-
-		if (c.end - c.p < 4)
-			return false;
-		rsz = ld32(c.p);
-		/* the kernel pads u32 + data to 8 bytes and counts the pad in size */
-		adv = (4ULL + rsz + 7) & ~7ULL;
-		if (adv > (uint64_t)(c.end - c.p))
-			return false;
-		s->raw_size = rsz;
-		s->raw = c.p + 4;
-		c.p += adv;
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr, per = 3;
-
-		if (!s_u64(&c, &nr))
-			return false;
-		if (a->branch_sample_type & PD_BRANCH_HW_INDEX && !s_skip(&c, 8))
-			return false;
-		if (a->branch_sample_type & PD_BRANCH_COUNTERS)
-			per = 4;
-		if (nr > (uint64_t)(c.end - c.p) / (per * 8))
-			return false;
-		c.p += nr * per * 8;
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		uint64_t abi;
-
-		if (!s_u64(&c, &abi))
-			return false;
-		if (abi && !s_skip(&c, 8ULL * __builtin_popcountll(a->sample_regs_user)))
-			return false;
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		uint64_t sz;
-
-		if (!s_u64(&c, &sz) || !s_skip(&c, sz))
-			return false;
-		if (sz && !s_skip(&c, 8))
-			return false;
-	}
-	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
-		if (!s_u64(&c, &v))
-			return false;
-		s->weight = (uint32_t)v;
-		s->ins_lat = (uint16_t)(v >> 32);
-		s->weight3 = (uint16_t)(v >> 48);
-	} else if (t & PERF_SAMPLE_WEIGHT) {
-		if (!s_u64(&c, &s->weight))
-			return false;
-	}
+	if (t & PERF_SAMPLE_READ && !skip_read(&c, a->read_format))
+		return false;
+	if (t & PERF_SAMPLE_CALLCHAIN && !take_callchain(r, &c, s))
+		return false;
+	if (t & PERF_SAMPLE_RAW && !take_raw(&c, s))
+		return false;
+	if (t & PERF_SAMPLE_BRANCH_STACK && !skip_branch_stack(&c, a->branch_sample_type))
+		return false;
+	if (t & PERF_SAMPLE_REGS_USER && !skip_regs(&c, a->sample_regs_user))
+		return false;
+	if (t & PERF_SAMPLE_STACK_USER && !skip_stack_user(&c))
+		return false;
+	if (!take_weight(&c, t, s))
+		return false;
 	if (t & PERF_SAMPLE_DATA_SRC && !s_u64(&c, &s->data_src))
 		return false;
 	if (t & PERF_SAMPLE_TRANSACTION && !s_u64(&c, &s->transaction))
 		return false;
-	if (t & PERF_SAMPLE_REGS_INTR) {
-		uint64_t abi;
-
-		if (!s_u64(&c, &abi))
-			return false;
-		if (abi && !s_skip(&c, 8ULL * __builtin_popcountll(a->sample_regs_intr)))
-			return false;
-	}
+	if (t & PERF_SAMPLE_REGS_INTR && !skip_regs(&c, a->sample_regs_intr))
+		return false;
 	if (t & PERF_SAMPLE_PHYS_ADDR && !s_u64(&c, &s->phys_addr))
 		return false;
 	if (t & PERF_SAMPLE_CGROUP && !s_u64(&c, &s->cgroup))
@@ -1363,10 +1393,8 @@ static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 		return false;
 	if (t & PERF_SAMPLE_CODE_PAGE_SIZE && !s_u64(&c, &s->code_page_size))
 		return false;
-	if (t & PERF_SAMPLE_AUX) {
-		if (!s_u64(&c, &s->aux_size) || !s_skip(&c, s->aux_size))
-			return false;
-	}
+	if (t & PERF_SAMPLE_AUX && (!s_u64(&c, &s->aux_size) || !s_skip(&c, s->aux_size)))
+		return false;
 
 	ev->has_sid = true;
 	ev->sid.pid = s->pid;
@@ -1444,11 +1472,149 @@ static void handle_event_update(struct pd_reader *r, const uint8_t *rec, uint32_
 
 /* One complete record at rec (size checked >= 8 and within its buffer).
  * 1 = ev filled, 0 = consumed or skipped, < 0 = fatal. */
+static bool decode_mmap(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct pd_mmap *m = &ev->u.mmap;
+	uint32_t fixed = ev->type == PERF_RECORD_MMAP ? 40 : 72;
+
+	if (size < fixed)
+		return false;
+	parse_trailer(r, ev, rec, size, fixed);
+	m->filename = str_in(rec, fixed, body_end(r, ev, size, fixed));
+	if (!m->filename)
+		return false;
+	m->pid = ld32(rec + 8);
+	m->tid = ld32(rec + 12);
+	m->start = ld64(rec + 16);
+	m->len = ld64(rec + 24);
+	m->pgoff = ld64(rec + 32);
+	m->data = ev->misc & PERF_RECORD_MISC_MMAP_DATA;
+	if (ev->type == PERF_RECORD_MMAP2) {
+		m->v2 = true;
+		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			uint8_t n = rec[40];
+
+			m->build_id_form = true;
+			m->build_id_size = n > 20 ? 20 : n;
+			memcpy(m->build_id, rec + 44, m->build_id_size);
+		} else {
+			m->maj = ld32(rec + 40);
+			m->min = ld32(rec + 44);
+			m->ino = ld64(rec + 48);
+			m->ino_generation = ld64(rec + 56);
+		}
+		m->prot = ld32(rec + 64);
+		m->flags = ld32(rec + 68);
+	}
+	ev->kind = PD_MMAP;
+	return true;
+}
+
+static bool decode_comm(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct pd_comm *cm = &ev->u.comm;
+
+	if (size < 16)
+		return false;
+	parse_trailer(r, ev, rec, size, 16);
+	cm->comm = str_in(rec, 16, body_end(r, ev, size, 16));
+	if (!cm->comm)
+		return false;
+	cm->pid = ld32(rec + 8);
+	cm->tid = ld32(rec + 12);
+	cm->exec = ev->misc & PERF_RECORD_MISC_COMM_EXEC;
+	ev->kind = PD_COMM;
+	return true;
+}
+
+static bool decode_fork(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct pd_fork *f = &ev->u.fork;
+
+	if (size < 32)
+		return false;
+	parse_trailer(r, ev, rec, size, 32);
+	f->pid = ld32(rec + 8);
+	f->ppid = ld32(rec + 12);
+	f->tid = ld32(rec + 16);
+	f->ptid = ld32(rec + 20);
+	f->time = ld64(rec + 24);
+	ev->kind = ev->type == PERF_RECORD_FORK ? PD_FORK : PD_EXIT;
+	return true;
+}
+
+/* LOST, LOST_SAMPLES, THROTTLE, UNTHROTTLE */
+static bool decode_loss(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	uint32_t fixed = ev->type == PERF_RECORD_LOST ? 24 : ev->type == PERF_RECORD_LOST_SAMPLES ? 16 : 32;
+
+	if (size < fixed)
+		return false;
+	parse_trailer(r, ev, rec, size, fixed);
+	switch (ev->type) {
+	case PERF_RECORD_LOST:
+		ev->u.lost.id = ld64(rec + 8);
+		ev->u.lost.lost = ld64(rec + 16);
+		ev->kind = PD_LOST;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		ev->u.lost.id = 0;
+		ev->u.lost.lost = ld64(rec + 8);
+		ev->kind = PD_LOST_SAMPLES;
+		break;
+	default:
+		ev->u.throttle.time = ld64(rec + 8);
+		ev->u.throttle.id = ld64(rec + 16);
+		ev->u.throttle.stream_id = ld64(rec + 24);
+		ev->kind = ev->type == PERF_RECORD_THROTTLE ? PD_THROTTLE : PD_UNTHROTTLE;
+	}
+	return true;
+}
+
+/* The records perf writes into the stream about the stream (pipe mode's
+ * header, and what both modes carry): read into the reader's state, never
+ * yielded. False when type is not one of them. */
+static bool absorb_stream_header(struct pd_reader *r, uint32_t type, const uint8_t *rec, uint32_t size)
+{
+	switch (type) {
+	case PD_REC_HEADER_ATTR:
+		handle_attr_record(r, rec, size);
+		return true;
+	case PD_REC_HEADER_FEATURE:
+		if (size < 16) {
+			r->stats.bad_records++;
+			return true;
+		}
+		/* a feature seen in an earlier pass is already in info */
+		if (!feat_present(r, ld64(rec + 8)) && ld64(rec + 8) < PD_FEAT_MAX)
+			parse_feature(r, (unsigned int)ld64(rec + 8), rec + 16, size - 16);
+		return true;
+	case PD_REC_ID_INDEX:
+		handle_id_index(r, rec, size);
+		return true;
+	case PD_REC_EVENT_UPDATE:
+		handle_event_update(r, rec, size);
+		return true;
+	case PD_REC_HEADER_BUILD_ID:
+		/* pipe mode; read in the first pass only */
+		if (!r->build_ids_done)
+			add_build_id(r, rec, size);
+		return true;
+	case PD_REC_HEADER_EVENT_TYPE:
+	case PD_REC_HEADER_TRACING_DATA:
+	case PD_REC_AUXTRACE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One record into ev: 1 = yield it, 0 = consumed or skipped (counted). */
 static int decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size, uint64_t off)
 {
 	uint32_t type = ld32(rec);
 	uint16_t misc = ld16(rec + 4);
-	int64_t end;
+	bool ok = true;
 
 	zero_mem(ev, sizeof(*ev));
 	/* every record takes a number, yielded or not, so that the numbers
@@ -1463,104 +1629,25 @@ static int decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 
 	switch (type) {
 	case PERF_RECORD_SAMPLE:
-		if (!parse_sample(r, ev, rec, size))
-			goto bad;
+		ok = parse_sample(r, ev, rec, size);
 		ev->kind = PD_SAMPLE;
 		break;
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct pd_mmap *m = &ev->u.mmap;
-		uint32_t fixed = type == PERF_RECORD_MMAP ? 40 : 72;
-
-		if (size < fixed)
-			goto bad;
-		parse_trailer(r, ev, rec, size, fixed);
-		end = body_end(r, ev, size, fixed);
-		m->filename = str_in(rec, fixed, end);
-		if (!m->filename)
-			goto bad;
-		m->pid = ld32(rec + 8);
-		m->tid = ld32(rec + 12);
-		m->start = ld64(rec + 16);
-		m->len = ld64(rec + 24);
-		m->pgoff = ld64(rec + 32);
-		m->data = misc & PERF_RECORD_MISC_MMAP_DATA;
-		if (type == PERF_RECORD_MMAP2) {
-			m->v2 = true;
-			if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				uint8_t n = rec[40];
-
-				m->build_id_form = true;
-				m->build_id_size = n > 20 ? 20 : n;
-				memcpy(m->build_id, rec + 44, m->build_id_size);
-			} else {
-				m->maj = ld32(rec + 40);
-				m->min = ld32(rec + 44);
-				m->ino = ld64(rec + 48);
-				m->ino_generation = ld64(rec + 56);
-			}
-			m->prot = ld32(rec + 64);
-			m->flags = ld32(rec + 68);
-		}
-		ev->kind = PD_MMAP;
+	case PERF_RECORD_MMAP2:
+		ok = decode_mmap(r, ev, rec, size);
 		break;
-	}
-	case PERF_RECORD_COMM: {
-		struct pd_comm *cm = &ev->u.comm;
-
-		if (size < 16)
-			goto bad;
-		parse_trailer(r, ev, rec, size, 16);
-		end = body_end(r, ev, size, 16);
-		cm->comm = str_in(rec, 16, end);
-		if (!cm->comm)
-			goto bad;
-		cm->pid = ld32(rec + 8);
-		cm->tid = ld32(rec + 12);
-		cm->exec = misc & PERF_RECORD_MISC_COMM_EXEC;
-		ev->kind = PD_COMM;
+	case PERF_RECORD_COMM:
+		ok = decode_comm(r, ev, rec, size);
 		break;
-	}
 	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		struct pd_fork *f = &ev->u.fork;
-
-		if (size < 32)
-			goto bad;
-		parse_trailer(r, ev, rec, size, 32);
-		f->pid = ld32(rec + 8);
-		f->ppid = ld32(rec + 12);
-		f->tid = ld32(rec + 16);
-		f->ptid = ld32(rec + 20);
-		f->time = ld64(rec + 24);
-		ev->kind = type == PERF_RECORD_FORK ? PD_FORK : PD_EXIT;
+	case PERF_RECORD_EXIT:
+		ok = decode_fork(r, ev, rec, size);
 		break;
-	}
 	case PERF_RECORD_LOST:
-		if (size < 24)
-			goto bad;
-		parse_trailer(r, ev, rec, size, 24);
-		ev->u.lost.id = ld64(rec + 8);
-		ev->u.lost.lost = ld64(rec + 16);
-		ev->kind = PD_LOST;
-		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (size < 16)
-			goto bad;
-		parse_trailer(r, ev, rec, size, 16);
-		ev->u.lost.id = 0;
-		ev->u.lost.lost = ld64(rec + 8);
-		ev->kind = PD_LOST_SAMPLES;
-		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		if (size < 32)
-			goto bad;
-		parse_trailer(r, ev, rec, size, 32);
-		ev->u.throttle.time = ld64(rec + 8);
-		ev->u.throttle.id = ld64(rec + 16);
-		ev->u.throttle.stream_id = ld64(rec + 24);
-		ev->kind = type == PERF_RECORD_THROTTLE ? PD_THROTTLE : PD_UNTHROTTLE;
+		ok = decode_loss(r, ev, rec, size);
 		break;
 	case PD_REC_FINISHED_ROUND:
 		ev->kind = PD_FINISHED_ROUND;
@@ -1568,34 +1655,9 @@ static int decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 	case PD_REC_FINISHED_INIT:
 		ev->kind = PD_FINISHED_INIT;
 		break;
-	case PD_REC_HEADER_ATTR:
-		handle_attr_record(r, rec, size);
-		return 0;
-	case PD_REC_HEADER_FEATURE:
-		if (size < 16) {
-			r->stats.bad_records++;
-			return 0;
-		}
-		/* a feature seen in an earlier pass is already in info */
-		if (!feat_present(r, ld64(rec + 8)) && ld64(rec + 8) < PD_FEAT_MAX)
-			parse_feature(r, (unsigned int)ld64(rec + 8), rec + 16, size - 16);
-		return 0;
-	case PD_REC_ID_INDEX:
-		handle_id_index(r, rec, size);
-		return 0;
-	case PD_REC_EVENT_UPDATE:
-		handle_event_update(r, rec, size);
-		return 0;
-	case PD_REC_HEADER_BUILD_ID:
-		/* pipe mode; read in the first pass only */
-		if (!r->build_ids_done)
-			add_build_id(r, rec, size);
-		return 0;
-	case PD_REC_HEADER_EVENT_TYPE:
-	case PD_REC_HEADER_TRACING_DATA:
-	case PD_REC_AUXTRACE:
-		return 0;
 	default:
+		if (absorb_stream_header(r, type, rec, size))
+			return 0;
 		/* kernel records carry the trailer; perf's own (>= 64) do not */
 		if (type < PD_REC_HEADER_ATTR)
 			parse_trailer(r, ev, rec, size, 8);
@@ -1603,12 +1665,13 @@ static int decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 		r->stats.other_types++;
 		break;
 	}
+	if (!ok) {
+		r->stats.bad_records++;
+		return 0;
+	}
 	r->stats.records++;
 	r->stats.by_kind[ev->kind]++;
 	return 1;
-bad:
-	r->stats.bad_records++;
-	return 0;
 }
 
 /* Expands one compressed chunk after what is left of a partial record. */
