@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reader's state, for src/perfdata/reader.c (input, header, the record
+ * loop), features.c (the feature sections and HEADER_FEATURE records) and
+ * records.c (one record into a struct pd_event) only.
+ */
+#ifndef C2CSCAN_READER_INT_H
+#define C2CSCAN_READER_INT_H
+
+#include <zstd.h>
+#include "perfdata/reader.h"
+#include "util/htab.h"
+
+
+#define PD_MAGIC2      0x32454c4946524550ULL     /* "PERFILE2" little-endian */
+#define PD_MAGIC2_SWAP 0x50455246494c4532ULL     /* "PERFILE2" written big-endian */
+#define PD_MAGIC1      0x454c494646524550ULL     /* "PERFFILE", perf.data v1 */
+
+#define FILE_HEADER_SIZE    104 /* magic, size, attr_size, 3 sections, features */
+#define FILE_HEADER_SIZE_V0 72  /* PERFILE2 before the feature bitmap */
+#define PIPE_HEADER_SIZE    16
+
+/* A compressed record expanding past this is refused: zstd bombs. */
+#define PD_MAX_DECOMP_CHUNK (64u << 20)
+/* zstd window limit: perf compresses with small windows (level 1..22 on
+ * chunks of the ring buffer size); 32 MiB leaves a wide margin. */
+#define PD_ZSTD_WINDOW_LOG_MAX 25
+
+#ifndef PERF_SAMPLE_WEIGHT_STRUCT
+#define PERF_SAMPLE_WEIGHT_STRUCT (1U << 24)
+#endif
+#ifndef PERF_SAMPLE_CODE_PAGE_SIZE
+#define PERF_SAMPLE_CODE_PAGE_SIZE (1U << 23)
+#endif
+#ifndef PERF_SAMPLE_DATA_PAGE_SIZE
+#define PERF_SAMPLE_DATA_PAGE_SIZE (1U << 22)
+#endif
+#ifndef PERF_SAMPLE_CGROUP
+#define PERF_SAMPLE_CGROUP (1U << 21)
+#endif
+#ifndef PERF_SAMPLE_AUX
+#define PERF_SAMPLE_AUX (1U << 20)
+#endif
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1U << 4)
+#endif
+#define PD_BRANCH_HW_INDEX (1ULL << 17)
+#define PD_BRANCH_COUNTERS (1ULL << 19)
+
+/* perf's EVENT_UPDATE record: the NAME kind carries an event name. */
+#define PD_EVENT_UPDATE_NAME 2
+
+enum name_prio { NAME_SYNTH, NAME_UPDATE, NAME_DESC };
+
+struct rattr {
+	struct pd_attr a;       /* first: pd_reader__attr() hands out &ra->a */
+	enum name_prio name_prio;
+};
+
+struct desc_name {              /* EVENT_DESC entry kept to name late attrs */
+	char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+struct pd_reader {
+	char *path;
+	char err[512];
+	int err_code;                   /* sticky stream error, 0 = none */
+
+	/* input: base[0..len) */
+	const uint8_t *base;
+	size_t len;
+	void *map;                      /* owned mapping, NULL for open_mem */
+	size_t map_len;
+	uint64_t released;              /* map[0..released) handed back (MADV_DONTNEED) */
+	bool truncated;                 /* the data section runs past the end of the file */
+	/* The data section is read through a window filled with pread: a
+	 * copy from the page cache costs a third of faulting the mapping's
+	 * pages in, and the process's RSS stays the window's size. The
+	 * mapping serves the header, attrs and features, and the records
+	 * when a read fails. */
+	int fd;                         /* valid when have_fd */
+	bool have_fd;
+	uint8_t *win;
+	uint64_t win_off, win_len;
+	bool skip_samples;
+
+	bool pipe;
+	uint64_t data_start, data_end, pos;
+	bool unterminated;
+
+	/* attrs; stable pointers because pipe mode appends while reading */
+	struct rattr **attrs;
+	size_t nr_attrs, alloc_attrs;
+	size_t nr_header_attrs;         /* attrs from the file header */
+	size_t stream_attrs_seen;       /* HEADER_ATTR records seen this pass */
+	size_t total_ids;
+	struct u64map ids;           /* sample id -> attr index */
+
+	struct desc_name *descs;
+	size_t nr_descs;
+	/* attrs or ids came in since the EVENT_DESC names were applied: they
+	 * are applied once per pass, not per record, as a stream of ID_INDEX
+	 * records would otherwise cost records x desc ids */
+	bool names_stale;
+	size_t alloc_build_ids;
+	bool build_ids_done;    /* pipe mode: HEADER_BUILD_ID records read in pass 1 */
+
+	/* sample layout, from the first attr (perf requires it to be common) */
+	bool layout_ready;
+	int sample_id_off;              /* byte offset of the id in a sample, -1 none */
+	bool sid_all;                   /* non-sample records carry a trailer */
+	int sid_id_from_end;            /* trailer: bytes from the end to the id, 0 none */
+
+	/* compressed records */
+	ZSTD_DCtx *zctx;
+	uint8_t *dbuf;
+	size_t dcap, dlen, dpos;
+	uint64_t douter;                /* file offset of the compressed record */
+
+	/* aligned copy of a callchain that sits at an unaligned address */
+	uint64_t *scratch;
+	size_t scratch_cap;
+
+	struct pd_info info;
+	struct pd_reader_stats stats;
+	uint64_t seq;
+};
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint16_t ld16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/* reader.c */
+__attribute__((format(printf, 3, 4))) int reader_set_err(struct pd_reader *r, int code, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int reader_stream_fail(struct pd_reader *r, const char *fmt, ...);
+int32_t reader_attr_index(const struct u64map *m, uint64_t id);
+void reader_set_name(struct rattr *ra, const char *name, enum name_prio prio);
+void reader_apply_desc_names(struct pd_reader *r);
+void reader_setup_layout(struct pd_reader *r);
+/* Takes a copy of min(size, sizeof) bytes of the attr; ids are copied too. */
+struct rattr *reader_add_attr(struct pd_reader *r, const uint8_t *p, uint32_t size, const uint8_t *ids,
+			      size_t nr_ids, uint32_t file_attr_size);
+/* features.c */
+void reader_parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t *p, size_t len);
+bool reader_feat_present(const struct pd_reader *r, uint64_t feat);
+size_t reader_add_build_id(struct pd_reader *r, const uint8_t *p, size_t len);
+void reader_free_descs(struct desc_name *d, size_t n);
+/* records.c */
+int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size, uint64_t off);
+
+#endif

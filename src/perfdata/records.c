@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One record of the data section into a struct pd_event: samples by their
+ * attr's sample_type, side-band records with their sample_id trailer, and
+ * the records perf writes about the stream itself (attrs, ids, event names,
+ * features, build-ids in pipe mode), absorbed into the reader's state. Every
+ * length is checked against the record's size before it is used.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfdata/reader_int.h"
+#include "util/util.h"
+
+static int attr_of_id(const struct pd_reader *r, uint64_t id)
+{
+	int32_t idx;
+
+	/* perf gives id 0 (synthesized records with a zeroed trailer) to the
+	 * first event */
+	if (!id)
+		return 0;
+	idx = reader_attr_index(&r->ids, id);
+	if (idx < 0 || (size_t)idx >= r->nr_attrs)
+		return -1;
+	return idx;
+}
+
+/* sample_id_all trailer of a kernel non-sample record; fixed = bytes of the
+ * record before any variable part, so the trailer cannot overlap it. */
+static void parse_trailer(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size,
+			  uint32_t fixed)
+{
+	const struct pd_attr *a;
+	const uint8_t *p;
+	uint64_t t;
+
+	if (!r->nr_attrs)
+		return;
+	if (r->nr_attrs == 1) {
+		ev->attr_idx = 0;
+	} else if (r->sid_id_from_end && size >= fixed + (uint32_t)r->sid_id_from_end) {
+		ev->attr_idx = attr_of_id(r, ld64(rec + size - r->sid_id_from_end));
+		if (ev->attr_idx < 0)
+			r->stats.unknown_ids++;
+	} else {
+		ev->attr_idx = r->sid_id_from_end ? -1 : 0;
+	}
+	a = &r->attrs[ev->attr_idx >= 0 ? ev->attr_idx : 0]->a;
+	if (!a->sample_id_size || size < fixed + a->sample_id_size)
+		return;
+	p = rec + size - a->sample_id_size;
+	t = a->attr.sample_type;
+	if (t & PERF_SAMPLE_TID) {
+		ev->sid.pid = ld32(p);
+		ev->sid.tid = ld32(p + 4);
+		p += 8;
+	}
+	if (t & PERF_SAMPLE_TIME) {
+		ev->sid.time = ld64(p);
+		p += 8;
+	}
+	if (t & PERF_SAMPLE_ID) {
+		ev->sid.id = ld64(p);
+		p += 8;
+	}
+	if (t & PERF_SAMPLE_STREAM_ID) {
+		ev->sid.stream_id = ld64(p);
+		p += 8;
+	}
+	if (t & PERF_SAMPLE_CPU) {
+		ev->sid.cpu = ld32(p);
+		p += 8;
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		ev->sid.id = ld64(p);
+	ev->has_sid = true;
+}
+
+/* Bytes before the trailer, or -1 when the trailer does not fit. */
+static int64_t body_end(const struct pd_reader *r, const struct pd_event *ev, uint32_t size, uint32_t fixed)
+{
+	uint32_t tsz = 0;
+
+	if (r->nr_attrs)
+		tsz = r->attrs[ev->attr_idx >= 0 ? ev->attr_idx : 0]->a.sample_id_size;
+	if (size < fixed + tsz)
+		return -1;
+	return size - tsz;
+}
+
+/* A NUL-terminated string at rec[off..end), or NULL. */
+static const char *str_in(const uint8_t *rec, uint32_t off, int64_t end)
+{
+	if (end <= (int64_t)off)
+		return NULL;
+	if (!memchr(rec + off, '\0', end - off))
+		return NULL;
+	return (const char *)rec + off;
+}
+
+struct scur {
+	const uint8_t *p, *end;
+};
+
+static inline bool s_u64(struct scur *c, uint64_t *v)
+{
+	if (c->end - c->p < 8)
+		return false;
+	*v = ld64(c->p);
+	c->p += 8;
+	return true;
+}
+
+static inline bool s_skip(struct scur *c, uint64_t n)
+{
+	if ((uint64_t)(c->end - c->p) < n)
+		return false;
+	c->p += n;
+	return true;
+}
+
+static const uint64_t *aligned_u64s(struct pd_reader *r, const uint8_t *p, uint64_t nr)
+{
+	if (!((uintptr_t)p & 7) || !nr)
+		return (const uint64_t *)(const void *)p;
+	if (nr > r->scratch_cap) {
+		free(r->scratch);
+		/* records are at most 64 KiB: this stays small */
+		r->scratch_cap = nr < 8192 ? 8192 : nr;
+		r->scratch = xmalloc(r->scratch_cap * sizeof(uint64_t));
+	}
+	memcpy(r->scratch, p, nr * 8);
+	return r->scratch;
+}
+
+/* Decodes every sample_type field in the kernel's order; false when the
+ * record is shorter than its sample_type needs. */
+/* The attr of a sample: by its id when several attrs need telling apart. */
+static bool sample_attr(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	if (!r->nr_attrs)
+		return false;
+	if (r->nr_attrs == 1 || r->sample_id_off < 0) {
+		ev->attr_idx = 0;
+		return true;
+	}
+	if (size < 8 + (uint32_t)r->sample_id_off + 8)
+		return false;
+	ev->attr_idx = attr_of_id(r, ld64(rec + 8 + r->sample_id_off));
+	if (ev->attr_idx < 0)
+		r->stats.unknown_ids++;
+	return true;
+}
+
+/* PERF_SAMPLE_READ: skipped, its size from the read_format. */
+static bool skip_read(struct scur *c, uint64_t rf)
+{
+	uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t hdr = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr;
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return s_skip(c, (per + hdr) * 8);
+	if (!s_u64(c, &nr) || !s_skip(c, hdr * 8))
+		return false;
+	return nr <= (uint64_t)(c->end - c->p) / (per * 8) && s_skip(c, nr * per * 8);
+}
+
+static bool take_callchain(struct pd_reader *r, struct scur *c, struct pd_sample *s)
+{
+	uint64_t nr;
+
+	if (!s_u64(c, &nr) || nr > (uint64_t)(c->end - c->p) / 8)
+		return false;
+	s->callchain_nr = nr;
+	s->callchain = aligned_u64s(r, c->p, nr);
+	c->p += nr * 8;
+	return true;
+}
+
+static bool take_raw(struct scur *c, struct pd_sample *s)
+{
+	uint32_t rsz;
+	uint64_t adv;
+
+	if (c->end - c->p < 4)
+		return false;
+	rsz = ld32(c->p);
+	/* the kernel pads u32 + data to 8 bytes and counts the pad in size */
+	adv = (4ULL + rsz + 7) & ~7ULL;
+	if (adv > (uint64_t)(c->end - c->p))
+		return false;
+	s->raw_size = rsz;
+	s->raw = c->p + 4;
+	c->p += adv;
+	return true;
+}
+
+static bool skip_branch_stack(struct scur *c, uint64_t branch_sample_type)
+{
+	uint64_t nr, per = branch_sample_type & PD_BRANCH_COUNTERS ? 4 : 3;
+
+	if (!s_u64(c, &nr))
+		return false;
+	if (branch_sample_type & PD_BRANCH_HW_INDEX && !s_skip(c, 8))
+		return false;
+	if (nr > (uint64_t)(c->end - c->p) / (per * 8))
+		return false;
+	c->p += nr * per * 8;
+	return true;
+}
+
+/* REGS_USER, REGS_INTR: an abi word, then the mask's registers unless abi is 0. */
+static bool skip_regs(struct scur *c, uint64_t mask)
+{
+	uint64_t abi;
+
+	if (!s_u64(c, &abi))
+		return false;
+	return !abi || s_skip(c, 8ULL * __builtin_popcountll(mask));
+}
+
+/* STACK_USER: size, the copy, and the dynamic size when the copy is not empty. */
+static bool skip_stack_user(struct scur *c)
+{
+	uint64_t sz;
+
+	if (!s_u64(c, &sz) || !s_skip(c, sz))
+		return false;
+	return !sz || s_skip(c, 8);
+}
+
+static bool take_weight(struct scur *c, uint64_t t, struct pd_sample *s)
+{
+	uint64_t v;
+
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
+		if (!s_u64(c, &v))
+			return false;
+		s->weight = (uint32_t)v;
+		s->ins_lat = (uint16_t)(v >> 32);
+		s->weight3 = (uint16_t)(v >> 48);
+		return true;
+	}
+	return !(t & PERF_SAMPLE_WEIGHT) || s_u64(c, &s->weight);
+}
+
+/* The fields of a sample, in the order sample_type lays them out
+ * (perf_event_open(2), "overflow" records). */
+static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct pd_sample *s = &ev->u.sample;
+	const struct perf_event_attr *a;
+	struct scur c = { rec + 8, rec + size };
+	uint64_t t, v;
+
+	if (!sample_attr(r, ev, rec, size))
+		return false;
+	a = &r->attrs[ev->attr_idx >= 0 ? ev->attr_idx : 0]->a.attr;
+	t = a->sample_type;
+
+	if (t & PERF_SAMPLE_IDENTIFIER && !s_u64(&c, &s->id))
+		return false;
+	if (t & PERF_SAMPLE_IP && !s_u64(&c, &s->ip))
+		return false;
+	if (t & PERF_SAMPLE_TID) {
+		if (!s_u64(&c, &v))
+			return false;
+		s->pid = (uint32_t)v;
+		s->tid = (uint32_t)(v >> 32);
+	}
+	if (t & PERF_SAMPLE_TIME && !s_u64(&c, &s->time))
+		return false;
+	if (t & PERF_SAMPLE_ADDR && !s_u64(&c, &s->addr))
+		return false;
+	if (t & PERF_SAMPLE_ID && !s_u64(&c, &s->id))
+		return false;
+	if (t & PERF_SAMPLE_STREAM_ID && !s_u64(&c, &s->stream_id))
+		return false;
+	if (t & PERF_SAMPLE_CPU) {
+		if (!s_u64(&c, &v))
+			return false;
+		s->cpu = (uint32_t)v;
+	}
+	if (t & PERF_SAMPLE_PERIOD && !s_u64(&c, &s->period))
+		return false;
+	if (t & PERF_SAMPLE_READ && !skip_read(&c, a->read_format))
+		return false;
+	if (t & PERF_SAMPLE_CALLCHAIN && !take_callchain(r, &c, s))
+		return false;
+	if (t & PERF_SAMPLE_RAW && !take_raw(&c, s))
+		return false;
+	if (t & PERF_SAMPLE_BRANCH_STACK && !skip_branch_stack(&c, a->branch_sample_type))
+		return false;
+	if (t & PERF_SAMPLE_REGS_USER && !skip_regs(&c, a->sample_regs_user))
+		return false;
+	if (t & PERF_SAMPLE_STACK_USER && !skip_stack_user(&c))
+		return false;
+	if (!take_weight(&c, t, s))
+		return false;
+	if (t & PERF_SAMPLE_DATA_SRC && !s_u64(&c, &s->data_src))
+		return false;
+	if (t & PERF_SAMPLE_TRANSACTION && !s_u64(&c, &s->transaction))
+		return false;
+	if (t & PERF_SAMPLE_REGS_INTR && !skip_regs(&c, a->sample_regs_intr))
+		return false;
+	if (t & PERF_SAMPLE_PHYS_ADDR && !s_u64(&c, &s->phys_addr))
+		return false;
+	if (t & PERF_SAMPLE_CGROUP && !s_u64(&c, &s->cgroup))
+		return false;
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE && !s_u64(&c, &s->data_page_size))
+		return false;
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE && !s_u64(&c, &s->code_page_size))
+		return false;
+	if (t & PERF_SAMPLE_AUX && (!s_u64(&c, &s->aux_size) || !s_skip(&c, s->aux_size)))
+		return false;
+
+	ev->has_sid = true;
+	ev->sid.pid = s->pid;
+	ev->sid.tid = s->tid;
+	ev->sid.time = s->time;
+	ev->sid.id = s->id;
+	ev->sid.stream_id = s->stream_id;
+	ev->sid.cpu = s->cpu;
+	return true;
+}
+
+static void handle_attr_record(struct pd_reader *r, const uint8_t *rec, uint32_t size)
+{
+	uint32_t asz;
+	uint64_t nr_ids;
+
+	/* already known from an earlier pass over the same stream */
+	if (r->nr_header_attrs + r->stream_attrs_seen++ < r->nr_attrs)
+		return;
+	if (size < 8 + PERF_ATTR_SIZE_VER0 || r->nr_attrs >= PD_MAX_ATTRS) {
+		r->stats.bad_records++;
+		return;
+	}
+	asz = ld32(rec + 8 + 4);
+	if (!asz)
+		asz = PERF_ATTR_SIZE_VER0;
+	if (asz < PERF_ATTR_SIZE_VER0 || asz > size - 8) {
+		r->stats.bad_records++;
+		return;
+	}
+	nr_ids = (size - 8 - asz) / 8;
+	if (r->total_ids + nr_ids > PD_MAX_IDS) {
+		r->stats.bad_records++;
+		return;
+	}
+	reader_add_attr(r, rec + 8, asz, rec + 8 + asz, nr_ids, asz);
+}
+
+static void handle_id_index(struct pd_reader *r, const uint8_t *rec, uint32_t size)
+{
+	uint64_t nr;
+
+	if (size < 16) {
+		r->stats.bad_records++;
+		return;
+	}
+	nr = ld64(rec + 8);
+	/* entries: id, idx, cpu, tid; newer perf appends more after them */
+	if (nr > (size - 16) / 32) {
+		r->stats.bad_records++;
+		return;
+	}
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint8_t *e = rec + 16 + i * 32;
+		uint64_t idx = ld64(e + 8);
+
+		if (idx < PD_MAX_ATTRS && reader_attr_index(&r->ids, ld64(e)) < 0 && r->ids.nr < PD_MAX_IDS)
+			u64map__put(&r->ids, ld64(e), idx);
+	}
+	r->names_stale = nr > 0;
+}
+
+static void handle_event_update(struct pd_reader *r, const uint8_t *rec, uint32_t size)
+{
+	const char *name;
+	int idx;
+
+	if (size < 24 || ld64(rec + 8) != PD_EVENT_UPDATE_NAME)
+		return;
+	name = str_in(rec, 24, size);
+	idx = attr_of_id(r, ld64(rec + 16));
+	if (name && idx >= 0 && (size_t)idx < r->nr_attrs)
+		reader_set_name(r->attrs[idx], name, NAME_UPDATE);
+}
+
+/* One complete record at rec (size checked >= 8 and within its buffer).
+ * 1 = ev filled, 0 = consumed or skipped, < 0 = fatal. */
+static bool decode_mmap(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct pd_mmap *m = &ev->u.mmap;
+	uint32_t fixed = ev->type == PERF_RECORD_MMAP ? 40 : 72;
+
+	if (size < fixed)
+		return false;
+	parse_trailer(r, ev, rec, size, fixed);
+	m->filename = str_in(rec, fixed, body_end(r, ev, size, fixed));
+	if (!m->filename)
+		return false;
+	m->pid = ld32(rec + 8);
+	m->tid = ld32(rec + 12);
+	m->start = ld64(rec + 16);
+	m->len = ld64(rec + 24);
+	m->pgoff = ld64(rec + 32);
+	m->data = ev->misc & PERF_RECORD_MISC_MMAP_DATA;
+	if (ev->type == PERF_RECORD_MMAP2) {
+		m->v2 = true;
+		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			uint8_t n = rec[40];
+
+			m->build_id_form = true;
+			m->build_id_size = n > 20 ? 20 : n;
+			memcpy(m->build_id, rec + 44, m->build_id_size);
+		} else {
+			m->maj = ld32(rec + 40);
+			m->min = ld32(rec + 44);
+			m->ino = ld64(rec + 48);
+			m->ino_generation = ld64(rec + 56);
+		}
+		m->prot = ld32(rec + 64);
+		m->flags = ld32(rec + 68);
+	}
+	ev->kind = PD_MMAP;
+	return true;
+}
+
+static bool decode_comm(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct pd_comm *cm = &ev->u.comm;
+
+	if (size < 16)
+		return false;
+	parse_trailer(r, ev, rec, size, 16);
+	cm->comm = str_in(rec, 16, body_end(r, ev, size, 16));
+	if (!cm->comm)
+		return false;
+	cm->pid = ld32(rec + 8);
+	cm->tid = ld32(rec + 12);
+	cm->exec = ev->misc & PERF_RECORD_MISC_COMM_EXEC;
+	ev->kind = PD_COMM;
+	return true;
+}
+
+static bool decode_fork(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct pd_fork *f = &ev->u.fork;
+
+	if (size < 32)
+		return false;
+	parse_trailer(r, ev, rec, size, 32);
+	f->pid = ld32(rec + 8);
+	f->ppid = ld32(rec + 12);
+	f->tid = ld32(rec + 16);
+	f->ptid = ld32(rec + 20);
+	f->time = ld64(rec + 24);
+	ev->kind = ev->type == PERF_RECORD_FORK ? PD_FORK : PD_EXIT;
+	return true;
+}
+
+/* LOST, LOST_SAMPLES, THROTTLE, UNTHROTTLE */
+static bool decode_loss(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	uint32_t fixed = ev->type == PERF_RECORD_LOST ? 24 : ev->type == PERF_RECORD_LOST_SAMPLES ? 16 : 32;
+
+	if (size < fixed)
+		return false;
+	parse_trailer(r, ev, rec, size, fixed);
+	switch (ev->type) {
+	case PERF_RECORD_LOST:
+		ev->u.lost.id = ld64(rec + 8);
+		ev->u.lost.lost = ld64(rec + 16);
+		ev->kind = PD_LOST;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		ev->u.lost.id = 0;
+		ev->u.lost.lost = ld64(rec + 8);
+		ev->kind = PD_LOST_SAMPLES;
+		break;
+	default:
+		ev->u.throttle.time = ld64(rec + 8);
+		ev->u.throttle.id = ld64(rec + 16);
+		ev->u.throttle.stream_id = ld64(rec + 24);
+		ev->kind = ev->type == PERF_RECORD_THROTTLE ? PD_THROTTLE : PD_UNTHROTTLE;
+	}
+	return true;
+}
+
+/* The records perf writes into the stream about the stream (pipe mode's
+ * header, and what both modes carry): read into the reader's state, never
+ * yielded. False when type is not one of them. */
+static bool absorb_stream_header(struct pd_reader *r, uint32_t type, const uint8_t *rec, uint32_t size)
+{
+	switch (type) {
+	case PD_REC_HEADER_ATTR:
+		handle_attr_record(r, rec, size);
+		return true;
+	case PD_REC_HEADER_FEATURE:
+		if (size < 16) {
+			r->stats.bad_records++;
+			return true;
+		}
+		/* a feature seen in an earlier pass is already in info */
+		if (!reader_feat_present(r, ld64(rec + 8)) && ld64(rec + 8) < PD_FEAT_MAX)
+			reader_parse_feature(r, (unsigned int)ld64(rec + 8), rec + 16, size - 16);
+		return true;
+	case PD_REC_ID_INDEX:
+		handle_id_index(r, rec, size);
+		return true;
+	case PD_REC_EVENT_UPDATE:
+		handle_event_update(r, rec, size);
+		return true;
+	case PD_REC_HEADER_BUILD_ID:
+		/* pipe mode; read in the first pass only */
+		if (!r->build_ids_done)
+			reader_add_build_id(r, rec, size);
+		return true;
+	case PD_REC_HEADER_EVENT_TYPE:
+	case PD_REC_HEADER_TRACING_DATA:
+	case PD_REC_AUXTRACE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One record into ev: 1 = yield it, 0 = consumed or skipped (counted). */
+int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size, uint64_t off)
+{
+	uint32_t type = ld32(rec);
+	uint16_t misc = ld16(rec + 4);
+	bool ok = true;
+
+	zero_mem(ev, sizeof(*ev));
+	/* every record takes a number, yielded or not, so that the numbers
+	 * agree between a pass that skips samples and one that does not */
+	ev->seq = r->seq++;
+	ev->type = type;
+	ev->misc = misc;
+	ev->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	ev->size = size;
+	ev->offset = off;
+	ev->attr_idx = -1;
+
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+		ok = parse_sample(r, ev, rec, size);
+		ev->kind = PD_SAMPLE;
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		ok = decode_mmap(r, ev, rec, size);
+		break;
+	case PERF_RECORD_COMM:
+		ok = decode_comm(r, ev, rec, size);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		ok = decode_fork(r, ev, rec, size);
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		ok = decode_loss(r, ev, rec, size);
+		break;
+	case PD_REC_FINISHED_ROUND:
+		ev->kind = PD_FINISHED_ROUND;
+		break;
+	case PD_REC_FINISHED_INIT:
+		ev->kind = PD_FINISHED_INIT;
+		break;
+	default:
+		if (absorb_stream_header(r, type, rec, size))
+			return 0;
+		/* kernel records carry the trailer; perf's own (>= 64) do not */
+		if (type < PD_REC_HEADER_ATTR)
+			parse_trailer(r, ev, rec, size, 8);
+		ev->kind = PD_OTHER;
+		r->stats.other_types++;
+		break;
+	}
+	if (!ok) {
+		r->stats.bad_records++;
+		return 0;
+	}
+	r->stats.records++;
+	r->stats.by_kind[ev->kind]++;
+	return 1;
+}
+
+/* Expands one compressed chunk after what is left of a partial record. */
