@@ -16,38 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "names/dwline.h"
-#include "names/jit.h"
-#include "names/symbols.h"
-#include "util/htab.h"
-#include "util/util.h"
-
-#define KERNEL_HALF (1ULL << 63)
-#define MAX_TYPE_DEPTH 16
-#define MAX_DIMS 8
-
-/* ---- address caches ----
- * Answers by address: keys and results in a dense array, the values (a few
- * thousand 70-byte answers) in another, indexed by util/htab.h. */
-
-struct acache_key {
-	uint64_t key;
-	int32_t rc;
-};
-
-struct acache {
-	struct htab idx;
-	struct acache_key *keys;
-	uint8_t *vals;
-	size_t val_size, nr, alloc_keys, alloc_vals;
-};
-
-static void acache__init(struct acache *c, size_t val_size)
+#include "names/symbols_int.h"
+void acache__init(struct acache *c, size_t val_size)
 {
 	*c = (struct acache){ .val_size = val_size };
 }
 
-static void acache__exit(struct acache *c)
+void acache__exit(struct acache *c)
 {
 	htab__exit(&c->idx);
 	free(c->keys);
@@ -68,7 +43,7 @@ static uint32_t acache__find(const struct acache *c, uint64_t key, size_t *pos)
 }
 
 /* The answer cached under key: copied to val, its result to *rc. */
-static bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc)
+bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc)
 {
 	size_t pos;
 	uint32_t i = acache__find(c, key, &pos);
@@ -81,7 +56,7 @@ static bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc
 }
 
 /* key must not be cached yet */
-static void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
+void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
 {
 	xgrow((void **)&c->keys, &c->alloc_keys, c->nr + 1, sizeof(*c->keys));
 	xgrow((void **)&c->vals, &c->alloc_vals, c->nr + 1, c->val_size);
@@ -90,101 +65,7 @@ static void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
 	htab__add(&c->idx, (uint32_t)hash64(key), (uint32_t)c->nr++);
 }
 
-/* ---- objects ---- */
-
-enum obj_state { OBJ_OK, OBJ_MISSING, OBJ_STALE, OBJ_NOT_ELF };
-
-struct seg {
-	uint64_t offset, vaddr, filesz, memsz;
-	uint32_t flags;
-};
-
-/* A global or static variable of the object's DWARF, by address. */
-/* var, subp, esym and ksym arrays are sorted by their first member (util.h) */
-struct esym {
-	uint64_t addr, size;    /* module addresses */
-	const char *name;       /* the Elf's string table */
-	uint8_t type, rank;     /* STT_*; binding: local 0, weak 1, global 2 */
-};
-
-struct var {
-	uint64_t addr, size;
-	Dwarf_Die die;          /* points into the module's Dwarf: valid until dwfl_end() */
-};
-
-struct subp {
-	uint64_t lo, hi;        /* module addresses, [lo, hi) */
-	Dwarf_Addr bias;        /* module address - DWARF address */
-	Dwarf_Die die;
-	Dwarf_Die cu;
-};
-
-struct obj {
-	const char *name;       /* interned */
-	uint8_t build_id[20];
-	uint8_t build_id_size;
-	enum obj_state state;
-	bool kernel;
-	char *path;             /* file actually opened */
-	Dwfl *dwfl;             /* owns every string the caches point to */
-	Dwfl_Module *mod;
-	struct seg *segs;
-	size_t nr_segs;
-	uint64_t kaslr;         /* vmlinux: runtime address - link address */
-	bool kaslr_known;
-	struct acache code, data;
-	struct var *vars;
-	size_t nr_vars, alloc_vars;
-	bool vars_built;
-	struct esym *esyms;     /* the ELF symbol table, sorted: libdwfl's address lookup is linear */
-	size_t nr_esyms, alloc_esyms;
-	bool esyms_built;
-	struct subp *subps;     /* code ranges of subprograms, sorted (code_inlines) */
-	size_t nr_subps, alloc_subps;
-	bool subps_built;
-	/* line tables by .debug_line offset: struct dwline *, NULL where libdw
-	 * answers instead; lsec points into the module's Dwarf sections */
-	struct acache lines;
-	struct dwline_sections lsec;
-	int lsec_state;         /* 0 not looked for, 1 usable, -1 not (libdw answers) */
-};
-
-struct ksym {
-	uint64_t addr;
-	const char *name;
-};
-
-struct bid_ent {
-	const char *name;       /* interned */
-	uint8_t id[20];
-	uint8_t size;
-};
-
-struct symbols {
-	char *symfs, *vmlinux, *kallsyms, *perf_map_dir;
-	char *debuginfo_path;
-	Dwfl_Callbacks cb;      /* libdwfl keeps a pointer to it: lives as long as the dwfls */
-	struct strtab *strs;
-	struct obj **objs;
-	size_t nr_objs, alloc_objs;
-	struct htab obj_idx;    /* (name, build-id) -> objs */
-	struct obj *vmlinux_obj;
-	struct ksym *ksyms;
-	size_t nr_ksyms;
-	bool ksyms_loaded, ksyms_usable, ksyms_checked;
-	struct acache kcode;    /* kallsyms answers by address */
-	struct jit_index *jit;
-	struct u32set perf_map_tried;
-	struct bid_ent *bids;
-	size_t nr_bids, alloc_bids;
-	char **warnings;
-	size_t nr_warnings, alloc_warnings;
-	struct symbols_stats stats;
-};
-
-static void warn(struct symbols *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void warn(struct symbols *s, const char *fmt, ...)
+void sym_warn(struct symbols *s, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
@@ -238,7 +119,7 @@ static void debuginfod_give_up(struct symbols *s, const char *urls, const char *
 		return;
 	unsetenv("DEBUGINFOD_URLS");
 	if (s)
-		warn(s, "debuginfod (%s) did not answer within %.0f s for %s: not asked again in this run "
+		sym_warn(s, "debuginfod (%s) did not answer within %.0f s for %s: not asked again in this run "
 		     "(--no-debuginfod never asks)", urls, timeout, modname);
 }
 
@@ -518,7 +399,7 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 	s->stats.objects_opened++;
 	o->state = OBJ_MISSING;
 	if (!o->build_id_size && !s->symfs && inode_changed(map, first, &ino)) {
-		warn(s, "%s changed since the recording (inode %" PRIu64 ", recorded %" PRIu64
+		sym_warn(s, "%s changed since the recording (inode %" PRIu64 ", recorded %" PRIu64
 		     "): not naming it", first, ino, map->ino);
 		o->state = OBJ_STALE;
 		goto out;
@@ -542,7 +423,7 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 		goto out;
 	if (other_id) {
 		o->state = OBJ_STALE;
-		warn(s, "%s on disk has build-id %s, recording has %s: not naming it", first, found,
+		sym_warn(s, "%s on disk has build-id %s, recording has %s: not naming it", first, found,
 		     idhex);
 	} else if (not_elf) {
 		o->state = OBJ_NOT_ELF;
@@ -558,7 +439,7 @@ static uint32_t obj_hash(const char *interned, const uint8_t *id, size_t n)
 }
 
 /* The object behind a file mapping, opened on first use. */
-static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
+struct obj *obj__get(struct symbols *s, const struct map_desc *map)
 {
 	const char *name = strtab__intern(s->strs, map->name, NULL);
 	const uint8_t *id = map->build_id;
@@ -596,7 +477,7 @@ static struct obj *obj__get(struct symbols *s, const struct map_desc *map)
 	return o;
 }
 
-static int obj_err(const struct obj *o)
+int obj_err(const struct obj *o)
 {
 	switch (o->state) {
 	case OBJ_OK:
@@ -616,7 +497,7 @@ static int obj_err(const struct obj *o)
  * fixed executables alike. beyond_file admits the zero-filled tail of a
  * segment (.bss) past its file bytes.
  */
-static int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t addr,
+int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t addr,
 		      bool beyond_file, uint64_t *vaddr)
 {
 	uint64_t off = addr - map->start + map->pgoff;
@@ -833,7 +714,7 @@ static void esyms_build(struct obj *o)
  * it whose size covers it (at one address, the global one first), else the
  * nearest sizeless one; *off is vaddr's offset in it.
  */
-static const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off)
+const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off)
 {
 	size_t i;
 
@@ -907,7 +788,7 @@ static int obj__code_cached(struct symbols *s, struct obj *o, uint64_t vaddr, st
 
 /* ---- kernel ---- */
 
-static void ksyms_load(struct symbols *s)
+void ksyms_load(struct symbols *s)
 {
 	FILE *f;
 	char *line = NULL;
@@ -942,7 +823,7 @@ static void ksyms_load(struct symbols *s)
 	/* kptr_restrict shows every address as 0 */
 	if (!nonzero) {
 		if (s->nr_ksyms)
-			warn(s, "%s hides addresses (kptr_restrict): kernel addresses not named",
+			sym_warn(s, "%s hides addresses (kptr_restrict): kernel addresses not named",
 			     s->kallsyms);
 		s->nr_ksyms = 0;
 		return;
@@ -963,7 +844,7 @@ static const char *kmap_ref_symbol(const struct map_desc *map)
 	return *p ? p : "_text";
 }
 
-static void ksyms_check(struct symbols *s, const struct map_desc *map)
+void ksyms_check(struct symbols *s, const struct map_desc *map)
 {
 	const char *ref = kmap_ref_symbol(map);
 
@@ -974,7 +855,7 @@ static void ksyms_check(struct symbols *s, const struct map_desc *map)
 		if (strcmp(s->ksyms[i].name, ref))
 			continue;
 		if (s->ksyms[i].addr != map->pgoff) {
-			warn(s, "%s does not match the recording (%s at %#" PRIx64 ", recorded %#" PRIx64
+			sym_warn(s, "%s does not match the recording (%s at %#" PRIx64 ", recorded %#" PRIx64
 			     "): kernel addresses not named", s->kallsyms, ref, s->ksyms[i].addr,
 			     map->pgoff);
 			s->ksyms_usable = false;
@@ -983,14 +864,14 @@ static void ksyms_check(struct symbols *s, const struct map_desc *map)
 	}
 }
 
-static const struct ksym *ksym_find(const struct symbols *s, uint64_t addr)
+const struct ksym *ksym_find(const struct symbols *s, uint64_t addr)
 {
 	size_t i = upper_bound_u64(s->ksyms, s->nr_ksyms, sizeof(*s->ksyms), addr);
 
 	return i ? &s->ksyms[i - 1] : NULL;
 }
 
-static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
+struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
 {
 	struct obj *o = s->vmlinux_obj;
 	const struct bid_ent *b;
@@ -1016,14 +897,14 @@ static struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map)
 			char idhex[41];
 
 			hex_encode(idhex, o->build_id, o->build_id_size);
-			warn(s, "%s has build-id %s, recording has %s: not naming kernel addresses",
+			sym_warn(s, "%s has build-id %s, recording has %s: not naming kernel addresses",
 			     s->vmlinux, found, idhex);
 			o->state = OBJ_STALE;
 			break;
 		}
 		default:
 			o->state = OBJ_MISSING;
-			warn(s, "cannot read %s: kernel addresses not named", s->vmlinux);
+			sym_warn(s, "cannot read %s: kernel addresses not named", s->vmlinux);
 		}
 	}
 	if (o->state == OBJ_OK && !o->kaslr_known && kmap_ref_symbol(map)) {
@@ -1082,7 +963,7 @@ static int kernel_code(struct symbols *s, const struct map_desc *map, uint64_t a
 /* ---- JIT ---- */
 
 /* Memory without an ELF file behind it, where JIT code lives. */
-static bool map_is_anon(const struct map_desc *map)
+bool map_is_anon(const struct map_desc *map)
 {
 	const char *n = map->name ? map->name : "";
 
@@ -1142,373 +1023,3 @@ int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, u
 	return obj__code_cached(s, o, vaddr, out);
 }
 
-/* ---- data ---- */
-
-static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
-}
-
-static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > 32 || dwarf_child(parent, &child))
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		Dwarf_Attribute a;
-		Dwarf_Op *ops;
-		size_t nops;
-		Dwarf_Die type;
-		Dwarf_Word size;
-
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
-		    tag == DW_TAG_namespace || tag == DW_TAG_module) {
-			vars_scan(o, &child, bias, depth + 1);
-			continue;
-		}
-		if (tag != DW_TAG_variable || !dwarf_attr(&child, DW_AT_location, &a) ||
-		    dwarf_getlocation(&a, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
-			continue;
-		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
-			size = 0;
-		xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
-		o->vars[o->nr_vars].addr = ops[0].number + bias;
-		o->vars[o->nr_vars].size = size;
-		o->vars[o->nr_vars].die = child;
-		o->nr_vars++;
-	} while (!dwarf_siblingof(&child, &child));
-}
-
-/* Every variable with a fixed address, once per object, on the first data
- * question: DWARF has no address index for data (aranges cover code). */
-static void vars_build(struct obj *o)
-{
-	Dwarf_Die *cu = NULL;
-	Dwarf_Addr bias;
-
-	o->vars_built = true;
-	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
-		vars_scan(o, cu, bias, 0);
-	if (o->nr_vars)
-		qsort(o->vars, o->nr_vars, sizeof(*o->vars), cmp_u64_key);
-}
-
-static const struct var *var_find(const struct obj *o, uint64_t vaddr)
-{
-	size_t lo = upper_bound_u64(o->vars, o->nr_vars, sizeof(*o->vars), vaddr);
-
-	/* the nearest start below; a sized variable must cover the address */
-	while (lo-- > 0) {
-		const struct var *v = &o->vars[lo];
-
-		if (vaddr - v->addr < v->size)
-			return v;
-		if (v->size)
-			return NULL;
-	}
-	return NULL;
-}
-
-static void member_append(struct data_loc *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void member_append(struct data_loc *out, const char *fmt, ...)
-{
-	size_t len = strlen(out->member);
-	va_list ap;
-
-	if (len >= sizeof(out->member) - 1)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out->member + len, sizeof(out->member) - len, fmt, ap);
-	va_end(ap);
-}
-
-static bool udata_attr(Dwarf_Die *die, unsigned int name, Dwarf_Word *v)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, name, &a) && !dwarf_formudata(&a, v);
-}
-
-/* Byte range of a struct/union member; false for static members. */
-static bool member_range(Dwarf_Die *m, uint64_t *loc, uint64_t *size)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word v, bits;
-	Dwarf_Die type;
-
-	if (dwarf_hasattr(m, DW_AT_declaration) || dwarf_hasattr(m, DW_AT_external))
-		return false;
-	*loc = 0;
-	if (dwarf_attr(m, DW_AT_data_member_location, &a)) {
-		Dwarf_Op *ops;
-		size_t nops;
-
-		if (!dwarf_formudata(&a, &v))
-			*loc = v;
-		else if (!dwarf_getlocation(&a, &ops, &nops) && nops == 1 &&
-			 ops[0].atom == DW_OP_plus_uconst)
-			*loc = ops[0].number;
-		else
-			return false;
-	}
-	if (udata_attr(m, DW_AT_bit_size, &bits)) {
-		if (udata_attr(m, DW_AT_data_bit_offset, &v)) {
-			*loc = v / 8;
-			*size = (v % 8 + bits + 7) / 8;
-			return true;
-		}
-		if (udata_attr(m, DW_AT_byte_size, &v)) {
-			*size = v;
-			return true;
-		}
-	}
-	if (!die_type(m, &type))
-		return false;
-	if (!dwarf_aggregate_size(&type, &v)) {
-		*size = v;
-		return true;
-	}
-	/* a flexible array member runs to the end of whatever was allocated */
-	if (!dwarf_peel_type(&type, &type) && dwarf_tag(&type) == DW_TAG_array_type) {
-		*size = UINT64_MAX - *loc;
-		return true;
-	}
-	return false;
-}
-
-/*
- * Walk type down to the member or element holding byte off, appending
- * ".name" and "[i]" to out->member. Unions take the first member that
- * covers the offset; anonymous members add no name.
- */
-static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
-{
-	Dwarf_Die type = *type_in;
-	Dwarf_Word size = 0;
-
-	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
-		Dwarf_Die peeled, child;
-		bool have_size;
-		int tag;
-
-		if (dwarf_peel_type(&type, &peeled))
-			break;
-		have_size = !dwarf_aggregate_size(&peeled, &size);
-		if (!have_size)
-			size = 0;
-		tag = dwarf_tag(&peeled);
-		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
-		    tag == DW_TAG_union_type) {
-			bool found = false;
-
-			if (!dwarf_child(&peeled, &child)) {
-				do {
-					int ct = dwarf_tag(&child);
-					uint64_t loc, msz;
-					const char *nm;
-
-					if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
-					    !member_range(&child, &loc, &msz))
-						continue;
-					if (off < loc || off - loc >= msz)
-						continue;
-					nm = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
-					if (nm)
-						member_append(out, ".%s", nm);
-					off -= loc;
-					found = die_type(&child, &type);
-					break;
-				} while (!dwarf_siblingof(&child, &child));
-			}
-			if (!found) {
-				/* padding, or a member we cannot place */
-				if (off)
-					member_append(out, "+%#" PRIx64, off);
-				out->member_size = 0;
-				out->member_off = 0;
-				return;
-			}
-			continue;
-		}
-		if (tag == DW_TAG_array_type) {
-			uint64_t counts[MAX_DIMS], stride[MAX_DIMS], esz;
-			Dwarf_Die elem;
-			int nd = 0;
-
-			if (!die_type(&peeled, &elem) || dwarf_aggregate_size(&elem, &esz) || !esz)
-				break;
-			if (!dwarf_child(&peeled, &child)) {
-				do {
-					Dwarf_Word v, lo = 0;
-
-					if (dwarf_tag(&child) != DW_TAG_subrange_type || nd == MAX_DIMS)
-						continue;
-					udata_attr(&child, DW_AT_lower_bound, &lo);
-					if (udata_attr(&child, DW_AT_count, &v))
-						counts[nd] = v;
-					else if (udata_attr(&child, DW_AT_upper_bound, &v) && v + 1 > lo)
-						counts[nd] = v + 1 - lo;
-					else
-						counts[nd] = 0;     /* unknown: only the first dimension */
-					nd++;
-				} while (!dwarf_siblingof(&child, &child));
-			}
-			if (!nd)
-				counts[nd++] = 0;
-			stride[nd - 1] = esz;
-			for (int d = nd - 2; d >= 0; d--) {
-				if (!counts[d + 1])
-					return;
-				stride[d] = stride[d + 1] * counts[d + 1];
-			}
-			for (int d = 0; d < nd; d++) {
-				uint64_t idx = off / stride[d];
-
-				if (counts[d] && idx >= counts[d])
-					return;
-				member_append(out, "[%" PRIu64 "]", idx);
-				off -= idx * stride[d];
-			}
-			type = elem;
-			continue;
-		}
-		break;          /* a scalar, pointer or enum: the leaf */
-	}
-	out->member_size = size > UINT32_MAX ? 0 : (uint32_t)size;
-	out->member_off = (uint32_t)off;
-}
-
-static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
-{
-	uint64_t off = 0;
-	const struct esym *e;
-	const struct var *v;
-
-	e = esym_find(o, vaddr, true, &off);
-	if (e && e->type != STT_TLS && (off < e->size || (!e->size && !off))) {
-		out->sym = e->name;
-		out->sym_off = off;
-		out->sym_size = e->size;
-	}
-	if (!o->vars_built)
-		vars_build(o);
-	v = var_find(o, vaddr);
-	if (v) {
-		const char *vn = dwarf_diename((Dwarf_Die *)&v->die);
-		Dwarf_Die type;
-
-		if (!out->sym) {
-			out->sym = vn;
-			out->sym_off = vaddr - v->addr;
-			out->sym_size = v->size;
-		}
-		if (vn) {
-			snprintf(out->member, sizeof(out->member), "%s", vn);
-			if (die_type((Dwarf_Die *)&v->die, &type))
-				type_walk(&type, vaddr - v->addr, out);
-		}
-	}
-	return out->sym ? 0 : -ENOENT;
-}
-
-/* obj__data through the object's cache (user objects and vmlinux alike). */
-static int obj__data_cached(struct symbols *s, struct obj *o, uint64_t vaddr, struct data_loc *out)
-{
-	int rc;
-
-	if (acache__get(&o->data, vaddr, out, &rc)) {
-		s->stats.data_hits++;
-		return rc;
-	}
-	rc = obj__data(o, vaddr, out);
-	out->kernel = o->kernel;
-	acache__put(&o->data, vaddr, rc, out);
-	return rc;
-}
-
-static const char *anon_kind(const struct map_desc *map)
-{
-	if (!map->name || !map->name[0])
-		return "//anon";
-	return map->name;
-}
-
-static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t addr,
-		       bool beyond_file, struct data_loc *out)
-{
-	struct obj *o = obj__get(s, fmap);
-	uint64_t vaddr;
-	int rc;
-
-	if (o->state != OBJ_OK)
-		return obj_err(o);
-	rc = obj__vaddr(o, fmap, addr, beyond_file, &vaddr);
-	if (rc)
-		return rc;
-	return obj__data_cached(s, o, vaddr, out);
-}
-
-static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t addr,
-		       struct data_loc *out)
-{
-	const struct ksym *k;
-
-	out->kernel = true;
-	if (s->vmlinux) {
-		struct obj *o = vmlinux_get(s, map);
-		uint64_t vaddr = addr - o->kaslr;
-
-		if (o->state != OBJ_OK)
-			return obj_err(o);
-		return obj__data_cached(s, o, vaddr, out);
-	}
-	if (!s->ksyms_loaded)
-		ksyms_load(s);
-	ksyms_check(s, map);
-	if (!s->ksyms_usable)
-		return -ENOENT;
-	k = ksym_find(s, addr);
-	if (!k)
-		return -ENOENT;
-	out->sym = k->name;
-	out->sym_off = addr - k->addr;
-	return 0;
-}
-
-int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
-		  uint32_t pid, uint64_t addr, struct data_loc *out)
-{
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	s->stats.data_lookups++;
-	if (pid == KERNEL_PID || addr >= KERNEL_HALF)
-		return kernel_data(s, map, addr, out);
-	if (!map)
-		return -ENOENT;
-	if (map_is_anon(map)) {
-		/* .bss past the data segment's last file page */
-		if (prev && prev->end == map->start && !map_is_anon(prev) &&
-		    (!map->name || !map->name[0] || !strncmp(map->name, "//anon", 6)) &&
-		    !data_in_obj(s, prev, addr, true, out))
-			return 0;
-		memset(out, 0, sizeof(*out));
-		out->kind = anon_kind(map);
-		return 0;
-	}
-	rc = data_in_obj(s, map, addr, false, out);
-	if (rc == -ENOEXEC || rc == -ENOENT || rc == -ERANGE) {
-		/* a mapped data file, or no symbol: say which file */
-		out->kind = map->name;
-		return 0;
-	}
-	if (rc == -ESTALE)
-		out->kind = map->name;
-	return rc;
-}

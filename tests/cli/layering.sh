@@ -80,7 +80,7 @@ for d in "$obj"/*/; do
 done
 # a header names only functions that exist (stage__verb( anywhere in it,
 # declarations and comments alike)
-for f in $(grep -oh '[a-z_0-9]*__[a-z_0-9]*(' src/*/*.h | sort -u | tr -d '('); do
+for f in $(grep -oh '[a-z][a-z_0-9]*__[a-z_0-9][a-z_0-9]*(' src/*/*.h | sort -u | tr -d '('); do
 	{ grep -q "^[a-z].*[ *]$f(" src/*/*.c || grep -q "^static inline.*[ *]$f(" src/*/*.h; } || { echo "a header names $f(), which is defined nowhere"; bad=1; }
 done
 [ $bad = 0 ] && echo "layering: ok"

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data names: what a data address is called. The object's DWARF variables
+ * by address and the member path inside their type (nested structs, arrays,
+ * unions, bitfields), else the ELF data symbol; kernel data from vmlinux or
+ * kallsyms; anonymous memory by its kind ([heap], [stack], //anon).
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "names/symbols_int.h"
+/* ---- data ---- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
+}
+
+static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute a;
+		Dwarf_Op *ops;
+		size_t nops;
+		Dwarf_Die type;
+		Dwarf_Word size;
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		    tag == DW_TAG_namespace || tag == DW_TAG_module) {
+			vars_scan(o, &child, bias, depth + 1);
+			continue;
+		}
+		if (tag != DW_TAG_variable || !dwarf_attr(&child, DW_AT_location, &a) ||
+		    dwarf_getlocation(&a, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
+			continue;
+		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
+			size = 0;
+		xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
+		o->vars[o->nr_vars].addr = ops[0].number + bias;
+		o->vars[o->nr_vars].size = size;
+		o->vars[o->nr_vars].die = child;
+		o->nr_vars++;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/* Every variable with a fixed address, once per object, on the first data
+ * question: DWARF has no address index for data (aranges cover code). */
+static void vars_build(struct obj *o)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+
+	o->vars_built = true;
+	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
+		vars_scan(o, cu, bias, 0);
+	if (o->nr_vars)
+		qsort(o->vars, o->nr_vars, sizeof(*o->vars), cmp_u64_key);
+}
+
+static const struct var *var_find(const struct obj *o, uint64_t vaddr)
+{
+	size_t lo = upper_bound_u64(o->vars, o->nr_vars, sizeof(*o->vars), vaddr);
+
+	/* the nearest start below; a sized variable must cover the address */
+	while (lo-- > 0) {
+		const struct var *v = &o->vars[lo];
+
+		if (vaddr - v->addr < v->size)
+			return v;
+		if (v->size)
+			return NULL;
+	}
+	return NULL;
+}
+
+static void member_append(struct data_loc *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void member_append(struct data_loc *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->member);
+	va_list ap;
+
+	if (len >= sizeof(out->member) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->member + len, sizeof(out->member) - len, fmt, ap);
+	va_end(ap);
+}
+
+static bool udata_attr(Dwarf_Die *die, unsigned int name, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, name, &a) && !dwarf_formudata(&a, v);
+}
+
+/* Byte range of a struct/union member; false for static members. */
+static bool member_range(Dwarf_Die *m, uint64_t *loc, uint64_t *size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v, bits;
+	Dwarf_Die type;
+
+	if (dwarf_hasattr(m, DW_AT_declaration) || dwarf_hasattr(m, DW_AT_external))
+		return false;
+	*loc = 0;
+	if (dwarf_attr(m, DW_AT_data_member_location, &a)) {
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (!dwarf_formudata(&a, &v))
+			*loc = v;
+		else if (!dwarf_getlocation(&a, &ops, &nops) && nops == 1 &&
+			 ops[0].atom == DW_OP_plus_uconst)
+			*loc = ops[0].number;
+		else
+			return false;
+	}
+	if (udata_attr(m, DW_AT_bit_size, &bits)) {
+		if (udata_attr(m, DW_AT_data_bit_offset, &v)) {
+			*loc = v / 8;
+			*size = (v % 8 + bits + 7) / 8;
+			return true;
+		}
+		if (udata_attr(m, DW_AT_byte_size, &v)) {
+			*size = v;
+			return true;
+		}
+	}
+	if (!die_type(m, &type))
+		return false;
+	if (!dwarf_aggregate_size(&type, &v)) {
+		*size = v;
+		return true;
+	}
+	/* a flexible array member runs to the end of whatever was allocated */
+	if (!dwarf_peel_type(&type, &type) && dwarf_tag(&type) == DW_TAG_array_type) {
+		*size = UINT64_MAX - *loc;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Walk type down to the member or element holding byte off, appending
+ * ".name" and "[i]" to out->member. Unions take the first member that
+ * covers the offset; anonymous members add no name.
+ */
+static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
+{
+	Dwarf_Die type = *type_in;
+	Dwarf_Word size = 0;
+
+	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
+		Dwarf_Die peeled, child;
+		bool have_size;
+		int tag;
+
+		if (dwarf_peel_type(&type, &peeled))
+			break;
+		have_size = !dwarf_aggregate_size(&peeled, &size);
+		if (!have_size)
+			size = 0;
+		tag = dwarf_tag(&peeled);
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_union_type) {
+			bool found = false;
+
+			if (!dwarf_child(&peeled, &child)) {
+				do {
+					int ct = dwarf_tag(&child);
+					uint64_t loc, msz;
+					const char *nm;
+
+					if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
+					    !member_range(&child, &loc, &msz))
+						continue;
+					if (off < loc || off - loc >= msz)
+						continue;
+					nm = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
+					if (nm)
+						member_append(out, ".%s", nm);
+					off -= loc;
+					found = die_type(&child, &type);
+					break;
+				} while (!dwarf_siblingof(&child, &child));
+			}
+			if (!found) {
+				/* padding, or a member we cannot place */
+				if (off)
+					member_append(out, "+%#" PRIx64, off);
+				out->member_size = 0;
+				out->member_off = 0;
+				return;
+			}
+			continue;
+		}
+		if (tag == DW_TAG_array_type) {
+			uint64_t counts[MAX_DIMS], stride[MAX_DIMS], esz;
+			Dwarf_Die elem;
+			int nd = 0;
+
+			if (!die_type(&peeled, &elem) || dwarf_aggregate_size(&elem, &esz) || !esz)
+				break;
+			if (!dwarf_child(&peeled, &child)) {
+				do {
+					Dwarf_Word v, lo = 0;
+
+					if (dwarf_tag(&child) != DW_TAG_subrange_type || nd == MAX_DIMS)
+						continue;
+					udata_attr(&child, DW_AT_lower_bound, &lo);
+					if (udata_attr(&child, DW_AT_count, &v))
+						counts[nd] = v;
+					else if (udata_attr(&child, DW_AT_upper_bound, &v) && v + 1 > lo)
+						counts[nd] = v + 1 - lo;
+					else
+						counts[nd] = 0;     /* unknown: only the first dimension */
+					nd++;
+				} while (!dwarf_siblingof(&child, &child));
+			}
+			if (!nd)
+				counts[nd++] = 0;
+			stride[nd - 1] = esz;
+			for (int d = nd - 2; d >= 0; d--) {
+				if (!counts[d + 1])
+					return;
+				stride[d] = stride[d + 1] * counts[d + 1];
+			}
+			for (int d = 0; d < nd; d++) {
+				uint64_t idx = off / stride[d];
+
+				if (counts[d] && idx >= counts[d])
+					return;
+				member_append(out, "[%" PRIu64 "]", idx);
+				off -= idx * stride[d];
+			}
+			type = elem;
+			continue;
+		}
+		break;          /* a scalar, pointer or enum: the leaf */
+	}
+	out->member_size = size > UINT32_MAX ? 0 : (uint32_t)size;
+	out->member_off = (uint32_t)off;
+}
+
+static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
+{
+	uint64_t off = 0;
+	const struct esym *e;
+	const struct var *v;
+
+	e = esym_find(o, vaddr, true, &off);
+	if (e && e->type != STT_TLS && (off < e->size || (!e->size && !off))) {
+		out->sym = e->name;
+		out->sym_off = off;
+		out->sym_size = e->size;
+	}
+	if (!o->vars_built)
+		vars_build(o);
+	v = var_find(o, vaddr);
+	if (v) {
+		const char *vn = dwarf_diename((Dwarf_Die *)&v->die);
+		Dwarf_Die type;
+
+		if (!out->sym) {
+			out->sym = vn;
+			out->sym_off = vaddr - v->addr;
+			out->sym_size = v->size;
+		}
+		if (vn) {
+			snprintf(out->member, sizeof(out->member), "%s", vn);
+			if (die_type((Dwarf_Die *)&v->die, &type))
+				type_walk(&type, vaddr - v->addr, out);
+		}
+	}
+	return out->sym ? 0 : -ENOENT;
+}
+
+/* obj__data through the object's cache (user objects and vmlinux alike). */
+static int obj__data_cached(struct symbols *s, struct obj *o, uint64_t vaddr, struct data_loc *out)
+{
+	int rc;
+
+	if (acache__get(&o->data, vaddr, out, &rc)) {
+		s->stats.data_hits++;
+		return rc;
+	}
+	rc = obj__data(o, vaddr, out);
+	out->kernel = o->kernel;
+	acache__put(&o->data, vaddr, rc, out);
+	return rc;
+}
+
+static const char *anon_kind(const struct map_desc *map)
+{
+	if (!map->name || !map->name[0])
+		return "//anon";
+	return map->name;
+}
+
+static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t addr,
+		       bool beyond_file, struct data_loc *out)
+{
+	struct obj *o = obj__get(s, fmap);
+	uint64_t vaddr;
+	int rc;
+
+	if (o->state != OBJ_OK)
+		return obj_err(o);
+	rc = obj__vaddr(o, fmap, addr, beyond_file, &vaddr);
+	if (rc)
+		return rc;
+	return obj__data_cached(s, o, vaddr, out);
+}
+
+static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t addr,
+		       struct data_loc *out)
+{
+	const struct ksym *k;
+
+	out->kernel = true;
+	if (s->vmlinux) {
+		struct obj *o = vmlinux_get(s, map);
+		uint64_t vaddr = addr - o->kaslr;
+
+		if (o->state != OBJ_OK)
+			return obj_err(o);
+		return obj__data_cached(s, o, vaddr, out);
+	}
+	if (!s->ksyms_loaded)
+		ksyms_load(s);
+	ksyms_check(s, map);
+	if (!s->ksyms_usable)
+		return -ENOENT;
+	k = ksym_find(s, addr);
+	if (!k)
+		return -ENOENT;
+	out->sym = k->name;
+	out->sym_off = addr - k->addr;
+	return 0;
+}
+
+int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
+		  uint32_t pid, uint64_t addr, struct data_loc *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	s->stats.data_lookups++;
+	if (pid == KERNEL_PID || addr >= KERNEL_HALF)
+		return kernel_data(s, map, addr, out);
+	if (!map)
+		return -ENOENT;
+	if (map_is_anon(map)) {
+		/* .bss past the data segment's last file page */
+		if (prev && prev->end == map->start && !map_is_anon(prev) &&
+		    (!map->name || !map->name[0] || !strncmp(map->name, "//anon", 6)) &&
+		    !data_in_obj(s, prev, addr, true, out))
+			return 0;
+		memset(out, 0, sizeof(*out));
+		out->kind = anon_kind(map);
+		return 0;
+	}
+	rc = data_in_obj(s, map, addr, false, out);
+	if (rc == -ENOEXEC || rc == -ENOENT || rc == -ERANGE) {
+		/* a mapped data file, or no symbol: say which file */
+		out->kind = map->name;
+		return 0;
+	}
+	if (rc == -ESTALE)
+		out->kind = map->name;
+	return rc;
+}
+

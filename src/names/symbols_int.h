@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The symbolizer's objects, for src/names/symbols.c (objects, code names,
+ * kernel, JIT) and datanames.c (variables and member paths) only.
+ *
+ * Lifetimes: every Dwarf_Die and string the caches keep points into the
+ * object's Dwfl, so obj__delete() ends the Dwfl last.
+ */
+#ifndef C2CSCAN_SYMBOLS_INT_H
+#define C2CSCAN_SYMBOLS_INT_H
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include "names/dwline.h"
+#include "names/jit.h"
+#include "names/symbols.h"
+#include "util/htab.h"
+#include "util/util.h"
+
+
+#define KERNEL_HALF (1ULL << 63)
+#define MAX_TYPE_DEPTH 16
+#define MAX_DIMS 8
+
+/* ---- address caches ----
+ * Answers by address: keys and results in a dense array, the values (a few
+ * thousand 70-byte answers) in another, indexed by util/htab.h. */
+
+struct acache_key {
+	uint64_t key;
+	int32_t rc;
+};
+
+struct acache {
+	struct htab idx;
+	struct acache_key *keys;
+	uint8_t *vals;
+	size_t val_size, nr, alloc_keys, alloc_vals;
+};
+
+/* ---- objects ---- */
+
+enum obj_state { OBJ_OK, OBJ_MISSING, OBJ_STALE, OBJ_NOT_ELF };
+
+struct seg {
+	uint64_t offset, vaddr, filesz, memsz;
+	uint32_t flags;
+};
+
+/* A global or static variable of the object's DWARF, by address. */
+/* var, subp, esym and ksym arrays are sorted by their first member (util.h) */
+struct esym {
+	uint64_t addr, size;    /* module addresses */
+	const char *name;       /* the Elf's string table */
+	uint8_t type, rank;     /* STT_*; binding: local 0, weak 1, global 2 */
+};
+
+struct var {
+	uint64_t addr, size;
+	Dwarf_Die die;          /* points into the module's Dwarf: valid until dwfl_end() */
+};
+
+struct subp {
+	uint64_t lo, hi;        /* module addresses, [lo, hi) */
+	Dwarf_Addr bias;        /* module address - DWARF address */
+	Dwarf_Die die;
+	Dwarf_Die cu;
+};
+
+struct obj {
+	const char *name;       /* interned */
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	enum obj_state state;
+	bool kernel;
+	char *path;             /* file actually opened */
+	Dwfl *dwfl;             /* owns every string the caches point to */
+	Dwfl_Module *mod;
+	struct seg *segs;
+	size_t nr_segs;
+	uint64_t kaslr;         /* vmlinux: runtime address - link address */
+	bool kaslr_known;
+	struct acache code, data;
+	struct var *vars;
+	size_t nr_vars, alloc_vars;
+	bool vars_built;
+	struct esym *esyms;     /* the ELF symbol table, sorted: libdwfl's address lookup is linear */
+	size_t nr_esyms, alloc_esyms;
+	bool esyms_built;
+	struct subp *subps;     /* code ranges of subprograms, sorted (code_inlines) */
+	size_t nr_subps, alloc_subps;
+	bool subps_built;
+	/* line tables by .debug_line offset: struct dwline *, NULL where libdw
+	 * answers instead; lsec points into the module's Dwarf sections */
+	struct acache lines;
+	struct dwline_sections lsec;
+	int lsec_state;         /* 0 not looked for, 1 usable, -1 not (libdw answers) */
+};
+
+struct ksym {
+	uint64_t addr;
+	const char *name;
+};
+
+struct bid_ent {
+	const char *name;       /* interned */
+	uint8_t id[20];
+	uint8_t size;
+};
+
+struct symbols {
+	char *symfs, *vmlinux, *kallsyms, *perf_map_dir;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;      /* libdwfl keeps a pointer to it: lives as long as the dwfls */
+	struct strtab *strs;
+	struct obj **objs;
+	size_t nr_objs, alloc_objs;
+	struct htab obj_idx;    /* (name, build-id) -> objs */
+	struct obj *vmlinux_obj;
+	struct ksym *ksyms;
+	size_t nr_ksyms;
+	bool ksyms_loaded, ksyms_usable, ksyms_checked;
+	struct acache kcode;    /* kallsyms answers by address */
+	struct jit_index *jit;
+	struct u32set perf_map_tried;
+	struct bid_ent *bids;
+	size_t nr_bids, alloc_bids;
+	char **warnings;
+	size_t nr_warnings, alloc_warnings;
+	struct symbols_stats stats;
+};
+
+void acache__init(struct acache *c, size_t val_size);
+void acache__exit(struct acache *c);
+/* The answer cached under key: copied to val, its result to *rc. */
+bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc);
+/* key must not be cached yet */
+void acache__put(struct acache *c, uint64_t key, int rc, const void *val);
+
+/* symbols.c */
+void sym_warn(struct symbols *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The object behind a file mapping, opened on first use. */
+struct obj *obj__get(struct symbols *s, const struct map_desc *map);
+int obj_err(const struct obj *o);
+int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t addr, bool beyond_file,
+	       uint64_t *vaddr);
+const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off);
+void ksyms_load(struct symbols *s);
+void ksyms_check(struct symbols *s, const struct map_desc *map);
+const struct ksym *ksym_find(const struct symbols *s, uint64_t addr);
+struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map);
+bool map_is_anon(const struct map_desc *map);
+
+#endif
