@@ -544,14 +544,6 @@ static struct acc_ext *acc__ext(struct c2c *c, struct acc *a)
 
 /*
  * The set of context ids of an accumulator. A recording has few contexts
- * and the ids are given in order of appearance, so the set starts as a
- * bitmap of the first CTX_BITS ids in ctx[] (no memory but the accumulator's
- * own, whatever the number of threads touching the row); the first id
- * beyond turns it into a list, inline up to ACC_CTX ids, then a sorted
- * array in the ext.
- */
-/*
- * The set of context ids of an accumulator. A recording has few contexts
  * and ids are given in order of appearance, so the set is a bitmap of the
  * first CTX_BITS ids, inside the accumulator whatever the number of threads
  * touching the row; the first id beyond moves it to a sorted array.

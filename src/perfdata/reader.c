@@ -236,7 +236,7 @@ static int spool_fd(int in, int *outp)
 	char tmpl[] = "/tmp/c2cscan-XXXXXX";
 	size_t bufsize = 1 << 16;
 	char *buf;
-	int out;
+	int out, err = 0;
 
 	out = open("/tmp", O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
 	if (out < 0) {
@@ -247,35 +247,27 @@ static int spool_fd(int in, int *outp)
 	}
 	buf = xmalloc(bufsize);
 	for (;;) {
-		ssize_t n = read(in, buf, bufsize);
+		ssize_t n = read(in, buf, bufsize), w;
 
-		if (n == 0)
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : 0;
 			break;
-		if (n < 0) {
-			int err = -errno;
-
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			close(out);
-			return err;
 		}
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, n - off);
-
-			if (w < 0) {
-				int err = -errno;
-
-				if (errno == EINTR)
-					continue;
-				free(buf);
-				close(out);
-				return err;
-			}
-			off += w;
+		for (ssize_t off = 0; off < n && !err; off += w > 0 ? w : 0) {
+			w = write(out, buf + off, n - off);
+			if (w < 0 && errno != EINTR)
+				err = -errno;
 		}
+		if (err)
+			break;
 	}
 	free(buf);
+	if (err) {
+		close(out);
+		return err;
+	}
 	*outp = out;
 	return 0;
 }
