@@ -83,5 +83,11 @@ done
 for f in $(grep -oh '[a-z][a-z_0-9]*__[a-z_0-9][a-z_0-9]*(' src/*/*.h | sort -u | tr -d '('); do
 	{ grep -q "^[a-z].*[ *]$f(" src/*/*.c || grep -q "^static inline.*[ *]$f(" src/*/*.h; } || { echo "a header names $f(), which is defined nowhere"; bad=1; }
 done
+# so does a stage's README (`name__verb` and `name_verb` in backquotes)
+for f in src/*/README.md; do
+	for fn in $(grep -o '`[a-z][a-z_0-9]*_[a-z_0-9]*`' "$f" | tr -d '`'); do
+		grep -q "[ *]$fn(" src/*/*.c src/*/*.h || { echo "$f names $fn, which is defined nowhere"; bad=1; }
+	done
+done
 [ $bad = 0 ] && echo "layering: ok"
 exit $bad
