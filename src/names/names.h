@@ -2,7 +2,7 @@
 /*
  * Names for what the renderers print (the code of a row, the data at an
  * offset of a line), asked for lazily: nothing is opened until a renderer
- * asks, and src/symbols.c caches every answer per (object, address), so
+ * asks, and src/names/symbols.c caches every answer per (object, address), so
  * a report names only the rows it prints.
  *
  * The report owns one struct names (report.c creates it, pass 1 feeds it

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: src/dwline.c, the line table decoder.
+ * libFuzzer target: src/names/dwline.c, the line table decoder.
  * First byte even: the bytes drive the random table generator of
  *   tests/unit/dwline_oracle.h and libdw must agree with dwline on which
  *   tables are valid and on every answer (a disagreement aborts).

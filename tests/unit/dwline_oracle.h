@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * libdw as the oracle for src/dwline.c: random line tables (every DWARF
+ * libdw as the oracle for src/names/dwline.c: random line tables (every DWARF
  * version, DWARF64, both byte orders, sequences out of order, rows at one
  * address, odd opcode bases, unknown opcodes, DWARF 5 entry formats), wrapped
  * with a compilation unit into an ELF image in memory, read by libdw and by

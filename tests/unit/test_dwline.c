@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of src/dwline.c, the line table decoder, against libdw:
+ * Tests of src/names/dwline.c, the line table decoder, against libdw:
  * - hand-written tables whose answers are known (sequences out of order,
  *   rows at one address, file names and directories, DWARF64, big-endian,
  *   tables both refuse);

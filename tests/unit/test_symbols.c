@@ -2,7 +2,7 @@
 /*
  * Symbolizer tests. Builds tests/symbols/prog.c (PIE and non-PIE, -g) with
  * its shared library, runs it to learn where its variables and code landed
- * (it prints addresses and its /proc/self/maps), and asks src/symbols.c
+ * (it prints addresses and its /proc/self/maps), and asks src/names/symbols.c
  * about those addresses through map_descs made from the maps lines. Also:
  * a stripped copy with the debug file found by build-id, perf's build-id
  * cache, --symfs, a rebuilt binary (build-id and inode mismatch), kallsyms,
