@@ -146,11 +146,28 @@ static void release_signals(const sigset_t *orig)
 	sigprocmask(SIG_SETMASK, orig, NULL);
 }
 
-/* One sentence for an errno of perf_event_open or mmap, in one place. */
-static const char *record__strerror(int err, const struct pmu_event *pe, char *buf, size_t size)
+/* One sentence for an errno of the perf_event API (open, mmap, ioctl), in one place. */
+/* What failed, for record__strerror. */
+enum rec_op {
+	REC_OP_OPEN,            /* perf_event_open */
+	REC_OP_MMAP,            /* mapping a ring buffer (pages) */
+	REC_OP_SET_OUTPUT,      /* PERF_EVENT_IOC_SET_OUTPUT into a slot's buffer */
+};
+
+static const char *record__strerror(enum rec_op op, int err, const struct pmu_event *pe, size_t pages,
+				    char *buf, size_t size)
 {
 	const char *name = pe ? pe->name : "the event";
 
+	if (op == REC_OP_MMAP) {
+		snprintf(buf, size, "cannot map a ring buffer of %zu pages: %s; use a smaller -m%s", pages,
+			 strerror(err), err == EPERM ? " (or raise kernel.perf_event_mlock_kb)" : "");
+		return buf;
+	}
+	if (op == REC_OP_SET_OUTPUT) {
+		snprintf(buf, size, "%s: cannot share the ring buffer: %s", name, strerror(err));
+		return buf;
+	}
 	switch (err) {
 	case EACCES:
 	case EPERM:
@@ -586,8 +603,7 @@ static int add_buffer(struct recorder *rc, int fd, size_t pages)
 	if (base == MAP_FAILED) {
 		int err = errno;
 
-		snprintf(rc->why, sizeof(rc->why), "cannot map a ring buffer of %zu pages: %s; use a smaller -m%s",
-			 pages, strerror(err), err == EPERM ? " (or raise kernel.perf_event_mlock_kb)" : "");
+		record__strerror(REC_OP_MMAP, err, NULL, pages, rc->why, sizeof(rc->why));
 		return -err;
 	}
 	xgrow((void **)&rc->bufs, &rc->alloc_bufs, rc->nr_bufs + 1, sizeof(*rc->bufs));
@@ -623,7 +639,7 @@ static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t p
 				return 0;
 			if (fd == -ENODEV && cpu >= 0 && !n)
 				return 0;
-			record__strerror(-fd, &e->pe, rc->why, sizeof(rc->why));
+			record__strerror(REC_OP_OPEN, -fd, &e->pe, 0, rc->why, sizeof(rc->why));
 			return fd;
 		}
 		xgrow((void **)&rc->fds, &rc->alloc_fds, rc->nr_fds + 1, sizeof(*rc->fds));
@@ -637,8 +653,7 @@ static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t p
 			*out = fd;
 		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *out) < 0) {
 			err = -errno;
-			snprintf(rc->why, sizeof(rc->why), "%s: cannot share the ring buffer: %s", e->pe.name,
-				 strerror(errno));
+			record__strerror(REC_OP_SET_OUTPUT, -err, &e->pe, 0, rc->why, sizeof(rc->why));
 			return err;
 		}
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
