@@ -87,11 +87,6 @@ void htab__add(struct htab *h, uint32_t hash, uint32_t idx)
 		grow(h);
 }
 
-static uint32_t key_hash(uint64_t key)
-{
-	return (uint32_t)hash64(key);
-}
-
 static uint32_t u64map__find(const struct u64map *m, uint64_t key, uint32_t hash, size_t *pos)
 {
 	uint32_t i;
@@ -103,20 +98,9 @@ static uint32_t u64map__find(const struct u64map *m, uint64_t key, uint32_t hash
 	return HTAB_NONE;
 }
 
-bool u64map__get(const struct u64map *m, uint64_t key, uint64_t *val)
-{
-	size_t pos;
-	uint32_t i = u64map__find(m, key, key_hash(key), &pos);
-
-	if (i == HTAB_NONE)
-		return false;
-	*val = m->ents[i].val;
-	return true;
-}
-
 void u64map__put(struct u64map *m, uint64_t key, uint64_t val)
 {
-	uint32_t hash = key_hash(key);
+	uint32_t hash = u64map__hash(key);
 	size_t pos;
 	uint32_t i = u64map__find(m, key, hash, &pos);
 

@@ -58,19 +58,19 @@ static inline const void *htab__slot_addr(const struct htab *h, uint32_t hash)
  * probe reached an empty slot (*pos is then that slot, for htab__insert). */
 static inline uint32_t htab__next(const struct htab *h, uint32_t hash, size_t *pos)
 {
-	size_t mask = h->cap - 1;
+	const struct htab_slot *slots = h->slots;
+	size_t mask = h->cap - 1, p = *pos;
 
-	if (!h->cap)
+	if (!slots)
 		return HTAB_NONE;
-	for (;;) {
-		const struct htab_slot *s = &h->slots[*pos];
-
-		if (!s->idx)
-			return HTAB_NONE;
-		*pos = (*pos + 1) & mask;
-		if (s->hash == hash)
-			return s->idx - 1;
+	for (; slots[p].idx; p = (p + 1) & mask) {
+		if (slots[p].hash == hash) {
+			*pos = (p + 1) & mask;
+			return slots[p].idx - 1;
+		}
 	}
+	*pos = p;
+	return HTAB_NONE;
 }
 
 /* Entry idx under hash at pos, the empty slot that ended a lookup of hash
@@ -89,7 +89,27 @@ struct u64map {                 /* zeroed: empty */
 	size_t nr, alloc;
 };
 
-bool u64map__get(const struct u64map *m, uint64_t key, uint64_t *val);
+uint64_t hash64(uint64_t x);
+
+static inline uint32_t u64map__hash(uint64_t key)
+{
+	return (uint32_t)hash64(key);
+}
+
+/* Inline: the reader asks it for every sample's id. */
+static inline bool u64map__get(const struct u64map *m, uint64_t key, uint64_t *val)
+{
+	uint32_t hash = u64map__hash(key), i;
+	size_t pos = htab__start(&m->h, hash);
+
+	while ((i = htab__next(&m->h, hash, &pos)) != HTAB_NONE) {
+		if (m->ents[i].key == key) {
+			*val = m->ents[i].val;
+			return true;
+		}
+	}
+	return false;
+}
 /* Sets key's value, adding the key when it is new. */
 void u64map__put(struct u64map *m, uint64_t key, uint64_t val);
 void u64map__exit(struct u64map *m);
