@@ -43,14 +43,25 @@ WORK_SRCS := $(wildcard scripts/workloads/*.c)
 WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
 PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
+# The allocation shim record --alloc preloads (src/record/shim/): a shared
+# object of its own, never sanitized (it runs inside the recorded program).
+SHIM := $(B)/libc2cscan-alloc.so
 
 .PHONY: all deps check test asan demo clean fuzz bench install
-all: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
+all: $(BIN) $(SHIM) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
 ifeq ($(B),build)
-all: c2cscan
+all: c2cscan libc2cscan-alloc.so
 c2cscan: $(BIN)
 	$(Q)cp $< $@
+libc2cscan-alloc.so: $(SHIM)
+	$(Q)cp $< $@
 endif
+
+$(SHIM): src/record/shim/alloc.c src/perfdata/perf_data.h
+	$(call msg,SHLIB,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
+		-o $@ $< -ldl -lpthread
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)
@@ -109,7 +120,7 @@ demo:
 	@scripts/demo
 
 clean:
-	rm -rf build build-asan build-fuzz c2cscan
+	rm -rf build build-asan build-fuzz c2cscan libc2cscan-alloc.so
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 

@@ -31,6 +31,8 @@ static const char record_usage[] =
 	"  -m, --mmap-pages N    ring buffer pages per buffer, a power of two (default 128)\n"
 	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
 	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
+	"      --alloc           record the command's heap allocations too (malloc family,\n"
+	"                        operator new/delete), so that report names heap objects\n"
 	"  -q, --quiet           no summary\n"
 	"  -v, --verbose         say what is opened and how maps were read\n"
 	"  -h, --help            this text\n"
@@ -76,7 +78,7 @@ static bool parse_ulong(const char *s, unsigned long *v)
 /* Returns -1 when parsing succeeded, else the exit status. */
 static int parse_options(int argc, char **argv, struct record_opts *o)
 {
-	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH };
+	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
@@ -94,6 +96,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "ldlat", required_argument, NULL, OPT_LDLAT },
 		{ "synth-method", required_argument, NULL, OPT_SYNTH },
+		{ "alloc", no_argument, NULL, OPT_ALLOC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -174,6 +177,9 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 				o->synth = SYNTH_TEXT;
 			else
 				return usage_error("--synth-method: auto, query or text, not '%s'", optarg);
+			break;
+		case OPT_ALLOC:
+			o->alloc = true;
 			break;
 		case 'h':
 			fputs(record_usage, stdout);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "perfdata/alloc.h"
 #include "perfdata/reader_int.h"
 #include "util/util.h"
 
@@ -304,6 +305,19 @@ static void feat_event_desc(struct pd_reader *r, struct fcur *c)
 	reader_apply_desc_names(r);
 }
 
+/* Allocation events (record --alloc): a section that does not decode is
+ * dropped with its reason; the samples still count. */
+static void feat_alloc(struct pd_reader *r, const uint8_t *p, size_t len)
+{
+	struct pd_alloc *a = xcalloc(1, sizeof(*a));
+
+	if (r->info.alloc || pd_alloc__decode(p, len, a, r->info.alloc_error, sizeof(r->info.alloc_error))) {
+		free(a);
+		return;
+	}
+	r->info.alloc = a;
+}
+
 void reader_parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t *p, size_t len)
 {
 	struct fcur c = { p, len, false };
@@ -363,6 +377,9 @@ void reader_parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t 
 		break;
 	case PD_FEAT_BUILD_ID:
 		feat_build_id(r, p, len);
+		break;
+	case PD_FEAT_C2CSCAN_ALLOC:
+		feat_alloc(r, p, len);
 		break;
 	default:
 		break;

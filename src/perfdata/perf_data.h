@@ -75,7 +75,48 @@ enum {
 	PD_FEAT_CLOCK_DATA = 29,
 	PD_FEAT_HYBRID_TOPOLOGY = 30,
 	PD_FEAT_PMU_CAPS = 31,
+	/* c2cscan's own, far above perf's: perf skips feature bits it does
+	 * not know (it walks only up to its HEADER_LAST_FEATURE) */
+	PD_FEAT_C2CSCAN_ALLOC = 250,
 	PD_FEAT_MAX = 256,
+};
+
+/*
+ * Allocation events (record --alloc), as the preload shim writes them and as
+ * the C2CSCAN_ALLOC feature carries them (docs: man/c2cscan-record section
+ * ALLOCATION TRACKING). Little-endian, 48 bytes each. time is the samples'
+ * clock (the recording sets use_clockid, CLOCK_MONOTONIC).
+ *
+ * Feature payload: u32 magic PD_ALLOC_MAGIC, u32 version 1, u64 events,
+ * u64 compressed bytes, u32 names, then names (u32 length + bytes, the
+ * user allocator of fn PD_ALLOC_FN_USER + i), then one zstd frame of the
+ * events, in the order each process wrote them.
+ */
+#define PD_ALLOC_MAGIC 0x41433243u     /* "C2CA" */
+
+enum pd_alloc_kind {
+	PD_ALLOC_ALLOC = 1,     /* [addr, addr + size) is a new object */
+	PD_ALLOC_FREE = 2,      /* the object at addr ends */
+};
+
+enum pd_alloc_fn {
+	PD_ALLOC_FN_MALLOC, PD_ALLOC_FN_CALLOC, PD_ALLOC_FN_REALLOC, PD_ALLOC_FN_REALLOCARRAY,
+	PD_ALLOC_FN_ALIGNED_ALLOC, PD_ALLOC_FN_MEMALIGN, PD_ALLOC_FN_POSIX_MEMALIGN, PD_ALLOC_FN_VALLOC,
+	PD_ALLOC_FN_PVALLOC, PD_ALLOC_FN_NEW, PD_ALLOC_FN_NEW_ARRAY, PD_ALLOC_FN_FREE, PD_ALLOC_FN_DELETE,
+	PD_ALLOC_FN_DELETE_ARRAY,
+	PD_ALLOC_FN__NR,
+	PD_ALLOC_FN_USER = 64,  /* + i: the i-th --alloc-fn / --free-fn */
+};
+
+struct pd_alloc_event {
+	uint64_t time;
+	uint64_t addr;
+	uint64_t size;          /* bytes asked for; 0 for a free */
+	uint64_t site;          /* return address into the caller of the allocator */
+	uint32_t pid, tid;
+	uint16_t kind;          /* enum pd_alloc_kind */
+	uint16_t fn;            /* enum pd_alloc_fn */
+	uint32_t reserved;
 };
 
 /* header.misc bits we need that older uapi headers may lack */
@@ -216,6 +257,8 @@ struct pd_build_id {
 	char *name;                     /* owned */
 };
 
+struct pd_alloc;
+
 struct pd_info {
 	char *hostname, *osrelease, *arch, *cpudesc, *cpuid, *version;
 	char **cmdline;
@@ -232,6 +275,8 @@ struct pd_info {
 	uint64_t feat_bits[4];          /* features present */
 	struct pd_build_id *build_ids;  /* objects the recorder knew the build-id of */
 	uint32_t nr_build_ids;
+	struct pd_alloc *alloc;         /* C2CSCAN_ALLOC (perfdata/alloc.h), or NULL */
+	char alloc_error[128];          /* why a C2CSCAN_ALLOC section was refused, or "" */
 };
 
 #endif

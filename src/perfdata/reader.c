@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "perfdata/alloc.h"
 #include "perfdata/reader_int.h"
 #include "util/util.h"
 __attribute__((format(printf, 3, 4))) int reader_set_err(struct pd_reader *r, int code, const char *fmt, ...)
@@ -571,6 +572,9 @@ void pd_reader__delete(struct pd_reader *r)
 	for (uint32_t i = 0; i < in->nr_build_ids; i++)
 		free(in->build_ids[i].name);
 	free(in->build_ids);
+	if (in->alloc)
+		pd_alloc__exit(in->alloc);
+	free(in->alloc);
 	free(in->cpu_node);
 	free(in->cpu_core);
 	free(in->cpu_socket);

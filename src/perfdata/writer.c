@@ -81,6 +81,8 @@ struct pd_writer {
 		char *name;
 	} *bids;                /* BUILD_ID entries */
 	size_t nr_bids, alloc_bids;
+	uint8_t *alloc;         /* C2CSCAN_ALLOC payload, owned */
+	size_t alloc_len;
 };
 
 /* ---- low-level output ---------------------------------------------------- */
@@ -190,6 +192,8 @@ static bool feature_on(const struct pd_writer *w, int f)
 		return w->cacheline > 0;
 	case PD_FEAT_BUILD_ID:
 		return w->nr_bids > 0;
+	case PD_FEAT_C2CSCAN_ALLOC:
+		return w->alloc_len > 0;
 	default:
 		return false;
 	}
@@ -526,6 +530,14 @@ int pd_writer__add_build_id(struct pd_writer *w, uint16_t misc, int32_t pid, con
 	return 0;
 }
 
+int pd_writer__set_alloc(struct pd_writer *w, uint8_t *payload, size_t len)
+{
+	free(w->alloc);
+	w->alloc = payload;
+	w->alloc_len = len;
+	return 0;
+}
+
 int pd_writer__set_total_mem(struct pd_writer *w, uint64_t kb)
 {
 	w->has_total_mem = true;
@@ -826,6 +838,9 @@ static void build_feature(struct pd_writer *w, int f, struct bbuf *b, uint32_t n
 	case PD_FEAT_MEM_TOPOLOGY:
 		feat_mem_topology(w, b, nr_cpus);
 		break;
+	case PD_FEAT_C2CSCAN_ALLOC:
+		bb_put(b, w->alloc, w->alloc_len);
+		break;
 	}
 }
 
@@ -897,6 +912,7 @@ void pd_writer__delete(struct pd_writer *w)
 		free(w->attrs[i].ids);
 	}
 	free(w->attrs);
+	free(w->alloc);
 	for (f = 0; f <= PD_FEAT_CPUID; f++)
 		free(w->str[f]);
 	for (i = 0; i < w->argc; i++)

@@ -36,6 +36,8 @@ int pd_writer__set_cacheline(struct pd_writer *w, uint32_t line_size); /* CACHE:
 int pd_writer__set_topology(struct pd_writer *w, uint32_t nr_cpus, const int32_t *cpu_node,
 			    const int32_t *cpu_core, const int32_t *cpu_socket);
 int pd_writer__set_total_mem(struct pd_writer *w, uint64_t kb);
+/* The C2CSCAN_ALLOC feature's payload (perf_data.h); takes ownership. */
+int pd_writer__set_alloc(struct pd_writer *w, uint8_t *payload, size_t len);
 /* BUILD_ID: one object's build-id (size <= 20); misc is its cpumode
  * (PERF_RECORD_MISC_USER or _KERNEL), pid -1 as perf writes on the host. */
 int pd_writer__add_build_id(struct pd_writer *w, uint16_t misc, int32_t pid, const uint8_t *id,

@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "perfdata/buildid.h"
+#include "record/alloc.h"
 #include "record/record.h"
 #include "record/pmu.h"
 #include "record/synth.h"
@@ -101,6 +102,7 @@ struct recorder {
 	bool moved_old;         /* an old file was renamed to it */
 	sigset_t sigorig;
 	bool signals_caught;
+	struct alloc_rec *alloc;        /* --alloc */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -539,6 +541,11 @@ static void fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bool 
 	a->exclude_kernel = o->user || e->pe.exclude_kernel;
 	a->exclude_user = o->kernel || e->pe.exclude_user;
 	a->inherit = task;
+	if (o->alloc) {
+		/* the shim stamps allocations with CLOCK_MONOTONIC */
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
+	}
 	a->disabled = on_exec;
 	a->enable_on_exec = on_exec;
 	if (e->tracking) {
@@ -872,6 +879,7 @@ static void free_all(struct recorder *rc)
 	}
 	if (rc->signals_caught)
 		release_signals(&rc->sigorig);
+	alloc_rec__delete(rc->alloc);
 }
 
 static void set_enable(struct recorder *rc, bool on)
@@ -1045,6 +1053,24 @@ static int find_targets(struct recorder *rc)
 	return 0;
 }
 
+/* --alloc: the shim goes into a launched command; -p/-t/-a would need
+ * uprobes, which are not there yet. */
+static int start_alloc(struct recorder *rc)
+{
+	char why[512];
+
+	if (!rc->cmd || rc->task_mode || rc->sys_mode) {
+		fprintf(stderr, "c2cscan record: --alloc tracks a command that record launches; with -p, -t, "
+			"-a or -C it needs uprobes, which c2cscan does not set up yet\n");
+		return 1;
+	}
+	if (alloc_rec__new(&rc->alloc, why, sizeof(why))) {
+		fprintf(stderr, "c2cscan record: %s\n", why);
+		return 1;
+	}
+	return 0;
+}
+
 /* The output file; perf's convention: keep the previous recording as FILE.old. */
 static int open_output(struct recorder *rc)
 {
@@ -1086,6 +1112,8 @@ static int fork_command(struct recorder *rc)
 		close(rc->fail[0]);
 		if (read(rc->go[0], &x, 1) != 1)
 			_exit(127);
+		if (rc->alloc)
+			alloc_rec__child_env(rc->alloc);
 		execvp(rc->cmd[0], rc->cmd);
 		e = errno;
 		if (write(rc->fail[1], &e, sizeof(e)) < 0)
@@ -1215,6 +1243,27 @@ static void drain_loop(struct recorder *rc)
 	drain_all(rc);
 }
 
+/* The allocation events the shim wrote, into the file (one warning line
+ * when there are none: the program is static or setuid, or ended by _exit
+ * or a signal before it wrote). */
+static void collect_allocs(struct recorder *rc)
+{
+	struct alloc_rec_stats st;
+	size_t len;
+	uint8_t *p = alloc_rec__collect(rc->alloc, &len, &st);
+
+	if (!p) {
+		fprintf(stderr, "c2cscan record: --alloc: no allocation events: the shim did not load (a static "
+			"or setuid program?) or the program ended before writing them (_exit, a signal)\n");
+		return;
+	}
+	pd_writer__set_alloc(rc->w, p, len);
+	if (!rc->o.quiet)
+		fprintf(stderr, "c2cscan record: %llu allocation events from %llu process(es), %.1f bytes each "
+			"in the file\n", (unsigned long long)st.events, (unsigned long long)st.processes,
+			st.events ? (double)st.bytes / st.events : 0.0);
+}
+
 /* The file's end: buffers closed, data flushed, build-ids and header
  * written. Returns the exit status. */
 static int finish(struct recorder *rc)
@@ -1232,6 +1281,8 @@ static int finish(struct recorder *rc)
 			fprintf(stderr, "c2cscan record: build-ids of %zu of %zu mapped objects (and the kernel's)%s\n",
 				nb, buildids__nr(rc->bids), buildids__dropped(rc->bids) ? "; more were not noted" : "");
 	}
+	if (!rc->werr && rc->alloc)
+		collect_allocs(rc);
 	ret = pd_writer__finish(rc->w);
 	if (!rc->werr && ret < 0)
 		rc->werr = ret;
@@ -1287,6 +1338,8 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 		goto out;
 	choose_tracking(rc);
 	status = find_targets(rc);
+	if (!status && o->alloc)
+		status = start_alloc(rc);
 	if (!status)
 		status = open_output(rc);
 	if (!status)

@@ -24,6 +24,7 @@ struct record_opts {
 	unsigned long period, freq, pages;
 	unsigned int ldlat;
 	bool ldlat_set, pages_set, user, kernel, system_wide, quiet;
+	bool alloc;                     /* --alloc: allocation events (record/alloc.h) */
 	int verbose;
 	pid_t *pids, *tids;             /* -p, -t; owned (record_opts__exit) */
 	int nr_pids, nr_tids;

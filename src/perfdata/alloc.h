@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The C2CSCAN_ALLOC feature (allocation events of record --alloc; layout in
+ * perf_data.h): encoded by record, decoded by the reader. Never prints.
+ */
+#ifndef C2CSCAN_ALLOC_H
+#define C2CSCAN_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "perfdata/perf_data.h"
+
+#define PD_MAX_ALLOC_EVENTS (1u << 24)  /* 768 MiB decoded */
+#define PD_MAX_ALLOC_NAMES  1024
+
+struct pd_alloc {
+	struct pd_alloc_event *ev;      /* owned */
+	uint64_t nr;
+	char **names;                   /* fn PD_ALLOC_FN_USER + i; owned */
+	uint32_t nr_names;
+};
+
+/* The feature's payload: malloc'ed, its size in *len; NULL when zstd fails. */
+uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const char *const *names,
+			  uint32_t nr_names, size_t *len);
+/* 0, or -EINVAL with the reason in why (out is then empty). */
+int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *why, size_t whysize);
+void pd_alloc__exit(struct pd_alloc *a);
+/* "malloc", "operator new[]", a user allocator's name, or "?" */
+const char *pd_alloc__fn_name(const struct pd_alloc *a, uint16_t fn);
+
+#endif

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record --alloc: the shim's environment and the collection of its files. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "perfdata/alloc.h"
+#include "record/alloc.h"
+#include "util/util.h"
+
+#define SHIM_NAME "libc2cscan-alloc.so"
+
+struct alloc_rec {
+	char shim[PATH_MAX];
+	char dir[64];
+	char *preload;          /* LD_PRELOAD for the child */
+};
+
+static int find_shim(char *out, size_t size)
+{
+	const char *env = getenv("C2CSCAN_ALLOC_SHIM");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return access(out, R_OK) ? -errno : 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	scnprintf(out, size, "%s/%s", slash ? exe : ".", SHIM_NAME);
+	if (!access(out, R_OK))
+		return 0;
+	/* installed: PREFIX/bin/c2cscan, PREFIX/lib/c2cscan/ */
+	scnprintf(out, size, "%s/../lib/c2cscan/%s", slash ? exe : ".", SHIM_NAME);
+	return access(out, R_OK) ? -ENOENT : 0;
+}
+
+int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize)
+{
+	struct alloc_rec *a = xcalloc(1, sizeof(*a));
+	const char *old = getenv("LD_PRELOAD");
+	int err;
+
+	*out = NULL;
+	err = find_shim(a->shim, sizeof(a->shim));
+	if (err) {
+		snprintf(why, whysize, "--alloc: cannot find %s beside c2cscan (or set C2CSCAN_ALLOC_SHIM): %s",
+			 SHIM_NAME, strerror(-err));
+		free(a);
+		return err;
+	}
+	snprintf(a->dir, sizeof(a->dir), "/tmp/c2cscan-alloc-XXXXXX");
+	if (!mkdtemp(a->dir)) {
+		err = -errno;
+		snprintf(why, whysize, "--alloc: cannot make a directory in /tmp: %s", strerror(errno));
+		free(a);
+		return err;
+	}
+	a->preload = old && *old ? xasprintf("%s:%s", a->shim, old) : xstrdup(a->shim);
+	*out = a;
+	return 0;
+}
+
+void alloc_rec__child_env(const struct alloc_rec *a)
+{
+	setenv("LD_PRELOAD", a->preload, 1);
+	setenv("C2CSCAN_ALLOC_DIR", a->dir, 1);
+}
+
+/* Appends the whole events of one file to *ev. */
+static void read_one(const char *path, struct pd_alloc_event **ev, size_t *nr, size_t *alloc,
+		     struct alloc_rec_stats *st)
+{
+	struct stat sb;
+	size_t n, have;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < (off_t)sizeof(**ev)) {
+		close(fd);
+		return;
+	}
+	n = (size_t)sb.st_size / sizeof(**ev);
+	st->torn_bytes += (size_t)sb.st_size % sizeof(**ev);
+	if (*nr + n > PD_MAX_ALLOC_EVENTS)
+		n = *nr < PD_MAX_ALLOC_EVENTS ? PD_MAX_ALLOC_EVENTS - *nr : 0;
+	xgrow((void **)ev, alloc, *nr + n + 1, sizeof(**ev));
+	for (have = 0; have < n * sizeof(**ev); have += (size_t)got) {
+		got = read(fd, (char *)(*ev + *nr) + have, n * sizeof(**ev) - have);
+		if (got <= 0)
+			break;
+	}
+	close(fd);
+	*nr += have / sizeof(**ev);
+	st->processes++;
+}
+
+uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_stats *st)
+{
+	struct pd_alloc_event *ev = NULL;
+	size_t nr = 0, alloc = 0;
+	struct dirent *de;
+	uint8_t *p = NULL;
+	DIR *d = opendir(a->dir);
+
+	memset(st, 0, sizeof(*st));
+	*len = 0;
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (strncmp(de->d_name, "alloc-", 6))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", a->dir, de->d_name);
+		read_one(path, &ev, &nr, &alloc, st);
+	}
+	if (d)
+		closedir(d);
+	if (st->processes)
+		p = pd_alloc__encode(ev, nr, NULL, 0, len);
+	st->events = p ? nr : 0;
+	st->bytes = p ? *len : 0;
+	free(ev);
+	return p;
+}
+
+void alloc_rec__delete(struct alloc_rec *a)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!a)
+		return;
+	d = opendir(a->dir);
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (!strncmp(de->d_name, "alloc-", 6)) {
+			snprintf(path, sizeof(path), "%s/%s", a->dir, de->d_name);
+			unlink(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	rmdir(a->dir);
+	free(a->preload);
+	free(a);
+}

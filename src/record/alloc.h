@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record --alloc: the preload shim (src/record/shim/alloc.c) for a launched
+ * command, and the collection of what it wrote into the C2CSCAN_ALLOC
+ * feature (perfdata/alloc.h). Never prints.
+ */
+#ifndef C2CSCAN_RECORD_ALLOC_H
+#define C2CSCAN_RECORD_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct alloc_rec;
+
+struct alloc_rec_stats {
+	uint64_t events;                /* kept */
+	uint64_t processes;             /* that wrote a file */
+	uint64_t torn_bytes;            /* a file's tail shorter than an event */
+	size_t bytes;                   /* the feature's size */
+};
+
+/* Finds the shim (C2CSCAN_ALLOC_SHIM, else libc2cscan-alloc.so beside the
+ * running executable) and makes the directory it writes to. 0, or a
+ * negative errno with a sentence in why. */
+int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize);
+/* In the forked child, before exec: LD_PRELOAD and C2CSCAN_ALLOC_DIR. */
+void alloc_rec__child_env(const struct alloc_rec *a);
+/* The feature's payload from every process's file (malloc'ed), or NULL when
+ * no process wrote one. */
+uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_stats *st);
+/* Removes the directory and its files. */
+void alloc_rec__delete(struct alloc_rec *a);
+
+#endif

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libc2cscan-alloc.so: preloaded by `c2cscan record --alloc` into the command
+ * it launches. Every allocation and free of the C library's allocator and of
+ * C++'s operator new/delete (all variants) becomes a struct pd_alloc_event
+ * (perfdata/perf_data.h) with the caller's return address as its site.
+ *
+ * Cost is the point (a workload allocating millions of times must not crawl):
+ * events go to a per-thread buffer with no system call, stamped with
+ * CLOCK_MONOTONIC through the vDSO (the recording's samples use the same
+ * clock: use_clockid), and a full buffer is appended with one write(2) to
+ * $C2CSCAN_ALLOC_DIR/alloc-PID.bin, which record reads at the end.
+ *
+ * The real allocator is the next definition (dlsym RTLD_NEXT), so a program
+ * linked with jemalloc or tcmalloc keeps it. dlsym itself may allocate:
+ * those few early requests are served from a static arena. A thread-local
+ * depth keeps the shim's own calls (and an allocator calling itself, as
+ * realloc may) out of the events. What is lost: a process's buffered events
+ * when it ends by _exit or a signal, or execs (the exec'd image writes its
+ * own from then on); record says how many processes wrote nothing.
+ *
+ * Built as a shared object apart from libc2cscan.a; includes nothing of the
+ * project but the record format.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "perfdata/perf_data.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+#define BUF_EVENTS 1024                 /* 48 KiB a thread */
+
+struct tbuf {
+	atomic_flag lock;               /* the owner appends, exit and fork flush */
+	bool in_use;
+	uint32_t n;
+	uint32_t tid;
+	struct tbuf *next;              /* every buffer ever made, for the flush at exit */
+	struct pd_alloc_event ev[BUF_EVENTS];
+};
+
+static void *(*real_malloc)(size_t);
+static void *(*real_calloc)(size_t, size_t);
+static void *(*real_realloc)(void *, size_t);
+static void *(*real_reallocarray)(void *, size_t, size_t);
+static void (*real_free)(void *);
+static void *(*real_memalign)(size_t, size_t);
+static void *(*real_aligned_alloc)(size_t, size_t);
+static int (*real_posix_memalign)(void **, size_t, size_t);
+static void *(*real_valloc)(size_t);
+static void *(*real_pvalloc)(size_t);
+
+static bool active;                     /* C2CSCAN_ALLOC_DIR was set and the buffers can be made */
+static bool resolving;
+static char out_dir[512];
+static int out_fd = -1;
+static uint32_t my_pid;
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tbuf *bufs;
+static pthread_key_t tkey;
+
+static TLS struct tbuf *my_buf;
+static TLS int depth;
+
+/* dlsym's own allocations, before the real functions are known */
+static _Alignas(16) char boot[16384];
+static size_t boot_used;
+
+static void *boot_alloc(size_t n)
+{
+	size_t at = (boot_used + 15) & ~(size_t)15;
+
+	if (at + n > sizeof(boot))
+		return NULL;
+	boot_used = at + n;
+	return boot + at;
+}
+
+static bool in_boot(const void *p)
+{
+	return (const char *)p >= boot && (const char *)p < boot + sizeof(boot);
+}
+
+static void resolve(void)
+{
+	resolving = true;
+	real_malloc = dlsym(RTLD_NEXT, "malloc");
+	real_calloc = dlsym(RTLD_NEXT, "calloc");
+	real_realloc = dlsym(RTLD_NEXT, "realloc");
+	real_reallocarray = dlsym(RTLD_NEXT, "reallocarray");
+	real_free = dlsym(RTLD_NEXT, "free");
+	real_memalign = dlsym(RTLD_NEXT, "memalign");
+	real_aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc");
+	real_posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
+	real_valloc = dlsym(RTLD_NEXT, "valloc");
+	real_pvalloc = dlsym(RTLD_NEXT, "pvalloc");
+	resolving = false;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void lock(struct tbuf *b)
+{
+	while (atomic_flag_test_and_set_explicit(&b->lock, memory_order_acquire))
+		;
+}
+
+static void unlock(struct tbuf *b)
+{
+	atomic_flag_clear_explicit(&b->lock, memory_order_release);
+}
+
+static int out_open(void)
+{
+	char path[600];
+
+	if (out_fd < 0) {
+		snprintf(path, sizeof(path), "%s/alloc-%u.bin", out_dir, my_pid);
+		out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	}
+	return out_fd;
+}
+
+/* Appends the buffer's events (held locked). A failed write loses them:
+ * the recording goes on without. */
+static void flush_locked(struct tbuf *b)
+{
+	const char *p = (const char *)b->ev;
+	size_t left = b->n * sizeof(b->ev[0]);
+	int fd = b->n ? out_open() : -1;
+
+	while (fd >= 0 && left) {
+		ssize_t w = write(fd, p, left);
+
+		if (w <= 0)
+			break;
+		p += w;
+		left -= (size_t)w;
+	}
+	b->n = 0;
+}
+
+static void thread_done(void *arg)
+{
+	struct tbuf *b = arg;
+
+	lock(b);
+	flush_locked(b);
+	b->in_use = false;
+	unlock(b);
+	my_buf = NULL;
+}
+
+/* The calling thread's buffer: a free one of an ended thread, or a new one
+ * (mmap: no allocator call). */
+static struct tbuf *tbuf_get(void)
+{
+	struct tbuf *b;
+
+	pthread_mutex_lock(&reg_lock);
+	for (b = bufs; b && b->in_use; b = b->next)
+		;
+	if (!b) {
+		b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b == MAP_FAILED) {
+			pthread_mutex_unlock(&reg_lock);
+			return NULL;
+		}
+		atomic_flag_clear(&b->lock);
+		b->next = bufs;
+		bufs = b;
+	}
+	b->in_use = true;
+	b->n = 0;
+	b->tid = (uint32_t)syscall(SYS_gettid);
+	pthread_mutex_unlock(&reg_lock);
+	pthread_setspecific(tkey, b);
+	return b;
+}
+
+static void emit(uint16_t kind, uint16_t fn, const void *addr, size_t size, const void *site)
+{
+	struct pd_alloc_event *e;
+	struct tbuf *b;
+
+	if (!active || depth)
+		return;
+	depth++;
+	b = my_buf ? my_buf : (my_buf = tbuf_get());
+	if (b) {
+		lock(b);
+		e = &b->ev[b->n++];
+		e->time = now_ns();
+		e->addr = (uintptr_t)addr;
+		e->size = size;
+		e->site = (uintptr_t)site;
+		e->pid = my_pid;
+		e->tid = b->tid;
+		e->kind = kind;
+		e->fn = fn;
+		e->reserved = 0;
+		if (b->n == BUF_EVENTS)
+			flush_locked(b);
+		unlock(b);
+	}
+	depth--;
+}
+
+static void flush_all(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	for (struct tbuf *b = bufs; b; b = b->next) {
+		lock(b);
+		flush_locked(b);
+		unlock(b);
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+/* The child of a fork is another process: its own file; what the parent
+ * had buffered is the parent's to write; the other threads are gone. */
+static void after_fork_child(void)
+{
+	my_pid = (uint32_t)getpid();
+	if (out_fd >= 0)
+		close(out_fd);
+	out_fd = -1;
+	pthread_mutex_init(&reg_lock, NULL);
+	for (struct tbuf *b = bufs; b; b = b->next) {
+		atomic_flag_clear(&b->lock);
+		b->n = 0;
+		b->in_use = b == my_buf;
+	}
+	if (my_buf)
+		my_buf->tid = (uint32_t)syscall(SYS_gettid);
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+	const char *dir = getenv("C2CSCAN_ALLOC_DIR");
+
+	if (!real_malloc)
+		resolve();
+	if (!dir || !*dir || strlen(dir) >= sizeof(out_dir) || pthread_key_create(&tkey, thread_done))
+		return;
+	strcpy(out_dir, dir);
+	my_pid = (uint32_t)getpid();
+	pthread_atfork(NULL, NULL, after_fork_child);
+	active = true;
+}
+
+__attribute__((destructor)) static void shim_fini(void)
+{
+	if (active)
+		flush_all();
+}
+
+/* ---- the C library's allocator ---- */
+
+#define ENSURE(...)                                                       \
+	do {                                                              \
+		if (!real_malloc) {                                       \
+			if (resolving)                                    \
+				return __VA_ARGS__;                       \
+			resolve();                                        \
+		}                                                         \
+	} while (0)
+
+#define CALL(expr)                                                        \
+	({                                                                \
+		__typeof__(expr) _r;                                      \
+		depth++;                                                  \
+		_r = (expr);                                              \
+		depth--;                                                  \
+		_r;                                                       \
+	})
+
+EXPORT void *malloc(size_t n)
+{
+	void *p;
+
+	ENSURE(boot_alloc(n));
+	p = CALL(real_malloc(n));
+	if (p)
+		emit(PD_ALLOC_ALLOC, PD_ALLOC_FN_MALLOC, p, n, __builtin_return_address(0));
+	return p;
+}
+
+EXPORT void *calloc(size_t nmemb, size_t n)
+{
+	void *p;
+
+	/* dlsym's calloc: zeroed static memory */
+	ENSURE(nmemb && n > SIZE_MAX / nmemb ? NULL : boot_alloc(nmemb * n));
+	p = CALL(real_calloc(nmemb, n));
+	if (p)
+		emit(PD_ALLOC_ALLOC, PD_ALLOC_FN_CALLOC, p, nmemb * n, __builtin_return_address(0));
+	return p;
+}
+
+static void *moved(void *old, void *p, size_t n, uint16_t fn, const void *site)
+{
+	if (old && (p || !n))
+		emit(PD_ALLOC_FREE, fn, old, 0, site);
+	if (p)
+		emit(PD_ALLOC_ALLOC, fn, p, n, site);
+	return p;
+}
+
+EXPORT void *realloc(void *old, size_t n)
+{
+	ENSURE(NULL);
+	if (in_boot(old)) {
+		void *p = malloc(n);
+
+		if (p)
+			memcpy(p, old, n < sizeof(boot) ? n : sizeof(boot));
+		return p;
+	}
+	return moved(old, CALL(real_realloc(old, n)), n, PD_ALLOC_FN_REALLOC, __builtin_return_address(0));
+}
+
+EXPORT void *reallocarray(void *old, size_t nmemb, size_t n)
+{
+	void *p;
+
+	ENSURE(NULL);
+	if (!real_reallocarray || in_boot(old))
+		return nmemb && n > SIZE_MAX / nmemb ? NULL : realloc(old, nmemb * n);
+	p = CALL(real_reallocarray(old, nmemb, n));
+	return moved(old, p, nmemb * n, PD_ALLOC_FN_REALLOCARRAY, __builtin_return_address(0));
+}
+
+EXPORT void free(void *p)
+{
+	if (!p || in_boot(p))
+		return;
+	ENSURE();
+	emit(PD_ALLOC_FREE, PD_ALLOC_FN_FREE, p, 0, __builtin_return_address(0));
+	depth++;
+	real_free(p);
+	depth--;
+}
+
+#define ALIGNED(fn, kind, call)                                                                  \
+	{                                                                                         \
+		void *p;                                                                          \
+                                                                                                  \
+		ENSURE(NULL);                                                                     \
+		p = CALL(call);                                                                   \
+		if (p)                                                                            \
+			emit(PD_ALLOC_ALLOC, kind, p, n, __builtin_return_address(0));           \
+		return p;                                                                         \
+	}
+
+EXPORT void *memalign(size_t align, size_t n) ALIGNED(memalign, PD_ALLOC_FN_MEMALIGN, real_memalign(align, n))
+EXPORT void *aligned_alloc(size_t align, size_t n)
+	ALIGNED(aligned_alloc, PD_ALLOC_FN_ALIGNED_ALLOC, real_aligned_alloc(align, n))
+EXPORT void *valloc(size_t n) ALIGNED(valloc, PD_ALLOC_FN_VALLOC, real_valloc(n))
+EXPORT void *pvalloc(size_t n) ALIGNED(pvalloc, PD_ALLOC_FN_PVALLOC, real_pvalloc(n))
+
+EXPORT int posix_memalign(void **pp, size_t align, size_t n)
+{
+	int r;
+
+	ENSURE(12 /* ENOMEM */);
+	r = CALL(real_posix_memalign(pp, align, n));
+	if (!r)
+		emit(PD_ALLOC_ALLOC, PD_ALLOC_FN_POSIX_MEMALIGN, *pp, n, __builtin_return_address(0));
+	return r;
+}
+
+/* ---- C++ operator new and delete (Itanium ABI names) ----
+ * Served by the real malloc/memalign, which libstdc++'s own operator new
+ * does too; when it fails, the real operator new runs (new handler, then
+ * bad_alloc), unrecorded. */
+
+static void *real_cxx(const char *name, size_t n, size_t align, bool aligned)
+{
+	void *(*f)(size_t, ...) = dlsym(RTLD_NEXT, name);
+
+	if (!f)
+		abort();
+	return aligned ? f(n, align) : f(n);
+}
+
+static void *cxx_new(size_t n, size_t align, uint16_t fn, const char *name, bool nothrow, const void *site)
+{
+	void *p;
+
+	ENSURE(NULL);
+	if (!n)
+		n = 1;
+	p = CALL(align ? real_memalign(align, n) : real_malloc(n));
+	if (!p) {
+		if (nothrow)
+			return NULL;
+		return real_cxx(name, n, align, align != 0);
+	}
+	emit(PD_ALLOC_ALLOC, fn, p, n, site);
+	return p;
+}
+
+static void cxx_delete(void *p, uint16_t fn, const void *site)
+{
+	if (!p || in_boot(p))
+		return;
+	ENSURE();
+	emit(PD_ALLOC_FREE, fn, p, 0, site);
+	depth++;
+	real_free(p);
+	depth--;
+}
+
+#define RA __builtin_return_address(0)
+EXPORT void *_Znwm(size_t n) { return cxx_new(n, 0, PD_ALLOC_FN_NEW, "_Znwm", false, RA); }
+EXPORT void *_Znam(size_t n) { return cxx_new(n, 0, PD_ALLOC_FN_NEW_ARRAY, "_Znam", false, RA); }
+EXPORT void *_ZnwmRKSt9nothrow_t(size_t n, const void *nt)
+{
+	return cxx_new(n, 0, PD_ALLOC_FN_NEW, NULL, true, RA);
+}
+EXPORT void *_ZnamRKSt9nothrow_t(size_t n, const void *nt)
+{
+	return cxx_new(n, 0, PD_ALLOC_FN_NEW_ARRAY, NULL, true, RA);
+}
+EXPORT void *_ZnwmSt11align_val_t(size_t n, size_t al)
+{
+	return cxx_new(n, al, PD_ALLOC_FN_NEW, "_ZnwmSt11align_val_t", false, RA);
+}
+EXPORT void *_ZnamSt11align_val_t(size_t n, size_t al)
+{
+	return cxx_new(n, al, PD_ALLOC_FN_NEW_ARRAY, "_ZnamSt11align_val_t", false, RA);
+}
+EXPORT void *_ZnwmSt11align_val_tRKSt9nothrow_t(size_t n, size_t al, const void *nt)
+{
+	return cxx_new(n, al, PD_ALLOC_FN_NEW, NULL, true, RA);
+}
+EXPORT void *_ZnamSt11align_val_tRKSt9nothrow_t(size_t n, size_t al, const void *nt)
+{
+	return cxx_new(n, al, PD_ALLOC_FN_NEW_ARRAY, NULL, true, RA);
+}
+EXPORT void _ZdlPv(void *p) { cxx_delete(p, PD_ALLOC_FN_DELETE, RA); }
+EXPORT void _ZdaPv(void *p) { cxx_delete(p, PD_ALLOC_FN_DELETE_ARRAY, RA); }
+EXPORT void _ZdlPvm(void *p, size_t n) { cxx_delete(p, PD_ALLOC_FN_DELETE, RA); }
+EXPORT void _ZdaPvm(void *p, size_t n) { cxx_delete(p, PD_ALLOC_FN_DELETE_ARRAY, RA); }
+EXPORT void _ZdlPvSt11align_val_t(void *p, size_t al) { cxx_delete(p, PD_ALLOC_FN_DELETE, RA); }
+EXPORT void _ZdaPvSt11align_val_t(void *p, size_t al) { cxx_delete(p, PD_ALLOC_FN_DELETE_ARRAY, RA); }
+EXPORT void _ZdlPvmSt11align_val_t(void *p, size_t n, size_t al) { cxx_delete(p, PD_ALLOC_FN_DELETE, RA); }
+EXPORT void _ZdaPvmSt11align_val_t(void *p, size_t n, size_t al) { cxx_delete(p, PD_ALLOC_FN_DELETE_ARRAY, RA); }
+EXPORT void _ZdlPvRKSt9nothrow_t(void *p, const void *nt) { cxx_delete(p, PD_ALLOC_FN_DELETE, RA); }
+EXPORT void _ZdaPvRKSt9nothrow_t(void *p, const void *nt) { cxx_delete(p, PD_ALLOC_FN_DELETE_ARRAY, RA); }
+EXPORT void _ZdlPvSt11align_val_tRKSt9nothrow_t(void *p, size_t al, const void *nt)
+{
+	cxx_delete(p, PD_ALLOC_FN_DELETE, RA);
+}
+EXPORT void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *p, size_t al, const void *nt)
+{
+	cxx_delete(p, PD_ALLOC_FN_DELETE_ARRAY, RA);
+}
