@@ -43,6 +43,8 @@ WORK_SRCS := $(wildcard scripts/workloads/*.c)
 WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
 PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
+PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
+PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
 # object of its own, never sanitized (it runs inside the recorded program).
 SHIM := $(B)/libc2cscan-alloc.so
@@ -97,6 +99,11 @@ $(B)/progs/%: tests/progs/%.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -o $@ $< -lpthread
+
+$(B)/progs/%: tests/progs/%.cc
+	$(call msg,CXX,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) -std=gnu++17 -O1 -g -o $@ $< -lpthread
 
 deps:
 	@scripts/install-deps

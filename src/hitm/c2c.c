@@ -126,6 +126,7 @@ struct acc_cold {
 	uint64_t time;
 	uint32_t pid;
 	uint32_t code;          /* index into c->codes */
+	uint32_t tag;           /* part of the identity once c->tagged */
 };
 
 /* (code object, code mapping) of rows, interned: a recording has few. */
@@ -192,6 +193,7 @@ struct c2c {
 	uint64_t q_in, q_out;   /* samples queued, counted */
 
 	bool dirty;             /* samples added since the lines were built */
+	bool tagged;            /* a sample had a tag: compare the accumulators' tags too */
 	const struct c2c_line **view;
 };
 
@@ -503,7 +505,8 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 
 	while ((i = htab__next(&c->acc_idx, hash, &pos)) != HTAB_NONE) {
 		a = acc__get(c, i);
-		if (a->iaddr == s->ip && a->line == line && a->offset == offset)
+		if (a->iaddr == s->ip && a->line == line && a->offset == offset &&
+		    (!c->tagged || c->cold[i / COLD_CHUNK][i % COLD_CHUNK].tag == s->tag))
 			return a;
 	}
 	if (c->nr_accs == (size_t)c->nr_chunks * ACC_CHUNK) {
@@ -527,7 +530,7 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	a->iaddr = s->ip;
 	a->cpumode = s->cpumode;
 	c->cold[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = (struct acc_cold){
-		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map) };
+		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map), .tag = s->tag };
 	htab__insert(&c->acc_idx, pos, hash, (uint32_t)c->nr_accs++);
 	return a;
 }
@@ -655,7 +658,8 @@ static void step_line_key(const struct c2c *c, const struct pending *q)
 static void step_line(struct c2c *c, struct pending *q)
 {
 	q->line = line__findnew(c, &q->s, q->line_hash);
-	q->hash = acc_hash(q->line, q->s.ip, q->s.addr & (c->line_size - 1));
+	/* a tag of 0 leaves the hash as it was without tags */
+	q->hash = acc_hash(q->line, q->s.ip ^ (uint64_t)q->s.tag << 47, q->s.addr & (c->line_size - 1));
 	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
 }
 
@@ -706,6 +710,8 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	struct dec one;
 
 	c->dirty = true;
+	if (s->tag)
+		c->tagged = true;
 	if (id == DEC_NONE) {
 		/* more distinct data sources than the registry keeps (a
 		 * hostile file): decode this one on its own */
@@ -941,6 +947,7 @@ static void build_lines(struct c2c *c)
 		row->code_map = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].map;
 		row->first_pid = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].pid;
 		row->first_time = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].time;
+		row->tag = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].tag;
 		acc__apply(c, a, &row->stats, &row->lat);
 		ctx = acc__ctx(c, a, buf, &nr);
 		for (uint32_t k = 0; k < nr; k++) {

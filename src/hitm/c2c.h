@@ -36,6 +36,8 @@ struct c2c_sample {
 				   * counted as an access of unknown kind */
 	uint64_t time;            /* sample time (or file order), for naming later */
 	const struct map_desc *data_map, *code_map; /* NULL when unmapped; outlive the c2c */
+	uint32_t tag;             /* samples of one (line, offset, ip) with other tags make other
+				   * rows: the heap object (maps/heap.h) they touched; 0 none */
 };
 
 enum c2c_display {
@@ -60,6 +62,7 @@ struct c2c_row {                  /* (offset, iaddr) inside one line */
 	const struct map_desc *code_map; /* of the first sample: for naming iaddr */
 	uint32_t first_pid;       /* that sample's pid */
 	uint64_t first_time;      /* and time */
+	uint32_t tag;             /* of its samples (c2c_sample.tag) */
 	struct c2c_lat lat;
 	struct u32set pids, tids, cpus, nodes;
 	struct c2c_stats stats;   /* last: c2c.c fills it only in c2c__sort */

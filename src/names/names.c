@@ -142,6 +142,15 @@ void names__row(struct names *n, const struct maps *maps, bool use_time, const s
 	out->data_ok = names__data(n, maps, l, row->offset, &out->data);
 }
 
+bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
+		 struct code_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n || n->o.disabled)
+		return false;
+	return !symbols__code(names__symbols(n), maps__find(maps, pid, addr, time), pid, addr, time, out);
+}
+
 size_t names__nr_warnings(const struct names *n)
 {
 	return n && n->sym ? symbols__nr_warnings(n->sym) : 0;

@@ -174,10 +174,19 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 {
 	struct data_loc d;
 
-	if (line_data_symbol(r, l, &d))
+	const struct c2c_row *row = hottest_row(r, l);
+	struct heap_ref h;
+	char func[128], src[128];
+
+	if (line_data_symbol(r, l, &d)) {
 		snprintf(buf, size, "%s (%s)", d.sym, base_name(line_object(l)));
-	else
+	} else if (row && report__row_heap(r, l, row, &h)) {
+		/* a heap object: its allocation site */
+		report__heap_site(r, h.obj, func, sizeof(func), src, sizeof(src));
+		snprintf(buf, size, "%s%s (heap)", h.obj->freed ? "freed " : "", func[0] ? func : "?");
+	} else {
 		snprintf(buf, size, "%s", line_object(l));
+	}
 	return text;
 }
 
@@ -287,9 +296,14 @@ static struct col_value row_data(const struct report *r, const struct c2c_line *
 				 const struct c2c_row *row, char *buf, size_t size)
 {
 	struct data_loc d;
+	struct heap_ref h;
+	bool named = report__data_name(r, l, row->offset, &d);
 
 	buf[0] = '\0';
-	if (report__data_name(r, l, row->offset, &d))
+	/* a variable or symbol names it; else the heap object it is in */
+	if ((!named || !d.sym) && report__row_heap(r, l, row, &h) && report__heap_scnprintf(r, &h, buf, size))
+		return text;
+	if (named)
 		names__data_scnprintf(&d, buf, size);
 	if (!buf[0] && l->key.kind == CL_KERNEL)
 		snprintf(buf, size, "[kernel]");

@@ -133,6 +133,50 @@ static size_t jnames(FILE *fp, const struct report *r, const struct c2c_line *l,
 	return n;
 }
 
+/* A heap object's fields, no braces: site, site_source, alloc_fn, size,
+ * address, tid (that allocated it), freed. */
+static size_t jheap_obj(FILE *fp, const struct report *r, const struct heap_obj *o)
+{
+	char func[256], src[256];
+	size_t n;
+
+	report__heap_site(r, o, func, sizeof(func), src, sizeof(src));
+	n = jkey_str(fp, "site", func[0] ? func : NULL, ", ");
+	n += jkey_str(fp, "site_source", src[0] ? src : NULL, ", ");
+	n += fprintf(fp, "\"site_address\": \"%#" PRIx64 "\", ", o->site);
+	n += jkey_str(fp, "alloc_fn", report__alloc_fn(r, o->fn), ", ");
+	return n + fprintf(fp, "\"size\": %" PRIu64 ", \"address\": \"%#" PRIx64 "\", \"tid\": %u, \"freed\": %s",
+			   o->size, o->addr, o->tid, o->freed ? "true" : "false");
+}
+
+/* "heap": the object under the row and the byte of it, or null. */
+static size_t jrow_heap(FILE *fp, const struct report *r, const struct c2c_line *l, const struct c2c_row *row)
+{
+	struct heap_ref h;
+	size_t n;
+
+	if (!report__row_heap(r, l, row, &h))
+		return fprintf(fp, "\"heap\": null, ");
+	n = fprintf(fp, "\"heap\": {");
+	n += jheap_obj(fp, r, h.obj);
+	return n + fprintf(fp, ", \"offset\": %" PRIu64 "}, ", h.offset);
+}
+
+/* "heap_objects": the objects the line's rows fall in, most sampled first. */
+static size_t jline_heap(FILE *fp, const struct report *r, const struct c2c_line *l)
+{
+	struct line_heap_obj objs[64];
+	size_t nr = report__line_heap(r, l, objs, ARRAY_SIZE(objs)), n;
+
+	n = fprintf(fp, "\"heap_objects\": [");
+	for (size_t i = 0; i < nr; i++) {
+		n += fprintf(fp, "%s{", i ? ", " : "");
+		n += jheap_obj(fp, r, objs[i].obj);
+		n += fprintf(fp, ", \"samples\": %" PRIu64 "}", objs[i].samples);
+	}
+	return n + fprintf(fp, "]");
+}
+
 static size_t jline(FILE *fp, const struct report *r, size_t idx)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -152,6 +196,8 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 	n += jset(fp, "cpus", &l->cpus);
 	n += fprintf(fp, ", ");
 	n += jset(fp, "nodes", &l->nodes);
+	n += fprintf(fp, ", ");
+	n += jline_heap(fp, r, l);
 	n += fprintf(fp, ",\n     \"offsets\": [");
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		const struct c2c_row *row = &l->rows[i];
@@ -160,6 +206,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 			     row->iaddr);
 		n += jkey_str(fp, "code_object", row->code_object, ", ");
 		n += jnames(fp, r, l, row);
+		n += jrow_heap(fp, r, l, row);
 		n += jstats(fp, &row->stats);
 		n += fprintf(fp, ", ");
 		n += jlat(fp, &row->lat);

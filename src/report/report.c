@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "perfdata/alloc.h"
 #include "report/report_int.h"
 #include "util/util.h"
 
@@ -171,6 +172,12 @@ static void key_sample(const struct report *r, const struct pd_event *ev, const 
 	cs->time = t;
 	cs->data_map = dmap;
 	cs->code_map = imap;
+	if (r->heap && cs->key.kind != CL_KERNEL) {
+		/* rows keep apart the objects an address held over time */
+		const struct heap_obj *o = heap__find(r->heap, s->pid, s->addr, t);
+
+		cs->tag = o ? o->key : 0;
+	}
 }
 
 /* The event of a sample, if it has data addresses. */
@@ -331,6 +338,10 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	if (opts->double_cl)
 		r->line_size *= 2;
 	r->c2c = c2c__new(r->line_size);
+	/* allocations are stamped with the samples' clock: without times,
+	 * objects cannot be told apart */
+	if (info->alloc && r->use_time)
+		r->heap = heap__new(info->alloc->ev, info->alloc->nr);
 	ret = pass2(r);
 	if (ret < 0) {
 		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
@@ -349,6 +360,7 @@ void report__delete(struct report *r)
 	if (!r)
 		return;
 	names__delete(r->names);
+	heap__delete(r->heap);
 	c2c__delete(r->c2c);
 	maps__delete(r->maps);
 	pd_reader__delete(r->reader);
@@ -464,4 +476,87 @@ bool report__partial(const struct report *r)
 const char *report__partial_reason(const struct report *r)
 {
 	return r->partial_reason;
+}
+
+bool report__row_heap(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		      struct heap_ref *out)
+{
+	uint64_t addr = l->addr + row->offset;
+
+	memset(out, 0, sizeof(*out));
+	out->obj = heap__obj(r->heap, row->tag);
+	if (!out->obj)
+		return false;
+	out->offset = addr - out->obj->addr;
+	return true;
+}
+
+void report__heap_site(const struct report *r, const struct heap_obj *o, char *func, size_t fsize, char *src,
+		       size_t ssize)
+{
+	struct code_loc c;
+
+	/* a return address: the call is the byte before it */
+	bool ok = names__code(r->names, r->maps, o->pid, o->site - 1, o->time, &c);
+
+	scnprintf(func, fsize, "%s", ok && c.inl_func ? c.inl_func : ok && c.func ? c.func : "");
+	if (ok)
+		names__source_scnprintf(&c, false, src, ssize);
+	else
+		scnprintf(src, ssize, "%s", "");
+}
+
+const char *report__alloc_fn(const struct report *r, uint16_t fn)
+{
+	return pd_alloc__fn_name(pd_reader__info(r->reader)->alloc, fn);
+}
+
+size_t report__heap_scnprintf(const struct report *r, const struct heap_ref *h, char *buf, size_t size)
+{
+	char func[256], src[256], site[64];
+
+	if (!h->obj)
+		return 0;
+	report__heap_site(r, h->obj, func, sizeof(func), src, sizeof(src));
+	if (!func[0])
+		scnprintf(site, sizeof(site), "%#" PRIx64, h->obj->site);
+	return scnprintf(buf, size, "%s%s+%#" PRIx64 " (%" PRIu64 " B)", h->obj->freed ? "freed " : "",
+			 func[0] ? func : site, h->offset, h->obj->size);
+}
+
+const struct heap_stats *report__heap_stats(const struct report *r)
+{
+	return r->heap ? heap__stats(r->heap) : NULL;
+}
+
+static int line_heap_cmp(const void *a, const void *b)
+{
+	const struct line_heap_obj *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->obj->addr < y->obj->addr ? -1 : x->obj->addr > y->obj->addr;
+}
+
+size_t report__line_heap(const struct report *r, const struct c2c_line *l, struct line_heap_obj *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		struct heap_ref h;
+		size_t k;
+
+		if (!report__row_heap(r, l, &l->rows[i], &h))
+			continue;
+		for (k = 0; k < n && out[k].obj != h.obj; k++)
+			;
+		if (k == n) {
+			if (n == max)
+				continue;
+			out[n++] = (struct line_heap_obj){ h.obj, 0 };
+		}
+		out[k].samples += l->rows[i].stats.nr_entries;
+	}
+	qsort(out, n, sizeof(*out), line_heap_cmp);
+	return n;
 }

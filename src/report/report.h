@@ -13,6 +13,7 @@
 #include "perfdata/reader.h"
 #include "maps/maps.h"
 #include "hitm/c2c.h"
+#include "maps/heap.h"
 #include "names/names.h"
 
 /* How the rows of a line are grouped: per (offset, code address), the
@@ -94,6 +95,32 @@ bool report__data_name(const struct report *r, const struct c2c_line *l, uint32_
 		       struct data_loc *out);
 size_t report__nr_name_warnings(const struct report *r);
 const char *report__name_warning(const struct report *r, size_t i);
+
+/* The heap object under a row (its offset in line l, at its first
+ * sample's time), and the byte of it: false when none is known (no --alloc,
+ * not heap memory). */
+struct heap_ref {
+	const struct heap_obj *obj;
+	uint64_t offset;
+};
+bool report__row_heap(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		      struct heap_ref *out);
+/* The allocation site of o: its function ("" unknown) and "file:line". */
+void report__heap_site(const struct report *r, const struct heap_obj *o, char *func, size_t fsize, char *src,
+		       size_t ssize);
+/* "malloc", "operator new[]", ... */
+const char *report__alloc_fn(const struct report *r, uint16_t fn);
+/* "make_counter+0x8 (48 B)", "freed make_counter+0x8 (48 B)"; 0 when none. */
+size_t report__heap_scnprintf(const struct report *r, const struct heap_ref *h, char *buf, size_t size);
+/* The distinct heap objects under l's rows (rows at the same object add
+ * their samples), most sampled first; how many, at most max. */
+struct line_heap_obj {
+	const struct heap_obj *obj;
+	uint64_t samples;
+};
+size_t report__line_heap(const struct report *r, const struct c2c_line *l, struct line_heap_obj *out, size_t max);
+/* The heap: its counters, NULL when the recording has no allocations. */
+const struct heap_stats *report__heap_stats(const struct report *r);
 
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);

@@ -13,6 +13,7 @@ struct report {
 	struct pd_reader *reader;
 	struct maps *maps;
 	struct c2c *c2c;
+	struct heap *heap;          /* record --alloc's objects, or NULL */
 	struct names *names;        /* asked lazily by the renderers (names.h) */
 	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
 	bool line_size_from_file;

@@ -38,6 +38,57 @@ static size_t kvpct(FILE *fp, const char *k, uint64_t part, uint64_t whole)
 	return fprintf(fp, "  %-34s: %9.1f%%\n", k, whole ? 100.0 * part / whole : 0.0);
 }
 
+/* The Allocations line (record --alloc), and why there are none when the
+ * section was refused. */
+static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, size_t size)
+{
+	const struct pd_info *in = pd_reader__info(r->reader);
+	const struct heap_stats *hs = report__heap_stats(r);
+
+	if (in->alloc_error[0]) {
+		scnprintf(buf, size, "section dropped: %s", in->alloc_error);
+		return kv(fp, "Allocations", buf);
+	}
+	if (!in->alloc)
+		return 0;
+	if (!hs)
+		return kv(fp, "Allocations", "recorded, not used: the samples have no timestamps");
+	scnprintf(buf, size, "%" PRIu64 " objects, %" PRIu64 " frees in %" PRIu64 " process(es) (record --alloc)",
+		  hs->allocs, hs->frees, hs->processes);
+	if (hs->unmatched_frees || hs->zero_size || hs->absurd || hs->overlaps)
+		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " unmatched frees, %" PRIu64
+			  " zero-size, %" PRIu64 " absurd, %" PRIu64 " over a live object", hs->unmatched_frees,
+			  hs->zero_size, hs->absurd, hs->overlaps);
+	return kv(fp, "Allocations", buf);
+}
+
+/* The heap objects under a line's rows: two or more objects touched by
+ * different threads in one line is heap false sharing. */
+static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l, FILE *fp)
+{
+	struct line_heap_obj objs[8];
+	size_t nr = report__line_heap(r, l, objs, ARRAY_SIZE(objs)), n;
+	char func[256], src[256];
+
+	if (!nr)
+		return 0;
+	n = fprintf(fp, "      heap objects in this line:");
+	for (size_t i = 0; i < nr; i++) {
+		const struct heap_obj *o = objs[i].obj;
+
+		report__heap_site(r, o, func, sizeof(func), src, sizeof(src));
+		n += fprintf(fp, "%s %s%s%s%s%s (%" PRIu64 " B, %s, tid %u, %" PRIu64 " samples)", i ? ";" : "",
+			     o->freed ? "freed " : "", func[0] ? func : "?", src[0] ? " at " : "", src,
+			     "", o->size, report__alloc_fn(r, o->fn), o->tid, objs[i].samples);
+	}
+	n += fprintf(fp, "\n");
+	if (nr > 1 && l->tids.nr > 1)
+		n += fprintf(fp, "      %zu heap objects share this line and %u threads touch it: heap false sharing "
+			     "if the threads use different objects (allocate them 64-byte aligned, or pad the type)\n",
+			     nr, l->tids.nr);
+	return n;
+}
+
 static size_t fprintf_recording(const struct report *r, FILE *fp)
 {
 	const struct pd_info *in = pd_reader__info(r->reader);
@@ -95,6 +146,7 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 	snprintf(buf, sizeof(buf), "%" PRIu64 " private (%" PRIu64 " unmapped), %" PRIu64 " shared, %" PRIu64 " kernel",
 		 r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);
 	n += kv(fp, "Sample keys", buf);
+	n += fprintf_allocations(r, fp, buf, sizeof(buf));
 	if (r->lost || r->lost_samples) {
 		snprintf(buf, sizeof(buf), "%" PRIu64 " events in LOST records, %" PRIu64 " in LOST_SAMPLES",
 			 r->lost, r->lost_samples);
@@ -298,7 +350,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		}
 		n += used + fprintf(fp, "\n");
 	}
-	return n;
+	return n + fprintf_line_heap(r, l, fp);
 }
 
 size_t report__fprintf_stdio(const struct report *r, FILE *fp)

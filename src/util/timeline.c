@@ -189,6 +189,23 @@ size_t timeline__map(struct timeline *t, uint64_t s, uint64_t e, uint64_t time, 
 	return t->nr_ents - before;
 }
 
+const struct tl_entry *timeline__live_find(const struct timeline *t, uint64_t addr)
+{
+	uint32_t n = t->finalized ? 0 : t->root, best = 0;
+
+	while (n) {
+		if (t->tn[n].start <= addr) {
+			best = n;
+			n = t->tn[n].r;
+		} else {
+			n = t->tn[n].l;
+		}
+	}
+	if (best && addr < t->ents[t->tn[best].ent].end)
+		return &t->ents[t->tn[best].ent];
+	return NULL;
+}
+
 void timeline__end_all(struct timeline *t, uint64_t time)
 {
 	treap__end(t, t->root, time);

@@ -47,6 +47,8 @@ void timeline__delete(struct timeline *t);
  * at time, the parts of them outside [start, end) go on as cut values.
  * Returns the number of entries added (at most 3). */
 size_t timeline__map(struct timeline *t, uint64_t start, uint64_t end, uint64_t time, const void *val);
+/* The live entry holding addr (building phase), or NULL. */
+const struct tl_entry *timeline__live_find(const struct timeline *t, uint64_t addr);
 /* Every live value ends at time. */
 void timeline__end_all(struct timeline *t, uint64_t time);
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Heap objects over time, per process, from the allocation events of
+ * record --alloc (perfdata/alloc.h), beside the maps timeline and on the
+ * same timeline module: "which object held ADDR in process PID at TIME?"
+ *
+ * Decisions the events leave open:
+ * - Events are replayed per pid in time order (a thread's own order kept on
+ *   equal stamps); a realloc is a free and an allocation at one instant.
+ * - A free ends its object; its bytes then read as the freed object (a
+ *   sample there touched freed memory) until another object covers them.
+ * - An allocation over a live object (a lost free) replaces what it covers,
+ *   counted as an overlap; a free of no live object's start is unmatched;
+ *   size 0 and sizes past 2^47 or wrapping are skipped and counted.
+ * Never prints.
+ */
+#ifndef C2CSCAN_HEAP_H
+#define C2CSCAN_HEAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "perfdata/perf_data.h"
+
+struct heap;
+
+/* One object; lives as long as the struct heap. */
+struct heap_obj {
+	uint64_t addr, size;
+	uint64_t site;          /* return address into the allocating function */
+	uint64_t time;          /* of the allocation */
+	uint32_t pid, tid;
+	uint16_t fn;            /* enum pd_alloc_fn */
+	bool freed;             /* this is the object's range after its free */
+	uint32_t id;            /* one per allocation (its freed range shares it) */
+	uint32_t key;           /* this object or freed range, for heap__obj (never 0) */
+};
+
+struct heap_stats {
+	uint64_t events, allocs, frees;
+	uint64_t unmatched_frees, zero_size, absurd, overlaps;
+	uint64_t processes;
+};
+
+struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr);
+void heap__delete(struct heap *h);
+/* The object (or freed range) holding addr in pid at time, or NULL. */
+const struct heap_obj *heap__find(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time);
+/* The object of a key (heap_obj.key), or NULL. */
+const struct heap_obj *heap__obj(const struct heap *h, uint32_t key);
+const struct heap_stats *heap__stats(const struct heap *h);
+
+#endif

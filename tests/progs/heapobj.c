@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Heap objects for record --alloc (tests/cli/alloc.sh). Every object is
+ * large (glibc serves it from a fresh mmap), so page 0 is first touched by
+ * malloc's header but every later page first by touch(), at byte
+ * k * 4096 + 8 of the object: a page-fault sample there names the object
+ * and that offset exactly. One allocating function per object, so the
+ * site tells them apart. Prints "obj SITE FN SIZE PAGES" for each.
+ */
+#include <malloc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PG 4096
+#define SZ (64 * PG)
+
+void *volatile keep[16];
+
+__attribute__((noinline)) static void touch(char *p, size_t size, int pages)
+{
+	for (int k = 1; k < pages && (size_t)k * PG + 8 < size; k++)
+		p[(size_t)k * PG + 8] = 1;
+}
+
+static void say(const char *site, const char *fn, size_t size, int pages)
+{
+	printf("obj %s %s %zu %d\n", site, fn, size, pages);
+}
+
+__attribute__((noinline)) void *make_malloc(void) { return malloc(SZ); }
+__attribute__((noinline)) void *make_calloc(void) { return calloc(SZ / 8, 8); }
+__attribute__((noinline)) void *make_aligned(void) { return aligned_alloc(PG, SZ); }
+__attribute__((noinline)) void *make_memalign(void) { return memalign(PG, SZ); }
+__attribute__((noinline)) void *make_valloc(void) { return valloc(SZ); }
+__attribute__((noinline)) void *make_posix(void)
+{
+	void *p = NULL;
+
+	return posix_memalign(&p, 64, SZ) ? NULL : p;
+}
+__attribute__((noinline)) void *make_reuse_a(void) { return malloc(SZ); }
+__attribute__((noinline)) void *make_reuse_b(void) { return malloc(SZ); }
+__attribute__((noinline)) void *grow_obj(void *p, size_t n) { return realloc(p, n); }
+__attribute__((noinline)) void *make_in_thread(void) { return malloc(SZ); }
+
+static void *thread_main(void *arg)
+{
+	char *p = make_in_thread();
+
+	touch(p, SZ, 8);
+	keep[9] = p;
+	return arg;
+}
+
+int main(void)
+{
+	char *p, *a;
+	pthread_t t;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* a fixed threshold: a freed mmap'd object is unmapped and the next
+	 * one of its size mapped again, usually at the same address */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	p = make_malloc();
+	touch(p, SZ, 8);
+	keep[0] = p;
+	say("make_malloc", "malloc", SZ, 8);
+	p = make_calloc();
+	touch(p, SZ, 8);
+	keep[1] = p;
+	say("make_calloc", "calloc", SZ, 8);
+	p = make_aligned();
+	touch(p, SZ, 8);
+	keep[2] = p;
+	say("make_aligned", "aligned_alloc", SZ, 8);
+	p = make_memalign();
+	touch(p, SZ, 8);
+	keep[3] = p;
+	say("make_memalign", "memalign", SZ, 8);
+	p = make_valloc();
+	touch(p, SZ, 8);
+	keep[4] = p;
+	say("make_valloc", "valloc", SZ, 8);
+	p = make_posix();
+	touch(p, SZ, 8);
+	keep[5] = p;
+	say("make_posix", "posix_memalign", SZ, 8);
+
+	/* a freed range reused: a's pages are unmapped, b gets fresh ones at
+	 * (usually) the same address; samples there are b's */
+	a = make_reuse_a();
+	touch(a, SZ, 4);
+	free(a);
+	p = make_reuse_b();
+	touch(p, SZ, 8);
+	keep[6] = p;
+	printf("reuse %s\n", p == a ? "same" : "moved");
+	say("make_reuse_a", "malloc", SZ, 4);
+	say("make_reuse_b", "malloc", SZ, 8);
+
+	/* realloc that moves (a small object into a large one) */
+	p = malloc(64);
+	keep[7] = p;
+	p = grow_obj(p, 2 * SZ);
+	touch(p, 2 * SZ, 8);
+	keep[7] = p;
+	say("grow_obj", "realloc", 2 * SZ, 8);
+
+	pthread_create(&t, NULL, thread_main, NULL);
+	pthread_join(t, NULL);
+	say("make_in_thread", "malloc", SZ, 8);
+	return 0;
+}
