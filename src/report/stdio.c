@@ -67,25 +67,28 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l, FILE *fp)
 {
 	struct line_heap_obj objs[8];
-	size_t nr = report__line_heap(r, l, objs, ARRAY_SIZE(objs)), n;
+	size_t nr = report__line_heap(r, l, objs, ARRAY_SIZE(objs)), n, live = 0;
 	char func[256], src[256];
 
 	if (!nr)
 		return 0;
-	n = fprintf(fp, "      heap objects in this line:");
+	n = fprintf(fp, "      heap objects in this line:\n");
 	for (size_t i = 0; i < nr; i++) {
 		const struct heap_obj *o = objs[i].obj;
 
 		report__heap_site(r, o, func, sizeof(func), src, sizeof(src));
-		n += fprintf(fp, "%s %s%s%s%s%s (%" PRIu64 " B, %s, tid %u, %" PRIu64 " samples)", i ? ";" : "",
-			     o->freed ? "freed " : "", func[0] ? func : "?", src[0] ? " at " : "", src,
-			     "", o->size, report__alloc_fn(r, o->fn), o->tid, objs[i].samples);
+		if (!func[0])
+			scnprintf(func, sizeof(func), "%#" PRIx64, o->site);
+		n += fprintf(fp, "        %s%.80s%s%.60s (%" PRIu64 " B, %s, tid %u, %" PRIu64 " samples)\n",
+			     o->freed ? "freed " : "", func, src[0] ? " at " : "", src, o->size,
+			     report__alloc_fn(r, o->fn), o->tid, objs[i].samples);
 	}
-	n += fprintf(fp, "\n");
-	if (nr > 1 && l->tids.nr > 1)
-		n += fprintf(fp, "      %zu heap objects share this line and %u threads touch it: heap false sharing "
-			     "if the threads use different objects (allocate them 64-byte aligned, or pad the type)\n",
-			     nr, l->tids.nr);
+	for (size_t i = 0; i < nr; i++)
+		live += !objs[i].obj->freed;
+	if (live > 1 && l->tids.nr > 1)
+		n += fprintf(fp, "      %zu live heap objects share this line and %u threads touch it: heap false "
+			     "sharing if the threads\n        use different objects (allocate them 64-byte aligned, "
+			     "or pad the type)\n", live, l->tids.nr);
 	return n;
 }
 

@@ -32,7 +32,7 @@ grep -q "Allocations *: [0-9]* objects, [0-9]* frees in 1 process(es) (record --
 	fail "no Allocations line: $(grep Alloc h.stdio)"
 grep -q " make_malloc+0\.\.\. " h.stdio ||
 	fail "the Data column does not name heap bytes: $(grep make_malloc h.stdio | head -n 2)"
-grep -q "heap objects in this line: make_malloc at heapobj.c:[0-9]* (262144 B, malloc, tid" h.stdio ||
+grep -A1 "heap objects in this line:" h.stdio | grep -q "^        make_malloc at heapobj.c:[0-9]* (262144 B, malloc, tid" ||
 	fail "a line does not list its heap objects"
 grep -q " make_calloc (heap)" h.stdio || fail "the line list does not name heap lines"
 # the browser shows the same Data column

@@ -32,6 +32,10 @@
  *   sample [attr=ID] pid= [tid=] [time=] [cpu=] [addr=] [ip=] [src=MNEMONIC|0xHEX]
  *          [weight=] [ins_lat=] [period=] [phys=] [repeat=N] [tstep=N] [kernel]
  *   round | lost id= lost= | lost_samples lost= | throttle|unthrottle time= id=
+ *   alloc  pid= [tid=] [time=] addr= size= [site=] [fn=N]   an allocation event
+ *   free   pid= [tid=] [time=] addr= [site=] [fn=N]          (record --alloc's
+ *          C2CSCAN_ALLOC feature; time= is the samples' clock, default the next)
+ *   alloc_raw HEX...  the feature's payload as given (damaged sections)
  *   record type=N [misc=N] [data=HEX]     a well-formed record of any type
  *   raw HEX...                              bytes as given (malformed input)
  * Side-band lines also take attr=ID (whose trailer format to use) and cpu=.
@@ -45,6 +49,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "perfdata/alloc.h"
 #include "perfdata/perf_data.h"
 #include "util/util.h"
 #include "perfdata/writer.h"
@@ -87,6 +92,10 @@ struct mk {
 	char *cmdline;
 	uint64_t total_mem;
 	bool omit[PD_FEAT_MAX];
+	struct pd_alloc_event *allocs;
+	size_t nr_allocs, alloc_allocs;
+	uint8_t *alloc_raw;
+	size_t alloc_raw_len, alloc_raw_cap;
 };
 
 static struct mk *g_mk;
@@ -941,6 +950,41 @@ static void do_raw(struct mk *mk, struct line *l)
 	mk->records = true;
 }
 
+static void do_alloc(struct mk *mk, struct line *l, bool alloc)
+{
+	struct pd_alloc_event *e;
+
+	xgrow((void **)&mk->allocs, &mk->alloc_allocs, mk->nr_allocs + 1, sizeof(*mk->allocs));
+	e = &mk->allocs[mk->nr_allocs++];
+	memset(e, 0, sizeof(*e));
+	e->pid = u32("pid", need_num(l, "pid"));
+	e->tid = u32("tid", num(l, "tid", e->pid));
+	e->time = take_time(mk, l);
+	e->addr = need_num(l, "addr");
+	e->size = alloc ? need_num(l, "size") : 0;
+	e->site = num(l, "site", 0);
+	e->kind = alloc ? PD_ALLOC_ALLOC : PD_ALLOC_FREE;
+	e->fn = (uint16_t)num(l, "fn", alloc ? PD_ALLOC_FN_MALLOC : PD_ALLOC_FN_FREE);
+	check_used(l);
+}
+
+static void do_alloc_raw(struct mk *mk, struct line *l)
+{
+	for (int i = 0; i < l->nr; i++) {
+		const char *h = l->kv[i].key ? l->kv[i].key : l->kv[i].val;
+
+		l->kv[i].used = true;
+		for (size_t k = 0; h && h[k] && h[k + 1]; k += 2) {
+			unsigned int b;
+
+			if (sscanf(h + k, "%2x", &b) != 1)
+				fail("alloc_raw: bad hex '%s'", h);
+			xgrow((void **)&mk->alloc_raw, &mk->alloc_raw_cap, mk->alloc_raw_len + 1, 1);
+			mk->alloc_raw[mk->alloc_raw_len++] = (uint8_t)b;
+		}
+	}
+}
+
 static void line(struct mk *mk, char *s)
 {
 	struct line l;
@@ -980,6 +1024,12 @@ static void line(struct mk *mk, char *s)
 		do_throttle(mk, &l, PERF_RECORD_THROTTLE);
 	else if (!strcmp(w, "unthrottle"))
 		do_throttle(mk, &l, PERF_RECORD_UNTHROTTLE);
+	else if (!strcmp(w, "alloc"))
+		do_alloc(mk, &l, true);
+	else if (!strcmp(w, "free"))
+		do_alloc(mk, &l, false);
+	else if (!strcmp(w, "alloc_raw"))
+		do_alloc_raw(mk, &l);
 	else if (!strcmp(w, "record"))
 		do_record(mk, &l);
 	else if (!strcmp(w, "raw"))
@@ -1074,6 +1124,17 @@ int main(int argc, char **argv)
 	if (!mk.nr_attrs)
 		fail("no attr line");
 	set_features(&mk);
+	if (mk.alloc_raw) {
+		pd_writer__set_alloc(mk.w, mk.alloc_raw, mk.alloc_raw_len);
+	} else if (mk.nr_allocs) {
+		size_t len;
+		uint8_t *p = pd_alloc__encode(mk.allocs, mk.nr_allocs, NULL, 0, &len);
+
+		if (!p)
+			fail("cannot encode the allocation events");
+		pd_writer__set_alloc(mk.w, p, len);
+	}
+	free(mk.allocs);
 	err = pd_writer__finish(mk.w);
 	if (err)
 		fail("finishing %s: %s", mk.out, strerror(-err));
