@@ -546,6 +546,28 @@ static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols
 	free(u);
 }
 
+/* The heap objects under the line's rows (record --alloc), on one line. */
+static void draw_heap(const struct tui *t, const struct c2c_line *l, int *y, int cols)
+{
+	struct line_heap_obj objs[8];
+	size_t nr = report__line_heap(t->r, l, objs, ARRAY_SIZE(objs)), n;
+	char buf[768], func[128], src[128];
+
+	if (!nr)
+		return;
+	n = (size_t)snprintf(buf, sizeof(buf), " heap:");
+	for (size_t i = 0; i < nr && n < sizeof(buf); i++) {
+		const struct heap_obj *o = objs[i].obj;
+
+		report__heap_site(t->r, o, func, sizeof(func), src, sizeof(src));
+		if (!func[0])
+			snprintf(func, sizeof(func), "%#" PRIx64, o->site);
+		n += scnprintf(buf + n, sizeof(buf) - n, "%s %s%s (%" PRIu64 " B, %s, tid %u)", i ? " |" : "",
+			       o->freed ? "freed " : "", func, o->size, report__alloc_fn(t->r, o->fn), o->tid);
+	}
+	term__put((*y)++, 0, cols, ST_NORMAL, buf);
+}
+
 static int line_top(void *priv, int cols)
 {
 	struct tui *t = priv;
@@ -563,6 +585,7 @@ static int line_top(void *priv, int cols)
 		 l->cpus.nr, l->nodes.nr);
 	term__put(1, 0, cols, ST_NORMAL, buf);
 	draw_strip(t, l, &y, cols);
+	draw_heap(t, l, &y, cols);
 	return y;
 }
 

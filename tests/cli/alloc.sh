@@ -40,6 +40,14 @@ printf 'dump:list.txt\n' >keys
 env COLUMNS=200 LINES=30 LC_ALL=C C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -d all -i heapobj.data >/dev/null 2>err ||
 	fail "browser: $(cat err)"
 grep -q " make_[a-z_]* (heap)" list.txt || fail "the browser does not name heap lines: $(head -n 12 list.txt)"
+# the browser's line view lists the objects sharing the line (fixture: two
+# threads' objects and a freed one)
+mkperf "$TOP/tests/fixtures/scenarios/heap-false-sharing.scn" hfs.data &&
+	printf 'enter\ndump:line.txt\n' >keys2 &&
+	env COLUMNS=160 LINES=24 LC_ALL=C C2CSCAN_KEYS=keys2 "$C2CSCAN" report --tui -i hfs.data >/dev/null 2>err ||
+	fail "browser line view: $(cat err)"
+grep -q "^ heap: 0x401050 (24 B, malloc, tid 14001) | 0x401050 (24 B, malloc, tid 14011) | freed 0x401070 (8 B, calloc" \
+	line.txt || fail "the line view does not list the heap objects: $(grep heap line.txt)"
 # a recording without --alloc: null, not an error
 "$C2CSCAN" record -q -e page-faults -c 1 -o plain.data -- "$TOP/$B/progs/heapobj" >/dev/null 2>err || fail "plain: $(cat err)"
 "$C2CSCAN" report --json -d all -i plain.data >plain.json 2>err || fail "plain report: $(cat err)"
