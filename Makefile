@@ -18,7 +18,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS := $(PKG_LIBS) -lpthread -lm
+LDLIBS := $(PKG_LIBS) -lstdc++ -lpthread -lm
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 ifeq ($(V),1)

@@ -272,7 +272,7 @@ static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
 
 	e = esym_find(o, vaddr, true, &off);
 	if (e && e->type != STT_TLS && (off < e->size || (!e->size && !off))) {
-		out->sym = e->name;
+		out->sym = obj__demangle(o, e->name);
 		out->sym_off = off;
 		out->sym_size = e->size;
 	}

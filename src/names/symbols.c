@@ -215,6 +215,7 @@ static void obj__delete(struct obj *o)
 	free(o->vars);
 	free(o->subps);
 	free(o->esyms);
+	strtab__delete(o->demangled);
 	free(o->segs);
 	free(o->path);
 	if (o->dwfl)
@@ -685,6 +686,29 @@ static int esym_cmp(const void *a, const void *b)
 	return (int)x->rank - (int)y->rank;
 }
 
+/* libstdc++'s demangler (the C++ ABI's, callable from C) */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+const char *obj__demangle(struct obj *o, const char *name)
+{
+	const char *kept;
+	char *d;
+	int status = -1;
+
+	if (!name || name[0] != '_' || name[1] != 'Z')
+		return name;
+	d = __cxa_demangle(name, NULL, NULL, &status);
+	if (status || !d) {
+		free(d);
+		return name;
+	}
+	if (!o->demangled)
+		o->demangled = strtab__new();
+	kept = strtab__intern(o->demangled, d, NULL);
+	free(d);
+	return kept;
+}
+
 static void esyms_build(struct obj *o)
 {
 	int n = dwfl_module_getsymtab(o->mod);
@@ -763,7 +787,7 @@ static int obj__code(struct obj *o, uint64_t vaddr, struct code_loc *out)
 
 	e = esym_find(o, vaddr, false, &off);
 	if (e && e->type != STT_TLS) {
-		out->func = e->name;
+		out->func = obj__demangle(o, e->name);
 		out->func_off = off;
 	}
 	obj__line(o, vaddr, out);

@@ -95,6 +95,7 @@ struct obj {
 	struct acache lines;
 	struct dwline_sections lsec;
 	int lsec_state;         /* 0 not looked for, 1 usable, -1 not (libdw answers) */
+	struct strtab *demangled; /* C++ symbol names demangled on first use (obj__demangle) */
 };
 
 struct ksym {
@@ -138,6 +139,9 @@ bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc);
 void acache__put(struct acache *c, uint64_t key, int rc, const void *val);
 
 /* symbols.c */
+/* name as the source wrote it: a C++ (Itanium ABI) symbol demangled, kept
+ * for the object's life; other names as they are. */
+const char *obj__demangle(struct obj *o, const char *name);
 void sym_warn(struct symbols *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The object behind a file mapping, opened on first use. */
 struct obj *obj__get(struct symbols *s, const struct map_desc *map);

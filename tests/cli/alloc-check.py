@@ -21,7 +21,7 @@ seen = {}
 bad = 0
 for l in j["cachelines"]:
     for o in l["offsets"]:
-        if o["symbol"] != "touch":
+        if not (o["symbol"] or "").startswith("touch"):   # touch, touch(char*, int)
             continue
         h = o["heap"]
         if not h:

@@ -15,14 +15,14 @@ struct alignas(64) big {
 
 static void *volatile keep[4];
 
-extern "C" __attribute__((noinline)) void touch(char *p, int pages)
+__attribute__((noinline)) void touch(char *p, int pages)
 {
 	for (int k = 1; k < pages; k++)
 		p[(size_t)k * PG + 8] = 1;
 }
 
-/* C names: the report does not demangle yet */
-extern "C" {
+/* C++ names: the report shows them demangled */
+namespace heap {
 __attribute__((noinline)) char *make_new_array() { return new char[SZ]; }
 __attribute__((noinline)) big *make_new_object() { return new big; }
 __attribute__((noinline)) big *make_new_aligned() { return new (std::align_val_t(4096)) big; }
@@ -30,8 +30,8 @@ __attribute__((noinline)) big *make_new_aligned() { return new (std::align_val_t
 
 int main()
 {
-	char *a = make_new_array();
-	big *b = make_new_object(), *c = make_new_aligned();
+	char *a = heap::make_new_array();
+	big *b = heap::make_new_object(), *c = heap::make_new_aligned();
 
 	touch(a, 8);
 	touch(b->b, 8);
@@ -39,9 +39,9 @@ int main()
 	keep[0] = a;
 	keep[1] = b;
 	keep[2] = c;
-	std::printf("obj make_new_array operator_new[] %d 8\n", SZ);
-	std::printf("obj make_new_object operator_new %d 8\n", SZ);
-	std::printf("obj make_new_aligned operator_new %d 8\n", SZ);
+	std::printf("obj heap::make_new_array() operator_new[] %d 8\n", SZ);
+	std::printf("obj heap::make_new_object() operator_new %d 8\n", SZ);
+	std::printf("obj heap::make_new_aligned() operator_new %d 8\n", SZ);
 	delete[] a;
 	delete b;
 	::operator delete(c, std::align_val_t(4096));
