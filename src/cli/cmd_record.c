@@ -32,7 +32,11 @@ static const char record_usage[] =
 	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
 	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
 	"      --alloc           record the command's heap allocations too (malloc family,\n"
-	"                        operator new/delete), so that report names heap objects\n"
+	"                        operator new/delete), so that report names heap objects;\n"
+	"                        with -p/-t/-a/-C through uprobes on the C library\n"
+	"      --alloc-fn SYM[:size=N],...  the program's own allocators too (size in\n"
+	"                        argument N, default 1); implies --alloc\n"
+	"      --free-fn SYM,... the program's own frees (the first argument is freed)\n"
 	"  -q, --quiet           no summary\n"
 	"  -v, --verbose         say what is opened and how maps were read\n"
 	"  -h, --help            this text\n"
@@ -75,10 +79,30 @@ static bool parse_ulong(const char *s, unsigned long *v)
 	return end != s && !*end && !errno && s[0] != '-';
 }
 
+/* "a,b:size=2": appended to fns (8 at most). */
+static int add_fns(const char *list, char **fns, int *nr)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n) {
+			if (*nr == 8)
+				return -E2BIG;
+			fns[*nr] = xmalloc(n + 1);
+			memcpy(fns[*nr], p, n);
+			fns[(*nr)++][n] = '\0';
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
 /* Returns -1 when parsing succeeded, else the exit status. */
 static int parse_options(int argc, char **argv, struct record_opts *o)
 {
-	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC };
+	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
@@ -97,6 +121,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		{ "ldlat", required_argument, NULL, OPT_LDLAT },
 		{ "synth-method", required_argument, NULL, OPT_SYNTH },
 		{ "alloc", no_argument, NULL, OPT_ALLOC },
+		{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
+		{ "free-fn", required_argument, NULL, OPT_FREE_FN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -180,6 +206,13 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_ALLOC:
 			o->alloc = true;
+			break;
+		case OPT_ALLOC_FN:
+		case OPT_FREE_FN:
+			o->alloc = true;
+			if (add_fns(optarg, c == OPT_ALLOC_FN ? o->alloc_fns : o->free_fns,
+				    c == OPT_ALLOC_FN ? &o->nr_alloc_fns : &o->nr_free_fns))
+				return usage_error("too many functions in '%s' (8 at most)", optarg);
 			break;
 		case 'h':
 			fputs(record_usage, stdout);

@@ -84,7 +84,10 @@ static void replay_alloc(struct heap *h, struct heap_proc *p, const struct pd_al
 		return;
 	}
 	live = timeline__live_find(p->tl, e->addr);
-	if (live && !((const struct heap_obj *)live->val)->freed)
+	/* a user allocator's object inside a C library one (an arena) is the
+	 * innermost object, not an overlap */
+	if (live && !((const struct heap_obj *)live->val)->freed &&
+	    (e->fn >= PD_ALLOC_FN_USER) == (((const struct heap_obj *)live->val)->fn >= PD_ALLOC_FN_USER))
 		h->stats.overlaps++;
 	o = obj__new(h);
 	*o = (struct heap_obj){ .key = o->key, .addr = e->addr, .size = e->size, .site = e->site, .time = e->time,

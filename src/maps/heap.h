@@ -9,7 +9,9 @@
  *   equal stamps); a realloc is a free and an allocation at one instant.
  * - A free ends its object; its bytes then read as the freed object (a
  *   sample there touched freed memory) until another object covers them.
- * - An allocation over a live object (a lost free) replaces what it covers,
+ * - An allocation over a live object replaces what it covers: a user
+ *   allocator's object (--alloc-fn) inside a C library one (its arena) is
+ *   the innermost object; between objects of one kind it is a lost free,
  *   counted as an overlap; a free of no live object's start is unmatched;
  *   size 0 and sizes past 2^47 or wrapping are skipped and counted.
  * Never prints.

@@ -19,6 +19,14 @@ static const char *const fn_names[PD_ALLOC_FN__NR] = {
 	[PD_ALLOC_FN_DELETE] = "operator delete", [PD_ALLOC_FN_DELETE_ARRAY] = "operator delete[]",
 };
 
+int pd_alloc__fn_id(const char *name)
+{
+	for (int i = 0; i < PD_ALLOC_FN__NR; i++)
+		if (!strcmp(fn_names[i], name))
+			return i;
+	return -1;
+}
+
 const char *pd_alloc__fn_name(const struct pd_alloc *a, uint16_t fn)
 {
 	if (fn < PD_ALLOC_FN__NR)

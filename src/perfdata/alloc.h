@@ -11,6 +11,13 @@
 #include "perfdata/perf_data.h"
 
 #define PD_MAX_ALLOC_EVENTS (1u << 24)  /* 768 MiB decoded */
+
+/* Allocation events as uprobe samples (record --alloc with -p/-a, or
+ * --alloc-fn): events named PD_ALLOC_PROBE_PREFIX "FN:ROLE[:ARGS]", ROLE
+ * "entry" (ARGS: size=aN or aN*aM, old=aN), "ret" (the pointer in the
+ * return register; the sample's ip is the call site) or "free" (free=aN);
+ * aN is the Nth argument register, sampled in REGS_USER. */
+#define PD_ALLOC_PROBE_PREFIX "c2cscan_alloc:"
 #define PD_MAX_ALLOC_NAMES  1024
 
 struct pd_alloc {
@@ -26,6 +33,8 @@ uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const ch
 /* 0, or -EINVAL with the reason in why (out is then empty). */
 int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *why, size_t whysize);
 void pd_alloc__exit(struct pd_alloc *a);
+/* The fn of a C library or C++ allocator's name, or -1. */
+int pd_alloc__fn_id(const char *name);
 /* "malloc", "operator new[]", a user allocator's name, or "?" */
 const char *pd_alloc__fn_name(const struct pd_alloc *a, uint16_t fn);
 

@@ -173,7 +173,11 @@ struct pd_sample {
 	uint32_t raw_size;
 	const void *raw;
 	uint64_t aux_size;
+	uint64_t regs_abi;      /* REGS_USER: PERF_SAMPLE_REGS_ABI_*, 0 none */
+	uint8_t nr_regs;        /* values kept: the lowest PD_SAMPLE_REGS registers of the mask */
+	uint64_t regs[8];       /* in the mask's bit order (record --alloc's probes need 3) */
 };
+#define PD_SAMPLE_REGS 8
 
 struct pd_mmap {
 	uint32_t pid, tid;

@@ -223,6 +223,27 @@ static bool skip_regs(struct scur *c, uint64_t mask)
 	return !abi || s_skip(c, 8ULL * __builtin_popcountll(mask));
 }
 
+/* REGS_USER: the abi, then the mask's registers (none when abi is 0);
+ * the first PD_SAMPLE_REGS are kept. */
+static bool take_regs(struct scur *c, uint64_t mask, struct pd_sample *s)
+{
+	uint64_t n = (uint64_t)__builtin_popcountll(mask);
+
+	if (!s_u64(c, &s->regs_abi))
+		return false;
+	if (!s->regs_abi)
+		return true;
+	if (n > (uint64_t)(c->end - c->p) / 8)
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (i < PD_SAMPLE_REGS)
+			s_u64(c, &s->regs[s->nr_regs++]);
+		else
+			s_skip(c, 8);
+	}
+	return true;
+}
+
 /* STACK_USER: size, the copy, and the dynamic size when the copy is not empty. */
 static bool skip_stack_user(struct scur *c)
 {
@@ -295,7 +316,7 @@ static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 		return false;
 	if (t & PERF_SAMPLE_BRANCH_STACK && !skip_branch_stack(&c, a->branch_sample_type))
 		return false;
-	if (t & PERF_SAMPLE_REGS_USER && !skip_regs(&c, a->sample_regs_user))
+	if (t & PERF_SAMPLE_REGS_USER && !take_regs(&c, a->sample_regs_user, s))
 		return false;
 	if (t & PERF_SAMPLE_STACK_USER && !skip_stack_user(&c))
 		return false;

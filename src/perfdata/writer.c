@@ -1116,8 +1116,15 @@ ssize_t pd_fmt_sample(void *buf, size_t bufsz, const struct perf_event_attr *att
 		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 			c_u64(&c, 0);
 	}
-	if (st & PERF_SAMPLE_REGS_USER)
-		c_u64(&c, PERF_SAMPLE_REGS_ABI_NONE);
+	if (st & PERF_SAMPLE_REGS_USER) {
+		if (s->regs_abi && s->nr_regs == __builtin_popcountll(attr->sample_regs_user)) {
+			c_u64(&c, s->regs_abi);
+			for (unsigned int i = 0; i < s->nr_regs; i++)
+				c_u64(&c, s->regs[i]);
+		} else {
+			c_u64(&c, PERF_SAMPLE_REGS_ABI_NONE);
+		}
+	}
 	if (st & PERF_SAMPLE_STACK_USER)
 		c_u64(&c, 0);           /* size 0: no data, no dyn_size */
 	if (st & PERF_SAMPLE_WEIGHT)

@@ -31,6 +31,7 @@ struct pmu_event {
 	bool exclude_user, exclude_kernel; /* from :u / :k modifiers */
 	bool has_period;        /* period= term given */
 	uint64_t period;
+	uint64_t regs_user;     /* sample these user registers (record --alloc's probes) */
 };
 
 enum pmu_vendor { PMU_NONE, PMU_INTEL, PMU_AMD_IBS, PMU_ARM_SPE };

@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include "perfdata/buildid.h"
 #include "record/alloc.h"
+#include "record/probes.h"
 #include "record/record.h"
 #include "record/pmu.h"
 #include "record/synth.h"
@@ -70,7 +71,7 @@ struct rec_buf {
 struct recorder {
 	struct record_opts o;      /* the caller's, copied; strings and arrays not owned */
 	struct pd_writer *w;
-	struct rec_evsel ev[RECORD_MAX_EVENTS + 1];
+	struct rec_evsel ev[RECORD_MAX_EVENTS + 1 + PROBES_MAX];
 	int nr_ev;
 	struct rec_buf *bufs;
 	int nr_bufs;
@@ -102,7 +103,8 @@ struct recorder {
 	bool moved_old;         /* an old file was renamed to it */
 	sigset_t sigorig;
 	bool signals_caught;
-	struct alloc_rec *alloc;        /* --alloc */
+	struct alloc_rec *alloc;        /* --alloc with a launched command: the shim */
+	struct probes *probes;          /* --alloc through uprobes, --alloc-fn, --free-fn */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -482,7 +484,7 @@ static int add_event(struct recorder *rc, const struct pmu_event *pe)
 	struct rec_evsel *e;
 	int nr;
 
-	if (rc->nr_ev >= RECORD_MAX_EVENTS)
+	if (rc->nr_ev >= (int)ARRAY_SIZE(rc->ev))
 		return -E2BIG;
 	e = &rc->ev[rc->nr_ev++];
 	memset(e, 0, sizeof(*e));
@@ -540,13 +542,24 @@ static void fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bool 
 	}
 	a->exclude_kernel = o->user || e->pe.exclude_kernel;
 	a->exclude_user = o->kernel || e->pe.exclude_user;
-	a->inherit = task;
-	if (o->alloc) {
+	if (e->pe.regs_user) {
+		/* an allocator probe: registers, no data address */
+		a->sample_type = (a->sample_type & ~(uint64_t)PERF_SAMPLE_ADDR) | PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = e->pe.regs_user;
+	}
+	/* a uprobe event cannot be inherited: the kernel would read its path
+	 * (config1, a pointer into c2cscan) in the new task's memory, fail,
+	 * and then inherit none of the task's events. So allocator probes
+	 * follow the threads that exist when recording starts. */
+	a->inherit = task && !e->pe.regs_user;
+	if (rc->alloc) {
 		/* the shim stamps allocations with CLOCK_MONOTONIC */
 		a->use_clockid = 1;
 		a->clockid = CLOCK_MONOTONIC;
 	}
-	a->disabled = on_exec;
+	/* existing tasks: opened disabled, enabled together once every event
+	 * and buffer is in place (as perf does) */
+	a->disabled = on_exec || (task && !on_exec);
 	a->enable_on_exec = on_exec;
 	if (e->tracking) {
 		a->mmap = a->mmap2 = a->mmap_data = a->comm = a->comm_exec = a->task = 1;
@@ -880,6 +893,7 @@ static void free_all(struct recorder *rc)
 	if (rc->signals_caught)
 		release_signals(&rc->sigorig);
 	alloc_rec__delete(rc->alloc);
+	free(rc->probes);
 }
 
 static void set_enable(struct recorder *rc, bool on)
@@ -935,11 +949,14 @@ static void summary(const struct recorder *rc)
 		return;
 	fprintf(stderr, "c2cscan record: %llu samples (", (unsigned long long)rc->samples);
 	for (int i = 0, n = 0; i < rc->nr_ev; i++) {
-		if (rc->ev[i].pe.aux_leader || (rc->ev[i].tracking && rc->ev[i].pe.config == PERF_COUNT_SW_DUMMY &&
-						rc->ev[i].pe.type == PERF_TYPE_SOFTWARE))
+		if (rc->ev[i].pe.aux_leader || rc->ev[i].pe.regs_user ||
+		    (rc->ev[i].tracking && rc->ev[i].pe.config == PERF_COUNT_SW_DUMMY &&
+		     rc->ev[i].pe.type == PERF_TYPE_SOFTWARE))
 			continue;
 		fprintf(stderr, "%s%s", n++ ? ", " : "", rc->ev[i].pe.name);
 	}
+	if (rc->probes)
+		fprintf(stderr, ", %d allocator probes", rc->probes->nr);
 	fprintf(stderr, ") written to %s (%.1f MB)\n", rc->o.out,
 		pd_writer__data_size(rc->w) / 1048576.0);
 }
@@ -1009,6 +1026,10 @@ void record_opts__exit(struct record_opts *o)
 {
 	for (int i = 0; i < o->nr_events; i++)
 		free(o->events[i]);
+	for (int i = 0; i < o->nr_alloc_fns; i++)
+		free(o->alloc_fns[i]);
+	for (int i = 0; i < o->nr_free_fns; i++)
+		free(o->free_fns[i]);
 	free(o->pids);
 	free(o->tids);
 }
@@ -1053,21 +1074,79 @@ static int find_targets(struct recorder *rc)
 	return 0;
 }
 
-/* --alloc: the shim goes into a launched command; -p/-t/-a would need
- * uprobes, which are not there yet. */
+/* The executable a launched command will run: cmd[0], or found in PATH. */
+static int command_path(const char *cmd, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(cmd, '/')) {
+		snprintf(out, size, "%s", cmd);
+		return access(out, X_OK) ? -errno : 0;
+	}
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(out, size, "%.*s/%s", (int)n, n ? path : ".", cmd);
+		if (!access(out, X_OK))
+			return 0;
+		path += n + (path[n] == ':');
+	}
+	return -ENOENT;
+}
+
+/* The user's allocators (--alloc-fn, --free-fn) in the file at exe. */
+static int probe_user_fns(struct recorder *rc, const char *exe, char *why, size_t whysize)
+{
+	int err = 0;
+
+	for (int i = 0; i < rc->o.nr_alloc_fns && !err; i++)
+		err = probes__add_user(rc->probes, exe, rc->o.alloc_fns[i], false, why, whysize);
+	for (int i = 0; i < rc->o.nr_free_fns && !err; i++)
+		err = probes__add_user(rc->probes, exe, rc->o.free_fns[i], true, why, whysize);
+	return err;
+}
+
+/* --alloc: a launched command gets the shim; -p/-t/-a/-C get uprobes on the
+ * C library's allocators (about 7 us a call); --alloc-fn/--free-fn get
+ * uprobes on the user's functions, in the command's executable or -p's. */
 static int start_alloc(struct recorder *rc)
 {
-	char why[512];
+	char why[512], exe[4096];
+	bool launched = rc->cmd && !rc->task_mode && !rc->sys_mode;
+	bool user_fns = rc->o.nr_alloc_fns || rc->o.nr_free_fns;
+	pid_t target = rc->nr_procs ? rc->procs[0] : 0;
+	int err = 0;
 
-	if (!rc->cmd || rc->task_mode || rc->sys_mode) {
-		fprintf(stderr, "c2cscan record: --alloc tracks a command that record launches; with -p, -t, "
-			"-a or -C it needs uprobes, which c2cscan does not set up yet\n");
-		return 1;
-	}
-	if (alloc_rec__new(&rc->alloc, why, sizeof(why))) {
+	if (launched && alloc_rec__new(&rc->alloc, why, sizeof(why))) {
 		fprintf(stderr, "c2cscan record: %s\n", why);
 		return 1;
 	}
+	if (!launched || user_fns)
+		rc->probes = xcalloc(1, sizeof(*rc->probes));
+	if (!launched)
+		err = probes__add_libc(rc->probes, target, why, sizeof(why));
+	if (!err && user_fns) {
+		if (launched)
+			err = command_path(rc->cmd[0], exe, sizeof(exe));
+		else if (target)
+			snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)target);
+		else
+			err = -EINVAL;
+		if (err)
+			snprintf(why, sizeof(why), "--alloc-fn: %s", err == -EINVAL ?
+				 "give the process (-p) or the command whose functions to probe" :
+				 "cannot find the command's executable");
+		else
+			err = probe_user_fns(rc, exe, why, sizeof(why));
+	}
+	for (int i = 0; !err && rc->probes && i < rc->probes->nr; i++)
+		err = add_event(rc, &rc->probes->ev[i]);
+	if (err) {
+		fprintf(stderr, "c2cscan record: %s\n", err == -E2BIG ? "--alloc: too many events" : why);
+		return 1;
+	}
+	if (rc->probes && rc->o.verbose)
+		fprintf(stderr, "c2cscan record: --alloc: %d uprobes\n", rc->probes->nr);
 	return 0;
 }
 
@@ -1152,6 +1231,8 @@ static int open_events(struct recorder *rc)
 			no_memory_pmu(ret);
 		return 1;
 	}
+	if (rc->task_mode)
+		set_enable(rc, true);
 	for (int i = 0; i < rc->nr_ev; i++) {
 		ret = pd_writer__add_attr(rc->w, &rc->ev[i].attr, rc->ev[i].pe.name, rc->ev[i].ids,
 					  rc->ev[i].nr_ids);

@@ -25,6 +25,8 @@ struct record_opts {
 	unsigned int ldlat;
 	bool ldlat_set, pages_set, user, kernel, system_wide, quiet;
 	bool alloc;                     /* --alloc: allocation events (record/alloc.h) */
+	char *alloc_fns[8], *free_fns[8]; /* --alloc-fn, --free-fn; owned */
+	int nr_alloc_fns, nr_free_fns;
 	int verbose;
 	pid_t *pids, *tids;             /* -p, -t; owned (record_opts__exit) */
 	int nr_pids, nr_tids;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "perfdata/alloc.h"
 #include "report/report_int.h"
+#include "util/htab.h"
 #include "util/util.h"
 
 static uint64_t kernel_start_for(const char *arch)
@@ -130,6 +131,179 @@ static void setup_events(struct report *r)
 	}
 }
 
+/* ---- allocation events from allocator probes (record --alloc with -p/-a,
+ * --alloc-fn; perfdata/alloc.h PD_ALLOC_PROBE_PREFIX) ---- */
+
+enum probe_role { PROBE_NONE, PROBE_ENTRY, PROBE_RET, PROBE_FREE };
+
+struct probe_spec {
+	enum probe_role role;
+	uint16_t fn;
+	int8_t size_a, size_b, old_a, free_a;   /* argument numbers, -1 none */
+};
+
+struct pending_call {                           /* an entry waiting for its return */
+	uint16_t fn;
+	bool valid;
+	uint64_t size, old;
+};
+
+/* fn id of a probe's function: the C library's, or a user one (named in
+ * r->alloc.names, appended when new). */
+static uint16_t probe_fn(struct report *r, const char *fn, size_t len)
+{
+	char name[64];
+	int id;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), fn);
+	id = pd_alloc__fn_id(name);
+	if (id >= 0)
+		return (uint16_t)id;
+	for (uint32_t i = 0; i < r->alloc.nr_names; i++)
+		if (!strcmp(r->alloc.names[i], name))
+			return (uint16_t)(PD_ALLOC_FN_USER + i);
+	if (r->alloc.nr_names >= 256)
+		return PD_ALLOC_FN_USER;
+	r->alloc.names = xrealloc(r->alloc.names, r->alloc.nr_names + 1, sizeof(*r->alloc.names));
+	r->alloc.names[r->alloc.nr_names] = xstrdup(name);
+	return (uint16_t)(PD_ALLOC_FN_USER + r->alloc.nr_names++);
+}
+
+/* "c2cscan_alloc:FN:ROLE[:k=aN[*aM],...]" */
+static bool probe_parse(struct report *r, const char *name, struct probe_spec *ps)
+{
+	const char *fn = name + strlen(PD_ALLOC_PROBE_PREFIX), *role, *args;
+
+	*ps = (struct probe_spec){ .size_a = -1, .size_b = -1, .old_a = -1, .free_a = -1 };
+	if (strncmp(name, PD_ALLOC_PROBE_PREFIX, strlen(PD_ALLOC_PROBE_PREFIX)) || !(role = strchr(fn, ':')))
+		return false;
+	ps->fn = probe_fn(r, fn, (size_t)(role - fn));
+	role++;
+	ps->role = !strncmp(role, "entry", 5) ? PROBE_ENTRY : !strncmp(role, "ret", 3) ? PROBE_RET :
+		   !strncmp(role, "free", 4) ? PROBE_FREE : PROBE_NONE;
+	args = strchr(role, ':');
+	while (args && *args) {
+		int a = -1, b = -1;
+
+		args++;
+		if (sscanf(args, "size=a%d*a%d", &a, &b) >= 1 && !strncmp(args, "size=", 5)) {
+			ps->size_a = (int8_t)a;
+			ps->size_b = (int8_t)b;
+		} else if (sscanf(args, "old=a%d", &a) == 1) {
+			ps->old_a = (int8_t)a;
+		} else if (sscanf(args, "free=a%d", &a) == 1) {
+			ps->free_a = (int8_t)a;
+		}
+		args = strchr(args, ',');
+	}
+	return ps->role != PROBE_NONE;
+}
+
+/* Argument n of a probe sample: the argument registers are sampled in mask
+ * order (x86_64: DX, SI, DI for a2, a1, a0; aarch64: X0, X1, X2). */
+static bool probe_arg(const struct pd_info *in, const struct pd_sample *s, int n, uint64_t *v)
+{
+	int i = in->arch && !strcmp(in->arch, "aarch64") ? n : 2 - n;
+
+	if (n < 0 || n > 2 || i < 0 || i >= s->nr_regs)
+		return false;
+	*v = s->regs[i];
+	return true;
+}
+
+static void alloc_push(struct report *r, size_t *alloc, const struct pd_sample *s, uint16_t kind, uint16_t fn,
+		       uint64_t addr, uint64_t size, uint64_t site)
+{
+	if (r->alloc.nr >= PD_MAX_ALLOC_EVENTS)
+		return;
+	xgrow((void **)&r->alloc.ev, alloc, r->alloc.nr + 1, sizeof(*r->alloc.ev));
+	r->alloc.ev[r->alloc.nr++] = (struct pd_alloc_event){ .time = s->time, .addr = addr, .size = size,
+		.site = site, .pid = s->pid, .tid = s->tid, .kind = kind, .fn = fn };
+}
+
+static void probe_sample(struct report *r, const struct probe_spec *ps, const struct pd_sample *s,
+			 struct u64map *calls, struct pending_call **pend, size_t *nr_pend, size_t *alloc_pend,
+			 size_t *alloc_ev)
+{
+	const struct pd_info *in = pd_reader__info(r->reader);
+	struct pending_call *pc = NULL;
+	uint64_t idx, a = 0, b = 1;
+
+	r->probe_samples++;
+	if (ps->role == PROBE_FREE) {
+		if (probe_arg(in, s, ps->free_a, &a) && a)
+			alloc_push(r, alloc_ev, s, PD_ALLOC_FREE, ps->fn, a, 0, s->ip);
+		return;
+	}
+	if (!u64map__get(calls, s->tid, &idx)) {
+		xgrow((void **)pend, alloc_pend, *nr_pend + 1, sizeof(**pend));
+		idx = (*nr_pend)++;
+		(*pend)[idx] = (struct pending_call){ 0 };
+		u64map__put(calls, s->tid, idx);
+	}
+	pc = &(*pend)[idx];
+	if (ps->role == PROBE_ENTRY) {
+		pc->valid = probe_arg(in, s, ps->size_a, &a) && (ps->size_b < 0 || probe_arg(in, s, ps->size_b, &b));
+		pc->fn = ps->fn;
+		pc->size = a * b;
+		pc->old = 0;
+		if (ps->old_a >= 0)
+			probe_arg(in, s, ps->old_a, &pc->old);
+		return;
+	}
+	/* the return: its register holds the pointer, its ip the call site */
+	if (!pc->valid || pc->fn != ps->fn || s->nr_regs < 1) {
+		r->probe_unpaired++;
+		return;
+	}
+	pc->valid = false;
+	if (pc->old && (s->regs[0] || !pc->size))
+		alloc_push(r, alloc_ev, s, PD_ALLOC_FREE, ps->fn, pc->old, 0, s->ip);
+	if (s->regs[0])
+		alloc_push(r, alloc_ev, s, PD_ALLOC_ALLOC, ps->fn, s->regs[0], pc->size, s->ip);
+}
+
+/* A pass over the allocator probes' samples, when the recording has any,
+ * into r->alloc beside the C2CSCAN_ALLOC section's events. */
+static int collect_allocs(struct report *r)
+{
+	const struct pd_info *in = pd_reader__info(r->reader);
+	struct probe_spec *specs = xcalloc(r->nr_events ? r->nr_events : 1, sizeof(*specs));
+	struct pending_call *pend = NULL;
+	size_t nr_pend = 0, alloc_pend = 0, alloc_ev = 0;
+	struct u64map calls = { 0 };
+	struct pd_event ev;
+	bool any = false;
+	int ret = 0;
+
+	if (in->alloc) {
+		alloc_ev = in->alloc->nr;
+		r->alloc.ev = xmalloc((alloc_ev ? alloc_ev : 1) * sizeof(*r->alloc.ev));
+		memcpy(r->alloc.ev, in->alloc->ev, in->alloc->nr * sizeof(*r->alloc.ev));
+		r->alloc.nr = in->alloc->nr;
+		for (uint32_t i = 0; i < in->alloc->nr_names; i++)
+			probe_fn(r, in->alloc->names[i], strlen(in->alloc->names[i]));
+	}
+	for (size_t i = 0; i < r->nr_events; i++)
+		any |= probe_parse(r, r->events[i].name, &specs[i]);
+	if (any) {
+		ret = pd_reader__rewind(r->reader);
+		pd_reader__skip_samples(r->reader, false);
+		while (ret >= 0 && (ret = pd_reader__next(r->reader, &ev)) > 0) {
+			if (ev.kind == PD_SAMPLE && ev.attr_idx >= 0 && (size_t)ev.attr_idx < r->nr_events &&
+			    specs[ev.attr_idx].role != PROBE_NONE)
+				probe_sample(r, &specs[ev.attr_idx], &ev.u.sample, &calls, &pend, &nr_pend, &alloc_pend,
+					     &alloc_ev);
+		}
+		if (ret > 0)
+			ret = 0;
+	}
+	u64map__exit(&calls);
+	free(pend);
+	free(specs);
+	return ret < 0 ? ret : 0;
+}
+
 static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
 {
 	if (info->cpu_node && cpu < info->nr_cpu_node)
@@ -223,7 +397,6 @@ static int pass2(struct report *r)
 	struct pd_event ev;
 	int ret;
 
-	setup_events(r);
 	ret = pd_reader__rewind(r->reader);
 	if (ret < 0)
 		return ret;
@@ -338,10 +511,11 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	if (opts->double_cl)
 		r->line_size *= 2;
 	r->c2c = c2c__new(r->line_size);
+	setup_events(r);
 	/* allocations are stamped with the samples' clock: without times,
 	 * objects cannot be told apart */
-	if (info->alloc && r->use_time)
-		r->heap = heap__new(info->alloc->ev, info->alloc->nr);
+	if (r->use_time && collect_allocs(r) == 0 && (r->alloc.nr || info->alloc))
+		r->heap = heap__new(r->alloc.ev, r->alloc.nr);
 	ret = pass2(r);
 	if (ret < 0) {
 		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
@@ -361,6 +535,7 @@ void report__delete(struct report *r)
 		return;
 	names__delete(r->names);
 	heap__delete(r->heap);
+	pd_alloc__exit(&r->alloc);
 	c2c__delete(r->c2c);
 	maps__delete(r->maps);
 	pd_reader__delete(r->reader);
@@ -508,7 +683,7 @@ void report__heap_site(const struct report *r, const struct heap_obj *o, char *f
 
 const char *report__alloc_fn(const struct report *r, uint16_t fn)
 {
-	return pd_alloc__fn_name(pd_reader__info(r->reader)->alloc, fn);
+	return pd_alloc__fn_name(&r->alloc, fn);
 }
 
 size_t report__heap_scnprintf(const struct report *r, const struct heap_ref *h, char *buf, size_t size)

@@ -6,6 +6,7 @@
 #ifndef C2CSCAN_REPORT_INT_H
 #define C2CSCAN_REPORT_INT_H
 
+#include "perfdata/alloc.h"
 #include "report/report.h"
 
 struct report {
@@ -21,6 +22,9 @@ struct report {
 	bool use_time;              /* resolution by timestamp (else file order) */
 	bool amd;                   /* recorded on AMD: HITM naming differs */
 	struct report_event *events;
+	struct pd_alloc alloc;      /* the recording's allocation events: its C2CSCAN_ALLOC
+				   * section's and its allocator probes' samples; owned */
+	uint64_t probe_samples, probe_unpaired;
 	size_t nr_events;
 	uint64_t nr_records, nr_samples, nr_side_band;
 	uint64_t samples_no_addr_field; /* samples of events without PERF_SAMPLE_ADDR */

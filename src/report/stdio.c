@@ -49,12 +49,12 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 		scnprintf(buf, size, "section dropped: %s", in->alloc_error);
 		return kv(fp, "Allocations", buf);
 	}
-	if (!in->alloc)
+	if (!in->alloc && !hs)
 		return 0;
 	if (!hs)
 		return kv(fp, "Allocations", "recorded, not used: the samples have no timestamps");
-	scnprintf(buf, size, "%" PRIu64 " objects, %" PRIu64 " frees in %" PRIu64 " process(es) (record --alloc)",
-		  hs->allocs, hs->frees, hs->processes);
+	scnprintf(buf, size, "%" PRIu64 " objects, %" PRIu64 " frees in %" PRIu64 " process(es) (record --alloc%s)",
+		  hs->allocs, hs->frees, hs->processes, r->probe_samples ? ", allocator probes" : "");
 	if (hs->unmatched_frees || hs->zero_size || hs->absurd || hs->overlaps)
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " unmatched frees, %" PRIu64
 			  " zero-size, %" PRIu64 " absurd, %" PRIu64 " over a live object", hs->unmatched_frees,
@@ -121,13 +121,15 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 			off += snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? " " : "", in->cmdline[i]);
 		n += kv(fp, "Command", buf);
 	}
-	for (size_t i = 0; i < r->nr_events; i++) {
+	for (size_t i = 0, shown = 0; i < r->nr_events; i++) {
 		const struct report_event *e = &r->events[i];
 
+		if (!strncmp(e->name, PD_ALLOC_PROBE_PREFIX, strlen(PD_ALLOC_PROBE_PREFIX)))
+			continue;       /* on the Allocations line */
 		snprintf(buf, sizeof(buf), "%s: %" PRIu64 " samples%s%s", e->name, e->samples,
 			 e->has_addr ? "" : " (no data address)",
 			 e->has_addr && !e->has_data_src ? " (no data source: accesses only)" : "");
-		n += kv(fp, i ? "" : "Events", buf);
+		n += kv(fp, shown++ ? "" : "Events", buf);
 	}
 	snprintf(buf, sizeof(buf), "%u bytes%s%s", r->line_size,
 		 r->opts.double_cl ? " (--double-cl)" : "",

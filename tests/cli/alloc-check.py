@@ -35,6 +35,10 @@ for l in j["cachelines"]:
             continue
         fn, size, pages = want[site]
         k, rest = divmod(h["offset"], 4096)
+        # glibc's memalign and aligned_alloc are one function: probes name it once
+        alias = {"memalign": "aligned_alloc", "aligned_alloc": "memalign"}
+        if h["alloc_fn"] != fn and h["alloc_fn"] == alias.get(fn):
+            fn = h["alloc_fn"]
         if h["alloc_fn"] != fn or h["size"] != size or rest != 8 or not 1 <= k < pages or h["freed"]:
             print("%s: sample at offset %d named %s %d B (freed %s), want %s %d B at k*4096+8, k < %d"
                   % (site, h["offset"], h["alloc_fn"], h["size"], h["freed"], fn, size, pages))

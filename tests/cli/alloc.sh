@@ -26,6 +26,34 @@ for prog in heapobj heapnew; do
 		[ -s script.err ] && fail "perf script warns on $prog: $(head -n 3 script.err)"
 	fi
 done
+# a custom allocator (--alloc-fn, --free-fn: uprobes on the executable's
+# functions, beside the shim): its objects are the innermost, inside the
+# malloc'd arena
+if "$C2CSCAN" record -q --alloc-fn arena_alloc --free-fn arena_free -e page-faults -c 1 -o arena.data \
+	-- "$TOP/$B/progs/arena" >arena.out 2>arena.err; then
+	"$C2CSCAN" report --json -d all --show-all -i arena.data >arena.json 2>err || fail "report arena: $(cat err)"
+	python3 "$TOP/tests/cli/alloc-check.py" arena.out arena.json || fail "arena: objects named wrong"
+	"$C2CSCAN" report --stdio -d all -i arena.data | grep -q "Allocations.* 0 over a live object\|Allocations.*(record --alloc, allocator probes)$" ||
+		fail "arena: $(grep Allocations arena.json)"
+else
+	grep -q "no uprobe PMU" arena.err && skip "no uprobes here"
+	fail "record --alloc-fn: $(cat arena.err)"
+fi
+"$C2CSCAN" record -q --alloc-fn no_such_fn -e page-faults -o x.data -- "$TOP/$B/progs/arena" >/dev/null 2>err
+rc=$?
+[ $rc = 1 ] && grep -q "alloc-fn 'no_such_fn' in .*arena: no such function" err || fail "unknown --alloc-fn: exit $rc, $(cat err)"
+# -p: a running process, through uprobes on its C library
+"$TOP/$B/progs/heapobj" wait >heapobj-p.out &
+bgpid=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do grep -q "^pid" heapobj-p.out && break; sleep 0.1; done
+"$C2CSCAN" record -q --alloc -e page-faults -c 1 -p $bgpid -o heapobj-p.data >/dev/null 2>err || fail "record -p: $(cat err)"
+wait $bgpid
+"$C2CSCAN" report --json -d all --show-all -i heapobj-p.data >heapobj-p.json 2>err || fail "report -p: $(cat err)"
+python3 "$TOP/tests/cli/alloc-check.py" heapobj-p.out heapobj-p.json || fail "-p: heap objects named wrong"
+if command -v perf >/dev/null 2>&1; then
+	perf script -i heapobj-p.data >script.out 2>script.err || fail "perf script -p: $(cat script.err)"
+	grep -q "c2cscan_alloc:malloc:ret" script.out || fail "perf script does not show the probes"
+fi
 # stdio: the Allocations line, the Data column, the objects of a line
 "$C2CSCAN" report --stdio -d all --lines 0 -i heapobj.data >h.stdio 2>err || fail "stdio: $(cat err)"
 grep -q "Allocations *: [0-9]* objects, [0-9]* frees in 1 process(es) (record --alloc)" h.stdio ||
@@ -52,10 +80,10 @@ grep -q "^ heap: 0x401050 (24 B, malloc, tid 14001) | 0x401050 (24 B, malloc, ti
 "$C2CSCAN" record -q -e page-faults -c 1 -o plain.data -- "$TOP/$B/progs/heapobj" >/dev/null 2>err || fail "plain: $(cat err)"
 "$C2CSCAN" report --json -d all -i plain.data >plain.json 2>err || fail "plain report: $(cat err)"
 expect_eq "heap without --alloc" "$(json_get plain.json 'set(str(o["heap"]) for l in j["cachelines"] for o in l["offsets"])')" "{'None'}"
-# where --alloc cannot work
-"$C2CSCAN" record -q --alloc -e page-faults -a --duration 0.1 -o x.data >/dev/null 2>err
+# --alloc-fn with -a: whose functions?
+"$C2CSCAN" record -q --alloc-fn foo -e page-faults -a --duration 0.1 -o x.data >/dev/null 2>err
 rc=$?
-[ $rc = 1 ] && grep -q -- "--alloc tracks a command that record launches" err || fail "--alloc -a: exit $rc, $(cat err)"
+[ $rc = 1 ] && grep -q -- "give the process (-p) or the command" err || fail "--alloc-fn -a: exit $rc, $(cat err)"
 C2CSCAN_ALLOC_SHIM=/nonexistent "$C2CSCAN" record -q --alloc -e page-faults -o x.data -- true >/dev/null 2>err
 rc=$?
 [ $rc = 1 ] && grep -q "cannot find libc2cscan-alloc.so" err || fail "no shim: exit $rc, $(cat err)"

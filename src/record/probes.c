@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record --alloc through uprobes (probes.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "record/probes.h"
+#include "util/util.h"
+
+/* Registers of the first arguments and of the return value, as perf numbers
+ * them (arch/x86/include/uapi/asm/perf_regs.h, arch/arm64/.../perf_regs.h). */
+static int arg_regs(uint64_t *args, uint64_t *ret)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return -errno;
+	if (!strcmp(u.machine, "x86_64")) {
+		*args = 1ULL << 5 | 1ULL << 4 | 1ULL << 3;     /* DI, SI, DX */
+		*ret = 1ULL << 0;                               /* AX */
+		return 0;
+	}
+	if (!strcmp(u.machine, "aarch64")) {
+		*args = 7;                                      /* X0, X1, X2 */
+		*ret = 1;                                       /* X0 */
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+static int uprobe_type(void)
+{
+	char buf[32];
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	int t = -ENOENT;
+
+	if (f && fgets(buf, sizeof(buf), f))
+		t = atoi(buf);
+	if (f)
+		fclose(f);
+	return t;
+}
+
+int64_t probes__func_offset(const char *path, const char *sym)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int64_t off = -ENOENT;
+	uint64_t value = 0;
+	bool found = false;
+	Elf_Scn *scn = NULL;
+	size_t nph;
+	Elf *e;
+
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		off = -ENOEXEC;
+		goto out;
+	}
+	while (!found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_value ||
+			    s.st_shndx == SHN_UNDEF)
+				continue;
+			n = elf_strptr(e, sh.sh_link, s.st_name);
+			if (n && !strcmp(n, sym)) {
+				value = s.st_value;
+				found = true;
+				break;
+			}
+		}
+	}
+	if (!found || elf_getphdrnum(e, &nph))
+		goto out;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && value >= ph.p_vaddr &&
+		    value < ph.p_vaddr + ph.p_filesz) {
+			off = (int64_t)(value - ph.p_vaddr + ph.p_offset);
+			break;
+		}
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return off;
+}
+
+static const char *keep_path(struct probes *p, const char *path)
+{
+	for (int i = 0; i < p->nr_paths; i++)
+		if (!strcmp(p->paths[i], path))
+			return p->paths[i];
+	if (p->nr_paths == (int)ARRAY_SIZE(p->paths))
+		return NULL;
+	snprintf(p->paths[p->nr_paths], sizeof(p->paths[0]), "%s", path);
+	return p->paths[p->nr_paths++];
+}
+
+/* One probe: entry (sampling the argument registers), or return. */
+static int add(struct probes *p, const char *path, uint64_t off, const char *fn, const char *role,
+	       const char *args, bool ret)
+{
+	uint64_t areg, rreg;
+	int type = uprobe_type(), err = arg_regs(&areg, &rreg);
+	struct pmu_event *e;
+	const char *kept;
+
+	if (type < 0)
+		return type;
+	if (err)
+		return err;
+	if (p->nr == PROBES_MAX)
+		return -E2BIG;
+	kept = keep_path(p, path);
+	if (!kept)
+		return -E2BIG;
+	e = &p->ev[p->nr++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), PD_ALLOC_PROBE_PREFIX "%.40s:%s%s%s", fn, role, args ? ":" : "", args ? args : "");
+	e->type = (uint32_t)type;
+	e->config = ret;                        /* format/retprobe: config:0 */
+	e->config1 = (uintptr_t)kept;           /* uprobe_path */
+	e->config2 = off;                       /* probe_offset */
+	e->has_period = true;
+	e->period = 1;
+	e->regs_user = ret ? rreg : areg;
+	return 0;
+}
+
+static int add_fn(struct probes *p, const char *path, const char *fn, const char *args, bool free_fn)
+{
+	int64_t off = probes__func_offset(path, fn);
+	int err;
+
+	if (off < 0)
+		return (int)off;
+	err = add(p, path, (uint64_t)off, fn, free_fn ? "free" : "entry", args, false);
+	if (!err && !free_fn)
+		err = add(p, path, (uint64_t)off, fn, "ret", NULL, true);
+	return err;
+}
+
+/* The C library mapped in pid, from its maps. */
+static int find_libc(pid_t pid, char *out, size_t size)
+{
+	char path[64], line[4096 + 128];
+	FILE *f;
+	int err = -ENOENT;
+
+	snprintf(path, sizeof(path), pid ? "/proc/%d/maps" : "/proc/self/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strchr(line, '/'), *base;
+
+		if (!name)
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		base = strrchr(name, '/') + 1;
+		if (!strcmp(base, "libc.so.6") || (!strncmp(base, "libc-", 5) && strstr(base, ".so"))) {
+			snprintf(out, size, "%s", name);
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+static const struct {
+	const char *fn, *args;
+} libc_fns[] = {
+	{ "malloc", "size=a0" }, { "calloc", "size=a0*a1" }, { "realloc", "old=a0,size=a1" },
+	{ "reallocarray", "old=a0,size=a1*a2" }, { "aligned_alloc", "size=a1" }, { "memalign", "size=a1" },
+	{ "valloc", "size=a0" }, { "pvalloc", "size=a0" },
+};
+
+int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize)
+{
+	char libc[4096];
+	int err = find_libc(pid, libc, sizeof(libc));
+
+	if (err) {
+		snprintf(why, whysize, "--alloc: no C library mapped in %s", pid ? "the process" : "c2cscan");
+		return err;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(libc_fns) && !err; i++) {
+		int64_t off = probes__func_offset(libc, libc_fns[i].fn);
+		bool dup = false;
+
+		/* aliases (glibc's memalign is aligned_alloc): one probe, the
+		 * first name */
+		for (int k = 0; k < p->nr && off >= 0; k++)
+			dup |= p->ev[k].config2 == (uint64_t)off;
+		if (!dup)
+			err = add_fn(p, libc, libc_fns[i].fn, libc_fns[i].args, false);
+	}
+	if (!err)
+		err = add_fn(p, libc, "free", "free=a0", true);
+	if (err)
+		snprintf(why, whysize, "--alloc: cannot probe the allocators of %s: %s", libc,
+			 err == -EOPNOTSUPP ? "not on this architecture (x86_64 and aarch64 only)" :
+			 err == -ENOENT ? "no uprobe PMU, or a function is missing" : strerror(-err));
+	return err;
+}
+
+int probes__add_user(struct probes *p, const char *path, const char *spec, bool free_fn, char *why,
+		     size_t whysize)
+{
+	char fn[128], args[32];
+	const char *colon = strchr(spec, ':');
+	unsigned int n = 1;
+	int err;
+
+	snprintf(fn, sizeof(fn), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
+	if (colon && (free_fn || sscanf(colon + 1, "size=%u", &n) != 1 || n < 1 || n > 3)) {
+		snprintf(why, whysize, "'%s': SYM or SYM:size=N with N 1 to 3", spec);
+		return -EINVAL;
+	}
+	snprintf(args, sizeof(args), free_fn ? "free=a0" : "size=a%u", n - 1);
+	err = add_fn(p, path, fn, args, free_fn);
+	if (err)
+		snprintf(why, whysize, "%s '%s' in %s: %s", free_fn ? "--free-fn" : "--alloc-fn", fn, path,
+			 err == -ENOENT ? "no such function" : strerror(-err));
+	return err;
+}
