@@ -59,6 +59,9 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " unmatched frees, %" PRIu64
 			  " zero-size, %" PRIu64 " absurd, %" PRIu64 " over a live object", hs->unmatched_frees,
 			  hs->zero_size, hs->absurd, hs->overlaps);
+	if (r->probe_unpaired)
+		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " probe returns without their entry",
+			  r->probe_unpaired);
 	return kv(fp, "Allocations", buf);
 }
 

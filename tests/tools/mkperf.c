@@ -31,6 +31,7 @@
  *          synthesizes (pid -1); without it perf report warns about kptr_restrict
  *   sample [attr=ID] pid= [tid=] [time=] [cpu=] [addr=] [ip=] [src=MNEMONIC|0xHEX]
  *          [weight=] [ins_lat=] [period=] [phys=] [repeat=N] [tstep=N] [kernel]
+ *          [regs=V,V,...]   (REGS_USER values, attr regs_user=MASK)
  *   round | lost id= lost= | lost_samples lost= | throttle|unthrottle time= id=
  *   alloc  pid= [tid=] [time=] addr= size= [site=] [fn=N]   an allocation event
  *   free   pid= [tid=] [time=] addr= [site=] [fn=N]          (record --alloc's
@@ -534,6 +535,7 @@ static void do_attr(struct mk *mk, struct line *l)
 	a->attr.exclude_kernel = num(l, "exclude_kernel", 0) & 1;
 	a->attr.exclude_user = num(l, "exclude_user", 0) & 1;
 	a->attr.branch_sample_type = num(l, "branch_sample_type", 0);
+	a->attr.sample_regs_user = num(l, "regs_user", 0);
 	a->attr.build_id = num(l, "build_id", 0) & 1;
 	/* what perf record sets for a memory-sampling session */
 	a->attr.disabled = 1;
@@ -846,6 +848,19 @@ static void do_sample(struct mk *mk, struct line *l)
 	s.stream_id = num(l, "stream_id", id);
 	s.data_page_size = num(l, "dpage", 4096);
 	s.code_page_size = num(l, "cpage", 4096);
+	v = get(l, "regs");
+	if (v) {
+		/* regs=0x1,0x2,...: REGS_USER values, abi 64-bit */
+		for (char *p = (char *)v; *p && s.nr_regs < PD_SAMPLE_REGS; p += *p == ',') {
+			char *end;
+
+			s.regs[s.nr_regs++] = strtoull(p, &end, 0);
+			if (end == p)
+				fail("bad regs '%s'", v);
+			p = end;
+		}
+		s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
+	}
 	repeat = num(l, "repeat", 1);
 	tstep = num(l, "tstep", 1);
 	if (!repeat || repeat > 10000000)
