@@ -224,13 +224,13 @@ int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize)
 	return err;
 }
 
-int probes__add_user(struct probes *p, const char *path, const char *spec, bool free_fn, char *why,
-		     size_t whysize)
+int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const char *spec, bool free_fn,
+		     char *why, size_t whysize)
 {
 	char fn[128], args[32];
 	const char *colon = strchr(spec, ':');
 	unsigned int n = 1;
-	int err;
+	int err = -ENOENT;
 
 	snprintf(fn, sizeof(fn), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
 	if (colon && (free_fn || sscanf(colon + 1, "size=%u", &n) != 1 || n < 1 || n > 3)) {
@@ -238,9 +238,120 @@ int probes__add_user(struct probes *p, const char *path, const char *spec, bool 
 		return -EINVAL;
 	}
 	snprintf(args, sizeof(args), free_fn ? "free=a0" : "size=a%u", n - 1);
-	err = add_fn(p, path, fn, args, free_fn);
+	for (int i = 0; i < nr_objs && err == -ENOENT; i++)
+		err = add_fn(p, objs[i], fn, args, free_fn);
 	if (err)
-		snprintf(why, whysize, "%s '%s' in %s: %s", free_fn ? "--free-fn" : "--alloc-fn", fn, path,
+		snprintf(why, whysize, "%s '%s' in %s%s: %s", free_fn ? "--free-fn" : "--alloc-fn", fn,
+			 nr_objs ? objs[0] : "?", nr_objs > 1 ? " and its libraries" : "",
 			 err == -ENOENT ? "no such function" : strerror(-err));
 	return err;
+}
+
+/* DT_NEEDED names and the RUNPATH (or RPATH) of the ELF file at path. */
+static int needed(const char *path, char names[][256], int max, char *runpath, size_t rsize)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0;
+	Elf_Scn *scn = NULL;
+	Elf *e;
+
+	runpath[0] = '\0';
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (e && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Dyn dyn;
+			const char *s;
+
+			if (!gelf_getdyn(d, (int)i, &dyn))
+				break;
+			if (dyn.d_tag != DT_NEEDED && dyn.d_tag != DT_RUNPATH && dyn.d_tag != DT_RPATH)
+				continue;
+			s = elf_strptr(e, sh.sh_link, dyn.d_un.d_val);
+			if (!s)
+				continue;
+			if (dyn.d_tag == DT_NEEDED && n < max)
+				snprintf(names[n++], 256, "%s", s);
+			else if (dyn.d_tag != DT_NEEDED && (!runpath[0] || dyn.d_tag == DT_RUNPATH))
+				snprintf(runpath, rsize, "%s", s);
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return n;
+}
+
+/* name in the colon-separated dirs: a malloc'ed path, or NULL. */
+static char *find_in(const char *dirs, const char *name)
+{
+	while (dirs && *dirs) {
+		size_t n = strcspn(dirs, ":");
+		char *path = xasprintf("%.*s/%s", (int)n, dirs, name);
+
+		if (n && !access(path, R_OK))
+			return path;
+		free(path);
+		dirs += n + (dirs[n] == ':');
+	}
+	return NULL;
+}
+
+int probes__objects_of_exe(const char *exe, char **objs, int max)
+{
+	static const char std_dirs[] = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib/aarch64-linux-gnu:"
+				       "/usr/lib/aarch64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib:/usr/local/lib";
+	char names[32][256], runpath[1024];
+	int nr = 0, n;
+
+	if (max < 1)
+		return 0;
+	objs[nr++] = xstrdup(exe);
+	n = needed(exe, names, (int)ARRAY_SIZE(names), runpath, sizeof(runpath));
+	for (int i = 0; i < n && nr < max; i++) {
+		char *path = strchr(names[i], '/') ? xstrdup(names[i]) : NULL;
+
+		if (!path && runpath[0])
+			path = find_in(runpath, names[i]);
+		if (!path)
+			path = find_in(getenv("LD_LIBRARY_PATH"), names[i]);
+		if (!path)
+			path = find_in(std_dirs, names[i]);
+		if (path)
+			objs[nr++] = path;
+	}
+	return nr;
+}
+
+int probes__objects_of_pid(pid_t pid, char **objs, int max)
+{
+	char path[64], line[4096 + 128];
+	int nr = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (nr < max && fgets(line, sizeof(line), f)) {
+		char perms[8] = "", *name = strchr(line, '/');
+		bool dup = false;
+
+		if (!name || sscanf(line, "%*s %7s", perms) != 1 || perms[2] != 'x')
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		for (int i = 0; i < nr && !dup; i++)
+			dup = !strcmp(objs[i], name);
+		if (!dup && !strstr(name, " (deleted)"))
+			objs[nr++] = xstrdup(name);
+	}
+	fclose(f);
+	return nr;
 }

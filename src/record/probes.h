@@ -33,10 +33,16 @@ struct probes {
 /* The C library's allocators as mapped in pid (0: this process, for -a). */
 int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize);
 /* "SYM[:size=N]" (allocator: size in argument N, default 1) or, with
- * free_fn, "SYM" (its first argument is freed), looked up in the ELF file
- * at path. */
-int probes__add_user(struct probes *p, const char *path, const char *spec, bool free_fn, char *why,
-		     size_t whysize);
+ * free_fn, "SYM" (its first argument is freed), looked up in the ELF files
+ * of objs in order (the first that defines it). */
+int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const char *spec, bool free_fn,
+		     char *why, size_t whysize);
+/* Where the program's functions are: the executable at exe and the
+ * libraries it needs (DT_NEEDED, found in its RUNPATH, LD_LIBRARY_PATH and
+ * the usual directories), or, for a running pid, every executable file it
+ * maps. Appends malloc'ed paths to objs (at most max); returns how many. */
+int probes__objects_of_exe(const char *exe, char **objs, int max);
+int probes__objects_of_pid(pid_t pid, char **objs, int max);
 /* File offset of the function sym in the ELF file at path, or a negative errno. */
 int64_t probes__func_offset(const char *path, const char *sym);
 

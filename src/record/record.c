@@ -1094,15 +1094,19 @@ static int command_path(const char *cmd, char *out, size_t size)
 	return -ENOENT;
 }
 
-/* The user's allocators (--alloc-fn, --free-fn) in the file at exe. */
-static int probe_user_fns(struct recorder *rc, const char *exe, char *why, size_t whysize)
+/* The user's allocators (--alloc-fn, --free-fn): in the launched command's
+ * executable and the libraries it needs, or in what -p's process maps. */
+static int probe_user_fns(struct recorder *rc, const char *exe, pid_t pid, char *why, size_t whysize)
 {
-	int err = 0;
+	char *objs[64];
+	int nr = exe ? probes__objects_of_exe(exe, objs, 64) : probes__objects_of_pid(pid, objs, 64), err = 0;
 
 	for (int i = 0; i < rc->o.nr_alloc_fns && !err; i++)
-		err = probes__add_user(rc->probes, exe, rc->o.alloc_fns[i], false, why, whysize);
+		err = probes__add_user(rc->probes, objs, nr, rc->o.alloc_fns[i], false, why, whysize);
 	for (int i = 0; i < rc->o.nr_free_fns && !err; i++)
-		err = probes__add_user(rc->probes, exe, rc->o.free_fns[i], true, why, whysize);
+		err = probes__add_user(rc->probes, objs, nr, rc->o.free_fns[i], true, why, whysize);
+	for (int i = 0; i < nr; i++)
+		free(objs[i]);
 	return err;
 }
 
@@ -1128,16 +1132,14 @@ static int start_alloc(struct recorder *rc)
 	if (!err && user_fns) {
 		if (launched)
 			err = command_path(rc->cmd[0], exe, sizeof(exe));
-		else if (target)
-			snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)target);
-		else
+		else if (!target)
 			err = -EINVAL;
 		if (err)
 			snprintf(why, sizeof(why), "--alloc-fn: %s", err == -EINVAL ?
 				 "give the process (-p) or the command whose functions to probe" :
 				 "cannot find the command's executable");
 		else
-			err = probe_user_fns(rc, exe, why, sizeof(why));
+			err = probe_user_fns(rc, launched ? exe : NULL, target, why, sizeof(why));
 	}
 	for (int i = 0; !err && rc->probes && i < rc->probes->nr; i++)
 		err = add_event(rc, &rc->probes->ev[i]);

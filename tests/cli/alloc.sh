@@ -41,11 +41,18 @@ else
 fi
 "$C2CSCAN" record -q --alloc-fn no_such_fn -e page-faults -o x.data -- "$TOP/$B/progs/arena" >/dev/null 2>err
 rc=$?
-[ $rc = 1 ] && grep -q "alloc-fn 'no_such_fn' in .*arena: no such function" err || fail "unknown --alloc-fn: exit $rc, $(cat err)"
+[ $rc = 1 ] && grep -q "alloc-fn 'no_such_fn' in .*arena and its libraries: no such function" err ||
+	fail "unknown --alloc-fn: exit $rc, $(cat err)"
+# a function of a library the executable needs (mmap in the C library)
+"$C2CSCAN" record -q --alloc-fn mmap:size=2 -e page-faults -o lib.data -- "$TOP/$B/progs/arena" >/dev/null 2>err ||
+	fail "--alloc-fn in a library: $(cat err)"
+if command -v perf >/dev/null 2>&1; then
+	perf script -i lib.data 2>/dev/null | grep -q "c2cscan_alloc:mmap:ret" || fail "no probe on the library's mmap"
+fi
 # -p: a running process, through uprobes on its C library
 "$TOP/$B/progs/heapobj" wait >heapobj-p.out &
 bgpid=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do grep -q "^pid" heapobj-p.out && break; sleep 0.1; done
+for i in 1 2 3 4 5 6 7 8 9 10; do grep -qs "^pid" heapobj-p.out && break; sleep 0.1; done
 "$C2CSCAN" record -q --alloc -e page-faults -c 1 -p $bgpid -o heapobj-p.data >/dev/null 2>err || fail "record -p: $(cat err)"
 wait $bgpid
 "$C2CSCAN" report --json -d all --show-all -i heapobj-p.data >heapobj-p.json 2>err || fail "report -p: $(cat err)"
