@@ -330,6 +330,21 @@ int pd_writer__add_attr(struct pd_writer *w, const struct perf_event_attr *attr,
 	return 0;
 }
 
+int pd_writer__add_attr_id(struct pd_writer *w, size_t idx, uint64_t id)
+{
+	struct wattr *a;
+
+	if (w->finished || idx >= w->nr_attrs)
+		return -EINVAL;
+	a = &w->attrs[idx];
+	if (a->nr_ids >= (1u << 24))
+		return -E2BIG;
+	a->ids = xrealloc(a->ids, a->nr_ids + 1, sizeof(*a->ids));
+	a->ids[a->nr_ids++] = id;
+	w->attrs_written = 0;   /* written again by pd_writer__finish */
+	return 0;
+}
+
 /* Bytes at the start of buf (len) that form complete records. */
 static size_t complete_prefix(const uint8_t *buf, size_t len, size_t limit)
 {

@@ -36,6 +36,9 @@ int pd_writer__set_cacheline(struct pd_writer *w, uint32_t line_size); /* CACHE:
 int pd_writer__set_topology(struct pd_writer *w, uint32_t nr_cpus, const int32_t *cpu_node,
 			    const int32_t *cpu_core, const int32_t *cpu_socket);
 int pd_writer__set_total_mem(struct pd_writer *w, uint64_t kb);
+/* One more id for the attr added idx-th (an event opened later, on a new
+ * thread); the attrs section is then written again at the end. */
+int pd_writer__add_attr_id(struct pd_writer *w, size_t idx, uint64_t id);
 /* The C2CSCAN_ALLOC feature's payload (perf_data.h); takes ownership. */
 int pd_writer__set_alloc(struct pd_writer *w, uint8_t *payload, size_t len);
 /* BUILD_ID: one object's build-id (size <= 20); misc is its cpumode

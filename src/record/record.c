@@ -105,6 +105,9 @@ struct recorder {
 	bool signals_caught;
 	struct alloc_rec *alloc;        /* --alloc with a launched command: the shim */
 	struct probes *probes;          /* --alloc through uprobes, --alloc-fn, --free-fn */
+	int cpu_out[PMU_MAX_CPUS];      /* the ring buffer's fd of each CPU (task and system modes) */
+	pid_t *new_tids;                /* threads of -p/-t's processes born while recording */
+	int nr_new_tids, alloc_new_tids;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -395,6 +398,26 @@ static void release_space(struct recorder *rc)
 
 /* ---- ring buffers ------------------------------------------------------------ */
 
+/* A FORK of a new thread in a recorded process: its allocator probes are
+ * opened after this drain (uprobe events cannot be inherited). */
+static void note_new_thread(struct recorder *rc, const struct perf_event_header *h, const uint8_t *rec)
+{
+	uint32_t pid, ppid, tid;
+
+	if (h->type != PERF_RECORD_FORK || h->size < 24 || !rc->probes || !rc->task_mode)
+		return;
+	memcpy(&pid, rec + 8, 4);
+	memcpy(&ppid, rec + 12, 4);
+	memcpy(&tid, rec + 16, 4);
+	if (pid != ppid || tid == pid)
+		return;
+	if (rc->nr_new_tids == rc->alloc_new_tids) {
+		rc->alloc_new_tids = rc->alloc_new_tids ? 2 * rc->alloc_new_tids : 16;
+		rc->new_tids = xrealloc(rc->new_tids, rc->alloc_new_tids, sizeof(*rc->new_tids));
+	}
+	rc->new_tids[rc->nr_new_tids++] = (pid_t)tid;
+}
+
 static void count_record(struct recorder *rc, const struct perf_event_header *h, const uint8_t *rec)
 {
 	uint64_t v;
@@ -454,6 +477,7 @@ static void drain(struct recorder *rc, struct rec_buf *b)
 			rec = rc->tmp;
 		}
 		count_record(rc, &h, rec);
+		note_new_thread(rc, &h, rec);
 		buildids__note(rc->bids, &h, rec);
 		if (!rc->werr)
 			rc->werr = pd_writer__write(rc->w, rec, h.size);
@@ -549,8 +573,8 @@ static void fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bool 
 	}
 	/* a uprobe event cannot be inherited: the kernel would read its path
 	 * (config1, a pointer into c2cscan) in the new task's memory, fail,
-	 * and then inherit none of the task's events. So allocator probes
-	 * follow the threads that exist when recording starts. */
+	 * and then inherit none of the task's events. New threads get their
+	 * allocator probes from follow_new_threads instead. */
 	a->inherit = task && !e->pe.regs_user;
 	if (rc->alloc) {
 		/* the shim stamps allocations with CLOCK_MONOTONIC */
@@ -849,6 +873,8 @@ static int open_all(struct recorder *rc, pid_t *tasks, int nr_tasks, const bool 
 				return ret;
 			opened += ret;
 		}
+		if (c < PMU_MAX_CPUS)
+			rc->cpu_out[c] = out;
 	}
 	if (!opened) {
 		snprintf(rc->why, sizeof(rc->why), "%s", nr_tasks && tasks[0] > 0 ?
@@ -894,6 +920,7 @@ static void free_all(struct recorder *rc)
 		release_signals(&rc->sigorig);
 	alloc_rec__delete(rc->alloc);
 	free(rc->probes);
+	free(rc->new_tids);
 }
 
 static void set_enable(struct recorder *rc, bool on)
@@ -1275,6 +1302,40 @@ static int start_command(struct recorder *rc)
 	return 0;
 }
 
+/* The allocator probes of the threads born since the last drain, on each
+ * CPU's buffer. Allocations a thread makes before this are missed. */
+static void follow_new_threads(struct recorder *rc)
+{
+	for (int t = 0; t < rc->nr_new_tids; t++) {
+		for (int i = 0; i < rc->nr_ev; i++) {
+			struct rec_evsel *e = &rc->ev[i];
+
+			if (!e->pe.regs_user)
+				continue;
+			for (int c = 0; c < rc->nr_cpus && c < PMU_MAX_CPUS; c++) {
+				uint64_t id = 0;
+				int fd;
+
+				if (!rc->cpuset[c] || rc->cpu_out[c] < 0)
+					continue;
+				fd = sys_open(&e->attr, rc->new_tids[t], c, -1);
+				if (fd < 0)
+					continue;       /* gone already */
+				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rc->cpu_out[c]) < 0 ||
+				    ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0) {
+					close(fd);
+					continue;
+				}
+				xgrow((void **)&rc->fds, &rc->alloc_fds, rc->nr_fds + 1, sizeof(*rc->fds));
+				rc->fds[rc->nr_fds++] = fd;
+				pd_writer__add_attr_id(rc->w, (size_t)i, id);
+				ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+			}
+		}
+	}
+	rc->nr_new_tids = 0;
+}
+
 /* Drain the buffers until the command ends, the processes are gone, the
  * duration passes, a signal comes or a write fails. */
 static void drain_loop(struct recorder *rc)
@@ -1298,6 +1359,7 @@ static void drain_loop(struct recorder *rc)
 			}
 		}
 		drain_all(rc);
+		follow_new_threads(rc);
 		if (rc->o.duration > 0 && !stop_requested && now_s() - t0 >= rc->o.duration)
 			stop_requested = SIGTERM;
 		if (stop_requested && rc->child > 0) {
@@ -1412,6 +1474,8 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 	rc->cmd = cmd;
 	rc->reserve_fd = -1;
 	rc->go[0] = rc->go[1] = rc->fail[0] = rc->fail[1] = -1;
+	for (int c = 0; c < PMU_MAX_CPUS; c++)
+		rc->cpu_out[c] = -1;
 	rc->page = (size_t)sysconf(_SC_PAGESIZE);
 	rc->task_mode = o->nr_pids || o->nr_tids;
 	rc->sys_mode = o->system_wide || (o->cpus && !rc->task_mode && !cmd);

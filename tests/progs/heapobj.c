@@ -20,6 +20,7 @@
 
 void *volatile keep[16];
 
+
 __attribute__((noinline)) static void touch(char *p, size_t size, int pages)
 {
 	for (int k = 1; k < pages && (size_t)k * PG + 8 < size; k++)
@@ -46,6 +47,20 @@ __attribute__((noinline)) void *make_reuse_a(void) { return malloc(SZ); }
 __attribute__((noinline)) void *make_reuse_b(void) { return malloc(SZ); }
 __attribute__((noinline)) void *grow_obj(void *p, size_t n) { return realloc(p, n); }
 __attribute__((noinline)) void *make_in_thread(void) { return malloc(SZ); }
+__attribute__((noinline)) void *make_in_late_thread(void) { return malloc(SZ); }
+
+/* born after record -p attached: record opens its probes when it sees the
+ * thread's FORK (within its 100 ms tick); it allocates after that */
+static void *late_thread_main(void *arg)
+{
+	char *p;
+
+	usleep(300 * 1000);
+	p = make_in_late_thread();
+	touch(p, SZ, 8);
+	keep[10] = p;
+	return arg;
+}
 
 static pthread_mutex_t go = PTHREAD_MUTEX_INITIALIZER;
 
@@ -133,5 +148,8 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&go);
 	pthread_join(t, NULL);
 	say("make_in_thread", "malloc", SZ, 8);
+	pthread_create(&t, NULL, late_thread_main, NULL);
+	pthread_join(t, NULL);
+	say("make_in_late_thread", "malloc", SZ, 8);
 	return 0;
 }
