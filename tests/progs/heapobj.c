@@ -64,6 +64,16 @@ static void *late_thread_main(void *arg)
 
 static pthread_mutex_t go = PTHREAD_MUTEX_INITIALIZER;
 
+/* An object from make, touched page by page, kept in keep[slot], said. */
+static void one(void *(*make)(void), int slot, const char *site, const char *fn)
+{
+	char *p = make();
+
+	touch(p, SZ, 8);
+	keep[slot] = p;
+	say(site, fn, SZ, 8);
+}
+
 static void *thread_main(void *arg)
 {
 	char *p;
@@ -98,32 +108,13 @@ int main(int argc, char **argv)
 	/* a fixed threshold: a freed mmap'd object is unmapped and the next
 	 * one of its size mapped again, usually at the same address */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-	p = make_malloc();
-	touch(p, SZ, 8);
-	keep[0] = p;
-	say("make_malloc", "malloc", SZ, 8);
-	p = make_calloc();
-	touch(p, SZ, 8);
-	keep[1] = p;
-	say("make_calloc", "calloc", SZ, 8);
-	p = make_aligned();
-	touch(p, SZ, 8);
-	keep[2] = p;
-	say("make_aligned", "aligned_alloc", SZ, 8);
-	p = make_memalign();
-	touch(p, SZ, 8);
-	keep[3] = p;
-	say("make_memalign", "memalign", SZ, 8);
-	p = make_valloc();
-	touch(p, SZ, 8);
-	keep[4] = p;
-	say("make_valloc", "valloc", SZ, 8);
-	if (!probes) {
-		p = make_posix();
-		touch(p, SZ, 8);
-		keep[5] = p;
-		say("make_posix", "posix_memalign", SZ, 8);
-	}
+	one(make_malloc, 0, "make_malloc", "malloc");
+	one(make_calloc, 1, "make_calloc", "calloc");
+	one(make_aligned, 2, "make_aligned", "aligned_alloc");
+	one(make_memalign, 3, "make_memalign", "memalign");
+	one(make_valloc, 4, "make_valloc", "valloc");
+	if (!probes)
+		one(make_posix, 5, "make_posix", "posix_memalign");
 
 	/* a freed range reused: a's pages are unmapped, b gets fresh ones at
 	 * (usually) the same address; samples there are b's */
