@@ -126,7 +126,6 @@ struct acc_cold {
 	uint64_t time;
 	uint32_t pid;
 	uint32_t code;          /* index into c->codes */
-	uint32_t tag;           /* part of the identity once c->tagged */
 };
 
 /* (code object, code mapping) of rows, interned: a recording has few. */
@@ -169,6 +168,8 @@ struct c2c {
 	struct acc **chunks;
 	struct acc_cold **cold;         /* COLD_CHUNK each: the first sample of each accumulator */
 	size_t nr_cold;
+	uint32_t **tags;                /* beside cold, once c->tagged: each accumulator's tag */
+	size_t alloc_tags;
 	struct code *codes;
 	size_t nr_codes, alloc_codes;
 	struct htab code_idx;           /* (object, map) -> codes */
@@ -269,8 +270,12 @@ void c2c__delete(struct c2c *c)
 	free(c->lid_chunks);
 	free(c->lid_cold);
 	free(c->chunks);
-	for (size_t i = 0; i < c->nr_cold; i++)
+	for (size_t i = 0; i < c->nr_cold; i++) {
 		xbig_free(c->cold[i], COLD_CHUNK * sizeof(struct acc_cold));
+		if (c->tags)
+			free(c->tags[i]);
+	}
+	free(c->tags);
 	free(c->cold);
 	free(c->codes);
 	htab__exit(&c->code_idx);
@@ -506,7 +511,7 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	while ((i = htab__next(&c->acc_idx, hash, &pos)) != HTAB_NONE) {
 		a = acc__get(c, i);
 		if (a->iaddr == s->ip && a->line == line && a->offset == offset &&
-		    (!c->tagged || c->cold[i / COLD_CHUNK][i % COLD_CHUNK].tag == s->tag))
+		    (!c->tagged || c->tags[i / COLD_CHUNK][i % COLD_CHUNK] == s->tag))
 			return a;
 	}
 	if (c->nr_accs == (size_t)c->nr_chunks * ACC_CHUNK) {
@@ -518,6 +523,10 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	if (c->nr_accs == c->nr_cold * COLD_CHUNK) {
 		xgrow((void **)&c->cold, &c->alloc_cold, c->nr_cold + 1, sizeof(*c->cold));
 		c->cold[c->nr_cold] = xbig_calloc(COLD_CHUNK * sizeof(struct acc_cold), c->nr_cold > 0);
+		if (c->tagged) {
+			xgrow((void **)&c->tags, &c->alloc_tags, c->nr_cold + 1, sizeof(*c->tags));
+			c->tags[c->nr_cold] = xcalloc(COLD_CHUNK, sizeof(**c->tags));
+		}
 		c->nr_cold++;
 	}
 	/* a line's object is the first one known among the samples that
@@ -530,7 +539,9 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	a->iaddr = s->ip;
 	a->cpumode = s->cpumode;
 	c->cold[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = (struct acc_cold){
-		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map), .tag = s->tag };
+		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map) };
+	if (c->tagged)
+		c->tags[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = s->tag;
 	htab__insert(&c->acc_idx, pos, hash, (uint32_t)c->nr_accs++);
 	return a;
 }
@@ -703,6 +714,18 @@ static void advance(struct c2c *c)
 		count(c, &c->queue[c->q_out++ % QUEUE]);
 }
 
+/* The first tagged sample: tags from now on, 0 for the accumulators made
+ * before (the queue is flushed first: its samples had no tags either). */
+static void start_tags(struct c2c *c)
+{
+	flush(c);
+	c->alloc_tags = c->nr_cold ? c->nr_cold : 1;
+	c->tags = xcalloc(c->alloc_tags, sizeof(*c->tags));
+	for (size_t i = 0; i < c->nr_cold; i++)
+		c->tags[i] = xcalloc(COLD_CHUNK, sizeof(**c->tags));
+	c->tagged = true;
+}
+
 int c2c__add(struct c2c *c, const struct c2c_sample *s)
 {
 	uint16_t id = dec__get(c, s);
@@ -710,8 +733,8 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	struct dec one;
 
 	c->dirty = true;
-	if (s->tag)
-		c->tagged = true;
+	if (s->tag && !c->tagged)
+		start_tags(c);
 	if (id == DEC_NONE) {
 		/* more distinct data sources than the registry keeps (a
 		 * hostile file): decode this one on its own */
@@ -947,7 +970,7 @@ static void build_lines(struct c2c *c)
 		row->code_map = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].map;
 		row->first_pid = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].pid;
 		row->first_time = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].time;
-		row->tag = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].tag;
+		row->tag = c->tagged ? c->tags[i / COLD_CHUNK][i % COLD_CHUNK] : 0;
 		acc__apply(c, a, &row->stats, &row->lat);
 		ctx = acc__ctx(c, a, buf, &nr);
 		for (uint32_t k = 0; k < nr; k++) {
