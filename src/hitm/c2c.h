@@ -34,10 +34,11 @@ struct c2c_sample {
 	const char *code_object;  /* code mapping name; must outlive the c2c */
 	bool no_datasrc;          /* the event has no data source (software event):
 				   * counted as an access of unknown kind */
+	uint32_t tag;             /* samples of one (line, offset, ip) with other tags make other
+				   * rows: the heap object (maps/heap.h) they touched; 0 none
+				   * (here, in no_datasrc's padding: the struct is zeroed per sample) */
 	uint64_t time;            /* sample time (or file order), for naming later */
 	const struct map_desc *data_map, *code_map; /* NULL when unmapped; outlive the c2c */
-	uint32_t tag;             /* samples of one (line, offset, ip) with other tags make other
-				   * rows: the heap object (maps/heap.h) they touched; 0 none */
 };
 
 enum c2c_display {

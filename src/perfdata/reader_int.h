@@ -97,6 +97,8 @@ struct pd_reader {
 	size_t stream_attrs_seen;       /* HEADER_ATTR records seen this pass */
 	size_t total_ids;
 	struct u64map ids;           /* sample id -> attr index */
+	uint64_t last_id;               /* the last id asked (records come in runs of one event) */
+	int32_t last_idx;               /* its attr, -2 none */
 
 	struct desc_name *descs;
 	size_t nr_descs;

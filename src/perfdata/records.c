@@ -14,7 +14,7 @@
 #include "perfdata/reader_int.h"
 #include "util/util.h"
 
-static int attr_of_id(const struct pd_reader *r, uint64_t id)
+static int attr_of_id(struct pd_reader *r, uint64_t id)
 {
 	int32_t idx;
 
@@ -22,7 +22,12 @@ static int attr_of_id(const struct pd_reader *r, uint64_t id)
 	 * first event */
 	if (!id)
 		return 0;
-	idx = reader_attr_index(&r->ids, id);
+	if (id == r->last_id && r->last_idx != -2)
+		idx = r->last_idx;
+	else
+		idx = reader_attr_index(&r->ids, id);
+	r->last_id = id;
+	r->last_idx = idx;
 	if (idx < 0 || (size_t)idx >= r->nr_attrs)
 		return -1;
 	return idx;
@@ -394,8 +399,10 @@ static void handle_id_index(struct pd_reader *r, const uint8_t *rec, uint32_t si
 		const uint8_t *e = rec + 16 + i * 32;
 		uint64_t idx = ld64(e + 8);
 
-		if (idx < PD_MAX_ATTRS && reader_attr_index(&r->ids, ld64(e)) < 0 && r->ids.nr < PD_MAX_IDS)
+		if (idx < PD_MAX_ATTRS && reader_attr_index(&r->ids, ld64(e)) < 0 && r->ids.nr < PD_MAX_IDS) {
 			u64map__put(&r->ids, ld64(e), idx);
+			r->last_idx = -2;
+		}
 	}
 	r->names_stale = nr > 0;
 }
