@@ -49,7 +49,7 @@ PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
 # object of its own, never sanitized (it runs inside the recorded program).
 SHIM := $(B)/libc2cscan-alloc.so
 
-.PHONY: all deps check test asan demo clean fuzz bench install
+.PHONY: all deps check test asan demo clean fuzz bench install uninstall
 all: $(BIN) $(SHIM) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
 ifeq ($(B),build)
 all: c2cscan libc2cscan-alloc.so
@@ -125,6 +125,25 @@ demo:
 	@scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory all
 	@scripts/demo
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the allocation
+# shim (PREFIX/lib/c2cscan/, where record looks beside ../lib from the
+# binary), the man pages, bash completion.
+PREFIX ?= /usr/local
+INSTALL_FILES := bin/c2cscan lib/c2cscan/libc2cscan-alloc.so share/bash-completion/completions/c2cscan \
+	$(patsubst man/%,share/man/man1/%,$(wildcard man/*.1))
+install: $(BIN) $(SHIM)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/c2cscan $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	$(Q)install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2cscan
+	$(Q)install -m 644 $(SHIM) $(DESTDIR)$(PREFIX)/lib/c2cscan/libc2cscan-alloc.so
+	$(Q)install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(Q)install -m 644 scripts/c2cscan.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/c2cscan
+
+uninstall:
+	$(Q)rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_FILES))
+	$(Q)rmdir $(DESTDIR)$(PREFIX)/lib/c2cscan 2>/dev/null || true
 
 clean:
 	rm -rf build build-asan build-fuzz c2cscan libc2cscan-alloc.so

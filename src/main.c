@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 
 static const char usage[] =
-	"usage: c2cscan [--version] [help] <command> [<args>]\n"
+	"usage: c2cscan [-v|--version] [help] <command> [<args>]\n"
 	"\n"
 	"Cache-line contention analysis (false sharing, lock bouncing) from perf.data.\n"
 	"\n"
@@ -43,14 +43,19 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 129;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v") || !strcmp(argv[1], "version")) {
 		printf("c2cscan %s\n", C2CSCAN_VERSION);
 		return 0;
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		if (argc > 2 && (c = find_cmd(argv[2]))) {
+		if (argc > 2) {
 			char *hargv[] = { argv[2], (char *)"-h", NULL };
 
+			c = find_cmd(argv[2]);
+			if (!c) {
+				fprintf(stderr, "c2cscan: '%s' is not a command. See 'c2cscan help'.\n", argv[2]);
+				return 129;
+			}
 			return c->fn(2, hargv);
 		}
 		fputs(usage, stdout);

@@ -77,6 +77,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .input = "perf.data" };
+	bool input_set = false;
 	struct report *r;
 	char err[512];
 	bool tui_forced;
@@ -88,6 +89,7 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'i':
 			o.input = optarg;
+			input_set = true;
 			break;
 		case 'd':
 			if (c2c_display__parse(optarg, &o.mode) < 0)
@@ -95,14 +97,16 @@ int cmd_report(int argc, char **argv)
 			o.mode_set = true;
 			break;
 		case OPT_STDIO:
-			o.out = REPORT_OUT_STDIO;
-			break;
 		case OPT_JSON:
-			o.out = REPORT_OUT_JSON;
+		case OPT_TUI: {
+			enum report_out out = c == OPT_STDIO ? REPORT_OUT_STDIO : c == OPT_JSON ? REPORT_OUT_JSON :
+					      REPORT_OUT_TUI;
+
+			if (o.out != REPORT_OUT_AUTO && o.out != out)
+				return usage_error("%s", "--stdio, --json and --tui exclude each other");
+			o.out = out;
 			break;
-		case OPT_TUI:
-			o.out = REPORT_OUT_TUI;
-			break;
+		}
 		case OPT_SHOW_ALL:
 			o.show_all = true;
 			break;
@@ -138,6 +142,9 @@ int cmd_report(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	/* "report FILE" as perf's users type it */
+	if (optind < argc && !input_set && optind + 1 == argc)
+		o.input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	tui_forced = o.out == REPORT_OUT_TUI;

@@ -1409,6 +1409,25 @@ static void collect_allocs(struct recorder *rc)
 			st.events ? (double)st.bytes / st.events : 0.0);
 }
 
+/* The launched command's own exit status, as a shell gives it (128 + the
+ * signal that killed it), said in one line when it is not 0. */
+static int command_status(const struct recorder *rc)
+{
+	int st = rc->status;
+
+	if (WIFEXITED(st)) {
+		if (WEXITSTATUS(st))
+			fprintf(stderr, "c2cscan record: the command exited with status %d\n", WEXITSTATUS(st));
+		return WEXITSTATUS(st);
+	}
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "c2cscan record: the command was killed by signal %d (%s)%s\n", WTERMSIG(st),
+			strsignal(WTERMSIG(st)), WCOREDUMP(st) ? ", core dumped" : "");
+		return 128 + WTERMSIG(st);
+	}
+	return 1;
+}
+
 /* The file's end: buffers closed, data flushed, build-ids and header
  * written. Returns the exit status. */
 static int finish(struct recorder *rc)
@@ -1440,10 +1459,10 @@ static int finish(struct recorder *rc)
 		summary(rc);
 		return 1;
 	}
-	summary(rc);
 	warnings(rc);
+	summary(rc);
 	if (rc->child > 0 && !stop_requested && !rc->task_mode && !rc->sys_mode)
-		return WIFEXITED(rc->status) ? 0 : 1;
+		return command_status(rc);
 	return 0;
 }
 

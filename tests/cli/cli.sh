@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Plain command-line habits: report FILE as -i FILE, conflicting output
+# options, help for an unknown command, -v; record returns the command's own
+# exit status (128 + the signal when killed) and says how it ended.
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+mkperf "$TOP/tests/fixtures/scenarios/false-sharing.scn" fs.data || done_test
+"$C2CSCAN" report --stdio fs.data >pos.out 2>err || fail "report FILE: $(cat err)"
+"$C2CSCAN" report --stdio -i fs.data >opt.out 2>err || fail "report -i FILE: $(cat err)"
+sed -i 's/^  File .*//' pos.out opt.out
+cmp -s pos.out opt.out || fail "report FILE and report -i FILE differ"
+"$C2CSCAN" report --stdio --json -i fs.data >/dev/null 2>err
+rc=$?
+[ $rc = 129 ] && grep -q -- "--stdio, --json and --tui exclude each other" err || fail "--stdio --json: exit $rc, $(cat err)"
+"$C2CSCAN" report --stdio -i fs.data extra >/dev/null 2>err
+rc=$?
+[ $rc = 129 ] && grep -q "unexpected argument 'extra'" err || fail "-i and a file: exit $rc, $(cat err)"
+"$C2CSCAN" help foo >/dev/null 2>err
+rc=$?
+[ $rc = 129 ] && grep -q "'foo' is not a command" err || fail "help foo: exit $rc, $(cat err)"
+expect_eq "-v" "$("$C2CSCAN" -v | cut -d' ' -f1)" "c2cscan"
+# record: the command's status
+if "$C2CSCAN" record -q -e page-faults -o r.data -- true 2>err; then
+	"$C2CSCAN" record -q -e page-faults -o r.data -- sh -c 'exit 3' 2>err
+	rc=$?
+	[ $rc = 3 ] && grep -q "the command exited with status 3" err || fail "exit 3: exit $rc, $(cat err)"
+	"$C2CSCAN" report --stdio -d all -i r.data >/dev/null 2>&1 || fail "the file of a failed command is not readable"
+	"$C2CSCAN" record -q -e page-faults -o r.data -- sh -c 'kill -SEGV $$' 2>err
+	rc=$?
+	[ $rc = 139 ] && grep -q "the command was killed by signal 11" err || fail "SEGV: exit $rc, $(cat err)"
+else
+	grep -q "cannot open page-faults" err || fail "record: $(cat err)"
+fi
+done_test
