@@ -120,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		case OPT_LINES:
 			if (parse_uint(optarg, &o.max_lines) < 0)
 				return usage_error("bad number of lines '%s'", optarg);
+			o.max_lines_set = true;
 			break;
 		case OPT_NO_SYMBOLS:
 			o.names.disabled = true;

@@ -256,7 +256,7 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 		     r->opts.show_all ? "true" : "false");
 	n += fprintf(fp, "  \"partial\": %s, ", r->partial ? "true" : "false");
 	n += jkey_str(fp, "partial_reason", r->partial ? r->partial_reason : NULL, ", ");
-	n += jkey_str(fp, "notice", empty, ",\n");
+	n += jkey_str(fp, "notice", empty ? empty : report__notice(r), ",\n");
 	n += fprintf(fp, "  \"maps\": {\"mmap2\": %" PRIu64 ", \"mmap2_build_id\": %" PRIu64 ", \"mmap_v1\": %" PRIu64
 		     ", \"rejected\": %" PRIu64 ", \"file_keying_approximate\": %s",
 		     ms->mmap2, ms->mmap2_build_id, ms->mmap_v1, ms->rejected_total,

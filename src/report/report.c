@@ -545,6 +545,20 @@ void report__delete(struct report *r)
 	free(r);
 }
 
+const char *report__notice(const struct report *r)
+{
+	bool any_src = false, any_addr = false;
+
+	for (size_t i = 0; i < r->nr_events; i++) {
+		any_src |= r->events[i].has_addr && r->events[i].has_data_src;
+		any_addr |= r->events[i].has_addr;
+	}
+	if (any_src || !any_addr || !r->nr_samples)
+		return NULL;
+	return "software events (page faults) record where each page was first touched: they locate objects "
+	       "and code, they cannot show contention (no HITM); record memory events for that (c2cscan check)";
+}
+
 const char *report__empty_reason(const struct report *r, char *buf, size_t size)
 {
 	const struct c2c_stats *t = c2c__totals(r->c2c);

@@ -31,6 +31,7 @@ struct report_opts {
 	uint32_t cl_size;           /* --cacheline-size; 0 = file's, else 64 */
 	enum report_out out;
 	unsigned max_lines;         /* --stdio: detail tables for this many lines; 0 = all */
+	bool max_lines_set;         /* --lines given; else all, or 50 in mode all */
 	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
 };
 
@@ -83,6 +84,10 @@ void report__set_mode(struct report *r, enum c2c_display mode);
  */
 int report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line, struct c2c **out);
 
+/* What a recording without memory events can show (software events such as
+ * page faults: where each page was first touched, not contention), or NULL
+ * when some event has a data source. */
+const char *report__notice(const struct report *r);
 /* A message when there is nothing to rank (no samples, no memory data), else NULL. */
 const char *report__empty_reason(const struct report *r, char *buf, size_t size);
 

@@ -9,6 +9,8 @@
 #include <string.h>
 #include "report/columns.h"
 #include "report/report_int.h"
+
+#define STDIO_ALL_LINES 50
 #include "util/util.h"
 
 #define WIDTH 160
@@ -361,12 +363,40 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	return n + fprintf_line_heap(r, l, fp);
 }
 
+/* text after first, cut at spaces into lines within WIDTH, the next ones
+ * after cont. */
+static size_t fprintf_wrapped(FILE *fp, const char *first, const char *cont, const char *text)
+{
+	const char *lead = first;
+	size_t n = 0;
+
+	while (*text) {
+		size_t room = WIDTH - strlen(lead), len = strlen(text);
+
+		if (len > room) {
+			len = room;
+			while (len && text[len] != ' ')
+				len--;
+			if (!len)
+				len = room;
+		}
+		n += fprintf(fp, "%s%.*s\n", lead, (int)len, text);
+		text += len;
+		while (*text == ' ')
+			text++;
+		lead = cont;
+	}
+	return n;
+}
+
 size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 {
 	char why[512];
 	size_t n, max;
 
 	n = fprintf(fp, "# c2cscan %s report\n", C2CSCAN_VERSION);
+	if (report__notice(r))
+		n += fprintf_wrapped(fp, "# NOTICE: ", "#         ", report__notice(r));
 	n += fprintf_recording(r, fp);
 	if (report__empty_reason(r, why, sizeof(why))) {
 		n += fprintf(fp, "\n%s\n", why);
@@ -381,11 +411,15 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 		return n;
 	}
 	n += section(fp, "Cacheline Offsets (per offset and code address)");
-	max = r->opts.max_lines && r->opts.max_lines < r->nr_lines ? r->opts.max_lines : r->nr_lines;
+	/* every accessed line (-d all) can be hundreds of thousands: the first
+	 * STDIO_ALL_LINES unless --lines says otherwise */
+	max = r->opts.max_lines_set ? r->opts.max_lines : r->mode == C2C_DISPLAY_ALL ? STDIO_ALL_LINES : 0;
+	max = max && max < r->nr_lines ? max : r->nr_lines;
 	for (size_t i = 0; i < max; i++)
 		n += fprintf_line_detail(r, i, fp);
 	if (max < r->nr_lines)
-		n += fprintf(fp, "\n(%zu more lines not detailed: --lines N)\n", r->nr_lines - max);
+		n += fprintf(fp, "\n(%zu more lines not detailed: --lines N details N, --lines 0 all)\n",
+			     r->nr_lines - max);
 	/* after the tables: naming their rows is what finds the problems */
 	if (report__nr_name_warnings(r))
 		n += section(fp, "Names");

@@ -917,6 +917,8 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 
 		browser__message(&t.list, report__empty_reason(r, why, sizeof(why)) ? why :
 				 "no contended line in this mode: d cycles the display modes");
+	} else if (report__notice(r)) {
+		browser__message(&t.list, report__notice(r));
 	}
 	do
 		browser__draw(current(&t));

@@ -26,6 +26,21 @@ if "$C2CSCAN" record -q -e page-faults -o r.data -- true 2>err; then
 	rc=$?
 	[ $rc = 3 ] && grep -q "the command exited with status 3" err || fail "exit 3: exit $rc, $(cat err)"
 	"$C2CSCAN" report --stdio -d all -i r.data >/dev/null 2>&1 || fail "the file of a failed command is not readable"
+	# a software-event recording says what it can show, in every output,
+	# and -d all details the first 50 lines unless --lines says otherwise
+	"$C2CSCAN" record -q -e page-faults -c 1 -o sw.data -- "$TOP/$B/progs/heapobj" >/dev/null 2>err || fail "sw: $(cat err)"
+	"$C2CSCAN" report --stdio -d all -i sw.data >sw.stdio 2>err || fail "sw report: $(cat err)"
+	sed -n 2p sw.stdio | grep -q "^# NOTICE: software events (page faults) record where each page was first touched" ||
+		fail "no notice: $(sed -n 2p sw.stdio)"
+	expect_eq "detailed lines" "$(grep -c '^--- ' sw.stdio)" "50"
+	grep -q "more lines not detailed: --lines N details N, --lines 0 all" sw.stdio || fail "no 'more lines' hint"
+	"$C2CSCAN" report --stdio -d all --lines 0 -i sw.data | grep -q "more lines not detailed" && fail "--lines 0 is not all"
+	"$C2CSCAN" report --json -d all -i sw.data >sw.json 2>err || fail "sw json: $(cat err)"
+	json_get sw.json 'j["notice"]' | grep -q "they cannot show contention" || fail "no JSON notice"
+	printf 'dump:sw.txt\n' >sw.keys
+	env COLUMNS=80 LINES=24 LC_ALL=C C2CSCAN_KEYS=sw.keys "$C2CSCAN" report --tui -d all -i sw.data >/dev/null 2>err ||
+		fail "sw tui: $(cat err)"
+	tail -n 1 sw.txt | grep -q "software events (page faults)" || fail "the browser's first screen has no notice"
 	"$C2CSCAN" record -q -e page-faults -o r.data -- sh -c 'kill -SEGV $$' 2>err
 	rc=$?
 	[ $rc = 139 ] && grep -q "the command was killed by signal 11" err || fail "SEGV: exit $rc, $(cat err)"
