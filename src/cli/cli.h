@@ -8,4 +8,12 @@ int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
+struct option;
+/* The long option of opts closest to arg ("--stdoi" -> "stdio"), or NULL
+ * when none is close. */
+const char *cli__closest_option(const struct option *opts, const char *arg);
+/* Says in one line that arg is not an option of c2cscan cmd, naming the
+ * closest one; returns the usage exit status (129). */
+int cli__unknown_option(const char *cmd, const char *arg, const struct option *opts);
+
 #endif

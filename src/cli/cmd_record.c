@@ -220,7 +220,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return cli__unknown_option("record", argv[optind - 1], longopts);
 		}
 	}
 	if (o->user && o->kernel)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "report/report.h"
@@ -140,7 +141,7 @@ int cmd_report(int argc, char **argv)
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return cli__unknown_option("report", argv[optind - 1], longopts);
 		}
 	}
 	/* "report FILE" as perf's users type it */
@@ -152,6 +153,21 @@ int cmd_report(int argc, char **argv)
 	if (o.out == REPORT_OUT_AUTO)
 		o.out = isatty(STDOUT_FILENO) ? REPORT_OUT_TUI : REPORT_OUT_STDIO;
 
+	if (o.names.symfs) {
+		struct stat st;
+		int e = stat(o.names.symfs, &st) ? errno : 0;
+
+		if (e || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "c2cscan report: --symfs %s: %s\n", o.names.symfs,
+				e ? strerror(e) : "not a directory");
+			return 129;
+		}
+	}
+	if (!input_set && access(o.input, F_OK) && errno == ENOENT) {
+		fprintf(stderr, "c2cscan report: no perf.data here: record one ('c2cscan record -- COMMAND') "
+			"or name a file (-i FILE)\n");
+		return 1;
+	}
 	ret = report__load(&r, &o, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "c2cscan: %s: %s\n", strcmp(o.input, "-") ? o.input : "<stdin>", err);

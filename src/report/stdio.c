@@ -308,7 +308,13 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	char buf[256];
 	int used;
 
-	snprintf(buf, sizeof(buf), "Cacheline Table (%zu lines, sorted by %s%s)", r->nr_lines,
+	static const char *const metric[] = {
+		[C2C_DISPLAY_TOT] = "HITM", [C2C_DISPLAY_LCL] = "local HITM", [C2C_DISPLAY_RMT] = "remote HITM",
+		[C2C_DISPLAY_PEER] = "peer loads", [C2C_DISPLAY_ALL] = "accesses",
+	};
+
+	snprintf(buf, sizeof(buf), "Cacheline Table (%zu line%s, sorted by %s, -d %s%s)", r->nr_lines,
+		 r->nr_lines == 1 ? "" : "s", r->mode < ARRAY_SIZE(metric) ? metric[r->mode] : "?",
 		 c2c_display__name(r->mode), r->opts.show_all ? ", all lines" : "");
 	n = section(fp, buf);
 	for (size_t i = 0; i < r->nr_lines; i++)

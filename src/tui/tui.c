@@ -459,7 +459,8 @@ static void verdict(const struct c2c_line *l, const struct byte_use *u, uint32_t
 	}
 	*st = ST_WARN;
 	if (l->tids.nr <= 1) {
-		snprintf(buf, bsize, " one thread: no sharing between threads sampled (%u offsets)", touched);
+		snprintf(buf, bsize, " one thread: no sharing between threads sampled (%u offset%s)", touched,
+			 touched == 1 ? "" : "s");
 		*st = ST_NORMAL;
 	} else if (touched >= 2 && written && disjoint_writers(u, size)) {
 		snprintf(buf, bsize, " FALSE SHARING likely: %u threads, each writing bytes others never touch",

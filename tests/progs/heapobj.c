@@ -50,12 +50,13 @@ __attribute__((noinline)) void *make_in_thread(void) { return malloc(SZ); }
 __attribute__((noinline)) void *make_in_late_thread(void) { return malloc(SZ); }
 
 /* born after record -p attached: record opens its probes when it sees the
- * thread's FORK (within its 100 ms tick); it allocates after that */
+ * thread's FORK (within its 100 ms tick, a busy machine allowing); it
+ * allocates 1.5 s later */
 static void *late_thread_main(void *arg)
 {
 	char *p;
 
-	usleep(300 * 1000);
+	usleep(1500 * 1000);
 	p = make_in_late_thread();
 	touch(p, SZ, 8);
 	keep[10] = p;

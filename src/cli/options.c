@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What the subcommands' option parsers share. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+
+/* Levenshtein distance of two short strings (option names), capped. */
+static unsigned int distance(const char *a, const char *b)
+{
+	unsigned int row[64], la = (unsigned int)strlen(a), lb = (unsigned int)strlen(b);
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (unsigned int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (unsigned int i = 1; i <= la; i++) {
+		unsigned int diag = row[0];
+
+		row[0] = i;
+		for (unsigned int j = 1; j <= lb; j++) {
+			unsigned int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (up + 1 < best)
+				best = up + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+const char *cli__closest_option(const struct option *opts, const char *arg)
+{
+	const char *best = NULL, *name = arg;
+	unsigned int best_d = 3;        /* at most two edits away */
+
+	while (*name == '-')
+		name++;
+	for (const struct option *o = opts; o->name; o++) {
+		unsigned int d = distance(name, o->name);
+
+		if (d < best_d || (!strncmp(o->name, name, strlen(name)) && *name && d < 99 && !best)) {
+			best = o->name;
+			best_d = d < best_d ? d : best_d;
+		}
+	}
+	return best;
+}
+
+int cli__unknown_option(const char *cmd, const char *arg, const struct option *opts)
+{
+	const char *near = arg[0] == '-' && arg[1] == '-' ? cli__closest_option(opts, arg) : NULL;
+
+	fprintf(stderr, "c2cscan %s: unknown option '%s'", cmd, arg);
+	if (near)
+		fprintf(stderr, "; did you mean '--%s'?", near);
+	fprintf(stderr, " (c2cscan %s -h lists them)\n", cmd);
+	return 129;
+}
