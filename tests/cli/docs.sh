@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The documentation says what the program does: every report and record
+# option of -h is in its man page's synopsis or options; the man page's JSON
+# counter list is the counters the JSON has; the README lists every man page.
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+for cmd in report record; do
+	man=$TOP/man/c2cscan-$cmd.1
+	for opt in $("$C2CSCAN" $cmd -h 2>&1 | grep -o -- '--[a-z][a-z-]*' | grep -v -- '^--help$' | sort -u); do
+		esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+		grep -q -- "$esc" "$man" || fail "c2cscan-$cmd.1 does not document $opt"
+	done
+done
+mkperf "$TOP/tests/fixtures/scenarios/false-sharing.scn" fs.data || done_test
+"$C2CSCAN" report --json -i fs.data >fs.json || fail "report"
+json_get fs.json '" ".join(sorted(j["totals"].keys()))' >json.keys
+sed -n '/^COUNTERS are integers/,/^Addresses and offsets/p' "$TOP/man/c2cscan-report.1" |
+	sed -n 's/^\.BR\{0,1\} \([a-z_0-9]*\).*/\1/p' | sort | tr '\n' ' ' | sed 's/ $//' >man.keys
+expect_eq "JSON counters in the man page" "$(cat man.keys)" "$(cat json.keys)"
+for m in "$TOP"/man/*.1; do
+	grep -q "man/$(basename "$m")" "$TOP/README.md" || fail "README does not list $(basename "$m")"
+done
+done_test
