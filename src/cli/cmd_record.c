@@ -25,7 +25,7 @@ static const char record_usage[] =
 	"  -o, --output FILE     output file (default perf.data; an old one becomes FILE.old)\n"
 	"  -c, --count N         sample every N events (default: 1 for software events)\n"
 	"  -F, --freq HZ         sample HZ times a second (default 4000 for memory events)\n"
-	"      --ldlat CYCLES    load latency threshold (Intel default 30; AMD: only when given)\n"
+	"  -l, --ldlat CYCLES    load latency threshold (Intel default 30; AMD: only when given)\n"
 	"  -u, --user            user space only\n"
 	"  -k, --kernel          kernel only\n"
 	"  -m, --mmap-pages N    ring buffer pages per buffer, a power of two (default 128)\n"
@@ -131,7 +131,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvhl:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (record_opts__add_events(o, optarg))
@@ -188,6 +188,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 				return usage_error("bad duration '%s'", optarg);
 			break;
 		}
+		case 'l':               /* perf c2c record's -l */
 		case OPT_LDLAT:
 			if (!parse_ulong(optarg, &v) || !v || v > 65535)
 				return usage_error("bad --ldlat '%s'", optarg);

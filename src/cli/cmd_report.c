@@ -33,6 +33,9 @@ static const char report_usage[] =
 	"      --symfs DIR          look for objects and debug info under DIR (another machine's files)\n"
 	"  -k, --vmlinux FILE       kernel image with symbols (default: /proc/kallsyms when it matches)\n"
 	"      --no-debuginfod      never ask debuginfod servers (DEBUGINFOD_URLS) for debug info\n"
+	"      --stats              --stdio: the statistics only, no cacheline tables (perf c2c's --stats)\n"
+	"      --full-symbols       --stdio: source files with their whole path\n"
+	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
 	"  -h, --help               this text\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -59,7 +62,7 @@ static int parse_uint(const char *s, unsigned *out)
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
-	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD };
+	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_STATS, OPT_FULL_SYMBOLS };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -70,6 +73,9 @@ int cmd_report(int argc, char **argv)
 		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
 		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
 		{ "lines", required_argument, NULL, OPT_LINES },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
+		{ "force", no_argument, NULL, 'f' },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "vmlinux", required_argument, NULL, 'k' },
@@ -86,7 +92,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:k:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:k:fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -117,6 +123,14 @@ int cmd_report(int argc, char **argv)
 		case OPT_CL_SIZE:
 			if (parse_uint(optarg, &o.cl_size) < 0 || !o.cl_size)
 				return usage_error("bad cacheline size '%s'", optarg);
+			break;
+		case OPT_STATS:
+			o.stats_only = true;
+			break;
+		case OPT_FULL_SYMBOLS:
+			o.full_symbols = true;
+			break;
+		case 'f':
 			break;
 		case OPT_LINES:
 			if (parse_uint(optarg, &o.max_lines) < 0)

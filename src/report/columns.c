@@ -332,7 +332,7 @@ static struct col_value row_source(const struct report *r, const struct c2c_line
 	buf[0] = '\0';
 	report__row_names(r, l, row, &nm);
 	if (nm.code_ok)
-		names__source_scnprintf(&nm.code, false, buf, size);
+		names__source_scnprintf(&nm.code, r->opts.full_symbols, buf, size);
 	return text;
 }
 

@@ -32,6 +32,8 @@ struct report_opts {
 	enum report_out out;
 	unsigned max_lines;         /* --stdio: detail tables for this many lines; 0 = all */
 	bool max_lines_set;         /* --lines given; else all, or 50 in mode all */
+	bool stats_only;            /* --stats: --stdio without the tables */
+	bool full_symbols;          /* --full-symbols: whole source paths in --stdio */
 	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
 };
 

@@ -410,6 +410,8 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 	}
 	n += fprintf_trace_info(r, fp);
 	n += fprintf_shared_info(r, fp);
+	if (r->opts.stats_only)
+		return n;
 	n += fprintf_line_table(r, fp);
 	if (!r->nr_lines) {
 		n += fprintf(fp, "\nNo cacheline has %s > 0%s.\n", c2c_display__name(r->mode),

@@ -16,6 +16,20 @@ rc=$?
 "$C2CSCAN" report --stdio -i fs.data extra >/dev/null 2>err
 rc=$?
 [ $rc = 129 ] && grep -q "unexpected argument 'extra'" err || fail "-i and a file: exit $rc, $(cat err)"
+# perf c2c's habits: --stats, --full-symbols, -f
+"$C2CSCAN" report --stdio --stats -f -i fs.data >stats.out 2>err || fail "--stats -f: $(cat err)"
+grep -q "=== Trace Event Information ===" stats.out || fail "--stats has no statistics"
+grep -q "Cacheline Table" stats.out && fail "--stats prints the tables"
+"$C2CSCAN" report --stdio --full-symbols -i fs.data >/dev/null 2>err || fail "--full-symbols: $(cat err)"
+"$C2CSCAN" report --stdoi -i fs.data >/dev/null 2>err
+rc=$?
+[ $rc = 129 ] && grep -q "did you mean '--stdio'" err || fail "--stdoi: exit $rc, $(cat err)"
+"$C2CSCAN" report --stdio --symfs /nonexistent -i fs.data >/dev/null 2>err
+rc=$?
+[ $rc = 129 ] && grep -q "symfs /nonexistent: No such file" err || fail "--symfs /nonexistent: exit $rc, $(cat err)"
+mkdir -p empty && (cd empty && "$C2CSCAN" report --stdio >/dev/null 2>../err)
+rc=$?
+[ $rc = 1 ] && grep -q "no perf.data here: record one" err || fail "no perf.data: exit $rc, $(cat err)"
 "$C2CSCAN" help foo >/dev/null 2>err
 rc=$?
 [ $rc = 129 ] && grep -q "'foo' is not a command" err || fail "help foo: exit $rc, $(cat err)"
