@@ -276,17 +276,21 @@ static int collect_allocs(struct report *r)
 	bool any = false;
 	int ret = 0;
 
-	if (in->alloc) {
-		alloc_ev = in->alloc->nr;
-		r->alloc.ev = xmalloc((alloc_ev ? alloc_ev : 1) * sizeof(*r->alloc.ev));
-		memcpy(r->alloc.ev, in->alloc->ev, in->alloc->nr * sizeof(*r->alloc.ev));
-		r->alloc.nr = in->alloc->nr;
-		for (uint32_t i = 0; i < in->alloc->nr_names; i++)
-			probe_fn(r, in->alloc->names[i], strlen(in->alloc->names[i]));
-	}
+	/* the section's user allocators first: they keep their numbers */
+	for (uint32_t i = 0; in->alloc && i < in->alloc->nr_names; i++)
+		probe_fn(r, in->alloc->names[i], strlen(in->alloc->names[i]));
 	for (size_t i = 0; i < r->nr_events; i++)
 		any |= probe_parse(r, r->events[i].name, &specs[i]);
+	/* without probes the section's events serve as they are */
+	r->allocs = in->alloc;
 	if (any) {
+		if (in->alloc) {
+			alloc_ev = in->alloc->nr;
+			r->alloc.ev = xmalloc((alloc_ev ? alloc_ev : 1) * sizeof(*r->alloc.ev));
+			memcpy(r->alloc.ev, in->alloc->ev, in->alloc->nr * sizeof(*r->alloc.ev));
+			r->alloc.nr = in->alloc->nr;
+		}
+		r->allocs = &r->alloc;
 		ret = pd_reader__rewind(r->reader);
 		pd_reader__skip_samples(r->reader, false);
 		while (ret >= 0 && (ret = pd_reader__next(r->reader, &ev)) > 0) {
@@ -514,8 +518,8 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	setup_events(r);
 	/* allocations are stamped with the samples' clock: without times,
 	 * objects cannot be told apart */
-	if (r->use_time && collect_allocs(r) == 0 && (r->alloc.nr || info->alloc))
-		r->heap = heap__new(r->alloc.ev, r->alloc.nr);
+	if (r->use_time && collect_allocs(r) == 0 && r->allocs && (r->allocs->nr || info->alloc))
+		r->heap = heap__new(r->allocs->ev, r->allocs->nr);
 	ret = pass2(r);
 	if (ret < 0) {
 		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
@@ -697,7 +701,7 @@ void report__heap_site(const struct report *r, const struct heap_obj *o, char *f
 
 const char *report__alloc_fn(const struct report *r, uint16_t fn)
 {
-	return pd_alloc__fn_name(&r->alloc, fn);
+	return pd_alloc__fn_name(r->allocs ? r->allocs : &r->alloc, fn);
 }
 
 size_t report__heap_scnprintf(const struct report *r, const struct heap_ref *h, char *buf, size_t size)

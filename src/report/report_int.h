@@ -22,8 +22,10 @@ struct report {
 	bool use_time;              /* resolution by timestamp (else file order) */
 	bool amd;                   /* recorded on AMD: HITM naming differs */
 	struct report_event *events;
-	struct pd_alloc alloc;      /* the recording's allocation events: its C2CSCAN_ALLOC
-				   * section's and its allocator probes' samples; owned */
+	struct pd_alloc alloc;      /* with allocator probes: the C2CSCAN_ALLOC section's events and
+				   * the probes' together; the user allocators' names always; owned */
+	const struct pd_alloc *allocs; /* the recording's allocation events: &alloc, or the
+				   * reader's section when there are no probes (not copied) */
 	uint64_t probe_samples, probe_unpaired;
 	size_t nr_events;
 	uint64_t nr_records, nr_samples, nr_side_band;
