@@ -119,15 +119,17 @@ static const char *keep_path(struct probes *p, const char *path)
 static int add(struct probes *p, const char *path, uint64_t off, const char *fn, const char *role,
 	       const char *args, bool ret)
 {
-	uint64_t areg, rreg;
-	int type = uprobe_type(), err = arg_regs(&areg, &rreg);
 	struct pmu_event *e;
 	const char *kept;
 
-	if (type < 0)
-		return type;
-	if (err)
-		return err;
+	/* the PMU and the registers once, for every probe */
+	if (!p->type) {
+		int err = arg_regs(&p->areg, &p->rreg);
+
+		p->type = err ? err : uprobe_type();
+	}
+	if (p->type < 0)
+		return p->type;
 	if (p->nr == PROBES_MAX)
 		return -E2BIG;
 	kept = keep_path(p, path);
@@ -136,19 +138,21 @@ static int add(struct probes *p, const char *path, uint64_t off, const char *fn,
 	e = &p->ev[p->nr++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), PD_ALLOC_PROBE_PREFIX "%.40s:%s%s%s", fn, role, args ? ":" : "", args ? args : "");
-	e->type = (uint32_t)type;
+	e->type = (uint32_t)p->type;
 	e->config = ret;                        /* format/retprobe: config:0 */
 	e->config1 = (uintptr_t)kept;           /* uprobe_path */
 	e->config2 = off;                       /* probe_offset */
 	e->has_period = true;
 	e->period = 1;
-	e->regs_user = ret ? rreg : areg;
+	e->regs_user = ret ? p->rreg : p->areg;
 	return 0;
 }
 
-static int add_fn(struct probes *p, const char *path, const char *fn, const char *args, bool free_fn)
+/* fn at file offset off of path (probes__func_offset): its entry probe and,
+ * for an allocator, its return probe. */
+static int add_fn(struct probes *p, const char *path, int64_t off, const char *fn, const char *args,
+		  bool free_fn)
 {
-	int64_t off = probes__func_offset(path, fn);
 	int err;
 
 	if (off < 0)
@@ -211,12 +215,12 @@ int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize)
 		/* aliases (glibc's memalign is aligned_alloc): one probe, the
 		 * first name */
 		for (int k = 0; k < p->nr && off >= 0; k++)
-			dup |= p->ev[k].config2 == (uint64_t)off;
+			dup |= p->ev[k].config2 == (uint64_t)off && !strcmp((const char *)(uintptr_t)p->ev[k].config1, libc);
 		if (!dup)
-			err = add_fn(p, libc, libc_fns[i].fn, libc_fns[i].args, false);
+			err = add_fn(p, libc, off, libc_fns[i].fn, libc_fns[i].args, false);
 	}
 	if (!err)
-		err = add_fn(p, libc, "free", "free=a0", true);
+		err = add_fn(p, libc, probes__func_offset(libc, "free"), "free", "free=a0", true);
 	if (err)
 		snprintf(why, whysize, "--alloc: cannot probe the allocators of %s: %s", libc,
 			 err == -EOPNOTSUPP ? "not on this architecture (x86_64 and aarch64 only)" :
@@ -239,7 +243,7 @@ int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const cha
 	}
 	snprintf(args, sizeof(args), free_fn ? "free=a0" : "size=a%u", n - 1);
 	for (int i = 0; i < nr_objs && err == -ENOENT; i++)
-		err = add_fn(p, objs[i], fn, args, free_fn);
+		err = add_fn(p, objs[i], probes__func_offset(objs[i], fn), fn, args, free_fn);
 	if (err)
 		snprintf(why, whysize, "%s '%s' in %s%s: %s", free_fn ? "--free-fn" : "--alloc-fn", fn,
 			 nr_objs ? objs[0] : "?", nr_objs > 1 ? " and its libraries" : "",

@@ -28,6 +28,8 @@ struct probes {
 	int nr;
 	char paths[8][4096];    /* the kernel reads config1 as a path pointer at open time */
 	int nr_paths;
+	int type;               /* the uprobe PMU's, or a negative errno; 0: not looked up yet */
+	uint64_t areg, rreg;    /* registers of the arguments and of the return value */
 };
 
 /* The C library's allocators as mapped in pid (0: this process, for -a). */
