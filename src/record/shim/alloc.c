@@ -293,36 +293,29 @@ __attribute__((destructor)) static void shim_fini(void)
 		_r;                                                       \
 	})
 
-EXPORT void *malloc(size_t n)
-{
-	void *p;
-
-	ENSURE(boot_alloc(n));
-	p = CALL(real_malloc(n));
-	if (p)
-		emit(PD_ALLOC_ALLOC, PD_ALLOC_FN_MALLOC, p, n, __builtin_return_address(0));
-	return p;
-}
-
-EXPORT void *calloc(size_t nmemb, size_t n)
-{
-	void *p;
-
-	/* dlsym's calloc: zeroed static memory */
-	ENSURE(nmemb && n > SIZE_MAX / nmemb ? NULL : boot_alloc(nmemb * n));
-	p = CALL(real_calloc(nmemb, n));
-	if (p)
-		emit(PD_ALLOC_ALLOC, PD_ALLOC_FN_CALLOC, p, nmemb * n, __builtin_return_address(0));
-	return p;
-}
-
-static void *moved(void *old, void *p, size_t n, uint16_t fn, const void *site)
+/* What an allocator call did: old (a realloc's) freed when it moved or n is
+ * 0, p (n bytes) allocated when not NULL. Returns p. */
+static void *allocated(void *old, void *p, size_t n, uint16_t fn, const void *site)
 {
 	if (old && (p || !n))
 		emit(PD_ALLOC_FREE, fn, old, 0, site);
 	if (p)
 		emit(PD_ALLOC_ALLOC, fn, p, n, site);
 	return p;
+}
+
+EXPORT void *malloc(size_t n)
+{
+	ENSURE(boot_alloc(n));
+	return allocated(NULL, CALL(real_malloc(n)), n, PD_ALLOC_FN_MALLOC, __builtin_return_address(0));
+}
+
+EXPORT void *calloc(size_t nmemb, size_t n)
+{
+	/* dlsym's calloc: zeroed static memory */
+	ENSURE(nmemb && n > SIZE_MAX / nmemb ? NULL : boot_alloc(nmemb * n));
+	return allocated(NULL, CALL(real_calloc(nmemb, n)), nmemb * n, PD_ALLOC_FN_CALLOC,
+			 __builtin_return_address(0));
 }
 
 EXPORT void *realloc(void *old, size_t n)
@@ -335,7 +328,7 @@ EXPORT void *realloc(void *old, size_t n)
 			memcpy(p, old, n < sizeof(boot) ? n : sizeof(boot));
 		return p;
 	}
-	return moved(old, CALL(real_realloc(old, n)), n, PD_ALLOC_FN_REALLOC, __builtin_return_address(0));
+	return allocated(old, CALL(real_realloc(old, n)), n, PD_ALLOC_FN_REALLOC, __builtin_return_address(0));
 }
 
 EXPORT void *reallocarray(void *old, size_t nmemb, size_t n)
@@ -346,7 +339,7 @@ EXPORT void *reallocarray(void *old, size_t nmemb, size_t n)
 	if (!real_reallocarray || in_boot(old))
 		return nmemb && n > SIZE_MAX / nmemb ? NULL : realloc(old, nmemb * n);
 	p = CALL(real_reallocarray(old, nmemb, n));
-	return moved(old, p, nmemb * n, PD_ALLOC_FN_REALLOCARRAY, __builtin_return_address(0));
+	return allocated(old, p, nmemb * n, PD_ALLOC_FN_REALLOCARRAY, __builtin_return_address(0));
 }
 
 EXPORT void free(void *p)
@@ -360,22 +353,30 @@ EXPORT void free(void *p)
 	depth--;
 }
 
-#define ALIGNED(fn, kind, call)                                                                  \
-	{                                                                                         \
-		void *p;                                                                          \
-                                                                                                  \
-		ENSURE(NULL);                                                                     \
-		p = CALL(call);                                                                   \
-		if (p)                                                                            \
-			emit(PD_ALLOC_ALLOC, kind, p, n, __builtin_return_address(0));           \
-		return p;                                                                         \
-	}
+EXPORT void *memalign(size_t align, size_t n)
+{
+	ENSURE(NULL);
+	return allocated(NULL, CALL(real_memalign(align, n)), n, PD_ALLOC_FN_MEMALIGN, __builtin_return_address(0));
+}
 
-EXPORT void *memalign(size_t align, size_t n) ALIGNED(memalign, PD_ALLOC_FN_MEMALIGN, real_memalign(align, n))
 EXPORT void *aligned_alloc(size_t align, size_t n)
-	ALIGNED(aligned_alloc, PD_ALLOC_FN_ALIGNED_ALLOC, real_aligned_alloc(align, n))
-EXPORT void *valloc(size_t n) ALIGNED(valloc, PD_ALLOC_FN_VALLOC, real_valloc(n))
-EXPORT void *pvalloc(size_t n) ALIGNED(pvalloc, PD_ALLOC_FN_PVALLOC, real_pvalloc(n))
+{
+	ENSURE(NULL);
+	return allocated(NULL, CALL(real_aligned_alloc(align, n)), n, PD_ALLOC_FN_ALIGNED_ALLOC,
+			 __builtin_return_address(0));
+}
+
+EXPORT void *valloc(size_t n)
+{
+	ENSURE(NULL);
+	return allocated(NULL, CALL(real_valloc(n)), n, PD_ALLOC_FN_VALLOC, __builtin_return_address(0));
+}
+
+EXPORT void *pvalloc(size_t n)
+{
+	ENSURE(NULL);
+	return allocated(NULL, CALL(real_pvalloc(n)), n, PD_ALLOC_FN_PVALLOC, __builtin_return_address(0));
+}
 
 EXPORT int posix_memalign(void **pp, size_t align, size_t n)
 {
@@ -415,8 +416,7 @@ static void *cxx_new(size_t n, size_t align, uint16_t fn, const char *name, bool
 			return NULL;
 		return real_cxx(name, n, align, align != 0);
 	}
-	emit(PD_ALLOC_ALLOC, fn, p, n, site);
-	return p;
+	return allocated(NULL, p, n, fn, site);
 }
 
 static void cxx_delete(void *p, uint16_t fn, const void *site)
