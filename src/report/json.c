@@ -140,7 +140,7 @@ static size_t jheap_obj(FILE *fp, const struct report *r, const struct heap_obj 
 	char func[256], src[256];
 	size_t n;
 
-	report__heap_site(r, o, func, sizeof(func), src, sizeof(src));
+	report__heap_site(r, o, SITE_UNKNOWN_EMPTY, func, sizeof(func), src, sizeof(src));
 	n = jkey_str(fp, "site", func[0] ? func : NULL, ", ");
 	n += jkey_str(fp, "site_source", src[0] ? src : NULL, ", ");
 	n += fprintf(fp, "\"site_address\": \"%#" PRIx64 "\", ", o->site);

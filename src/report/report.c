@@ -684,8 +684,8 @@ bool report__row_heap(const struct report *r, const struct c2c_line *l, const st
 	return true;
 }
 
-void report__heap_site(const struct report *r, const struct heap_obj *o, char *func, size_t fsize, char *src,
-		       size_t ssize)
+void report__heap_site(const struct report *r, const struct heap_obj *o, enum heap_site_unknown unknown,
+		       char *func, size_t fsize, char *src, size_t ssize)
 {
 	struct code_loc c;
 
@@ -693,6 +693,8 @@ void report__heap_site(const struct report *r, const struct heap_obj *o, char *f
 	bool ok = names__code(r->names, r->maps, o->pid, o->site - 1, o->time, &c);
 
 	scnprintf(func, fsize, "%s", ok && c.inl_func ? c.inl_func : ok && c.func ? c.func : "");
+	if (!func[0] && unknown == SITE_UNKNOWN_ADDRESS)
+		scnprintf(func, fsize, "%#" PRIx64, o->site);
 	if (ok)
 		names__source_scnprintf(&c, false, src, ssize);
 	else
@@ -706,15 +708,13 @@ const char *report__alloc_fn(const struct report *r, uint16_t fn)
 
 size_t report__heap_scnprintf(const struct report *r, const struct heap_ref *h, char *buf, size_t size)
 {
-	char func[256], src[256], site[64];
+	char func[256], src[256];
 
 	if (!h->obj)
 		return 0;
-	report__heap_site(r, h->obj, func, sizeof(func), src, sizeof(src));
-	if (!func[0])
-		scnprintf(site, sizeof(site), "%#" PRIx64, h->obj->site);
-	return scnprintf(buf, size, "%s%s+%#" PRIx64 " (%" PRIu64 " B)", h->obj->freed ? "freed " : "",
-			 func[0] ? func : site, h->offset, h->obj->size);
+	report__heap_site(r, h->obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
+	return scnprintf(buf, size, "%s%s+%#" PRIx64 " (%" PRIu64 " B)", h->obj->freed ? "freed " : "", func,
+			 h->offset, h->obj->size);
 }
 
 const struct heap_stats *report__heap_stats(const struct report *r)

@@ -112,9 +112,11 @@ struct heap_ref {
 };
 bool report__row_heap(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		      struct heap_ref *out);
-/* The allocation site of o: its function ("" unknown) and "file:line". */
-void report__heap_site(const struct report *r, const struct heap_obj *o, char *func, size_t fsize, char *src,
-		       size_t ssize);
+/* The allocation site of o: its function and "file:line" (""), the function
+ * unknown written as "" or as the site's address. */
+enum heap_site_unknown { SITE_UNKNOWN_EMPTY, SITE_UNKNOWN_ADDRESS };
+void report__heap_site(const struct report *r, const struct heap_obj *o, enum heap_site_unknown unknown,
+		       char *func, size_t fsize, char *src, size_t ssize);
 /* "malloc", "operator new[]", ... */
 const char *report__alloc_fn(const struct report *r, uint16_t fn);
 /* "make_counter+0x8 (48 B)", "freed make_counter+0x8 (48 B)"; 0 when none. */

@@ -81,9 +81,7 @@ static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l
 	for (size_t i = 0; i < nr; i++) {
 		const struct heap_obj *o = objs[i].obj;
 
-		report__heap_site(r, o, func, sizeof(func), src, sizeof(src));
-		if (!func[0])
-			scnprintf(func, sizeof(func), "%#" PRIx64, o->site);
+		report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 		n += fprintf(fp, "        %s%.80s%s%.60s (%" PRIu64 " B, %s, tid %u, %" PRIu64 " samples)\n",
 			     o->freed ? "freed " : "", func, src[0] ? " at " : "", src, o->size,
 			     report__alloc_fn(r, o->fn), o->tid, objs[i].samples);

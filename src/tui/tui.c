@@ -560,9 +560,7 @@ static void draw_heap(const struct tui *t, const struct c2c_line *l, int *y, int
 	for (size_t i = 0; i < nr && n < sizeof(buf); i++) {
 		const struct heap_obj *o = objs[i].obj;
 
-		report__heap_site(t->r, o, func, sizeof(func), src, sizeof(src));
-		if (!func[0])
-			snprintf(func, sizeof(func), "%#" PRIx64, o->site);
+		report__heap_site(t->r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 		n += scnprintf(buf + n, sizeof(buf) - n, "%s %s%s (%" PRIu64 " B, %s, tid %u)", i ? " |" : "",
 			       o->freed ? "freed " : "", func, o->size, report__alloc_fn(t->r, o->fn), o->tid);
 	}
