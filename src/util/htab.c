@@ -87,17 +87,6 @@ void htab__add(struct htab *h, uint32_t hash, uint32_t idx)
 		grow(h);
 }
 
-static uint32_t u64map__find(const struct u64map *m, uint64_t key, uint32_t hash, size_t *pos)
-{
-	uint32_t i;
-
-	*pos = htab__start(&m->h, hash);
-	while ((i = htab__next(&m->h, hash, pos)) != HTAB_NONE)
-		if (m->ents[i].key == key)
-			return i;
-	return HTAB_NONE;
-}
-
 void u64map__put(struct u64map *m, uint64_t key, uint64_t val)
 {
 	uint32_t hash = u64map__hash(key);

@@ -96,19 +96,28 @@ static inline uint32_t u64map__hash(uint64_t key)
 	return (uint32_t)hash64(key);
 }
 
-/* Inline: the reader asks it for every sample's id. */
+/* The entry of key, or HTAB_NONE with *pos the empty slot for it. Inline:
+ * the reader asks for every sample's id. */
+static inline uint32_t u64map__find(const struct u64map *m, uint64_t key, uint32_t hash, size_t *pos)
+{
+	uint32_t i;
+
+	*pos = htab__start(&m->h, hash);
+	while ((i = htab__next(&m->h, hash, pos)) != HTAB_NONE)
+		if (m->ents[i].key == key)
+			return i;
+	return HTAB_NONE;
+}
+
 static inline bool u64map__get(const struct u64map *m, uint64_t key, uint64_t *val)
 {
-	uint32_t hash = u64map__hash(key), i;
-	size_t pos = htab__start(&m->h, hash);
+	size_t pos;
+	uint32_t i = u64map__find(m, key, u64map__hash(key), &pos);
 
-	while ((i = htab__next(&m->h, hash, &pos)) != HTAB_NONE) {
-		if (m->ents[i].key == key) {
-			*val = m->ents[i].val;
-			return true;
-		}
-	}
-	return false;
+	if (i == HTAB_NONE)
+		return false;
+	*val = m->ents[i].val;
+	return true;
 }
 /* Sets key's value, adding the key when it is new. */
 void u64map__put(struct u64map *m, uint64_t key, uint64_t val);
