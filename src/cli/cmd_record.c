@@ -28,7 +28,8 @@ static const char record_usage[] =
 	"  -l, --ldlat CYCLES    load latency threshold (Intel default 30; AMD: only when given)\n"
 	"  -u, --user            user space only\n"
 	"  -k, --kernel          kernel only\n"
-	"  -m, --mmap-pages N    ring buffer pages per buffer, a power of two (default 128)\n"
+	"  -m, --mmap-pages N    ring buffer pages per buffer, a power of two (default 128,\n"
+	"                        1024 with --call-graph dwarf)\n"
 	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
 	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
 	"      --alloc           record the command's heap allocations too (malloc family,\n"
@@ -37,6 +38,10 @@ static const char record_usage[] =
 	"      --alloc-fn SYM[:size=N],...  the program's own allocators too (size in\n"
 	"                        argument N, default 1); implies --alloc\n"
 	"      --free-fn SYM,... the program's own frees (the first argument is freed)\n"
+	"  -g                    call graphs by frame pointers (--call-graph fp)\n"
+	"      --call-graph fp|dwarf[,SIZE]  call graphs: fp follows frame pointers;\n"
+	"                        dwarf copies SIZE bytes of user stack per sample\n"
+	"                        (default 8192, at most 65528), unwound by report\n"
 	"  -q, --quiet           no summary\n"
 	"  -v, --verbose         say what is opened and how maps were read\n"
 	"  -h, --help            this text\n"
@@ -99,10 +104,32 @@ static int add_fns(const char *list, char **fns, int *nr)
 	return 0;
 }
 
+/* "fp", "dwarf", "dwarf,SIZE" (perf's --call-graph, without lbr). */
+static bool parse_call_graph(const char *s, struct record_opts *o)
+{
+	unsigned long v;
+
+	if (!strcmp(s, "fp")) {
+		o->call_graph = CALL_GRAPH_FP;
+		return true;
+	}
+	if (strncmp(s, "dwarf", 5) || (s[5] && s[5] != ','))
+		return false;
+	o->call_graph = CALL_GRAPH_DWARF;
+	o->stack_size = RECORD_STACK_DEFAULT;
+	if (!s[5])
+		return true;
+	/* the kernel takes a multiple of 8 below 64 KiB */
+	if (!parse_ulong(s + 6, &v) || !v || v > RECORD_STACK_MAX)
+		return false;
+	o->stack_size = (unsigned int)((v + 7) & ~7ul);
+	return o->stack_size <= RECORD_STACK_MAX;
+}
+
 /* Returns -1 when parsing succeeded, else the exit status. */
 static int parse_options(int argc, char **argv, struct record_opts *o)
 {
-	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN };
+	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
@@ -123,6 +150,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		{ "alloc", no_argument, NULL, OPT_ALLOC },
 		{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
 		{ "free-fn", required_argument, NULL, OPT_FREE_FN },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,7 +159,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvhl:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvhl:g", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (record_opts__add_events(o, optarg))
@@ -215,6 +243,14 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 				    c == OPT_ALLOC_FN ? &o->nr_alloc_fns : &o->nr_free_fns))
 				return usage_error("too many functions in '%s' (8 at most)", optarg);
 			break;
+		case 'g':
+			o->call_graph = CALL_GRAPH_FP;
+			break;
+		case OPT_CALL_GRAPH:
+			if (!parse_call_graph(optarg, o))
+				return usage_error("--call-graph: fp, dwarf or dwarf,SIZE (8..65528), not '%s'",
+						   optarg);
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return 0;
@@ -226,6 +262,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 	}
 	if (o->user && o->kernel)
 		return usage_error("%s", "-u and -k exclude each other");
+	if (o->call_graph == CALL_GRAPH_DWARF && !record__unwind_regs())
+		return usage_error("%s", "--call-graph dwarf: not supported on this architecture (use fp)");
 	if (o->period && o->freq)
 		return usage_error("%s", "-c and -F exclude each other");
 	if ((o->nr_pids || o->nr_tids) && o->system_wide)

@@ -35,6 +35,9 @@ static const char report_usage[] =
 	"      --no-debuginfod      never ask debuginfod servers (DEBUGINFOD_URLS) for debug info\n"
 	"      --stats              --stdio: the statistics only, no cacheline tables (perf c2c's --stats)\n"
 	"      --full-symbols       --stdio: source files with their whole path\n"
+	"  -g, --call-graph         callers of every row (the default when the recording has\n"
+	"                           stacks: record -g or --call-graph dwarf)\n"
+	"      --no-call-graph      no callers (and no pass over the stacks)\n"
 	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
 	"  -h, --help               this text\n";
 
@@ -62,7 +65,8 @@ static int parse_uint(const char *s, unsigned *out)
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
-	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_STATS, OPT_FULL_SYMBOLS };
+	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_STATS, OPT_FULL_SYMBOLS,
+	       OPT_NO_CALL_GRAPH };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -75,6 +79,8 @@ int cmd_report(int argc, char **argv)
 		{ "lines", required_argument, NULL, OPT_LINES },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -92,7 +98,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:k:fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:k:fgh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -131,6 +137,12 @@ int cmd_report(int argc, char **argv)
 			o.full_symbols = true;
 			break;
 		case 'f':
+			break;
+		case 'g':
+			o.call_graph = REPORT_CG_ON;
+			break;
+		case OPT_NO_CALL_GRAPH:
+			o.call_graph = REPORT_CG_OFF;
 			break;
 		case OPT_LINES:
 			if (parse_uint(optarg, &o.max_lines) < 0)
@@ -187,6 +199,9 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "c2cscan: %s: %s\n", strcmp(o.input, "-") ? o.input : "<stdin>", err);
 		return 1;
 	}
+	if (o.call_graph == REPORT_CG_ON && !report__has_stacks(r))
+		fprintf(stderr, "c2cscan report: %s has no call graphs (record with -g or --call-graph dwarf)\n",
+			report__path(r));
 	switch (o.out) {
 	case REPORT_OUT_JSON:
 		report__fprintf_json(r, stdout);

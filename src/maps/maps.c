@@ -289,6 +289,11 @@ void maps__delete(struct maps *m)
 	free(m);
 }
 
+uint64_t maps__kernel_start(const struct maps *m)
+{
+	return m->kernel_start;
+}
+
 void maps__set_kernel_start(struct maps *m, uint64_t kernel_start)
 {
 	m->kernel_start = kernel_start;

@@ -108,6 +108,7 @@ void maps__delete(struct maps *m);
 
 /* Default: 1 << 63 (64-bit kernels). 32-bit recordings: 0xc0000000. */
 void maps__set_kernel_start(struct maps *m, uint64_t kernel_start);
+uint64_t maps__kernel_start(const struct maps *m);
 
 /* Side-band only (PD_MMAP, PD_COMM, PD_FORK, PD_EXIT); other kinds are ignored. */
 int maps__add_event(struct maps *m, const struct pd_event *ev, uint64_t time);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include "names/names.h"
+#include "names/unwind.h"
 #include "hitm/c2c.h"
 #include "util/util.h"
 
@@ -22,6 +23,7 @@ struct names {
 	const struct pd_info *info;
 	bool kallsyms_off;
 	struct symbols *sym;      /* created lazily */
+	struct unwinder *unw;     /* too */
 	struct jitdump *jit;
 	size_t nr_jit, alloc_jit;
 };
@@ -60,6 +62,7 @@ void names__delete(struct names *n)
 {
 	if (!n)
 		return;
+	unwinder__delete(n->unw);
 	symbols__delete(n->sym);
 	for (size_t i = 0; i < n->nr_jit; i++)
 		free(n->jit[i].path);
@@ -149,6 +152,50 @@ bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_
 	if (!n || n->o.disabled)
 		return false;
 	return !symbols__code(names__symbols(n), maps__find(maps, pid, addr, time), pid, addr, time, out);
+}
+
+/* PERF_CONTEXT_*: markers in a callchain, not addresses */
+#define CONTEXT_MAX ((uint64_t)-4095)
+#define CONTEXT_USER ((uint64_t)-512)
+
+size_t names__stack(struct names *n, const struct maps *maps, const struct pd_sample *s, uint64_t time,
+		    uint64_t *ips, size_t max, struct stack_stats *st)
+{
+	size_t nr = 0;
+	bool user = false;
+
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		uint64_t a = s->callchain[i];
+
+		if (a >= CONTEXT_MAX) {
+			user = a == CONTEXT_USER;
+			continue;
+		}
+		if (nr == max) {
+			st->clipped++;
+			return nr;
+		}
+		ips[nr++] = a;
+		st->user_frames |= user;
+	}
+	if (s->stack_dyn_size || s->regs_abi) {
+		/* --call-graph dwarf: the kernel's chain stopped at the user boundary */
+		size_t got;
+
+		if (!n || n->o.disabled || nr == max)
+			return nr;
+		if (!n->unw)
+			n->unw = unwinder__new(names__symbols(n), n->info ? n->info->arch : NULL);
+		got = unwinder__user(n->unw, maps, s, time, ips + nr, max - nr);
+		st->clipped += got == max - nr && got > 1;
+		nr += got;
+	}
+	return nr;
+}
+
+const struct unwind_stats *names__unwind_stats(const struct names *n)
+{
+	return n && n->unw ? unwinder__stats(n->unw) : NULL;
 }
 
 size_t names__nr_warnings(const struct names *n)

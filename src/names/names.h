@@ -57,6 +57,23 @@ bool names__data(struct names *n, const struct maps *maps, const struct c2c_line
 /* Code at addr in pid at time (a heap object's allocation site). */
 bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
 		 struct code_loc *out);
+struct pd_sample;
+struct unwind_stats;
+
+struct stack_stats {
+	uint64_t clipped;         /* stacks cut at the frame limit */
+	bool user_frames;         /* the last stack had user frames from its callchain */
+};
+
+/* The call stack of sample s, innermost first, at most max addresses in
+ * ips: its callchain without the context markers (-g), then for a
+ * --call-graph dwarf sample its user stack unwound from the registers and
+ * the stack copy (names/unwind.h). The first address of each part is where
+ * the sample was; the others are return addresses. */
+size_t names__stack(struct names *n, const struct maps *maps, const struct pd_sample *s, uint64_t time,
+		    uint64_t *ips, size_t max, struct stack_stats *st);
+/* What unwinding did so far (NULL when nothing was unwound). */
+const struct unwind_stats *names__unwind_stats(const struct names *n);
 /* Build-id mismatches and the like, for the report's warnings. */
 size_t names__nr_warnings(const struct names *n);
 const char *names__warning(const struct names *n, size_t i);

@@ -1022,6 +1022,26 @@ int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path)
 	return jit_index__add_jitdump(s->jit, pid, path);
 }
 
+int symbols__object_file(struct symbols *s, const struct map_desc *map, uint64_t addr, const char **path,
+			  uint64_t *bias)
+{
+	struct obj *o;
+	uint64_t vaddr;
+	int rc;
+
+	if (!map || map_is_anon(map) || map->name[0] == '[')
+		return -ENOENT;
+	o = obj__get(s, map);
+	if (o->state != OBJ_OK)
+		return obj_err(o);
+	rc = obj__vaddr(o, map, addr, false, &vaddr);
+	if (rc)
+		return rc;
+	*path = o->path;
+	*bias = addr - vaddr;
+	return 0;
+}
+
 int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, uint64_t addr,
 		  uint64_t time, struct code_loc *out)
 {

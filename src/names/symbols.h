@@ -98,6 +98,12 @@ int symbols__data(struct symbols *s, const struct map_desc *map, const struct ma
 /* Index the JIT_CODE_LOAD / MOVE / DEBUG_INFO records of a jit-PID.dump for
  * pid (the report calls this for MMAP records naming jit-PID.dump). Returns
  * the number of code loads indexed, or a negative errno. */
+/* The file opened for map's object (symfs, build-id cache: as naming finds
+ * it) and the load bias (runtime - link address) of the segment holding
+ * addr: what an unwinder reports as the module. -ENOENT for anonymous and
+ * special mappings, or when the object is missing, stale or not ELF. */
+int symbols__object_file(struct symbols *s, const struct map_desc *map, uint64_t addr, const char **path,
+			  uint64_t *bias);
 int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path);
 
 /* Build-id of an object from the recording's HEADER_BUILD_ID table, used

@@ -174,10 +174,27 @@ struct pd_sample {
 	const void *raw;
 	uint64_t aux_size;
 	uint64_t regs_abi;      /* REGS_USER: PERF_SAMPLE_REGS_ABI_*, 0 none */
-	uint8_t nr_regs;        /* values kept: the lowest PD_SAMPLE_REGS registers of the mask */
-	uint64_t regs[8];       /* in the mask's bit order (record --alloc's probes need 3) */
+	uint64_t regs_mask;     /* the attr's sample_regs_user (0 when regs_abi is 0) */
+	uint32_t nr_regs;       /* popcount(regs_mask) values at regs, in the mask's bit order */
+	const uint64_t *regs;   /* into the record buffer, or an aligned copy (pd_sample__reg) */
+	uint64_t stack_size;    /* STACK_USER: bytes copied from the user stack pointer up */
+	uint64_t stack_dyn_size; /* how many of them the kernel filled (<= stack_size) */
+	const uint8_t *stack;   /* into the record buffer; unaligned (read with memcpy) */
 };
-#define PD_SAMPLE_REGS 8
+#define PD_SAMPLE_REGS 64
+
+/* Register number bit (perf's PERF_REG_* of the recording's arch) of a
+ * REGS_USER sample; false when the mask does not hold it. */
+static inline bool pd_sample__reg(const struct pd_sample *s, unsigned int bit, uint64_t *v)
+{
+	uint64_t below;
+
+	if (bit >= 64 || !s->regs_abi || !(s->regs_mask >> bit & 1))
+		return false;
+	below = bit ? s->regs_mask & ((1ULL << bit) - 1) : 0;
+	*v = s->regs[__builtin_popcountll(below)];
+	return true;
+}
 
 struct pd_mmap {
 	uint32_t pid, tid;

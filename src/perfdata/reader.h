@@ -27,6 +27,7 @@ struct pd_reader_stats {
 	uint64_t compressed_chunks;
 	uint64_t decompressed_bytes;
 	uint64_t unknown_ids;           /* records whose id matches no attr (attr_idx -1) */
+	uint64_t stack_dyn_clipped;     /* STACK_USER dynamic sizes beyond the copy, cut to it */
 };
 
 /* Limits against hostile files (documented in man/c2cscan-report.1). */

@@ -124,6 +124,7 @@ struct pd_reader {
 	/* aligned copy of a callchain that sits at an unaligned address */
 	uint64_t *scratch;
 	size_t scratch_cap;
+	uint64_t regs[64];              /* aligned copy of unaligned REGS_USER values */
 
 	struct pd_info info;
 	struct pd_reader_stats stats;

@@ -228,11 +228,10 @@ static bool skip_regs(struct scur *c, uint64_t mask)
 	return !abi || s_skip(c, 8ULL * __builtin_popcountll(mask));
 }
 
-/* REGS_USER: the abi, then the mask's registers (none when abi is 0);
- * the first PD_SAMPLE_REGS are kept. */
-static bool take_regs(struct scur *c, uint64_t mask, struct pd_sample *s)
+/* REGS_USER: the abi, then the mask's registers (none when abi is 0). */
+static bool take_regs(struct pd_reader *r, struct scur *c, uint64_t mask, struct pd_sample *s)
 {
-	uint64_t n = (uint64_t)__builtin_popcountll(mask);
+	uint32_t n = (uint32_t)__builtin_popcountll(mask);
 
 	if (!s_u64(c, &s->regs_abi))
 		return false;
@@ -240,23 +239,39 @@ static bool take_regs(struct scur *c, uint64_t mask, struct pd_sample *s)
 		return true;
 	if (n > (uint64_t)(c->end - c->p) / 8)
 		return false;
-	for (uint64_t i = 0; i < n; i++) {
-		if (i < PD_SAMPLE_REGS)
-			s_u64(c, &s->regs[s->nr_regs++]);
-		else
-			s_skip(c, 8);
+	s->regs_mask = mask;
+	s->nr_regs = n;
+	if ((uintptr_t)c->p & 7) {
+		memcpy(r->regs, c->p, n * 8ULL);
+		s->regs = r->regs;
+	} else {
+		s->regs = (const uint64_t *)(const void *)c->p;
 	}
+	c->p += n * 8ULL;
 	return true;
 }
 
-/* STACK_USER: size, the copy, and the dynamic size when the copy is not empty. */
-static bool skip_stack_user(struct scur *c)
+/* STACK_USER: size, the copy, and the dynamic size when the copy is not
+ * empty. A dynamic size beyond the copy is cut to it and counted. */
+static bool take_stack_user(struct pd_reader *r, struct scur *c, struct pd_sample *s)
 {
-	uint64_t sz;
+	uint64_t sz, dyn;
 
-	if (!s_u64(c, &sz) || !s_skip(c, sz))
+	if (!s_u64(c, &sz) || sz > (uint64_t)(c->end - c->p))
 		return false;
-	return !sz || s_skip(c, 8);
+	if (!sz)
+		return true;
+	s->stack = c->p;
+	c->p += sz;
+	if (!s_u64(c, &dyn))
+		return false;
+	if (dyn > sz) {
+		r->stats.stack_dyn_clipped++;
+		dyn = sz;
+	}
+	s->stack_size = sz;
+	s->stack_dyn_size = dyn;
+	return true;
 }
 
 static bool take_weight(struct scur *c, uint64_t t, struct pd_sample *s)
@@ -321,9 +336,9 @@ static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 		return false;
 	if (t & PERF_SAMPLE_BRANCH_STACK && !skip_branch_stack(&c, a->branch_sample_type))
 		return false;
-	if (t & PERF_SAMPLE_REGS_USER && !take_regs(&c, a->sample_regs_user, s))
+	if (t & PERF_SAMPLE_REGS_USER && !take_regs(r, &c, a->sample_regs_user, s))
 		return false;
-	if (t & PERF_SAMPLE_STACK_USER && !skip_stack_user(&c))
+	if (t & PERF_SAMPLE_STACK_USER && !take_stack_user(r, &c, s))
 		return false;
 	if (!take_weight(&c, t, s))
 		return false;

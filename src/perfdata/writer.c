@@ -1140,8 +1140,16 @@ ssize_t pd_fmt_sample(void *buf, size_t bufsz, const struct perf_event_attr *att
 			c_u64(&c, PERF_SAMPLE_REGS_ABI_NONE);
 		}
 	}
-	if (st & PERF_SAMPLE_STACK_USER)
-		c_u64(&c, 0);           /* size 0: no data, no dyn_size */
+	if (st & PERF_SAMPLE_STACK_USER) {
+		/* the kernel copies sample_stack_user bytes, or none */
+		if (s->stack_size && s->stack) {
+			c_u64(&c, s->stack_size);
+			c_put(&c, s->stack, s->stack_size);
+			c_u64(&c, s->stack_dyn_size);
+		} else {
+			c_u64(&c, 0);   /* size 0: no data, no dyn_size */
+		}
+	}
 	if (st & PERF_SAMPLE_WEIGHT)
 		c_u64(&c, s->weight);
 	if (st & PERF_SAMPLE_WEIGHT_STRUCT)

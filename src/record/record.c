@@ -529,6 +529,38 @@ static int add_event(struct recorder *rc, const struct pmu_event *pe)
 	return 0;
 }
 
+/* The user registers an unwinder starts from, as perf numbers them: x86_64
+ * all but the segment registers DS, ES, FS, GS (as perf's PERF_REGS_MASK);
+ * aarch64 X0..X30, SP, PC. */
+uint64_t record__unwind_regs(void)
+{
+#if defined(__x86_64__)
+	return 0xff0fffULL;
+#elif defined(__aarch64__)
+	return (1ULL << 33) - 1;
+#else
+	return 0;
+#endif
+}
+
+/* -g: the kernel walks the frame pointers; --call-graph dwarf: the kernel's
+ * chain stops at the user boundary and the user registers and stack are
+ * copied for report to unwind (as perf does). Kernel chains only where the
+ * event samples the kernel. */
+static void set_call_graph(struct perf_event_attr *a, const struct record_opts *o)
+{
+	if (o->call_graph == CALL_GRAPH_NONE)
+		return;
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->exclude_callchain_kernel = a->exclude_kernel;
+	if (o->call_graph != CALL_GRAPH_DWARF)
+		return;
+	a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user |= record__unwind_regs();
+	a->sample_stack_user = o->stack_size;
+	a->exclude_callchain_user = 1;
+}
+
 static void fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bool on_exec)
 {
 	struct perf_event_attr *a = &e->attr;
@@ -571,6 +603,7 @@ static void fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bool 
 		a->sample_type = (a->sample_type & ~(uint64_t)PERF_SAMPLE_ADDR) | PERF_SAMPLE_REGS_USER;
 		a->sample_regs_user = e->pe.regs_user;
 	}
+	set_call_graph(a, o);
 	/* a uprobe event cannot be inherited: the kernel would read its path
 	 * (config1, a pointer into c2cscan) in the new task's memory, fail,
 	 * and then inherit none of the task's events. New threads get their
@@ -859,7 +892,8 @@ static void choose_tracking(struct recorder *rc)
  * an inherited event that follows a task on any CPU). */
 static int open_all(struct recorder *rc, pid_t *tasks, int nr_tasks, const bool *cpuset, int nr_cpus)
 {
-	size_t pages = rc->o.pages ? rc->o.pages : 128;
+	/* a dwarf sample carries its stack: 8 KiB fill 128 pages in 64 samples */
+	size_t pages = rc->o.pages ? rc->o.pages : rc->o.call_graph == CALL_GRAPH_DWARF ? 1024 : 128;
 	int opened = 0, ret;
 
 	for (int c = 0; c < nr_cpus; c++) {

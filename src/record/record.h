@@ -16,6 +16,10 @@
 #include "record/synth.h"
 
 #define RECORD_MAX_EVENTS 16
+#define RECORD_STACK_DEFAULT 8192       /* --call-graph dwarf's user stack copy, as perf's */
+#define RECORD_STACK_MAX 65528          /* the largest the kernel takes (a u16, 8-aligned) */
+
+enum call_graph { CALL_GRAPH_NONE, CALL_GRAPH_FP, CALL_GRAPH_DWARF };
 
 struct record_opts {
 	const char *out;                /* output file (an old one becomes FILE.old) */
@@ -27,6 +31,8 @@ struct record_opts {
 	bool alloc;                     /* --alloc: allocation events (record/alloc.h) */
 	char *alloc_fns[8], *free_fns[8]; /* --alloc-fn, --free-fn; owned */
 	int nr_alloc_fns, nr_free_fns;
+	enum call_graph call_graph;     /* -g, --call-graph */
+	unsigned int stack_size;        /* CALL_GRAPH_DWARF: bytes of user stack per sample */
 	int verbose;
 	pid_t *pids, *tids;             /* -p, -t; owned (record_opts__exit) */
 	int nr_pids, nr_tids;
@@ -44,6 +50,9 @@ void record_opts__exit(struct record_opts *o);
  * (NULL-terminated) or NULL; argv: the whole command line (the file's
  * CMDLINE feature). Prints its one-line errors, warnings and summary to
  * stderr; returns the process exit status. */
+/* The user registers --call-graph dwarf samples (perf's numbers for this
+ * machine's arch; 0 where it is not supported). */
+uint64_t record__unwind_regs(void);
 int record__run(const struct record_opts *o, char *const *cmd, int argc, char **argv);
 
 #endif

@@ -177,6 +177,28 @@ static size_t jline_heap(FILE *fp, const struct report *r, const struct c2c_line
 	return n + fprintf(fp, "]");
 }
 
+/* ", \"callchains\": [{\"samples\": N, \"frames\": [...]}]" when call graphs are shown. */
+static size_t jrow_chains(FILE *fp, const struct report *r, const struct c2c_row *row)
+{
+	const struct report_chain *ch;
+	uint64_t samples;
+	size_t nr, n;
+
+	if (!report__call_graph(r))
+		return 0;
+	nr = report__row_chains(r, row, &ch, &samples);
+	n = fprintf(fp, ", \"callchains\": [");
+	for (size_t i = 0; i < nr; i++) {
+		n += fprintf(fp, "%s{\"samples\": %" PRIu64 ", \"frames\": [", i ? ", " : "", ch[i].samples);
+		for (uint32_t f = 0; f < ch[i].nr_frames; f++) {
+			n += fprintf(fp, "%s", f ? ", " : "");
+			n += jstr(fp, ch[i].frames[f]);
+		}
+		n += fprintf(fp, "]}");
+	}
+	return n + fprintf(fp, "]");
+}
+
 static size_t jline(FILE *fp, const struct report *r, size_t idx)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -218,6 +240,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 		n += jset(fp, "cpus", &row->cpus);
 		n += fprintf(fp, ", ");
 		n += jset(fp, "nodes", &row->nodes);
+		n += jrow_chains(fp, r, row);
 		n += fprintf(fp, "}");
 	}
 	return n + fprintf(fp, "]}");

@@ -128,6 +128,7 @@ static void setup_events(struct report *r)
 		r->events[i].has_addr = a->attr.sample_type & PERF_SAMPLE_ADDR;
 		r->events[i].has_data_src = a->attr.sample_type & PERF_SAMPLE_DATA_SRC;
 		r->events[i].has_weight = a->attr.sample_type & PERF_SAMPLE_WEIGHT_TYPE;
+		r->events[i].has_stack = a->attr.sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER);
 	}
 }
 
@@ -199,16 +200,20 @@ static bool probe_parse(struct report *r, const char *name, struct probe_spec *p
 	return ps->role != PROBE_NONE;
 }
 
-/* Argument n of a probe sample: the argument registers are sampled in mask
- * order (x86_64: DX, SI, DI for a2, a1, a0; aarch64: X0, X1, X2). */
+static bool is_aarch64(const struct pd_info *in)
+{
+	return in->arch && !strcmp(in->arch, "aarch64");
+}
+
+/* Argument n of a probe sample, by perf's register numbers (x86_64: DI,
+ * SI, DX are 5, 4, 3; aarch64: X0, X1, X2 are 0, 1, 2). */
 static bool probe_arg(const struct pd_info *in, const struct pd_sample *s, int n, uint64_t *v)
 {
-	int i = in->arch && !strcmp(in->arch, "aarch64") ? n : 2 - n;
+	static const uint8_t x86_64[] = { 5, 4, 3 };
 
-	if (n < 0 || n > 2 || i < 0 || i >= s->nr_regs)
+	if (n < 0 || n > 2)
 		return false;
-	*v = s->regs[i];
-	return true;
+	return pd_sample__reg(s, is_aarch64(in) ? (unsigned int)n : x86_64[n], v);
 }
 
 static void alloc_push(struct report *r, size_t *alloc, const struct pd_sample *s, uint16_t kind, uint16_t fn,
@@ -251,16 +256,17 @@ static void probe_sample(struct report *r, const struct probe_spec *ps, const st
 			probe_arg(in, s, ps->old_a, &pc->old);
 		return;
 	}
-	/* the return: its register holds the pointer, its ip the call site */
-	if (!pc->valid || pc->fn != ps->fn || s->nr_regs < 1) {
+	/* the return: its register (AX, X0: both perf's 0) holds the pointer,
+	 * its ip the call site */
+	if (!pc->valid || pc->fn != ps->fn || !pd_sample__reg(s, 0, &a)) {
 		r->probe_unpaired++;
 		return;
 	}
 	pc->valid = false;
-	if (pc->old && (s->regs[0] || !pc->size))
+	if (pc->old && (a || !pc->size))
 		alloc_push(r, alloc_ev, s, PD_ALLOC_FREE, ps->fn, pc->old, 0, s->ip);
-	if (s->regs[0])
-		alloc_push(r, alloc_ev, s, PD_ALLOC_ALLOC, ps->fn, s->regs[0], pc->size, s->ip);
+	if (a)
+		alloc_push(r, alloc_ev, s, PD_ALLOC_ALLOC, ps->fn, a, pc->size, s->ip);
 }
 
 /* A pass over the allocator probes' samples, when the recording has any,
@@ -317,7 +323,7 @@ static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
 
 /* Keys sample s of event e and fills cs: what pass 2 counts, and what a
  * re-reading for another grouping of rows counts again. */
-static void key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
+void report__key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
 		       struct c2c_sample *cs)
 {
 	const struct pd_sample *s = &ev->u.sample;
@@ -359,7 +365,7 @@ static void key_sample(const struct report *r, const struct pd_event *ev, const 
 }
 
 /* The event of a sample, if it has data addresses. */
-static const struct report_event *sample_event(const struct report *r, const struct pd_event *ev)
+const struct report_event *report__sample_event(const struct report *r, const struct pd_event *ev)
 {
 	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events || !r->events[ev->attr_idx].has_addr)
 		return NULL;
@@ -384,7 +390,7 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 	}
 	if (e->has_data_src && datasrc__is_na(ev->u.sample.data_src))
 		r->samples_na++;
-	key_sample(r, ev, e, &cs);
+	report__key_sample(r, ev, e, &cs);
 	if (cs.key.kind == CL_KERNEL) {
 		r->samples_kernel_key++;
 	} else if (cs.key.kind == CL_SHARED) {
@@ -445,9 +451,9 @@ int report__regroup(struct report *r, enum report_coalesce by, const struct cl_k
 		const struct report_event *e;
 		struct c2c_sample cs;
 
-		if (ev.kind != PD_SAMPLE || !(e = sample_event(r, &ev)))
+		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
 			continue;
-		key_sample(r, &ev, e, &cs);
+		report__key_sample(r, &ev, e, &cs);
 		if (!cl_key__equal(&cs.key, line))
 			continue;
 		/* the row identity is (offset, iaddr): put the grouping there */
@@ -460,10 +466,19 @@ int report__regroup(struct report *r, enum report_coalesce by, const struct cl_k
 	return ret < 0 ? ret : 0;
 }
 
+size_t report__detailed_lines(const struct report *r)
+{
+	size_t max = r->opts.max_lines_set ? r->opts.max_lines : r->mode == C2C_DISPLAY_ALL ? REPORT_ALL_LINES : 0;
+
+	return max && max < r->nr_lines ? max : r->nr_lines;
+}
+
 void report__set_mode(struct report *r, enum c2c_display mode)
 {
 	r->mode = mode;
 	r->nr_lines = c2c__sort(r->c2c, mode, r->opts.show_all, &r->lines);
+	/* the stream's errors were told in pass 1 */
+	report__callchains_build(r, r->opts.out == REPORT_OUT_STDIO ? report__detailed_lines(r) : r->nr_lines);
 }
 
 static bool is_amd(const struct pd_info *info)
@@ -537,6 +552,7 @@ void report__delete(struct report *r)
 {
 	if (!r)
 		return;
+	report__callchains_free(r);
 	names__delete(r->names);
 	heap__delete(r->heap);
 	pd_alloc__exit(&r->alloc);

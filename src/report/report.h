@@ -22,6 +22,12 @@ enum report_coalesce { COALESCE_IADDR, COALESCE_OFFSET, COALESCE_PID, COALESCE_T
 
 enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI };
 
+enum report_call_graph {
+	REPORT_CG_AUTO,             /* callers when the file has stacks */
+	REPORT_CG_ON,               /* -g: the same, and a warning when it has none */
+	REPORT_CG_OFF,              /* --no-call-graph */
+};
+
 struct report_opts {
 	const char *input;          /* "-" = stdin */
 	enum c2c_display mode;
@@ -34,6 +40,7 @@ struct report_opts {
 	bool max_lines_set;         /* --lines given; else all, or 50 in mode all */
 	bool stats_only;            /* --stats: --stdio without the tables */
 	bool full_symbols;          /* --full-symbols: whole source paths in --stdio */
+	enum report_call_graph call_graph; /* -g, --no-call-graph */
 	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
 };
 
@@ -42,6 +49,7 @@ struct report_event {
 	char *name;             /* owned */
 	uint64_t samples;
 	bool has_addr, has_data_src, has_weight;
+	bool has_stack;         /* callchains or user stack copies */
 };
 
 struct report;                  /* opaque outside src/report/ (report_int.h) */
@@ -131,6 +139,29 @@ size_t report__line_heap(const struct report *r, const struct c2c_line *l, struc
 /* The heap: its counters, NULL when the recording has no allocations. */
 const struct heap_stats *report__heap_stats(const struct report *r);
 
+/* Callers of a row of the view, by identical stacks, innermost frame
+ * first (report -g; callchain.c). */
+struct report_chain {
+	uint64_t samples;
+	uint32_t nr_frames;
+	const char *const *frames;  /* function names ("f (file.c:3)" with --full-symbols) */
+};
+/* The row's stacks, most samples first, in *out (valid until the next
+ * report__set_mode); *samples: the row's samples that had a stack. 0 when
+ * none (or call graphs are off). */
+size_t report__row_chains(const struct report *r, const struct c2c_row *row, const struct report_chain **out,
+			  uint64_t *samples);
+/* The recording's memory events have stacks (callchains or stack copies). */
+bool report__has_stacks(const struct report *r);
+/* Call graphs are shown: the recording has stacks and they are not off. */
+bool report__call_graph(const struct report *r);
+struct report_cg_stats {
+	uint64_t with_stack, without_stack; /* samples of the view's rows */
+	uint64_t clipped;           /* stacks cut at 64 frames */
+	uint64_t distinct;          /* distinct named stacks */
+	uint64_t unwind_samples, unwound, unwind_no_module, unwind_no_regs;
+};
+void report__callchain_stats(const struct report *r, struct report_cg_stats *st);
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);
 

@@ -38,6 +38,24 @@ struct report {
 	char partial_reason[256];
 	const struct c2c_line *const *lines; /* sorted view for mode/show_all */
 	size_t nr_lines;
+	struct report_cg *cg;       /* callers of the view's rows (callchain.c), or NULL */
 };
+
+/* every accessed line (-d all) can be hundreds of thousands: --stdio
+ * details the first REPORT_ALL_LINES unless --lines says otherwise */
+#define REPORT_ALL_LINES 50
+size_t report__detailed_lines(const struct report *r);
+
+struct c2c_sample;
+struct pd_event;
+/* Keys sample ev of event e into cs as pass 2 counts it (report.c). */
+void report__key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
+			struct c2c_sample *cs);
+/* The event of a sample, if it has data addresses; else NULL. */
+const struct report_event *report__sample_event(const struct report *r, const struct pd_event *ev);
+/* callchain.c: callers of the rows of the view's first nr_lines lines (with
+ * callchains on and stacks in the file; else nothing), and their end. */
+int report__callchains_build(struct report *r, size_t nr_lines);
+void report__callchains_free(struct report *r);
 
 #endif

@@ -10,7 +10,6 @@
 #include "report/columns.h"
 #include "report/report_int.h"
 
-#define STDIO_ALL_LINES 50
 #include "util/util.h"
 
 #define WIDTH 160
@@ -65,6 +64,26 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " probe returns without their entry",
 			  r->probe_unpaired);
 	return kv(fp, "Allocations", buf);
+}
+
+/* The Call graphs line: what the rows' stacks were made of. */
+static size_t fprintf_call_graphs(const struct report *r, FILE *fp, char *buf, size_t size)
+{
+	struct report_cg_stats st;
+	size_t len;
+
+	if (!report__call_graph(r))
+		return report__has_stacks(r) ? kv(fp, "Call graphs", "recorded, not shown (--no-call-graph)") : 0;
+	report__callchain_stats(r, &st);
+	len = scnprintf(buf, size, "%" PRIu64 "/%" PRIu64 " samples with a stack (%" PRIu64 " distinct)",
+			st.with_stack, st.with_stack + st.without_stack, st.distinct);
+	if (st.unwind_samples)
+		len += scnprintf(buf + len, size - len, "; dwarf unwound %" PRIu64 "/%" PRIu64 ", %" PRIu64
+				 " in unknown code, %" PRIu64 " no registers", st.unwound, st.unwind_samples,
+				 st.unwind_no_module, st.unwind_no_regs);
+	if (st.clipped)
+		scnprintf(buf + len, size - len, "; %" PRIu64 " cut at 64 frames", st.clipped);
+	return kv(fp, "Call graphs", buf);
 }
 
 /* The heap objects under a line's rows: two or more objects touched by
@@ -155,6 +174,7 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 		 r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);
 	n += kv(fp, "Sample keys", buf);
 	n += fprintf_allocations(r, fp, buf, sizeof(buf));
+	n += fprintf_call_graphs(r, fp, buf, sizeof(buf));
 	if (r->lost || r->lost_samples) {
 		snprintf(buf, sizeof(buf), "%" PRIu64 " events in LOST records, %" PRIu64 " in LOST_SAMPLES",
 			 r->lost, r->lost_samples);
@@ -335,6 +355,32 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	return n;
 }
 
+#define STDIO_CHAINS 5          /* callers printed per row */
+
+/* Under a row, as perf report -g: its stacks by samples, innermost first,
+ * "    62.5%  5  touch <- helper <- via_beta <- main", cut at WIDTH. */
+static size_t fprintf_row_chains(const struct report *r, const struct c2c_row *row, FILE *fp)
+{
+	const struct report_chain *ch;
+	uint64_t samples;
+	size_t nr = report__row_chains(r, row, &ch, &samples), n = 0;
+
+	for (size_t i = 0; i < nr && i < STDIO_CHAINS; i++) {
+		char buf[WIDTH + 1];
+		size_t used = scnprintf(buf, sizeof(buf), "%12s%5.1f%% %6" PRIu64 "  ", "",
+					100.0 * (double)ch[i].samples / (double)samples, ch[i].samples);
+
+		for (uint32_t f = 0; f < ch[i].nr_frames && used < WIDTH; f++)
+			used += scnprintf(buf + used, sizeof(buf) - used, "%s%s", f ? " <- " : "", ch[i].frames[f]);
+		if (used >= WIDTH)
+			memcpy(buf + WIDTH - 3, "...", 4);
+		n += fprintf(fp, "%s\n", buf);
+	}
+	if (nr > STDIO_CHAINS)
+		n += fprintf(fp, "%12s(%zu more stacks: --json lists every one)\n", "", nr - STDIO_CHAINS);
+	return n;
+}
+
 static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -363,6 +409,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
 		}
 		n += used + fprintf(fp, "\n");
+		n += fprintf_row_chains(r, &l->rows[i], fp);
 	}
 	return n + fprintf_line_heap(r, l, fp);
 }
@@ -417,10 +464,7 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 		return n;
 	}
 	n += section(fp, "Cacheline Offsets (per offset and code address)");
-	/* every accessed line (-d all) can be hundreds of thousands: the first
-	 * STDIO_ALL_LINES unless --lines says otherwise */
-	max = r->opts.max_lines_set ? r->opts.max_lines : r->mode == C2C_DISPLAY_ALL ? STDIO_ALL_LINES : 0;
-	max = max && max < r->nr_lines ? max : r->nr_lines;
+	max = report__detailed_lines(r);
 	for (size_t i = 0; i < max; i++)
 		n += fprintf_line_detail(r, i, fp);
 	if (max < r->nr_lines)

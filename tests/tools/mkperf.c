@@ -828,6 +828,7 @@ static void do_sample(struct mk *mk, struct line *l)
 {
 	uint8_t buf[1024];
 	struct pd_sample s = { 0 };
+	static uint64_t regs[PD_SAMPLE_REGS];
 	uint64_t id, repeat, tstep, i;
 	const struct mattr *a = attr_for(mk, l, &id);
 	const char *v;
@@ -854,12 +855,13 @@ static void do_sample(struct mk *mk, struct line *l)
 		for (char *p = (char *)v; *p && s.nr_regs < PD_SAMPLE_REGS; p += *p == ',') {
 			char *end;
 
-			s.regs[s.nr_regs++] = strtoull(p, &end, 0);
+			regs[s.nr_regs++] = strtoull(p, &end, 0);
 			if (end == p)
 				fail("bad regs '%s'", v);
 			p = end;
 		}
 		s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
+		s.regs = regs;
 	}
 	repeat = num(l, "repeat", 1);
 	tstep = num(l, "tstep", 1);

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Callers per row (report -g): one more pass over the recording, taking
+ * only the samples of the lines in the view and only when the file has
+ * stacks (callchains, or user stack copies to unwind).
+ *
+ * A sample's stack (names__stack: its callchain, or its unwound user
+ * stack) is interned by (pid, addresses); a row counts the raw stacks its
+ * samples had. After the pass each distinct raw stack is named once, frame
+ * by frame, and a row's raw stacks with the same names merge: two
+ * processes of one program, or two addresses of one function, are one
+ * caller. The hot path of the report (c2c.c) never sees a stack.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "names/names.h"
+#include "names/unwind.h"
+#include "report/report_int.h"
+#include "util/htab.h"
+#include "util/util.h"
+
+#define CG_MAX_FRAMES 64        /* per stack, as named (an inlined call adds one) */
+
+struct raw_stack {
+	uint32_t pid, nr;
+	uint64_t time;          /* of its first sample: its mappings then */
+	size_t first;           /* into cg->ips */
+	uint32_t named;         /* index of its named stack, after naming */
+};
+
+struct named_stack {
+	size_t first;           /* into cg->frames */
+	uint32_t nr;
+};
+
+struct cg_count {
+	uint32_t id;            /* raw stack, then named stack */
+	uint64_t samples;
+};
+
+struct cg_row {
+	struct cg_count *c;
+	size_t alloc;
+	uint32_t nr;
+	uint64_t samples;
+	struct report_chain *chains; /* by samples, after naming */
+};
+
+struct report_cg {
+	struct raw_stack *raw;
+	size_t nr_raw, alloc_raw;
+	struct htab raw_idx;
+	uint64_t *ips;
+	size_t nr_ips, alloc_ips;
+	struct named_stack *named;
+	size_t nr_named, alloc_named;
+	struct htab named_idx;
+	const char **frames;
+	size_t nr_frames, alloc_frames;
+	struct strtab *strs;
+	struct u64map row_idx;          /* row address -> rows */
+	struct cg_row *rows;
+	size_t nr_rows, alloc_rows;
+	struct htab line_idx;           /* view lines by key */
+	struct stack_stats st;
+	uint64_t with_stack, without_stack;
+};
+
+static void cg__free(struct report_cg *cg)
+{
+	if (!cg)
+		return;
+	for (size_t i = 0; i < cg->nr_rows; i++) {
+		free(cg->rows[i].c);
+		free(cg->rows[i].chains);
+	}
+	free(cg->rows);
+	u64map__exit(&cg->row_idx);
+	htab__exit(&cg->line_idx);
+	htab__exit(&cg->raw_idx);
+	htab__exit(&cg->named_idx);
+	free(cg->raw);
+	free(cg->ips);
+	free(cg->named);
+	free(cg->frames);
+	strtab__delete(cg->strs);
+	free(cg);
+}
+
+void report__callchains_free(struct report *r)
+{
+	cg__free(r->cg);
+	r->cg = NULL;
+}
+
+static uint32_t raw_intern(struct report_cg *cg, uint32_t pid, uint64_t time, const uint64_t *ips, uint32_t nr)
+{
+	uint32_t hash = (uint32_t)hash_bytes(ips, nr * sizeof(*ips), pid), i;
+	size_t pos = htab__start(&cg->raw_idx, hash);
+	struct raw_stack *rs;
+
+	while ((i = htab__next(&cg->raw_idx, hash, &pos)) != HTAB_NONE) {
+		rs = &cg->raw[i];
+		if (rs->pid == pid && rs->nr == nr && !memcmp(cg->ips + rs->first, ips, nr * sizeof(*ips)))
+			return i;
+	}
+	xgrow((void **)&cg->ips, &cg->alloc_ips, cg->nr_ips + nr, sizeof(*cg->ips));
+	memcpy(cg->ips + cg->nr_ips, ips, nr * sizeof(*ips));
+	xgrow((void **)&cg->raw, &cg->alloc_raw, cg->nr_raw + 1, sizeof(*cg->raw));
+	cg->raw[cg->nr_raw] = (struct raw_stack){ pid, nr, time, cg->nr_ips, 0 };
+	cg->nr_ips += nr;
+	htab__insert(&cg->raw_idx, pos, hash, (uint32_t)cg->nr_raw);
+	return (uint32_t)cg->nr_raw++;
+}
+
+static void row_count(struct cg_row *row, uint32_t id, uint64_t samples)
+{
+	row->samples += samples;
+	for (uint32_t i = 0; i < row->nr; i++) {
+		if (row->c[i].id == id) {
+			row->c[i].samples += samples;
+			return;
+		}
+	}
+	xgrow((void **)&row->c, &row->alloc, row->nr + 1, sizeof(*row->c));
+	row->c[row->nr++] = (struct cg_count){ id, samples };
+}
+
+/* The row of line l a keyed sample was counted in, or NULL. */
+static const struct c2c_row *find_row(const struct report *r, const struct c2c_line *l,
+				      const struct c2c_sample *cs)
+{
+	uint32_t offset = (uint32_t)(cs->addr & (r->line_size - 1));
+
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &l->rows[i];
+
+		if (row->offset == offset && row->iaddr == cs->ip && row->tag == cs->tag)
+			return row;
+	}
+	return NULL;
+}
+
+static const struct c2c_line *find_line(const struct report *r, size_t nr, const struct cl_key *k)
+{
+	uint32_t hash = (uint32_t)cl_key__hash(k), i;
+	size_t pos = htab__start(&r->cg->line_idx, hash);
+
+	while ((i = htab__next(&r->cg->line_idx, hash, &pos)) != HTAB_NONE)
+		if (i < nr && cl_key__equal(&r->lines[i]->key, k))
+			return r->lines[i];
+	return NULL;
+}
+
+static struct cg_row *cg_row_get(struct report_cg *cg, const struct c2c_row *row)
+{
+	uint64_t idx;
+
+	if (u64map__get(&cg->row_idx, (uint64_t)(uintptr_t)row, &idx))
+		return &cg->rows[idx];
+	xgrow((void **)&cg->rows, &cg->alloc_rows, cg->nr_rows + 1, sizeof(*cg->rows));
+	cg->rows[cg->nr_rows] = (struct cg_row){ 0 };
+	u64map__put(&cg->row_idx, (uint64_t)(uintptr_t)row, cg->nr_rows);
+	return &cg->rows[cg->nr_rows++];
+}
+
+static void take_sample(struct report *r, size_t nr_lines, const struct pd_event *ev,
+			const struct report_event *e)
+{
+	struct report_cg *cg = r->cg;
+	const struct pd_sample *s = &ev->u.sample;
+	const struct c2c_line *l;
+	const struct c2c_row *row;
+	struct c2c_sample cs;
+	uint64_t ips[CG_MAX_FRAMES];
+	size_t nr;
+
+	report__key_sample(r, ev, e, &cs);
+	l = find_line(r, nr_lines, &cs.key);
+	if (!l || !(row = find_row(r, l, &cs)))
+		return;
+	nr = names__stack(r->names, r->maps, s, cs.time, ips, CG_MAX_FRAMES, &cg->st);
+	if (!nr) {
+		cg->without_stack++;
+		return;
+	}
+	cg->with_stack++;
+	row_count(cg_row_get(cg, row), raw_intern(cg, s->pid, cs.time, ips, (uint32_t)nr), 1);
+}
+
+/* "func", "func (file.c:12)"; an unknown address as "0x7f.. (libfoo.so)". */
+static void frame_names(struct report *r, const struct raw_stack *rs, uint32_t i, const char **out, int *nr)
+{
+	uint64_t addr = r->cg->ips[rs->first + i], look = i ? addr - 1 : addr;
+	uint32_t pid = addr >= maps__kernel_start(r->maps) ? KERNEL_PID : rs->pid;
+	struct code_loc loc;
+	char buf[512], src[256];
+
+	*nr = 0;
+	if (names__code(r->names, r->maps, pid, look, rs->time, &loc) && loc.func) {
+		if (loc.inl_func) {
+			src[0] = '\0';
+			if (r->opts.full_symbols)
+				names__source_scnprintf(&loc, true, src, sizeof(src));
+			scnprintf(buf, sizeof(buf), src[0] ? "%s (%s)" : "%s", loc.inl_func, src);
+			out[(*nr)++] = strtab__intern(r->cg->strs, buf, NULL);
+		}
+		src[0] = '\0';
+		if (r->opts.full_symbols && !loc.inl_func)
+			names__source_scnprintf(&loc, true, src, sizeof(src));
+		else if (r->opts.full_symbols && loc.caller_file && loc.caller_line > 0)
+			scnprintf(src, sizeof(src), "%s:%d", loc.caller_file, loc.caller_line);
+		scnprintf(buf, sizeof(buf), src[0] ? "%s (%s)" : "%s", loc.func, src);
+	} else {
+		const struct map_desc *m = maps__find(r->maps, pid, look, rs->time);
+		const char *base = m ? strrchr(m->name, '/') : NULL;
+
+		scnprintf(buf, sizeof(buf), m ? "%#" PRIx64 " (%s)" : "%#" PRIx64, addr,
+			  base ? base + 1 : m ? m->name : "");
+	}
+	out[(*nr)++] = strtab__intern(r->cg->strs, buf, NULL);
+}
+
+static uint32_t named_intern(struct report_cg *cg, const char **frames, uint32_t nr)
+{
+	uint32_t hash = (uint32_t)hash_bytes(frames, nr * sizeof(*frames), 3), i;
+	size_t pos = htab__start(&cg->named_idx, hash);
+
+	while ((i = htab__next(&cg->named_idx, hash, &pos)) != HTAB_NONE)
+		if (cg->named[i].nr == nr && !memcmp(cg->frames + cg->named[i].first, frames, nr * sizeof(*frames)))
+			return i;
+	xgrow((void **)&cg->frames, &cg->alloc_frames, cg->nr_frames + nr, sizeof(*cg->frames));
+	memcpy(cg->frames + cg->nr_frames, frames, nr * sizeof(*frames));
+	xgrow((void **)&cg->named, &cg->alloc_named, cg->nr_named + 1, sizeof(*cg->named));
+	cg->named[cg->nr_named] = (struct named_stack){ cg->nr_frames, nr };
+	cg->nr_frames += nr;
+	htab__insert(&cg->named_idx, pos, hash, (uint32_t)cg->nr_named);
+	return (uint32_t)cg->nr_named++;
+}
+
+static void name_stacks(struct report *r)
+{
+	struct report_cg *cg = r->cg;
+	const char *frames[CG_MAX_FRAMES];
+
+	for (size_t i = 0; i < cg->nr_raw; i++) {
+		const struct raw_stack *rs = &cg->raw[i];
+		uint32_t nr = 0;
+
+		for (uint32_t f = 0; f < rs->nr && nr + 2 <= CG_MAX_FRAMES; f++) {
+			int got;
+
+			frame_names(r, rs, f, frames + nr, &got);
+			nr += (uint32_t)got;
+		}
+		cg->raw[i].named = named_intern(cg, frames, nr);
+	}
+}
+
+static int count_cmp(const void *pa, const void *pb)
+{
+	const struct cg_count *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* A row's raw stacks into named ones, merged, most samples first. */
+static void row_finish(struct report_cg *cg, struct cg_row *row)
+{
+	struct cg_row merged = { 0 };
+
+	for (uint32_t i = 0; i < row->nr; i++)
+		row_count(&merged, cg->raw[row->c[i].id].named, row->c[i].samples);
+	free(row->c);
+	row->c = merged.c;
+	row->nr = merged.nr;
+	row->alloc = merged.alloc;
+	qsort(row->c, row->nr, sizeof(*row->c), count_cmp);
+	row->chains = xcalloc(row->nr ? row->nr : 1, sizeof(*row->chains));
+	for (uint32_t i = 0; i < row->nr; i++) {
+		const struct named_stack *ns = &cg->named[row->c[i].id];
+
+		row->chains[i] = (struct report_chain){ row->c[i].samples, ns->nr, cg->frames + ns->first };
+	}
+}
+
+bool report__has_stacks(const struct report *r)
+{
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (r->events[i].has_addr && r->events[i].has_stack)
+			return true;
+	return false;
+}
+
+int report__callchains_build(struct report *r, size_t nr_lines)
+{
+	struct pd_event ev;
+	int ret;
+
+	report__callchains_free(r);
+	if (r->opts.call_graph == REPORT_CG_OFF || !report__has_stacks(r))
+		return 0;
+	r->cg = xcalloc(1, sizeof(*r->cg));
+	r->cg->strs = strtab__new();
+	if (nr_lines > r->nr_lines)
+		nr_lines = r->nr_lines;
+	for (size_t i = 0; i < nr_lines; i++) {
+		uint32_t hash = (uint32_t)cl_key__hash(&r->lines[i]->key);
+
+		htab__add(&r->cg->line_idx, hash, (uint32_t)i);
+	}
+	ret = pd_reader__rewind(r->reader);
+	if (ret < 0)
+		return ret;
+	pd_reader__skip_samples(r->reader, false);
+	while (nr_lines && (ret = pd_reader__next(r->reader, &ev)) > 0) {
+		const struct report_event *e;
+
+		if (ev.kind == PD_SAMPLE && (e = report__sample_event(r, &ev)) && e->has_stack)
+			take_sample(r, nr_lines, &ev, e);
+	}
+	name_stacks(r);
+	for (size_t i = 0; i < r->cg->nr_rows; i++)
+		row_finish(r->cg, &r->cg->rows[i]);
+	return ret < 0 ? ret : 0;
+}
+
+size_t report__row_chains(const struct report *r, const struct c2c_row *row, const struct report_chain **out,
+			  uint64_t *samples)
+{
+	uint64_t idx;
+
+	*out = NULL;
+	*samples = 0;
+	if (!r->cg || !u64map__get(&r->cg->row_idx, (uint64_t)(uintptr_t)row, &idx))
+		return 0;
+	*out = r->cg->rows[idx].chains;
+	*samples = r->cg->rows[idx].samples;
+	return r->cg->rows[idx].nr;
+}
+
+bool report__call_graph(const struct report *r)
+{
+	return r->cg != NULL;
+}
+
+void report__callchain_stats(const struct report *r, struct report_cg_stats *st)
+{
+	const struct unwind_stats *u = names__unwind_stats(r->names);
+
+	*st = (struct report_cg_stats){ 0 };
+	if (!r->cg)
+		return;
+	st->with_stack = r->cg->with_stack;
+	st->without_stack = r->cg->without_stack;
+	st->clipped = r->cg->st.clipped;
+	st->distinct = r->cg->nr_named;
+	if (u) {
+		st->unwind_samples = u->samples;
+		st->unwound = u->unwound;
+		st->unwind_no_module = u->no_module;
+		st->unwind_no_regs = u->no_regs + u->no_stack;
+	}
+}
