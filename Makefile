@@ -45,6 +45,7 @@ PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
 PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
 PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
+PROG_BINS += $(B)/progs/callers-fp
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
 # object of its own, never sanitized (it runs inside the recorded program).
 SHIM := $(B)/libc2cscan-alloc.so
@@ -99,6 +100,12 @@ $(B)/progs/%: tests/progs/%.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -o $@ $< -lpthread
+
+# the frame-pointer build of the call-graph test program (-O0: every function has a frame)
+$(B)/progs/callers-fp: tests/progs/callers.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O0 -fno-omit-frame-pointer -g -o $@ $<
 
 $(B)/progs/%: tests/progs/%.cc
 	$(call msg,CXX,$<)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cacheline browser: three screens over the report model -- the lines,
- * the offsets of one line (with its byte strip), the keys -- each a struct
- * browser with its own small ops. Nothing here calls curses (term.c does);
+ * The cacheline browser: four screens over the report model -- the lines,
+ * the offsets of one line (with its byte strip), the callers of one offset,
+ * the keys -- each a struct browser with its own small ops. Nothing here calls curses (term.c does);
  * the cells come from the column definitions --stdio uses (columns.c).
  *
  * Lifetimes: report__lines() and everything in it are valid until the next
@@ -25,7 +25,7 @@
 #define MAX_COLS 40
 #define STRIP_MAX 256           /* longest line drawn as a byte strip */
 
-enum screen { SCR_LIST, SCR_LINE, SCR_HELP };
+enum screen { SCR_LIST, SCR_LINE, SCR_CALLERS, SCR_HELP };
 
 /* A TUI column: one of columns.c's, or one of ours. */
 enum tcol_kind { TC_INDEX, TC_LINE, TC_ROW, TC_NODES, TC_GROUP };
@@ -39,7 +39,7 @@ struct tcol {
 struct tui {
 	struct report *r;
 	enum screen screen, help_from;
-	struct browser list, line, help;
+	struct browser list, line, callers, help;
 	struct tcol list_cols[MAX_COLS], line_cols[MAX_COLS];
 	size_t nr_list_cols, nr_line_cols;
 	uint64_t total;                 /* the mode's metric over the listed lines (Share) */
@@ -58,6 +58,12 @@ struct tui {
 	size_t nr_clines;
 
 	int node_view;                  /* 0 off, 1 node ids, 2 nodes and their cpus */
+
+	/* the callers screen: the stacks of one row of the offsets screen */
+	const struct c2c_row *crow;
+	const struct report_chain *chains;
+	size_t nr_chains;
+	uint64_t chain_samples;
 };
 
 static const char *const coal_names[COALESCE__NR] = {
@@ -627,6 +633,126 @@ static const struct browser_ops line_ops = {
 	.draw_detail = line_detail,
 };
 
+/* ---- the callers screen ---- */
+
+static size_t callers_nr(void *priv)
+{
+	return ((struct tui *)priv)->nr_chains;
+}
+
+static size_t callers_nr_cols(void *priv)
+{
+	return 3;
+}
+
+static struct browser_col callers_col(void *priv, size_t c)
+{
+	static const struct browser_col cols[] = {
+		{ "Samples", 8, SORT_DESC }, { "Share", 7, SORT_DESC }, { "Stack, innermost first", -400, SORT_NONE },
+	};
+
+	return cols[c];
+}
+
+/* "touch <- helper <- via_beta <- main" */
+static void join_frames(const struct report_chain *ch, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (uint32_t f = 0; f < ch->nr_frames && n + 1 < size; f++)
+		n += scnprintf(buf + n, size - n, "%s%s", f ? " <- " : "", ch->frames[f]);
+}
+
+static void callers_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
+{
+	struct tui *t = priv;
+	const struct report_chain *ch = &t->chains[e];
+
+	if (c == 0)
+		snprintf(buf, size, "%" PRIu64, ch->samples);
+	else if (c == 1)
+		snprintf(buf, size, "%.1f%%", t->chain_samples ? 100.0 * (double)ch->samples / (double)t->chain_samples : 0);
+	else
+		join_frames(ch, buf, size);
+}
+
+static void callers_value(void *priv, size_t e, size_t c, struct browser_value *out)
+{
+	struct tui *t = priv;
+
+	if (c < 2)
+		*out = (struct browser_value){ .kind = BV_UINT, .u = t->chains[e].samples };
+}
+
+static bool callers_match(void *priv, size_t e, const char *text)
+{
+	struct tui *t = priv;
+	char buf[4096];
+
+	join_frames(&t->chains[e], buf, sizeof(buf));
+	return strcasestr(buf, text) != NULL;
+}
+
+static int callers_top(void *priv, int cols)
+{
+	struct tui *t = priv;
+	struct row_names nm = { 0 };
+	char code[256] = "", buf[512];
+
+	report__row_names(t->r, t->rows_of, t->crow, &nm);
+	if (nm.code_ok)
+		names__code_scnprintf(&nm.code, code, sizeof(code));
+	snprintf(buf, sizeof(buf), "callers of line #%zu offset %#x  %s", t->idx, t->crow->offset,
+		 code[0] ? code : "");
+	draw_title(t, buf, cols);
+	snprintf(buf, sizeof(buf), " %" PRIu64 " sample%s with a stack, %zu distinct stack%s", t->chain_samples,
+		 t->chain_samples == 1 ? "" : "s", t->nr_chains, t->nr_chains == 1 ? "" : "s");
+	term__put(1, 0, cols, ST_NORMAL, buf);
+	return 2;
+}
+
+static void callers_detail(void *priv, size_t e, int y, int cols)
+{
+	struct tui *t = priv;
+	char buf[4096];
+
+	join_frames(&t->chains[e], buf, sizeof(buf));
+	term__put(y, 0, cols, ST_DIM, buf);
+}
+
+static const struct browser_ops callers_ops = {
+	.nr_entries = callers_nr,
+	.nr_cols = callers_nr_cols,
+	.col = callers_col,
+	.cell = callers_cell,
+	.value = callers_value,
+	.match = callers_match,
+	.draw_top = callers_top,
+	.draw_detail = callers_detail,
+};
+
+/* The row under the cursor's callers; false (and a message) when there are none. */
+static bool open_callers(struct tui *t, size_t e)
+{
+	if (!report__call_graph(t->r) || t->coal != COALESCE_IADDR) {
+		browser__message(&t->line, report__call_graph(t->r) ? "callers: rows per code address only (c)" :
+				 "no call graphs: record with -g or --call-graph dwarf");
+		return false;
+	}
+	t->crow = &t->rows_of->rows[e];
+	t->nr_chains = report__row_chains(t->r, t->crow, &t->chains, &t->chain_samples);
+	if (!t->nr_chains) {
+		browser__message(&t->line, "this row's samples have no stack");
+		return false;
+	}
+	t->callers.filter[0] = '\0';
+	t->callers.cursor = t->callers.top = 0;
+	browser__reset(&t->callers);
+	t->screen = SCR_CALLERS;
+	return true;
+}
+
 /* ---- the keys screen ---- */
 
 static const struct {
@@ -636,6 +762,7 @@ static const struct {
 	{ "PgUp PgDn", "a page up or down" },
 	{ "Home End", "the first or the last entry" },
 	{ "Enter Right", "open the line under the cursor: its offsets, byte strip" },
+	{ "Enter Right", "on an offset: its callers (recordings with call graphs)" },
 	{ "Esc Left q", "back to the lines; q on the lines quits" },
 	{ "d", "display mode: tot, lcl, rmt (HITM), peer, all; re-ranks" },
 	{ "s", "sort by the next numeric column; past the last: rank" },
@@ -835,7 +962,8 @@ static void cycle_nodes(struct tui *t)
 
 static struct browser *current(struct tui *t)
 {
-	return t->screen == SCR_LIST ? &t->list : t->screen == SCR_LINE ? &t->line : &t->help;
+	return t->screen == SCR_LIST ? &t->list : t->screen == SCR_LINE ? &t->line :
+	       t->screen == SCR_CALLERS ? &t->callers : &t->help;
 }
 
 /* One key; false when the browser should end. */
@@ -867,7 +995,16 @@ static bool handle_key(struct tui *t, int key)
 			t->screen = SCR_LIST;
 			return true;
 		}
+		if ((key == K_ENTER || key == K_RIGHT) && browser__current(b, &e)) {
+			open_callers(t, e);
+			return true;
+		}
 		break;
+	case SCR_CALLERS:
+		/* its rows live until the mode changes: nothing else here */
+		if (key == 'q' || key == K_ESC || key == K_LEFT)
+			t->screen = SCR_LINE;
+		return true;
 	case SCR_LIST:
 		if (key == 'q')
 			return false;
@@ -908,7 +1045,11 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 	t.list.keys = " Enter open  d mode  s sort  / search  n nodes  c group  ? help  q quit";
 	browser__init(&t.line, &line_ops, &t);
 	t.line.fixed_cols = 1;
-	t.line.keys = " Esc back  d mode  s sort  / search  c group rows  n nodes  ? help";
+	t.line.keys = report__call_graph(r) ? " Esc back  Enter callers  d mode  s sort  / search  c group rows  ? help" :
+		      " Esc back  d mode  s sort  / search  c group rows  n nodes  ? help";
+	browser__init(&t.callers, &callers_ops, &t);
+	t.callers.fixed_cols = 2;
+	t.callers.keys = " Esc back  s sort  / search  ? help";
 	browser__init(&t.help, &help_ops, &t);
 	t.help.keys = " Esc back";
 	if (!report__nr_lines(r)) {
@@ -926,6 +1067,7 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 	term__exit();
 	browser__exit(&t.list);
 	browser__exit(&t.line);
+	browser__exit(&t.callers);
 	browser__exit(&t.help);
 	c2c__delete(t.cmodel);
 	return sig ? -EINTR : 0;

@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Call graphs on a real program (tests/progs/callers.c): touch() is reached
+# ALPHA times from via_alpha() and BETA times through helper() from
+# via_beta(), one page-fault sample each. Recorded with -g over the -O0
+# build (frame pointers) and with --call-graph dwarf over the -O1 build
+# (touch() has no frame): the report's callers of touch() must add up to
+# exactly ALPHA and BETA, in JSON, stdio and the browser; perf script must
+# read both files; --no-call-graph drops them; -g on a file without stacks
+# warns; bad sizes are usage errors.
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+fp=$TOP/$B/progs/callers-fp
+dw=$TOP/$B/progs/callers
+[ -x "$fp" ] && [ -x "$dw" ] || skip "callers not built"
+
+# callers FILE.json: "via_alpha=N via_beta=M" from the rows whose stack starts at touch
+callers() {
+	python3 - "$1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+alpha = beta = other = 0
+for line in j["cachelines"]:
+    for row in line["offsets"]:
+        for ch in row.get("callchains", []):
+            f = ch["frames"]
+            if not f or f[0] != "touch":
+                continue
+            if f[1:3] == ["via_alpha", "main"]:
+                alpha += ch["samples"]
+            elif f[1:4] == ["helper", "via_beta", "main"]:
+                beta += ch["samples"]
+            else:
+                other += ch["samples"]
+print("via_alpha=%d via_beta=%d other=%d" % (alpha, beta, other))
+PY
+}
+
+for mode in fp dwarf; do
+	if [ $mode = fp ]; then bin=$fp; opt=-g; else bin=$dw; opt="--call-graph dwarf"; fi
+	if ! "$C2CSCAN" record -q -e page-faults -u $opt -o $mode.data -- "$bin" >$mode.out 2>$mode.err; then
+		grep -q "cannot open page-faults" $mode.err && skip "perf_event_open not available here"
+		fail "record $opt: $(cat $mode.err)"
+		continue
+	fi
+	[ -s $mode.err ] && fail "record $opt warns: $(cat $mode.err)"
+	read -r _ alpha beta <$mode.out
+	"$C2CSCAN" report --json -d all -i $mode.data >$mode.json 2>err || fail "report $mode: $(cat err)"
+	expect_eq "$mode: callers of touch" "$(callers $mode.json)" "via_alpha=$alpha via_beta=$beta other=0"
+	"$C2CSCAN" report --stdio -d all --lines 0 -i $mode.data >$mode.stdio 2>err || fail "report --stdio $mode"
+	n=$(grep -c '100.0%      1  touch <- helper <- via_beta <- main' $mode.stdio)
+	expect_eq "$mode: stdio rows called from via_beta through helper" "$n" "$beta"
+	grep -q '^  Call graphs  *: [0-9]*/[0-9]* samples with a stack' $mode.stdio ||
+		fail "$mode: no Call graphs line"
+	if command -v perf >/dev/null 2>&1; then
+		perf script -i $mode.data >script.out 2>script.err || fail "perf script $mode: $(cat script.err)"
+		grep -q 'helper' script.out || fail "perf script $mode: no helper frame"
+	fi
+	"$C2CSCAN" report --json --no-call-graph -d all -i $mode.data >none.json 2>err
+	grep -q '"callchains"' none.json && fail "$mode: --no-call-graph still lists callchains"
+done
+grep -q 'dwarf unwound [1-9]' dwarf.stdio || fail "dwarf: nothing unwound: $(grep 'Call graphs' dwarf.stdio)"
+
+# the browser: the line touched first by helper's call, its offset, its callers
+line=$(python3 -c '
+import json, sys
+j = json.load(open("dwarf.json"))
+for i, l in enumerate(j["cachelines"]):
+    for r in l["offsets"]:
+        for ch in r.get("callchains", []):
+            if ch["frames"][:2] == ["touch", "helper"]:
+                print(i); sys.exit(0)
+')
+if [ -n "$line" ]; then
+	keys=""
+	i=0; while [ $i -lt "$line" ]; do keys="$keys down"; i=$((i + 1)); done
+	echo "$keys enter enter dump:callers.txt esc dump:back.txt" >k
+	COLUMNS=80 LINES=24 C2CSCAN_KEYS=k "$C2CSCAN" report --tui -d all -i dwarf.data >/dev/null 2>err ||
+		fail "tui: $(cat err)"
+	grep -q 'touch <- helper <- via_beta <- main' callers.txt ||
+		fail "tui: the callers screen does not show the stack: $(cat callers.txt)"
+	grep -q '^ 1 sample with a stack' callers.txt || fail "tui: no stack count on the callers screen"
+	cmp -s callers.txt back.txt && fail "tui: esc did not leave the callers screen"
+else
+	fail "dwarf: no row called through helper"
+fi
+
+# without stacks: -g warns, the report is the same
+"$C2CSCAN" record -q -e page-faults -u -o plain.data -- "$dw" >/dev/null 2>&1
+"$C2CSCAN" report --stdio -g -i plain.data >/dev/null 2>err
+grep -q 'has no call graphs (record with -g or --call-graph dwarf)' err || fail "-g without stacks: $(cat err)"
+# usage errors
+for bad in "dwarf,0" "dwarf,70000" "dwarfx" "lbr" "dwarf,abc"; do
+	"$C2CSCAN" record --call-graph "$bad" -o x.data -- true >/dev/null 2>err
+	expect_eq "--call-graph $bad: exit" "$?" 129
+done
+done_test
