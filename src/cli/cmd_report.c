@@ -38,6 +38,8 @@ static const char report_usage[] =
 	"  -g, --call-graph         callers of every row (the default when the recording has\n"
 	"                           stacks: record -g or --call-graph dwarf)\n"
 	"      --no-call-graph      no callers (and no pass over the stacks)\n"
+	"      --alloc-wrapper SYM  with allocation stacks (record --alloc -g): SYM only passes\n"
+	"                           allocations on, its caller is the site (SYM* a prefix; 16)\n"
 	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
 	"  -h, --help               this text\n";
 
@@ -66,7 +68,7 @@ int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
 	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_STATS, OPT_FULL_SYMBOLS,
-	       OPT_NO_CALL_GRAPH };
+	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -81,6 +83,7 @@ int cmd_report(int argc, char **argv)
 		{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
+		{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -143,6 +146,11 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_CALL_GRAPH:
 			o.call_graph = REPORT_CG_OFF;
+			break;
+		case OPT_ALLOC_WRAPPER:
+			if (o.nr_alloc_wrappers == (int)ARRAY_SIZE(o.alloc_wrappers) || !optarg[0])
+				return usage_error("--alloc-wrapper '%s': a name, 16 at most", optarg);
+			o.alloc_wrappers[o.nr_alloc_wrappers++] = optarg;
 			break;
 		case OPT_LINES:
 			if (parse_uint(optarg, &o.max_lines) < 0)

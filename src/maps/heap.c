@@ -91,7 +91,8 @@ static void replay_alloc(struct heap *h, struct heap_proc *p, const struct pd_al
 		h->stats.overlaps++;
 	o = obj__new(h);
 	*o = (struct heap_obj){ .key = o->key, .addr = e->addr, .size = e->size, .site = e->site, .time = e->time,
-				.pid = e->pid, .tid = e->tid, .fn = e->fn, .id = (uint32_t)h->stats.allocs };
+				.pid = e->pid, .tid = e->tid, .fn = e->fn, .id = (uint32_t)h->stats.allocs,
+				.stack = e->reserved };
 	timeline__map(p->tl, e->addr, e->addr + e->size, e->time, o);
 	h->stats.allocs++;
 }

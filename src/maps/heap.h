@@ -35,6 +35,7 @@ struct heap_obj {
 	bool freed;             /* this is the object's range after its free */
 	uint32_t id;            /* one per allocation (its freed range shares it) */
 	uint32_t key;           /* this object or freed range, for heap__obj (never 0) */
+	uint32_t stack;         /* the allocation event's reserved word: report's stack id */
 };
 
 struct heap_stats {

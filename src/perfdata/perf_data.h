@@ -97,6 +97,9 @@ enum {
 enum pd_alloc_kind {
 	PD_ALLOC_ALLOC = 1,     /* [addr, addr + size) is a new object */
 	PD_ALLOC_FREE = 2,      /* the object at addr ends */
+	PD_ALLOC_FRAMES = 3,    /* callers of the last ALLOC of the same tid, above its site
+				 * (record -g): fn of them (1..4) in time, addr, size, site,
+				 * innermost first; more follow in the next FRAMES event */
 };
 
 enum pd_alloc_fn {
@@ -116,7 +119,7 @@ struct pd_alloc_event {
 	uint32_t pid, tid;
 	uint16_t kind;          /* enum pd_alloc_kind */
 	uint16_t fn;            /* enum pd_alloc_fn */
-	uint32_t reserved;
+	uint32_t reserved;      /* 0 in a file; report keeps the allocation's stack id here */
 };
 
 /* header.misc bits we need that older uapi headers may lack */

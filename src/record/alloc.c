@@ -73,10 +73,12 @@ int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize)
 	return 0;
 }
 
-void alloc_rec__child_env(const struct alloc_rec *a)
+void alloc_rec__child_env(const struct alloc_rec *a, bool stacks)
 {
 	setenv("LD_PRELOAD", a->preload, 1);
 	setenv("C2CSCAN_ALLOC_DIR", a->dir, 1);
+	if (stacks)
+		setenv("C2CSCAN_ALLOC_STACK", "1", 1);
 }
 
 /* Appends the whole events of one file to *ev. */

@@ -7,6 +7,7 @@
 #ifndef C2CSCAN_RECORD_ALLOC_H
 #define C2CSCAN_RECORD_ALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,8 +24,9 @@ struct alloc_rec_stats {
  * running executable) and makes the directory it writes to. 0, or a
  * negative errno with a sentence in why. */
 int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize);
-/* In the forked child, before exec: LD_PRELOAD and C2CSCAN_ALLOC_DIR. */
-void alloc_rec__child_env(const struct alloc_rec *a);
+/* In the forked child, before exec: LD_PRELOAD and C2CSCAN_ALLOC_DIR (and
+ * C2CSCAN_ALLOC_STACK with stacks: the shim records callers, record -g). */
+void alloc_rec__child_env(const struct alloc_rec *a, bool stacks);
 /* The feature's payload from every process's file (malloc'ed), or NULL when
  * no process wrote one. */
 uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_stats *st);

@@ -1255,7 +1255,7 @@ static int fork_command(struct recorder *rc)
 		if (read(rc->go[0], &x, 1) != 1)
 			_exit(127);
 		if (rc->alloc)
-			alloc_rec__child_env(rc->alloc);
+			alloc_rec__child_env(rc->alloc, rc->o.call_graph != CALL_GRAPH_NONE);
 		execvp(rc->cmd[0], rc->cmd);
 		e = errno;
 		if (write(rc->fail[1], &e, sizeof(e)) < 0)

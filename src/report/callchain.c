@@ -22,11 +22,20 @@
 
 #define CG_MAX_FRAMES 64        /* per stack, as named (an inlined call adds one) */
 
+/* Stacks interned by (pid, addresses); the time is its first user's (its
+ * mappings then). */
 struct raw_stack {
 	uint32_t pid, nr;
-	uint64_t time;          /* of its first sample: its mappings then */
-	size_t first;           /* into cg->ips */
-	uint32_t named;         /* index of its named stack, after naming */
+	uint64_t time;
+	size_t first;           /* into ips */
+};
+
+struct stack_tab {
+	struct raw_stack *raw;
+	size_t nr_raw, alloc_raw;
+	struct htab idx;
+	uint64_t *ips;
+	size_t nr_ips, alloc_ips;
 };
 
 struct named_stack {
@@ -48,17 +57,13 @@ struct cg_row {
 };
 
 struct report_cg {
-	struct raw_stack *raw;
-	size_t nr_raw, alloc_raw;
-	struct htab raw_idx;
-	uint64_t *ips;
-	size_t nr_ips, alloc_ips;
+	struct stack_tab *raw;
+	uint32_t *raw_named;            /* raw stack -> named stack */
 	struct named_stack *named;
 	size_t nr_named, alloc_named;
 	struct htab named_idx;
 	const char **frames;
 	size_t nr_frames, alloc_frames;
-	struct strtab *strs;
 	struct u64map row_idx;          /* row address -> rows */
 	struct cg_row *rows;
 	size_t nr_rows, alloc_rows;
@@ -78,13 +83,11 @@ static void cg__free(struct report_cg *cg)
 	free(cg->rows);
 	u64map__exit(&cg->row_idx);
 	htab__exit(&cg->line_idx);
-	htab__exit(&cg->raw_idx);
 	htab__exit(&cg->named_idx);
-	free(cg->raw);
-	free(cg->ips);
+	stack_tab__delete(cg->raw);
+	free(cg->raw_named);
 	free(cg->named);
 	free(cg->frames);
-	strtab__delete(cg->strs);
 	free(cg);
 }
 
@@ -94,24 +97,44 @@ void report__callchains_free(struct report *r)
 	r->cg = NULL;
 }
 
-static uint32_t raw_intern(struct report_cg *cg, uint32_t pid, uint64_t time, const uint64_t *ips, uint32_t nr)
+struct stack_tab *stack_tab__new(void)
+{
+	return xcalloc(1, sizeof(struct stack_tab));
+}
+
+void stack_tab__delete(struct stack_tab *t)
+{
+	if (!t)
+		return;
+	htab__exit(&t->idx);
+	free(t->raw);
+	free(t->ips);
+	free(t);
+}
+
+uint32_t stack_tab__intern(struct stack_tab *t, uint32_t pid, uint64_t time, const uint64_t *ips, uint32_t nr)
 {
 	uint32_t hash = (uint32_t)hash_bytes(ips, nr * sizeof(*ips), pid), i;
-	size_t pos = htab__start(&cg->raw_idx, hash);
+	size_t pos = htab__start(&t->idx, hash);
 	struct raw_stack *rs;
 
-	while ((i = htab__next(&cg->raw_idx, hash, &pos)) != HTAB_NONE) {
-		rs = &cg->raw[i];
-		if (rs->pid == pid && rs->nr == nr && !memcmp(cg->ips + rs->first, ips, nr * sizeof(*ips)))
+	while ((i = htab__next(&t->idx, hash, &pos)) != HTAB_NONE) {
+		rs = &t->raw[i];
+		if (rs->pid == pid && rs->nr == nr && !memcmp(t->ips + rs->first, ips, nr * sizeof(*ips)))
 			return i;
 	}
-	xgrow((void **)&cg->ips, &cg->alloc_ips, cg->nr_ips + nr, sizeof(*cg->ips));
-	memcpy(cg->ips + cg->nr_ips, ips, nr * sizeof(*ips));
-	xgrow((void **)&cg->raw, &cg->alloc_raw, cg->nr_raw + 1, sizeof(*cg->raw));
-	cg->raw[cg->nr_raw] = (struct raw_stack){ pid, nr, time, cg->nr_ips, 0 };
-	cg->nr_ips += nr;
-	htab__insert(&cg->raw_idx, pos, hash, (uint32_t)cg->nr_raw);
-	return (uint32_t)cg->nr_raw++;
+	xgrow((void **)&t->ips, &t->alloc_ips, t->nr_ips + nr, sizeof(*t->ips));
+	memcpy(t->ips + t->nr_ips, ips, nr * sizeof(*ips));
+	xgrow((void **)&t->raw, &t->alloc_raw, t->nr_raw + 1, sizeof(*t->raw));
+	t->raw[t->nr_raw] = (struct raw_stack){ pid, nr, time, t->nr_ips };
+	t->nr_ips += nr;
+	htab__insert(&t->idx, pos, hash, (uint32_t)t->nr_raw);
+	return (uint32_t)t->nr_raw++;
+}
+
+size_t stack_tab__nr(const struct stack_tab *t)
+{
+	return t ? t->nr_raw : 0;
 }
 
 static void row_count(struct cg_row *row, uint32_t id, uint64_t samples)
@@ -186,13 +209,17 @@ static void take_sample(struct report *r, size_t nr_lines, const struct pd_event
 		return;
 	}
 	cg->with_stack++;
-	row_count(cg_row_get(cg, row), raw_intern(cg, s->pid, cs.time, ips, (uint32_t)nr), 1);
+	row_count(cg_row_get(cg, row), stack_tab__intern(cg->raw, s->pid, cs.time, ips, (uint32_t)nr), 1);
 }
 
-/* "func", "func (file.c:12)"; an unknown address as "0x7f.. (libfoo.so)". */
-static void frame_names(struct report *r, const struct raw_stack *rs, uint32_t i, const char **out, int *nr)
+/* Names of frame i of stack rs: "func", "func (file.c:12)" with
+ * --full-symbols, the inlined function first when there is one; an unknown
+ * address as "0x7f.. (libfoo.so)". ret: every frame is a return address
+ * (else the first is where the sample was). */
+static void frame_names(struct report *r, const struct stack_tab *t, const struct raw_stack *rs, uint32_t i,
+			bool ret, const char **out, int *nr)
 {
-	uint64_t addr = r->cg->ips[rs->first + i], look = i ? addr - 1 : addr;
+	uint64_t addr = t->ips[rs->first + i], look = i || ret ? addr - 1 : addr;
 	uint32_t pid = addr >= maps__kernel_start(r->maps) ? KERNEL_PID : rs->pid;
 	struct code_loc loc;
 	char buf[512], src[256];
@@ -204,7 +231,7 @@ static void frame_names(struct report *r, const struct raw_stack *rs, uint32_t i
 			if (r->opts.full_symbols)
 				names__source_scnprintf(&loc, true, src, sizeof(src));
 			scnprintf(buf, sizeof(buf), src[0] ? "%s (%s)" : "%s", loc.inl_func, src);
-			out[(*nr)++] = strtab__intern(r->cg->strs, buf, NULL);
+			out[(*nr)++] = strtab__intern(report__strs(r), buf, NULL);
 		}
 		src[0] = '\0';
 		if (r->opts.full_symbols && !loc.inl_func)
@@ -219,7 +246,7 @@ static void frame_names(struct report *r, const struct raw_stack *rs, uint32_t i
 		scnprintf(buf, sizeof(buf), m ? "%#" PRIx64 " (%s)" : "%#" PRIx64, addr,
 			  base ? base + 1 : m ? m->name : "");
 	}
-	out[(*nr)++] = strtab__intern(r->cg->strs, buf, NULL);
+	out[(*nr)++] = strtab__intern(report__strs(r), buf, NULL);
 }
 
 static uint32_t named_intern(struct report_cg *cg, const char **frames, uint32_t nr)
@@ -239,22 +266,31 @@ static uint32_t named_intern(struct report_cg *cg, const char **frames, uint32_t
 	return (uint32_t)cg->nr_named++;
 }
 
+uint32_t stack_tab__names(struct report *r, const struct stack_tab *t, uint32_t id, bool ret, const char **out,
+			  uint32_t max)
+{
+	const struct raw_stack *rs = &t->raw[id];
+	uint32_t nr = 0;
+
+	for (uint32_t f = 0; f < rs->nr && nr + 2 <= max; f++) {
+		int got;
+
+		frame_names(r, t, rs, f, ret, out + nr, &got);
+		nr += (uint32_t)got;
+	}
+	return nr;
+}
+
 static void name_stacks(struct report *r)
 {
 	struct report_cg *cg = r->cg;
 	const char *frames[CG_MAX_FRAMES];
 
-	for (size_t i = 0; i < cg->nr_raw; i++) {
-		const struct raw_stack *rs = &cg->raw[i];
-		uint32_t nr = 0;
+	cg->raw_named = xcalloc(cg->raw->nr_raw ? cg->raw->nr_raw : 1, sizeof(*cg->raw_named));
+	for (size_t i = 0; i < cg->raw->nr_raw; i++) {
+		uint32_t nr = stack_tab__names(r, cg->raw, (uint32_t)i, false, frames, CG_MAX_FRAMES);
 
-		for (uint32_t f = 0; f < rs->nr && nr + 2 <= CG_MAX_FRAMES; f++) {
-			int got;
-
-			frame_names(r, rs, f, frames + nr, &got);
-			nr += (uint32_t)got;
-		}
-		cg->raw[i].named = named_intern(cg, frames, nr);
+		cg->raw_named[i] = named_intern(cg, frames, nr);
 	}
 }
 
@@ -273,7 +309,7 @@ static void row_finish(struct report_cg *cg, struct cg_row *row)
 	struct cg_row merged = { 0 };
 
 	for (uint32_t i = 0; i < row->nr; i++)
-		row_count(&merged, cg->raw[row->c[i].id].named, row->c[i].samples);
+		row_count(&merged, cg->raw_named[row->c[i].id], row->c[i].samples);
 	free(row->c);
 	row->c = merged.c;
 	row->nr = merged.nr;
@@ -304,7 +340,7 @@ int report__callchains_build(struct report *r, size_t nr_lines)
 	if (r->opts.call_graph == REPORT_CG_OFF || !report__has_stacks(r))
 		return 0;
 	r->cg = xcalloc(1, sizeof(*r->cg));
-	r->cg->strs = strtab__new();
+	r->cg->raw = stack_tab__new();
 	if (nr_lines > r->nr_lines)
 		nr_lines = r->nr_lines;
 	for (size_t i = 0; i < nr_lines; i++) {

@@ -133,6 +133,24 @@ static size_t jnames(FILE *fp, const struct report *r, const struct c2c_line *l,
 	return n;
 }
 
+/* "alloc_stack": the allocation's callers from its site outwards (record
+ * --alloc -g), or null. */
+static size_t jalloc_stack(FILE *fp, const struct report *r, uint32_t stack)
+{
+	const char *const *f;
+	uint32_t nr = report__alloc_stack(r, stack, &f);
+	size_t n;
+
+	if (!nr)
+		return fprintf(fp, "\"alloc_stack\": null, ");
+	n = fprintf(fp, "\"alloc_stack\": [");
+	for (uint32_t i = 0; i < nr; i++) {
+		n += fprintf(fp, "%s", i ? ", " : "");
+		n += jstr(fp, f[i]);
+	}
+	return n + fprintf(fp, "], ");
+}
+
 /* A heap object's fields, no braces: site, site_source, alloc_fn, size,
  * address, tid (that allocated it), freed. */
 static size_t jheap_obj(FILE *fp, const struct report *r, const struct heap_obj *o)
@@ -145,6 +163,7 @@ static size_t jheap_obj(FILE *fp, const struct report *r, const struct heap_obj 
 	n += jkey_str(fp, "site_source", src[0] ? src : NULL, ", ");
 	n += fprintf(fp, "\"site_address\": \"%#" PRIx64 "\", ", o->site);
 	n += jkey_str(fp, "alloc_fn", report__alloc_fn(r, o->fn), ", ");
+	n += jalloc_stack(fp, r, o->stack);
 	return n + fprintf(fp, "\"size\": %" PRIu64 ", \"address\": \"%#" PRIx64 "\", \"tid\": %u, \"freed\": %s",
 			   o->size, o->addr, o->tid, o->freed ? "true" : "false");
 }

@@ -226,6 +226,31 @@ static void alloc_push(struct report *r, size_t *alloc, const struct pd_sample *
 		.site = site, .pid = s->pid, .tid = s->tid, .kind = kind, .fn = fn };
 }
 
+/* A return probe's stack (record -g): its callers above the call site, as
+ * the shim writes them (PD_ALLOC_FRAMES after the allocation). */
+static void push_frames(struct report *r, size_t *alloc_ev, const struct pd_sample *s)
+{
+	struct stack_stats st = { 0 };
+	uint64_t ips[64];
+	size_t nr;
+
+	if (!s->callchain_nr && !s->regs_abi)
+		return;
+	nr = names__stack(r->names, r->maps, s, s->time, ips, ARRAY_SIZE(ips), &st);
+	/* ips[0] is the site itself */
+	for (size_t i = 1; i < nr; i += 4) {
+		uint16_t n = (uint16_t)(nr - i < 4 ? nr - i : 4);
+		uint64_t f[4] = { 0 };
+
+		memcpy(f, ips + i, n * sizeof(*f));
+		if (r->alloc.nr >= PD_MAX_ALLOC_EVENTS)
+			return;
+		xgrow((void **)&r->alloc.ev, alloc_ev, r->alloc.nr + 1, sizeof(*r->alloc.ev));
+		r->alloc.ev[r->alloc.nr++] = (struct pd_alloc_event){ .time = f[0], .addr = f[1], .size = f[2],
+			.site = f[3], .pid = s->pid, .tid = s->tid, .kind = PD_ALLOC_FRAMES, .fn = n };
+	}
+}
+
 static void probe_sample(struct report *r, const struct probe_spec *ps, const struct pd_sample *s,
 			 struct u64map *calls, struct pending_call **pend, size_t *nr_pend, size_t *alloc_pend,
 			 size_t *alloc_ev)
@@ -265,8 +290,10 @@ static void probe_sample(struct report *r, const struct probe_spec *ps, const st
 	pc->valid = false;
 	if (pc->old && (a || !pc->size))
 		alloc_push(r, alloc_ev, s, PD_ALLOC_FREE, ps->fn, pc->old, 0, s->ip);
-	if (a)
+	if (a) {
 		alloc_push(r, alloc_ev, s, PD_ALLOC_ALLOC, ps->fn, a, pc->size, s->ip);
+		push_frames(r, alloc_ev, s);
+	}
 }
 
 /* A pass over the allocator probes' samples, when the recording has any,
@@ -466,6 +493,13 @@ int report__regroup(struct report *r, enum report_coalesce by, const struct cl_k
 	return ret < 0 ? ret : 0;
 }
 
+struct strtab *report__strs(struct report *r)
+{
+	if (!r->strs)
+		r->strs = strtab__new();
+	return r->strs;
+}
+
 size_t report__detailed_lines(const struct report *r)
 {
 	size_t max = r->opts.max_lines_set ? r->opts.max_lines : r->mode == C2C_DISPLAY_ALL ? REPORT_ALL_LINES : 0;
@@ -533,8 +567,10 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	setup_events(r);
 	/* allocations are stamped with the samples' clock: without times,
 	 * objects cannot be told apart */
-	if (r->use_time && collect_allocs(r) == 0 && r->allocs && (r->allocs->nr || info->alloc))
+	if (r->use_time && collect_allocs(r) == 0 && r->allocs && (r->allocs->nr || info->alloc)) {
+		report__alloc_stacks(r);
 		r->heap = heap__new(r->allocs->ev, r->allocs->nr);
+	}
 	ret = pass2(r);
 	if (ret < 0) {
 		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
@@ -553,6 +589,10 @@ void report__delete(struct report *r)
 	if (!r)
 		return;
 	report__callchains_free(r);
+	stack_tab__delete(r->alloc_stacks);
+	free(r->alloc_stack_names);
+	free(r->alloc_stack_at);
+	strtab__delete(r->strs);
 	names__delete(r->names);
 	heap__delete(r->heap);
 	pd_alloc__exit(&r->alloc);

@@ -41,6 +41,8 @@ struct report_opts {
 	bool stats_only;            /* --stats: --stdio without the tables */
 	bool full_symbols;          /* --full-symbols: whole source paths in --stdio */
 	enum report_call_graph call_graph; /* -g, --no-call-graph */
+	const char *alloc_wrappers[16]; /* --alloc-wrapper: more allocator wrappers */
+	int nr_alloc_wrappers;
 	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
 };
 
@@ -153,6 +155,9 @@ size_t report__row_chains(const struct report *r, const struct c2c_row *row, con
 			  uint64_t *samples);
 /* The recording's memory events have stacks (callchains or stack copies). */
 bool report__has_stacks(const struct report *r);
+/* A heap object's allocation stack (heap_obj.stack; record --alloc -g):
+ * function names from its site outwards, the wrappers included; 0 none. */
+uint32_t report__alloc_stack(const struct report *r, uint32_t stack, const char *const **frames);
 /* Call graphs are shown: the recording has stacks and they are not off. */
 bool report__call_graph(const struct report *r);
 struct report_cg_stats {

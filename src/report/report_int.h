@@ -39,6 +39,13 @@ struct report {
 	const struct c2c_line *const *lines; /* sorted view for mode/show_all */
 	size_t nr_lines;
 	struct report_cg *cg;       /* callers of the view's rows (callchain.c), or NULL */
+	struct stack_tab *alloc_stacks; /* allocation stacks (record --alloc -g): id + 1 in a heap
+				   * object's stack; NULL without */
+	const char **alloc_stack_names; /* their frames' names: stack i's are [at[i], at[i + 1]) */
+	size_t *alloc_stack_at, alloc_stack_alloc;
+	uint64_t alloc_wrapped;     /* wrapper frames skipped to find sites */
+	uint64_t alloc_stray_frames; /* FRAMES events after no allocation */
+	struct strtab *strs;        /* names of stack frames (report__strs) */
 };
 
 /* every accessed line (-d all) can be hundreds of thousands: --stdio
@@ -57,5 +64,22 @@ const struct report_event *report__sample_event(const struct report *r, const st
  * callchains on and stacks in the file; else nothing), and their end. */
 int report__callchains_build(struct report *r, size_t nr_lines);
 void report__callchains_free(struct report *r);
+
+/* allocstack.c: allocation sites past their wrappers, allocation stacks
+ * kept, PD_ALLOC_FRAMES events out of r->allocs. Before heap__new. */
+void report__alloc_stacks(struct report *r);
+
+/* Stacks interned by (pid, addresses), with the time of the first (callchain.c). */
+struct stack_tab;
+struct stack_tab *stack_tab__new(void);
+void stack_tab__delete(struct stack_tab *t);
+uint32_t stack_tab__intern(struct stack_tab *t, uint32_t pid, uint64_t time, const uint64_t *ips, uint32_t nr);
+size_t stack_tab__nr(const struct stack_tab *t);
+/* The names of stack id's frames, innermost first, at most max (an inlined
+ * call adds a frame); ret: all are return addresses. Interned in
+ * report__strs. */
+uint32_t stack_tab__names(struct report *r, const struct stack_tab *t, uint32_t id, bool ret, const char **out,
+			  uint32_t max);
+struct strtab *report__strs(struct report *r);
 
 #endif

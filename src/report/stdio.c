@@ -63,6 +63,9 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 	if (r->probe_unpaired)
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " probe returns without their entry",
 			  r->probe_unpaired);
+	if (r->alloc_stacks)
+		scnprintf(buf + strlen(buf), size - strlen(buf), "; %zu allocation stacks, %" PRIu64
+			  " wrapper calls skipped", stack_tab__nr(r->alloc_stacks), r->alloc_wrapped);
 	return kv(fp, "Allocations", buf);
 }
 
@@ -100,10 +103,14 @@ static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l
 	for (size_t i = 0; i < nr; i++) {
 		const struct heap_obj *o = objs[i].obj;
 
+		const char *const *stack;
+		uint32_t depth = report__alloc_stack(r, o->stack, &stack);
+
 		report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
-		n += fprintf(fp, "        %s%.80s%s%.60s (%" PRIu64 " B, %s, tid %u, %" PRIu64 " samples)\n",
+		n += fprintf(fp, "        %s%.80s%s%.60s (%" PRIu64 " B, %s%s%.60s, tid %u, %" PRIu64 " samples)\n",
 			     o->freed ? "freed " : "", func, src[0] ? " at " : "", src, o->size,
-			     report__alloc_fn(r, o->fn), o->tid, objs[i].samples);
+			     report__alloc_fn(r, o->fn), depth && strcmp(stack[0], func) ? " via " : "",
+			     depth && strcmp(stack[0], func) ? stack[0] : "", o->tid, objs[i].samples);
 	}
 	for (size_t i = 0; i < nr; i++)
 		live += !objs[i].obj->freed;

@@ -7,7 +7,9 @@
 # (touch() has no frame): the report's callers of touch() must add up to
 # exactly ALPHA and BETA, in JSON, stdio and the browser; perf script must
 # read both files; --no-call-graph drops them; -g on a file without stacks
-# warns; bad sizes are usage errors.
+# warns; bad sizes are usage errors. Allocation stacks (tests/progs/wrapped.c,
+# record --alloc -g, and the allocator probes with dwarf stacks): heap sites
+# move past the wrappers.
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 fp=$TOP/$B/progs/callers-fp
@@ -84,6 +86,52 @@ if [ -n "$line" ]; then
 else
 	fail "dwarf: no row called through helper"
 fi
+
+# allocation stacks: objects allocated through wrappers (tests/progs/wrapped.c)
+# are the wrappers' callers' with a call graph, the wrapper's without
+wr=$TOP/$B/progs/wrapped
+# sites FILE.json: "size=site ..." of the large objects, by size
+sites() {
+	python3 - "$1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+seen = {}
+for line in j["cachelines"]:
+    for row in line["offsets"]:
+        h = row.get("heap")
+        if h and h["size"] >= 64 * 4096:
+            seen[h["size"]] = "%s:%s" % (h["site"], (h["alloc_stack"] or ["-"])[0])
+print(" ".join("%d=%s" % (k, seen[k]) for k in sorted(seen)))
+PY
+}
+S0=262144 S1=266240 S2=270336
+"$C2CSCAN" record -q --alloc -e page-faults -u -g -o w.data -- "$wr" >/dev/null 2>err || fail "record --alloc -g: $(cat err)"
+"$C2CSCAN" report --json -d all -i w.data >w.json 2>err || fail "report w: $(cat err)"
+expect_eq "heap sites past xmalloc" "$(sites w.json)" \
+	"$S0=make_conn:xmalloc $S1=make_table:xmalloc $S2=pool_get:xmalloc"
+"$C2CSCAN" report --json -d all --alloc-wrapper 'pool_*' -i w.data >w2.json 2>err
+expect_eq "--alloc-wrapper pool_*" "$(sites w2.json)" \
+	"$S0=make_conn:xmalloc $S1=make_table:xmalloc $S2=make_pool_item:xmalloc"
+"$C2CSCAN" report --stdio -d all --lines 0 -i w.data >w.stdio 2>err
+grep -q "^        make_conn at wrapped.c:[0-9]* (262144 B, malloc via xmalloc, tid" w.stdio ||
+	fail "stdio: the heap object does not say 'via xmalloc': $(grep -A1 'heap objects' w.stdio | head -n 4)"
+grep -q "Allocations .*; 4 allocation stacks, 3 wrapper calls skipped" w.stdio ||
+	fail "stdio: Allocations line: $(grep Allocations w.stdio)"
+"$C2CSCAN" record -q --alloc -e page-faults -u -o w0.data -- "$wr" >/dev/null 2>err
+"$C2CSCAN" report --json -d all -i w0.data >w0.json 2>err
+expect_eq "heap sites without a call graph" "$(sites w0.json)" "$S0=xmalloc:- $S1=xmalloc:- $S2=xmalloc:-"
+# the allocator probes of a running process, with dwarf stacks
+"$wr" wait >wp.out &
+bgpid=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do grep -qs "^pid" wp.out && break; sleep 0.1; done
+"$C2CSCAN" record -q --alloc -e page-faults -u --call-graph dwarf -p $bgpid -o wp.data >/dev/null 2>err ||
+	fail "record -p --call-graph dwarf: $(cat err)"
+wait $bgpid
+"$C2CSCAN" report --json -d all -i wp.data >wp.json 2>err || fail "report wp: $(cat err)"
+expect_eq "probes: heap sites past xmalloc" "$(sites wp.json)" \
+	"$S0=make_conn:xmalloc $S1=make_table:xmalloc $S2=pool_get:xmalloc"
+"$C2CSCAN" report --stdio --alloc-wrapper '' -i w.data >/dev/null 2>err
+expect_eq "--alloc-wrapper '': exit" "$?" 129
 
 # without stacks: -g warns, the report is the same
 "$C2CSCAN" record -q -e page-faults -u -o plain.data -- "$dw" >/dev/null 2>&1

@@ -23,6 +23,7 @@
  * project but the record format.
  */
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -41,6 +42,7 @@
 #define EXPORT __attribute__((visibility("default")))
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 #define BUF_EVENTS 1024                 /* 48 KiB a thread */
+#define STACK_FRAMES 16                 /* callers kept above the site (record -g) */
 
 struct tbuf {
 	atomic_flag lock;               /* the owner appends, exit and fork flush */
@@ -63,6 +65,7 @@ static void *(*real_valloc)(size_t);
 static void *(*real_pvalloc)(size_t);
 
 static bool active;                     /* C2CSCAN_ALLOC_DIR was set and the buffers can be made */
+static bool stacks;                     /* C2CSCAN_ALLOC_STACK: allocation stacks (record -g) */
 static bool resolving;
 static char out_dir[512];
 static int out_fd = -1;
@@ -196,29 +199,68 @@ static struct tbuf *tbuf_get(void)
 	return b;
 }
 
-static void emit(uint16_t kind, uint16_t fn, const void *addr, size_t size, const void *site)
+/* The next event of the buffer (held locked), a full one written first. */
+static struct pd_alloc_event *put(struct tbuf *b, uint16_t kind, uint16_t fn)
 {
 	struct pd_alloc_event *e;
+
+	if (b->n == BUF_EVENTS)
+		flush_locked(b);
+	e = &b->ev[b->n++];
+	memset(e, 0, sizeof(*e));
+	e->pid = my_pid;
+	e->tid = b->tid;
+	e->kind = kind;
+	e->fn = fn;
+	return e;
+}
+
+/* The callers above site (the libgcc unwinder, through backtrace(3)):
+ * the frames after site's in this thread's stack, at most STACK_FRAMES. */
+static int callers_of(const void *site, void **out)
+{
+	void *bt[STACK_FRAMES + 8];
+	int n = backtrace(bt, STACK_FRAMES + 8), i = 0, k = 0;
+
+	while (i < n && bt[i] != site)
+		i++;
+	for (i++; i < n && k < STACK_FRAMES; i++)
+		out[k++] = bt[i];
+	return k;
+}
+
+static void emit(uint16_t kind, uint16_t fn, const void *addr, size_t size, const void *site)
+{
+	void *up[STACK_FRAMES];
+	struct pd_alloc_event *e;
 	struct tbuf *b;
+	int nup = 0;
 
 	if (!active || depth)
 		return;
 	depth++;
+	if (stacks && kind == PD_ALLOC_ALLOC)
+		nup = callers_of(site, up);
 	b = my_buf ? my_buf : (my_buf = tbuf_get());
 	if (b) {
 		lock(b);
-		e = &b->ev[b->n++];
+		e = put(b, kind, fn);
 		e->time = now_ns();
 		e->addr = (uintptr_t)addr;
 		e->size = size;
 		e->site = (uintptr_t)site;
-		e->pid = my_pid;
-		e->tid = b->tid;
-		e->kind = kind;
-		e->fn = fn;
-		e->reserved = 0;
-		if (b->n == BUF_EVENTS)
-			flush_locked(b);
+		/* PD_ALLOC_FRAMES: four callers an event, right after their allocation */
+		for (int i = 0; i < nup; i += 4) {
+			uint64_t f[4] = { 0 };
+
+			for (int k = 0; k < 4 && i + k < nup; k++)
+				f[k] = (uintptr_t)up[i + k];
+			e = put(b, PD_ALLOC_FRAMES, (uint16_t)(nup - i < 4 ? nup - i : 4));
+			e->time = f[0];
+			e->addr = f[1];
+			e->size = f[2];
+			e->site = f[3];
+		}
 		unlock(b);
 	}
 	depth--;
@@ -263,6 +305,15 @@ __attribute__((constructor)) static void shim_init(void)
 		return;
 	strcpy(out_dir, dir);
 	my_pid = (uint32_t)getpid();
+	if (getenv("C2CSCAN_ALLOC_STACK")) {
+		void *warm[2];
+
+		/* the first backtrace loads libgcc's unwinder: now, not in a malloc */
+		depth++;
+		backtrace(warm, 2);
+		depth--;
+		stacks = true;
+	}
 	pthread_atfork(NULL, NULL, after_fork_child);
 	active = true;
 }
