@@ -214,6 +214,7 @@ static void obj__delete(struct obj *o)
 	acache__exit(&o->lines);
 	free(o->vars);
 	free(o->subps);
+	u64map__exit(&o->subps_cus);
 	free(o->esyms);
 	strtab__delete(o->demangled);
 	free(o->segs);
@@ -604,6 +605,7 @@ static void subps_build(struct obj *o)
 	Dwarf_Addr bias;
 
 	o->subps_built = true;
+	o->nr_subps = 0;        /* CUs scanned one by one are scanned again */
 	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
 		subps_scan(o, cu, cu, bias, 0);
 	if (o->nr_subps)
@@ -615,6 +617,55 @@ static const struct subp *subp_find(const struct obj *o, uint64_t vaddr)
 	size_t i = upper_bound_u64(o->subps, o->nr_subps, sizeof(*o->subps), vaddr);
 
 	return i && vaddr < o->subps[i - 1].hi ? &o->subps[i - 1] : NULL;
+}
+
+/* Does the object's DWARF have address ranges (.debug_aranges)? */
+static bool has_aranges(struct obj *o)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	Dwarf_Aranges *ar;
+	size_t n = 0;
+
+	if (!o->aranges_known) {
+		o->aranges_known = true;
+		dw = dwfl_module_getdwarf(o->mod, &bias);
+		o->aranges = dw && !dwarf_getaranges(dw, &ar, &n) && n > 0;
+	}
+	return o->aranges;
+}
+
+/* The subprograms of the CU holding vaddr (found by the address ranges),
+ * scanned once: a large library's (libc's debug file) CUs are mostly never
+ * asked for. Without address ranges, every CU, once. */
+static const struct subp *subp_lookup(struct obj *o, uint64_t vaddr)
+{
+	const struct subp *sp = subp_find(o, vaddr);
+	Dwarf_Addr bias;
+	Dwarf_Die *cu;
+	uint64_t off;
+	size_t before;
+
+	if (sp || o->subps_built)
+		return sp;
+	if (!has_aranges(o)) {
+		subps_build(o);
+		return subp_find(o, vaddr);
+	}
+	/* code no CU covers (assembly, the PLT) has no subprogram */
+	cu = dwfl_module_addrdie(o->mod, vaddr, &bias);
+	if (!cu)
+		return NULL;
+	off = dwarf_dieoffset(cu);
+	if (u64map__get(&o->subps_cus, off, &off))
+		return NULL;
+	u64map__put(&o->subps_cus, dwarf_dieoffset(cu), 1);
+	before = o->nr_subps;
+	subps_scan(o, cu, cu, bias, 0);
+	if (o->nr_subps == before)
+		return NULL;
+	qsort(o->subps, o->nr_subps, sizeof(*o->subps), cmp_u64_key);
+	return subp_find(o, vaddr);
 }
 
 #define MAX_INLINE_DEPTH 64
@@ -635,9 +686,7 @@ static void code_inlines(struct obj *o, uint64_t vaddr, struct code_loc *out)
 	int depth = 0, inl = -1, caller = 0;
 	Dwarf_Addr pc;
 
-	if (!o->subps_built)
-		subps_build(o);
-	sp = subp_find(o, vaddr);
+	sp = subp_lookup(o, vaddr);
 	if (!sp)
 		return;
 	pc = vaddr - sp->bias;

@@ -89,7 +89,9 @@ struct obj {
 	bool esyms_built;
 	struct subp *subps;     /* code ranges of subprograms, sorted (code_inlines) */
 	size_t nr_subps, alloc_subps;
-	bool subps_built;
+	bool subps_built;       /* every CU scanned */
+	bool aranges_known, aranges; /* its DWARF has .debug_aranges */
+	struct u64map subps_cus; /* CUs scanned (by DIE offset), when scanned one by one */
 	/* line tables by .debug_line offset: struct dwline *, NULL where libdw
 	 * answers instead; lsec points into the module's Dwarf sections */
 	struct acache lines;

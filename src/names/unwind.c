@@ -28,6 +28,28 @@
 #include "util/util.h"
 
 #define UNWIND_RETRIES 8
+#define RULE_REGS 33            /* DWARF registers followed: x86_64 0..16, aarch64 0..31 */
+#define MAX_RULES (1u << 20)    /* cached frame rules per process */
+
+enum rule_kind { R_SAME, R_UNDEF, R_OFFSET, R_VAL_OFFSET };
+
+struct reg_rule {
+	uint8_t kind;           /* enum rule_kind */
+	uint8_t reg;
+	int64_t off;            /* from the CFA */
+};
+
+/* What the CFI says at one pc, reduced to the forms the fast path follows
+ * (CFA = register + offset; registers same, undefined, saved at or equal
+ * to CFA + offset); ok false: anything else, left to libdwfl. Registers
+ * that keep their value are not listed; the undefined ones are a mask. */
+struct frame_rule {
+	bool ok, ra_undef;
+	uint8_t cfa_reg, ra_reg, nr;
+	int64_t cfa_off;
+	uint64_t undef;
+	struct reg_rule r[RULE_REGS];   /* R_OFFSET, R_VAL_OFFSET: nr of them */
+};
 
 enum unwind_arch { ARCH_NONE, ARCH_X86_64, ARCH_AARCH64 };
 
@@ -35,6 +57,9 @@ struct uproc {
 	uint32_t pid;
 	Dwfl *dwfl;
 	bool attached;
+	struct u64map rule_idx;         /* adjusted pc -> rules */
+	struct frame_rule *rules;
+	size_t nr_rules, alloc_rules;
 };
 
 struct unwinder {
@@ -54,6 +79,8 @@ struct unwinder {
 	size_t nr, max;
 	uint64_t missing;         /* a frame's pc in a module not reported yet, 0 none */
 	struct uproc *proc;
+	unsigned int nregs;       /* DWARF registers the fast path follows */
+	bool check;               /* C2CSCAN_UNWIND_CHECK: every fast result against libdwfl's */
 };
 
 /* No separate debug files: the unwinder needs .eh_frame, which is in the
@@ -87,6 +114,8 @@ struct unwinder *unwinder__new(struct symbols *syms, const char *arch)
 	u->cb.section_address = dwfl_offline_section_address;
 	u->debuginfo_path = xstrdup("");
 	u->cb.debuginfo_path = &u->debuginfo_path;
+	u->nregs = u->arch == ARCH_X86_64 ? 17 : 32;
+	u->check = getenv("C2CSCAN_UNWIND_CHECK") != NULL;
 	return u;
 }
 
@@ -94,9 +123,12 @@ void unwinder__delete(struct unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->nr_procs; i++)
+	for (size_t i = 0; i < u->nr_procs; i++) {
 		if (u->procs[i].dwfl)
 			dwfl_end(u->procs[i].dwfl);
+		u64map__exit(&u->procs[i].rule_idx);
+		free(u->procs[i].rules);
+	}
 	free(u->procs);
 	u64map__exit(&u->by_pid);
 	free(u->debuginfo_path);
@@ -239,12 +271,199 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return u->nr < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/* libdwfl's unwinder: a walk that meets a caller in a file not reported
+ * yet stops, reports it and walks again. */
+static size_t slow_unwind(struct unwinder *u, struct uproc *p, const struct pd_sample *s, uint64_t pc)
+{
+	int tries = 0;
+
+	do {
+		u->nr = 0;
+		u->missing = 0;
+		dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame_cb, u);
+	} while (u->missing && ++tries < UNWIND_RETRIES && report_module(u, p, u->missing));
+	if (!u->nr)
+		u->ips[u->nr++] = pc;
+	return u->nr;
+}
+
+/* ---- the fast path: CFI rules cached per pc ---- */
+
+/* [call_frame_cfa] [plus_uconst N | consts N, plus] [stack_value]:
+ * CFA + N at (R_OFFSET) or as the value (R_VAL_OFFSET). */
+static bool cfa_plus(const Dwarf_Op *ops, size_t nops, struct reg_rule *rr)
+{
+	size_t i = 1;
+
+	if (!nops || ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	rr->off = 0;
+	if (i < nops && ops[i].atom == DW_OP_plus_uconst) {
+		rr->off = (int64_t)ops[i].number;
+		i++;
+	} else if (i + 1 < nops && ops[i].atom == DW_OP_consts && ops[i + 1].atom == DW_OP_plus) {
+		rr->off = (int64_t)ops[i].number;
+		i += 2;
+	}
+	rr->kind = R_OFFSET;
+	if (i < nops && ops[i].atom == DW_OP_stack_value) {
+		rr->kind = R_VAL_OFFSET;
+		i++;
+	}
+	return i == nops;
+}
+
+static void rule_read(const struct unwinder *u, Dwarf_Frame *f, struct frame_rule *fr)
+{
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	bool signal;
+	int ra = dwarf_frame_info(f, NULL, NULL, &signal);
+
+	if (ra < 0 || (unsigned int)ra >= u->nregs || signal)
+		return;
+	fr->ra_reg = (uint8_t)ra;
+	if (dwarf_frame_cfa(f, &ops, &nops) || nops != 1)
+		return;
+	if (ops[0].atom == DW_OP_bregx) {
+		fr->cfa_reg = (uint8_t)(ops[0].number < u->nregs ? ops[0].number : 255);
+		fr->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		fr->cfa_reg = (uint8_t)(ops[0].atom - DW_OP_breg0);
+		fr->cfa_off = (int64_t)ops[0].number;
+	} else {
+		return;
+	}
+	if (fr->cfa_reg >= u->nregs)
+		return;
+	for (unsigned int r = 0; r < u->nregs; r++) {
+		struct reg_rule rr = { .reg = (uint8_t)r };
+
+		if (dwarf_frame_register(f, (int)r, mem, &ops, &nops))
+			return;
+		if (!nops && ops)
+			fr->undef |= 1ULL << r;
+		else if (nops && !cfa_plus(ops, nops, &rr))
+			return;
+		else if (nops)
+			fr->r[fr->nr++] = rr;
+	}
+	fr->ra_undef = fr->undef >> fr->ra_reg & 1;
+	fr->ok = true;
+}
+
+/* The rule at adjusted pc, read from the CFI (its module reported on the
+ * first question) and cached; NULL when the cache is full or no object
+ * holds pc. libdwfl's order: .eh_frame, then .debug_frame. */
+static __attribute__((noinline)) const struct frame_rule *rule_new(struct unwinder *u, struct uproc *p, uint64_t pc)
+{
+	struct frame_rule fr = { .ok = false };
+	Dwfl_Module *mod;
+
+	if (p->nr_rules >= MAX_RULES || (!dwfl_addrmodule(p->dwfl, pc) && !report_module(u, p, pc)))
+		return NULL;
+	mod = dwfl_addrmodule(p->dwfl, pc);
+	for (int k = 0; mod && k < 2 && !fr.ok; k++) {
+		Dwarf_Addr bias;
+		Dwarf_CFI *cfi = k ? dwfl_module_dwarf_cfi(mod, &bias) : dwfl_module_eh_cfi(mod, &bias);
+		Dwarf_Frame *f;
+
+		if (cfi && !dwarf_cfi_addrframe(cfi, pc - bias, &f)) {
+			rule_read(u, f, &fr);
+			free(f);
+			break;
+		}
+	}
+	u->st.rules++;
+	xgrow((void **)&p->rules, &p->alloc_rules, p->nr_rules + 1, sizeof(*p->rules));
+	p->rules[p->nr_rules] = fr;
+	u64map__put(&p->rule_idx, pc, p->nr_rules);
+	return &p->rules[p->nr_rules++];
+}
+
+static inline const struct frame_rule *rule_get(struct unwinder *u, struct uproc *p, uint64_t pc)
+{
+	uint64_t idx;
+
+	return u64map__get(&p->rule_idx, pc, &idx) ? &p->rules[idx] : rule_new(u, p, pc);
+}
+
+static bool stack_word(const struct unwinder *u, uint64_t addr, uint64_t *v)
+{
+	Dwarf_Word w;
+
+	if (!memory_read(NULL, addr, &w, (void *)u))
+		return false;
+	*v = w;
+	return true;
+}
+
+/*
+ * The frames libdwfl would find, from the cached rules: -1 whenever a step
+ * leaves the simple forms (an expression, a signal frame, no CFI, a read
+ * outside the stack copy, a module not reported), and libdwfl unwinds the
+ * sample instead. C2CSCAN_UNWIND_CHECK compares every answer with libdwfl's.
+ */
+static int fast_unwind(struct unwinder *u, struct uproc *p, const struct pd_sample *s, uint64_t pc, uint64_t *ips,
+		       size_t max)
+{
+	uint64_t by_bit[64], a[RULE_REGS], b[RULE_REGS], *regs = a, *next = b, *t, valid = 0, nvalid;
+	bool activation = true;
+	size_t n = 0;
+
+	for (unsigned int bit = 0, i = 0; bit < 64; bit++)
+		if (s->regs_mask >> bit & 1)
+			by_bit[bit] = s->regs[i++];
+	for (unsigned int i = 0; i < u->nregs; i++) {
+		unsigned int bit = u->arch == ARCH_X86_64 ? (i < 16 ? x86_64_regs[i] : 8) : i;
+
+		if (s->regs_mask >> bit & 1) {
+			regs[i] = by_bit[bit];
+			valid |= 1ULL << i;
+		}
+	}
+	for (;;) {
+		uint64_t adj = pc - !activation, cfa;
+		const struct frame_rule *fr;
+
+		ips[n++] = pc;
+		if (n == max)
+			return (int)n;
+		fr = rule_get(u, p, adj);
+		if (!fr || !fr->ok || !(valid >> fr->cfa_reg & 1))
+			return -1;
+		cfa = regs[fr->cfa_reg] + (uint64_t)fr->cfa_off;
+		memcpy(next, regs, u->nregs * sizeof(*next));
+		nvalid = valid & ~fr->undef;
+		for (unsigned int k = 0; k < fr->nr; k++) {
+			const struct reg_rule *rr = &fr->r[k];
+
+			if (rr->kind == R_VAL_OFFSET)
+				next[rr->reg] = cfa + (uint64_t)rr->off;
+			else if (!stack_word(u, cfa + (uint64_t)rr->off, &next[rr->reg]))
+				return -1;
+			nvalid |= 1ULL << rr->reg;
+		}
+		if (fr->ra_undef)
+			return (int)n;          /* the outermost frame */
+		if (!(nvalid >> fr->ra_reg & 1) || !next[fr->ra_reg])
+			return -1;
+		pc = next[fr->ra_reg];
+		t = regs;
+		regs = next;
+		next = t;
+		valid = nvalid;
+		activation = false;
+	}
+}
+
 size_t unwinder__user(struct unwinder *u, const struct maps *maps, const struct pd_sample *s, uint64_t time,
 		      uint64_t *ips, size_t max)
 {
 	struct uproc *p;
 	uint64_t pc;
-	int tries = 0;
+	size_t nr;
+	int fast;
 
 	u->st.samples++;
 	if (!max)
@@ -284,15 +503,29 @@ size_t unwinder__user(struct unwinder *u, const struct maps *maps, const struct 
 		}
 		p->attached = true;
 	}
-	do {
-		u->nr = 0;
-		u->missing = 0;
-		dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame_cb, u);
-	} while (u->missing && ++tries < UNWIND_RETRIES && report_module(u, p, u->missing));
+	fast = fast_unwind(u, p, s, pc, ips, max);
+	if (fast > 0 && !u->check) {
+		u->st.fast++;
+		nr = (size_t)fast;
+	} else {
+		uint64_t mine[256];
+
+		if (fast > (int)ARRAY_SIZE(mine))
+			fast = -1;
+		if (fast > 0)
+			memcpy(mine, ips, (size_t)fast * sizeof(*ips));
+		nr = slow_unwind(u, p, s, pc);
+		if (fast > 0) {
+			u->st.fast++;
+			u->st.checked++;
+			if ((size_t)fast != nr || memcmp(mine, ips, nr * sizeof(*ips)))
+				u->st.check_mismatches++;
+		} else {
+			u->st.slow++;
+		}
+	}
 	u->cur = NULL;
-	if (!u->nr)
-		ips[u->nr++] = pc;
-	u->st.unwound += u->nr > 1;
-	u->st.frames += u->nr;
-	return u->nr;
+	u->st.unwound += nr > 1;
+	u->st.frames += nr;
+	return nr;
 }

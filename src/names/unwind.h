@@ -25,6 +25,10 @@ struct unwind_stats {
 	uint64_t no_module;       /* the pc is in no object we could open */
 	uint64_t modules;         /* modules reported */
 	uint64_t module_errors;   /* objects libdwfl refused */
+	uint64_t fast;            /* unwound from the cached rules */
+	uint64_t slow;            /* by libdwfl's unwinder (a step the rules do not cover) */
+	uint64_t rules;           /* pcs whose CFI was read */
+	uint64_t checked, check_mismatches; /* C2CSCAN_UNWIND_CHECK: fast answers compared */
 };
 
 /* arch: the recording's (pd_info.arch): x86_64 and aarch64 are unwound. */

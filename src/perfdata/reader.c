@@ -361,6 +361,14 @@ static int read_file_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off
 		if (nr_ids > PD_MAX_IDS || r->total_ids + nr_ids > PD_MAX_IDS)
 			return reader_set_err(r, -EINVAL, "more than %u event ids", PD_MAX_IDS);
 		reader_add_attr(r, p, (uint32_t)asz, nr_ids ? r->base + ids_off : NULL, nr_ids, (uint32_t)asz);
+		/* --call-graph dwarf: kilobytes of stack a sample, which no pass
+		 * but the unwinding reads. From the mapping, the pages of those
+		 * bytes are mapped, never copied (the window copies every byte);
+		 * release_consumed keeps RSS bounded the same. */
+		if (r->attrs[r->nr_attrs - 1]->a.attr.sample_type & PERF_SAMPLE_STACK_USER && r->have_fd) {
+			close(r->fd);
+			r->have_fd = false;
+		}
 	}
 	r->nr_header_attrs = r->nr_attrs;
 	return 0;

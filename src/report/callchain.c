@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Callers per row (report -g): one more pass over the recording, taking
- * only the samples of the lines in the view and only when the file has
- * stacks (callchains, or user stack copies to unwind).
+ * Callers per row (report -g), gathered in pass 2 beside the counting when
+ * the file has stacks (callchains, or user stack copies to unwind):
+ * a sample's stack (names__stack) is interned by (pid, addresses), and the
+ * identity of the row it lands in (line key, offset, code address, heap
+ * object: c2c's row identity) counts the raw stacks. Memory follows the
+ * distinct (row, stack) pairs, never the samples; no pass is added, and a
+ * new display mode finds the same rows by identity.
  *
- * A sample's stack (names__stack: its callchain, or its unwound user
- * stack) is interned by (pid, addresses); a row counts the raw stacks its
- * samples had. After the pass each distinct raw stack is named once, frame
- * by frame, and a row's raw stacks with the same names merge: two
- * processes of one program, or two addresses of one function, are one
- * caller. The hot path of the report (c2c.c) never sees a stack.
+ * After pass 2 each distinct raw stack is named once, frame by frame, and a
+ * row's raw stacks with the same names merge: two processes of one
+ * program, or two addresses of one function, are one caller. The hot path
+ * of the report (c2c.c) never sees a stack.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -48,7 +50,10 @@ struct cg_count {
 	uint64_t samples;
 };
 
-struct cg_row {
+struct cg_row {                 /* a row identity, as c2c.c keys rows */
+	struct cl_key key;
+	uint64_t ip;
+	uint32_t offset, tag;
 	struct cg_count *c;
 	size_t alloc;
 	uint32_t nr;
@@ -64,10 +69,9 @@ struct report_cg {
 	struct htab named_idx;
 	const char **frames;
 	size_t nr_frames, alloc_frames;
-	struct u64map row_idx;          /* row address -> rows */
+	struct htab row_idx;            /* rows by identity */
 	struct cg_row *rows;
 	size_t nr_rows, alloc_rows;
-	struct htab line_idx;           /* view lines by key */
 	struct stack_stats st;
 	uint64_t with_stack, without_stack;
 };
@@ -81,8 +85,7 @@ static void cg__free(struct report_cg *cg)
 		free(cg->rows[i].chains);
 	}
 	free(cg->rows);
-	u64map__exit(&cg->row_idx);
-	htab__exit(&cg->line_idx);
+	htab__exit(&cg->row_idx);
 	htab__exit(&cg->named_idx);
 	stack_tab__delete(cg->raw);
 	free(cg->raw_named);
@@ -150,66 +153,49 @@ static void row_count(struct cg_row *row, uint32_t id, uint64_t samples)
 	row->c[row->nr++] = (struct cg_count){ id, samples };
 }
 
-/* The row of line l a keyed sample was counted in, or NULL. */
-static const struct c2c_row *find_row(const struct report *r, const struct c2c_line *l,
-				      const struct c2c_sample *cs)
+static uint32_t row_hash(const struct cl_key *k, uint32_t offset, uint64_t ip, uint32_t tag)
 {
-	uint32_t offset = (uint32_t)(cs->addr & (r->line_size - 1));
+	return (uint32_t)(cl_key__hash(k) ^ hash64(ip ^ ((uint64_t)offset << 48) ^ ((uint64_t)tag << 20)));
+}
 
-	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *row = &l->rows[i];
+/* The rows entry of an identity; NULL when absent and not to be made. */
+static struct cg_row *cg_row(struct report_cg *cg, const struct cl_key *k, uint32_t offset, uint64_t ip,
+			     uint32_t tag, bool make)
+{
+	uint32_t hash = row_hash(k, offset, ip, tag), i;
+	size_t pos = htab__start(&cg->row_idx, hash);
+	struct cg_row *row;
 
-		if (row->offset == offset && row->iaddr == cs->ip && row->tag == cs->tag)
+	while ((i = htab__next(&cg->row_idx, hash, &pos)) != HTAB_NONE) {
+		row = &cg->rows[i];
+		if (row->ip == ip && row->offset == offset && row->tag == tag && cl_key__equal(&row->key, k))
 			return row;
 	}
-	return NULL;
-}
-
-static const struct c2c_line *find_line(const struct report *r, size_t nr, const struct cl_key *k)
-{
-	uint32_t hash = (uint32_t)cl_key__hash(k), i;
-	size_t pos = htab__start(&r->cg->line_idx, hash);
-
-	while ((i = htab__next(&r->cg->line_idx, hash, &pos)) != HTAB_NONE)
-		if (i < nr && cl_key__equal(&r->lines[i]->key, k))
-			return r->lines[i];
-	return NULL;
-}
-
-static struct cg_row *cg_row_get(struct report_cg *cg, const struct c2c_row *row)
-{
-	uint64_t idx;
-
-	if (u64map__get(&cg->row_idx, (uint64_t)(uintptr_t)row, &idx))
-		return &cg->rows[idx];
+	if (!make)
+		return NULL;
 	xgrow((void **)&cg->rows, &cg->alloc_rows, cg->nr_rows + 1, sizeof(*cg->rows));
-	cg->rows[cg->nr_rows] = (struct cg_row){ 0 };
-	u64map__put(&cg->row_idx, (uint64_t)(uintptr_t)row, cg->nr_rows);
+	cg->rows[cg->nr_rows] = (struct cg_row){ .key = *k, .ip = ip, .offset = offset, .tag = tag };
+	htab__insert(&cg->row_idx, pos, hash, (uint32_t)cg->nr_rows);
 	return &cg->rows[cg->nr_rows++];
 }
 
-static void take_sample(struct report *r, size_t nr_lines, const struct pd_event *ev,
-			const struct report_event *e)
+void report__callchains_sample(struct report *r, const struct pd_event *ev, const struct c2c_sample *cs)
 {
 	struct report_cg *cg = r->cg;
 	const struct pd_sample *s = &ev->u.sample;
-	const struct c2c_line *l;
-	const struct c2c_row *row;
-	struct c2c_sample cs;
 	uint64_t ips[CG_MAX_FRAMES];
 	size_t nr;
 
-	report__key_sample(r, ev, e, &cs);
-	l = find_line(r, nr_lines, &cs.key);
-	if (!l || !(row = find_row(r, l, &cs)))
+	if (!cg)
 		return;
-	nr = names__stack(r->names, r->maps, s, cs.time, ips, CG_MAX_FRAMES, &cg->st);
+	nr = names__stack(r->names, r->maps, s, cs->time, ips, CG_MAX_FRAMES, &cg->st);
 	if (!nr) {
 		cg->without_stack++;
 		return;
 	}
 	cg->with_stack++;
-	row_count(cg_row_get(cg, row), stack_tab__intern(cg->raw, s->pid, cs.time, ips, (uint32_t)nr), 1);
+	row_count(cg_row(cg, &cs->key, (uint32_t)(cs->addr & (r->line_size - 1)), cs->ip, cs->tag, true),
+		  stack_tab__intern(cg->raw, s->pid, cs->time, ips, (uint32_t)nr), 1);
 }
 
 /* Names of frame i of stack rs: "func", "func (file.c:12)" with
@@ -331,51 +317,32 @@ bool report__has_stacks(const struct report *r)
 	return false;
 }
 
-int report__callchains_build(struct report *r, size_t nr_lines)
+void report__callchains_start(struct report *r)
 {
-	struct pd_event ev;
-	int ret;
-
 	report__callchains_free(r);
 	if (r->opts.call_graph == REPORT_CG_OFF || !report__has_stacks(r))
-		return 0;
+		return;
 	r->cg = xcalloc(1, sizeof(*r->cg));
 	r->cg->raw = stack_tab__new();
-	if (nr_lines > r->nr_lines)
-		nr_lines = r->nr_lines;
-	for (size_t i = 0; i < nr_lines; i++) {
-		uint32_t hash = (uint32_t)cl_key__hash(&r->lines[i]->key);
+}
 
-		htab__add(&r->cg->line_idx, hash, (uint32_t)i);
-	}
-	ret = pd_reader__rewind(r->reader);
-	if (ret < 0)
-		return ret;
-	pd_reader__skip_samples(r->reader, false);
-	while (nr_lines && (ret = pd_reader__next(r->reader, &ev)) > 0) {
-		const struct report_event *e;
-
-		if (ev.kind == PD_SAMPLE && (e = report__sample_event(r, &ev)) && e->has_stack)
-			take_sample(r, nr_lines, &ev, e);
-	}
+void report__callchains_finish(struct report *r)
+{
+	if (!r->cg)
+		return;
 	name_stacks(r);
 	for (size_t i = 0; i < r->cg->nr_rows; i++)
 		row_finish(r->cg, &r->cg->rows[i]);
-	return ret < 0 ? ret : 0;
 }
 
-size_t report__row_chains(const struct report *r, const struct c2c_row *row, const struct report_chain **out,
-			  uint64_t *samples)
+size_t report__row_chains(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+			  const struct report_chain **out, uint64_t *samples)
 {
-	uint64_t idx;
+	const struct cg_row *cr = r->cg ? cg_row(r->cg, &l->key, row->offset, row->iaddr, row->tag, false) : NULL;
 
-	*out = NULL;
-	*samples = 0;
-	if (!r->cg || !u64map__get(&r->cg->row_idx, (uint64_t)(uintptr_t)row, &idx))
-		return 0;
-	*out = r->cg->rows[idx].chains;
-	*samples = r->cg->rows[idx].samples;
-	return r->cg->rows[idx].nr;
+	*out = cr ? cr->chains : NULL;
+	*samples = cr ? cr->samples : 0;
+	return cr ? cr->nr : 0;
 }
 
 bool report__call_graph(const struct report *r)
@@ -399,5 +366,8 @@ void report__callchain_stats(const struct report *r, struct report_cg_stats *st)
 		st->unwound = u->unwound;
 		st->unwind_no_module = u->no_module;
 		st->unwind_no_regs = u->no_regs + u->no_stack;
+		st->unwind_fast = u->fast;
+		st->unwind_checked = u->checked;
+		st->unwind_mismatches = u->check_mismatches;
 	}
 }

@@ -14,21 +14,28 @@
 
 #define JSON_VERSION 1
 
+/* A JSON string: runs that need no escape are written as they are. */
 static size_t jstr(FILE *fp, const char *s)
 {
-	size_t n = fprintf(fp, "\"");
+	size_t n = 2;
 
-	for (; s && *s; s++) {
-		unsigned char c = *s;
+	putc('"', fp);
+	while (s && *s) {
+		size_t run = 0;
+		unsigned char c;
 
-		if (c == '"' || c == '\\')
-			n += fprintf(fp, "\\%c", c);
-		else if (c < 0x20)
-			n += fprintf(fp, "\\u%04x", c);
-		else
-			n += fprintf(fp, "%c", c);
+		while ((c = (unsigned char)s[run]) && c != '"' && c != '\\' && c >= 0x20)
+			run++;
+		fwrite(s, 1, run, fp);
+		n += run;
+		s += run;
+		if (!*s)
+			break;
+		c = (unsigned char)*s++;
+		n += c < 0x20 ? (size_t)fprintf(fp, "\\u%04x", c) : (size_t)fprintf(fp, "\\%c", c);
 	}
-	return n + fprintf(fp, "\"");
+	putc('"', fp);
+	return n;
 }
 
 static size_t jkey_str(FILE *fp, const char *k, const char *v, const char *sep)
@@ -197,7 +204,7 @@ static size_t jline_heap(FILE *fp, const struct report *r, const struct c2c_line
 }
 
 /* ", \"callchains\": [{\"samples\": N, \"frames\": [...]}]" when call graphs are shown. */
-static size_t jrow_chains(FILE *fp, const struct report *r, const struct c2c_row *row)
+static size_t jrow_chains(FILE *fp, const struct report *r, const struct c2c_line *l, const struct c2c_row *row)
 {
 	const struct report_chain *ch;
 	uint64_t samples;
@@ -205,7 +212,7 @@ static size_t jrow_chains(FILE *fp, const struct report *r, const struct c2c_row
 
 	if (!report__call_graph(r))
 		return 0;
-	nr = report__row_chains(r, row, &ch, &samples);
+	nr = report__row_chains(r, l, row, &ch, &samples);
 	n = fprintf(fp, ", \"callchains\": [");
 	for (size_t i = 0; i < nr; i++) {
 		n += fprintf(fp, "%s{\"samples\": %" PRIu64 ", \"frames\": [", i ? ", " : "", ch[i].samples);
@@ -259,7 +266,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 		n += jset(fp, "cpus", &row->cpus);
 		n += fprintf(fp, ", ");
 		n += jset(fp, "nodes", &row->nodes);
-		n += jrow_chains(fp, r, row);
+		n += jrow_chains(fp, r, l, row);
 		n += fprintf(fp, "}");
 	}
 	return n + fprintf(fp, "]}");

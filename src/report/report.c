@@ -426,6 +426,8 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 		r->samples_private_key++;
 		r->samples_unmapped += cs.key.unmapped;
 	}
+	if (e->has_stack)
+		report__callchains_sample(r, ev, &cs);
 	c2c__add(r->c2c, &cs);
 }
 
@@ -511,8 +513,6 @@ void report__set_mode(struct report *r, enum c2c_display mode)
 {
 	r->mode = mode;
 	r->nr_lines = c2c__sort(r->c2c, mode, r->opts.show_all, &r->lines);
-	/* the stream's errors were told in pass 1 */
-	report__callchains_build(r, r->opts.out == REPORT_OUT_STDIO ? report__detailed_lines(r) : r->nr_lines);
 }
 
 static bool is_amd(const struct pd_info *info)
@@ -571,11 +571,13 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 		report__alloc_stacks(r);
 		r->heap = heap__new(r->allocs->ev, r->allocs->nr);
 	}
+	report__callchains_start(r);
 	ret = pass2(r);
 	if (ret < 0) {
 		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
 		goto fail;
 	}
+	report__callchains_finish(r);
 	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
 	*rp = r;
 	return 0;

@@ -148,11 +148,11 @@ struct report_chain {
 	uint32_t nr_frames;
 	const char *const *frames;  /* function names ("f (file.c:3)" with --full-symbols) */
 };
-/* The row's stacks, most samples first, in *out (valid until the next
- * report__set_mode); *samples: the row's samples that had a stack. 0 when
- * none (or call graphs are off). */
-size_t report__row_chains(const struct report *r, const struct c2c_row *row, const struct report_chain **out,
-			  uint64_t *samples);
+/* The stacks of row of line l, most samples first, in *out (valid while
+ * the report is); *samples: the row's samples that had a stack. 0 when none
+ * (or call graphs are off). */
+size_t report__row_chains(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+			  const struct report_chain **out, uint64_t *samples);
 /* The recording's memory events have stacks (callchains or stack copies). */
 bool report__has_stacks(const struct report *r);
 /* A heap object's allocation stack (heap_obj.stack; record --alloc -g):
@@ -161,10 +161,12 @@ uint32_t report__alloc_stack(const struct report *r, uint32_t stack, const char 
 /* Call graphs are shown: the recording has stacks and they are not off. */
 bool report__call_graph(const struct report *r);
 struct report_cg_stats {
-	uint64_t with_stack, without_stack; /* samples of the view's rows */
+	uint64_t with_stack, without_stack; /* samples of events with stacks */
 	uint64_t clipped;           /* stacks cut at 64 frames */
 	uint64_t distinct;          /* distinct named stacks */
 	uint64_t unwind_samples, unwound, unwind_no_module, unwind_no_regs;
+	uint64_t unwind_fast;       /* unwound from cached CFI rules (the others by libdwfl) */
+	uint64_t unwind_checked, unwind_mismatches; /* C2CSCAN_UNWIND_CHECK */
 };
 void report__callchain_stats(const struct report *r, struct report_cg_stats *st);
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);

@@ -60,9 +60,12 @@ void report__key_sample(const struct report *r, const struct pd_event *ev, const
 			struct c2c_sample *cs);
 /* The event of a sample, if it has data addresses; else NULL. */
 const struct report_event *report__sample_event(const struct report *r, const struct pd_event *ev);
-/* callchain.c: callers of the rows of the view's first nr_lines lines (with
- * callchains on and stacks in the file; else nothing), and their end. */
-int report__callchains_build(struct report *r, size_t nr_lines);
+/* callchain.c: callers per row identity (with call graphs on and stacks in
+ * the file; else nothing): start before pass 2, each keyed sample of an
+ * event with stacks, finish after pass 2 (names the stacks); and the end. */
+void report__callchains_start(struct report *r);
+void report__callchains_sample(struct report *r, const struct pd_event *ev, const struct c2c_sample *cs);
+void report__callchains_finish(struct report *r);
 void report__callchains_free(struct report *r);
 
 /* allocstack.c: allocation sites past their wrappers, allocation stacks

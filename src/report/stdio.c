@@ -69,24 +69,29 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 	return kv(fp, "Allocations", buf);
 }
 
-/* The Call graphs line: what the rows' stacks were made of. */
+/* The Call graphs lines: what the rows' stacks were made of. */
 static size_t fprintf_call_graphs(const struct report *r, FILE *fp, char *buf, size_t size)
 {
 	struct report_cg_stats st;
-	size_t len;
+	size_t len, n;
 
 	if (!report__call_graph(r))
 		return report__has_stacks(r) ? kv(fp, "Call graphs", "recorded, not shown (--no-call-graph)") : 0;
 	report__callchain_stats(r, &st);
 	len = scnprintf(buf, size, "%" PRIu64 "/%" PRIu64 " samples with a stack (%" PRIu64 " distinct)",
 			st.with_stack, st.with_stack + st.without_stack, st.distinct);
-	if (st.unwind_samples)
-		len += scnprintf(buf + len, size - len, "; dwarf unwound %" PRIu64 "/%" PRIu64 ", %" PRIu64
-				 " in unknown code, %" PRIu64 " no registers", st.unwound, st.unwind_samples,
-				 st.unwind_no_module, st.unwind_no_regs);
 	if (st.clipped)
 		scnprintf(buf + len, size - len, "; %" PRIu64 " cut at 64 frames", st.clipped);
-	return kv(fp, "Call graphs", buf);
+	n = kv(fp, "Call graphs", buf);
+	if (!st.unwind_samples)
+		return n;
+	len = scnprintf(buf, size, "dwarf: %" PRIu64 "/%" PRIu64 " unwound (%" PRIu64 " by cached CFI rules), %" PRIu64
+			" in unknown code, %" PRIu64 " no registers", st.unwound, st.unwind_samples, st.unwind_fast,
+			st.unwind_no_module, st.unwind_no_regs);
+	if (st.unwind_checked)
+		scnprintf(buf + len, size - len, "; %" PRIu64 "/%" PRIu64 " differ from libdwfl",
+			  st.unwind_mismatches, st.unwind_checked);
+	return n + kv(fp, "", buf);
 }
 
 /* The heap objects under a line's rows: two or more objects touched by
@@ -366,11 +371,12 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 
 /* Under a row, as perf report -g: its stacks by samples, innermost first,
  * "    62.5%  5  touch <- helper <- via_beta <- main", cut at WIDTH. */
-static size_t fprintf_row_chains(const struct report *r, const struct c2c_row *row, FILE *fp)
+static size_t fprintf_row_chains(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+				 FILE *fp)
 {
 	const struct report_chain *ch;
 	uint64_t samples;
-	size_t nr = report__row_chains(r, row, &ch, &samples), n = 0;
+	size_t nr = report__row_chains(r, l, row, &ch, &samples), n = 0;
 
 	for (size_t i = 0; i < nr && i < STDIO_CHAINS; i++) {
 		char buf[WIDTH + 1];
@@ -416,7 +422,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
 		}
 		n += used + fprintf(fp, "\n");
-		n += fprintf_row_chains(r, &l->rows[i], fp);
+		n += fprintf_row_chains(r, l, &l->rows[i], fp);
 	}
 	return n + fprintf_line_heap(r, l, fp);
 }

@@ -741,7 +741,7 @@ static bool open_callers(struct tui *t, size_t e)
 		return false;
 	}
 	t->crow = &t->rows_of->rows[e];
-	t->nr_chains = report__row_chains(t->r, t->crow, &t->chains, &t->chain_samples);
+	t->nr_chains = report__row_chains(t->r, t->rows_of, t->crow, &t->chains, &t->chain_samples);
 	if (!t->nr_chains) {
 		browser__message(&t->line, "this row's samples have no stack");
 		return false;

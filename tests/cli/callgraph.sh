@@ -61,7 +61,7 @@ for mode in fp dwarf; do
 	"$C2CSCAN" report --json --no-call-graph -d all -i $mode.data >none.json 2>err
 	grep -q '"callchains"' none.json && fail "$mode: --no-call-graph still lists callchains"
 done
-grep -q 'dwarf unwound [1-9]' dwarf.stdio || fail "dwarf: nothing unwound: $(grep 'Call graphs' dwarf.stdio)"
+grep -q ': dwarf: [1-9][0-9]*/[0-9]* unwound' dwarf.stdio || fail "dwarf: nothing unwound: $(grep -A1 'Call graphs' dwarf.stdio)"
 
 # the browser: the line touched first by helper's call, its offset, its callers
 line=$(python3 -c '
