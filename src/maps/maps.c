@@ -774,6 +774,16 @@ static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, u
 	return e;
 }
 
+uint32_t maps__aspace(const struct maps *m, uint32_t pid, uint64_t time)
+{
+	const struct proc *p = proc__find(m, pid);
+	uint32_t i = p ? p->nr_as : 0;
+
+	while (i > 1 && p->as[i - 1].t_begin > time)
+		i--;
+	return i ? i - 1 : 0;
+}
+
 const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time)
 {
 	const struct tl_entry *e = maps__lookup(m, pid, addr, time, LOOKUP_CODE);

@@ -115,6 +115,9 @@ int maps__add_event(struct maps *m, const struct pd_event *ev, uint64_t time);
 /* Both return -EBUSY once finalized. */
 int maps__finalize(struct maps *m);
 
+/* Which address space of pid is live at time: 0 for its first, one more
+ * after each exec (a program's own at that pid). */
+uint32_t maps__aspace(const struct maps *m, uint32_t pid, uint64_t time);
 /* Mapping of pid at addr live at time, or NULL. pid (u32)-1 is the kernel. */
 const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time);
 

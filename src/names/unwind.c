@@ -216,15 +216,17 @@ static const Dwfl_Thread_Callbacks thread_cb = {
 
 /* ---- processes and their modules ---- */
 
-static struct uproc *proc_get(struct unwinder *u, uint32_t pid)
+/* The process pid is at time: after an exec another program has the pid,
+ * with its own modules (maps__aspace tells them apart). */
+static struct uproc *proc_get(struct unwinder *u, const struct maps *maps, uint32_t pid, uint64_t time)
 {
-	uint64_t idx;
+	uint64_t key = (uint64_t)maps__aspace(maps, pid, time) << 32 | pid, idx;
 
-	if (u64map__get(&u->by_pid, pid, &idx))
+	if (u64map__get(&u->by_pid, key, &idx))
 		return &u->procs[idx];
 	xgrow((void **)&u->procs, &u->alloc_procs, u->nr_procs + 1, sizeof(*u->procs));
 	u->procs[u->nr_procs] = (struct uproc){ .pid = pid, .dwfl = dwfl_begin(&u->cb) };
-	u64map__put(&u->by_pid, pid, u->nr_procs);
+	u64map__put(&u->by_pid, key, u->nr_procs);
 	return &u->procs[u->nr_procs++];
 }
 
@@ -477,7 +479,7 @@ size_t unwinder__user(struct unwinder *u, const struct maps *maps, const struct 
 		ips[0] = pc;
 		return 1;
 	}
-	p = proc_get(u, s->pid);
+	p = proc_get(u, maps, s->pid, time);
 	if (!p->dwfl) {
 		u->st.no_module++;
 		ips[0] = pc;
@@ -489,7 +491,7 @@ size_t unwinder__user(struct unwinder *u, const struct maps *maps, const struct 
 	u->proc = p;
 	u->ips = ips;
 	u->max = max;
-	if (!dwfl_addrmodule(p->dwfl, pc) && !report_module(u, p, pc)) {
+	if (!p->dwfl || (!dwfl_addrmodule(p->dwfl, pc) && !report_module(u, p, pc))) {
 		u->st.no_module++;
 		ips[0] = pc;
 		return 1;

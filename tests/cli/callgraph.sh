@@ -61,6 +61,16 @@ for mode in fp dwarf; do
 	"$C2CSCAN" report --json --no-call-graph -d all -i $mode.data >none.json 2>err
 	grep -q '"callchains"' none.json && fail "$mode: --no-call-graph still lists callchains"
 done
+# a pid that execs is another program: the shell's modules must not unwind it
+"$C2CSCAN" record -q -e page-faults -u --call-graph dwarf -o exec.data -- sh -c "exec $dw" >exec.out 2>err ||
+	fail "record through exec: $(cat err)"
+read -r _ alpha beta <exec.out
+C2CSCAN_UNWIND_CHECK=1 "$C2CSCAN" report --json -d all -i exec.data >exec.json 2>err || fail "report exec: $(cat err)"
+expect_eq "after exec: callers of touch" "$(callers exec.json)" "via_alpha=$alpha via_beta=$beta other=0"
+# the cached CFI rules answer as libdwfl's unwinder does, sample by sample
+C2CSCAN_UNWIND_CHECK=1 "$C2CSCAN" report --stdio -d all -i dwarf.data >check.stdio 2>err
+grep -q 'by cached CFI rules.*; 0/[1-9][0-9]* differ from libdwfl' check.stdio ||
+	fail "fast unwinding differs from libdwfl's: $(grep -A1 'Call graphs' check.stdio)"
 grep -q ': dwarf: [1-9][0-9]*/[0-9]* unwound' dwarf.stdio || fail "dwarf: nothing unwound: $(grep -A1 'Call graphs' dwarf.stdio)"
 
 # the browser: the line touched first by helper's call, its offset, its callers
