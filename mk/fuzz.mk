@@ -14,7 +14,9 @@
 #                  quarter of that of fuzz_dwline
 #
 # Seeds: scenarios built by mkperf, the bad-file catalogue, the reproducers,
-# and ../shared/realdata when present. A crash, timeout or OOM leaves its
+# real recordings with call graphs (tests/fuzz/seeds/: `ls /` under -g and
+# --call-graph dwarf,1024, whose stacks unwind through the system's ls and
+# libc), and ../shared/realdata when present. A crash, timeout or OOM leaves its
 # input in build-fuzz/ (crash-*, timeout-*, oom-*, leak-*): fix the bug, copy
 # the input to tests/fuzz/regress/, where tests/cli/fuzz-regress.sh replays it
 # through the normal build.
@@ -53,6 +55,7 @@ fuzz-seeds: $(B)/tools/mkperf
 	@$(B)/tools/mkperf tests/fixtures/scenarios/false-sharing.scn $(FUZZ_DIR)/good.data && \
 		python3 tests/bad/mkbad.py $(FUZZ_DIR)/seeds $(FUZZ_DIR)/good.data >/dev/null
 	@cp $(FUZZ_REGRESS) $(FUZZ_DIR)/seeds/ 2>/dev/null || true
+	@cp tests/fuzz/seeds/* $(FUZZ_DIR)/seeds/ 2>/dev/null || true
 	@for f in ../shared/realdata/*.data; do \
 		[ -f "$$f" ] && [ $$(stat -c %s "$$f") -lt 400000 ] && cp "$$f" $(FUZZ_DIR)/seeds/ || true; done
 

@@ -199,11 +199,12 @@ void report__callchains_sample(struct report *r, const struct pd_event *ev, cons
 }
 
 /* Names of frame i of stack rs: "func", "func (file.c:12)" with
- * --full-symbols, the inlined function first when there is one; an unknown
+ * --full-symbols, the inlined function first when there is one and room
+ * for two; an unknown
  * address as "0x7f.. (libfoo.so)". ret: every frame is a return address
  * (else the first is where the sample was). */
 static void frame_names(struct report *r, const struct stack_tab *t, const struct raw_stack *rs, uint32_t i,
-			bool ret, const char **out, int *nr)
+			bool ret, const char **out, uint32_t room, int *nr)
 {
 	uint64_t addr = t->ips[rs->first + i], look = i || ret ? addr - 1 : addr;
 	uint32_t pid = addr >= maps__kernel_start(r->maps) ? KERNEL_PID : rs->pid;
@@ -212,7 +213,7 @@ static void frame_names(struct report *r, const struct stack_tab *t, const struc
 
 	*nr = 0;
 	if (names__code(r->names, r->maps, pid, look, rs->time, &loc) && loc.func) {
-		if (loc.inl_func) {
+		if (loc.inl_func && room > 1) {
 			src[0] = '\0';
 			if (r->opts.full_symbols)
 				names__source_scnprintf(&loc, true, src, sizeof(src));
@@ -258,10 +259,10 @@ uint32_t stack_tab__names(struct report *r, const struct stack_tab *t, uint32_t 
 	const struct raw_stack *rs = &t->raw[id];
 	uint32_t nr = 0;
 
-	for (uint32_t f = 0; f < rs->nr && nr + 2 <= max; f++) {
+	for (uint32_t f = 0; f < rs->nr && nr < max; f++) {
 		int got;
 
-		frame_names(r, t, rs, f, ret, out + nr, &got);
+		frame_names(r, t, rs, f, ret, out + nr, max - nr, &got);
 		nr += (uint32_t)got;
 	}
 	return nr;

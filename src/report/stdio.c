@@ -45,6 +45,7 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 {
 	const struct pd_info *in = pd_reader__info(r->reader);
 	const struct heap_stats *hs = report__heap_stats(r);
+	size_t n;
 
 	if (in->alloc_error[0]) {
 		scnprintf(buf, size, "section dropped: %s", in->alloc_error);
@@ -63,10 +64,15 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 	if (r->probe_unpaired)
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " probe returns without their entry",
 			  r->probe_unpaired);
-	if (r->alloc_stacks)
-		scnprintf(buf + strlen(buf), size - strlen(buf), "; %zu allocation stacks, %" PRIu64
-			  " wrapper calls skipped", stack_tab__nr(r->alloc_stacks), r->alloc_wrapped);
-	return kv(fp, "Allocations", buf);
+	n = kv(fp, "Allocations", buf);
+	if (!r->alloc_stacks && !r->alloc_stray_frames)
+		return n;
+	scnprintf(buf, size, "%zu allocation stacks, %" PRIu64 " wrapper calls skipped",
+		  stack_tab__nr(r->alloc_stacks), r->alloc_wrapped);
+	if (r->alloc_stray_frames)
+		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " stack events after no allocation",
+			  r->alloc_stray_frames);
+	return n + kv(fp, "", buf);
 }
 
 /* The Call graphs lines: what the rows' stacks were made of. */
@@ -81,7 +87,10 @@ static size_t fprintf_call_graphs(const struct report *r, FILE *fp, char *buf, s
 	len = scnprintf(buf, size, "%" PRIu64 "/%" PRIu64 " samples with a stack (%" PRIu64 " distinct)",
 			st.with_stack, st.with_stack + st.without_stack, st.distinct);
 	if (st.clipped)
-		scnprintf(buf + len, size - len, "; %" PRIu64 " cut at 64 frames", st.clipped);
+		len += scnprintf(buf + len, size - len, "; %" PRIu64 " cut at 64 frames", st.clipped);
+	if (pd_reader__stats(r->reader)->stack_dyn_clipped)
+		scnprintf(buf + len, size - len, "; %" PRIu64 " stack copies claimed more bytes than they hold",
+			  pd_reader__stats(r->reader)->stack_dyn_clipped);
 	n = kv(fp, "Call graphs", buf);
 	if (!st.unwind_samples)
 		return n;

@@ -125,7 +125,7 @@ expect_eq "--alloc-wrapper pool_*" "$(sites w2.json)" \
 "$C2CSCAN" report --stdio -d all --lines 0 -i w.data >w.stdio 2>err
 grep -q "^        make_conn at wrapped.c:[0-9]* (262144 B, malloc via xmalloc, tid" w.stdio ||
 	fail "stdio: the heap object does not say 'via xmalloc': $(grep -A1 'heap objects' w.stdio | head -n 4)"
-grep -q "Allocations .*; 4 allocation stacks, 3 wrapper calls skipped" w.stdio ||
+grep -q '^ *: 4 allocation stacks, 3 wrapper calls skipped' w.stdio ||
 	fail "stdio: Allocations line: $(grep Allocations w.stdio)"
 "$C2CSCAN" record -q --alloc -e page-faults -u -o w0.data -- "$wr" >/dev/null 2>err
 "$C2CSCAN" report --json -d all -i w0.data >w0.json 2>err
@@ -147,6 +147,27 @@ expect_eq "--alloc-wrapper '': exit" "$?" 129
 "$C2CSCAN" record -q -e page-faults -u -o plain.data -- "$dw" >/dev/null 2>&1
 "$C2CSCAN" report --stdio -g -i plain.data >/dev/null 2>err
 grep -q 'has no call graphs (record with -g or --call-graph dwarf)' err || fail "-g without stacks: $(cat err)"
+# synthetic call graphs and their damage (tests/fixtures/scenarios/callchains.scn)
+mkperf "$TOP/tests/fixtures/scenarios/callchains.scn" cc.data
+"$C2CSCAN" report --json -d all --show-all -i cc.data >cc.json 2>err || fail "callchains.scn: $(cat err)"
+expect_eq "callchains.scn: stacks of offset 0x8" "$(json_get cc.json \
+	'[(c["samples"], len(c["frames"])) for c in j["cachelines"][0]["offsets"][0]["callchains"]]')" \
+	"[(3, 3), (2, 3), (1, 2)]"
+expect_eq "callchains.scn: the looping chain" "$(json_get cc.json \
+	'max(len(c["frames"]) for c in j["cachelines"][0]["offsets"][1]["callchains"])')" 64
+"$C2CSCAN" report --stdio -d all --show-all -i cc.data >cc.stdio 2>&1
+grep -q 'Call graphs *: 11/12 samples with a stack (7 distinct); 1 cut at 64 frames; 2 stack copies claimed more' \
+	cc.stdio || fail "callchains.scn: Call graphs line: $(grep -A1 'Call graphs' cc.stdio)"
+grep -q ': dwarf: 0/4 unwound (0 by cached CFI rules), 2 in unknown code, 2 no registers' cc.stdio ||
+	fail "callchains.scn: dwarf line: $(grep -A1 'Call graphs' cc.stdio)"
+# allocation stacks and their damage (heap-stacks.scn)
+mkperf "$TOP/tests/fixtures/scenarios/heap-stacks.scn" hs.data
+"$C2CSCAN" report --json -i hs.data >hs.json 2>err || fail "heap-stacks.scn: $(cat err)"
+expect_eq "heap-stacks.scn: stack depths" "$(json_get hs.json \
+	'sorted((o["address"], len(o["alloc_stack"] or [])) for l in j["cachelines"] for o in l["heap_objects"])')" \
+	"[('0x2000040', 7), ('0x2000060', 3), ('0x2000080', 0)]"
+"$C2CSCAN" report --stdio -i hs.data | grep -q '^ *: 2 allocation stacks, 0 wrapper calls skipped; 2 stack events after no allocation' ||
+	fail "heap-stacks.scn: the Allocations line does not count the stray stack events"
 # usage errors
 for bad in "dwarf,0" "dwarf,70000" "dwarfx" "lbr" "dwarf,abc"; do
 	"$C2CSCAN" record --call-graph "$bad" -o x.data -- true >/dev/null 2>err

@@ -20,7 +20,7 @@ check_one() { # name data-file
 		"$T/$1.stdio" || fail "$1: --stdio wider than 160 columns"
 }
 for s in cow-3proc false-sharing shared-file shm-anon kernel mmap-v1 peer buildid unmapped no-mem-samples \
-	heap-false-sharing heap-damaged heap-probes; do
+	heap-false-sharing heap-damaged heap-probes callchains heap-stacks; do
 	mkperf "$TOP/tests/fixtures/scenarios/$s.scn" "$T/$s.data" && check_one "$s" "$T/$s.data"
 done
 check_one amd-zen4 "$TOP/tests/fixtures/real/amd-zen4-ibs-c2c-ring.data"

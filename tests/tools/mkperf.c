@@ -15,7 +15,8 @@
  *   attr name=NAME [type=raw|hw|sw|tracepoint|hw_cache|N] [config=N] [config1=N]
  *        [ldlat=N] [sample_type=IP,TID,...] [read_format=ID,...] [id=1[,2..]]
  *        [period=N] [freq=N] [precise=N] [sample_id_all=0|1] [branch_sample_type=N]
- *        [exclude_kernel=0|1] [exclude_user=0|1] [build_id=0|1]
+ *        [exclude_kernel=0|1] [exclude_user=0|1] [build_id=0|1] [regs_user=MASK]
+ *        [stack_user=BYTES]
  *      default sample_type: IDENTIFIER,IP,TID,TIME,ADDR,CPU,PERIOD,DATA_SRC,WEIGHT
  *   feature [hostname=S] [osrelease=S] [version=S] [arch=S] [cpudesc=S]
  *        [cpuid=S] [nrcpus=N] [online=N] [numa=0-1:2-3] [sockets=...] [cacheline=N]
@@ -32,10 +33,15 @@
  *   sample [attr=ID] pid= [tid=] [time=] [cpu=] [addr=] [ip=] [src=MNEMONIC|0xHEX]
  *          [weight=] [ins_lat=] [period=] [phys=] [repeat=N] [tstep=N] [kernel]
  *          [regs=V,V,...]   (REGS_USER values, attr regs_user=MASK)
+ *          [chain=V,V,...]  (CALLCHAIN entries; "user", "kernel": the context markers)
+ *          [stack=HEX] [stack_dyn=N]  (STACK_USER bytes, and how many are valid:
+ *                           default all)
  *   round | lost id= lost= | lost_samples lost= | throttle|unthrottle time= id=
  *   alloc  pid= [tid=] [time=] addr= size= [site=] [fn=N]   an allocation event
  *   free   pid= [tid=] [time=] addr= [site=] [fn=N]          (record --alloc's
  *          C2CSCAN_ALLOC feature; time= is the samples' clock, default the next)
+ *   frames pid= [tid=] f=A,B,... [n=N]  callers of the last allocation (record
+ *          --alloc -g: PD_ALLOC_FRAMES events, 4 frames each; n= forces the count)
  *   alloc_raw HEX...  the feature's payload as given (damaged sections)
  *   record type=N [misc=N] [data=HEX]     a well-formed record of any type
  *   raw HEX...                              bytes as given (malformed input)
@@ -536,6 +542,7 @@ static void do_attr(struct mk *mk, struct line *l)
 	a->attr.exclude_user = num(l, "exclude_user", 0) & 1;
 	a->attr.branch_sample_type = num(l, "branch_sample_type", 0);
 	a->attr.sample_regs_user = num(l, "regs_user", 0);
+	a->attr.sample_stack_user = (uint32_t)num(l, "stack_user", 0);
 	a->attr.build_id = num(l, "build_id", 0) & 1;
 	/* what perf record sets for a memory-sampling session */
 	a->attr.disabled = 1;
@@ -824,11 +831,41 @@ static void do_kernel_mmap(struct mk *mk, struct line *l)
 	emit(mk, buf, pd_fmt_mmap(buf, sizeof(buf), &a->attr, PERF_RECORD_MISC_KERNEL, &m, &sid));
 }
 
+/* "1,0x2,user,...": numbers; with markers, "user" and "kernel" are
+ * PERF_CONTEXT_USER and PERF_CONTEXT_KERNEL. */
+static size_t u64_list(const char *key, const char *v, uint64_t *out, size_t max, bool markers)
+{
+	size_t n = 0;
+
+	for (const char *p = v; *p; p += *p == ',') {
+		char *end;
+
+		if (n == max)
+			fail("%s: more than %zu values", key, max);
+		if (markers && !strncmp(p, "user", 4)) {
+			out[n++] = (uint64_t)-512;
+			p += 4;
+			continue;
+		}
+		if (markers && !strncmp(p, "kernel", 6)) {
+			out[n++] = (uint64_t)-128;
+			p += 6;
+			continue;
+		}
+		out[n++] = strtoull(p, &end, 0);
+		if (end == p)
+			fail("bad %s '%s'", key, v);
+		p = end;
+	}
+	return n;
+}
+
 static void do_sample(struct mk *mk, struct line *l)
 {
-	uint8_t buf[1024];
+	static uint8_t buf[70000];
 	struct pd_sample s = { 0 };
-	static uint64_t regs[PD_SAMPLE_REGS];
+	static uint64_t regs[PD_SAMPLE_REGS], chain[1024];
+	uint8_t *stack = NULL;
 	uint64_t id, repeat, tstep, i;
 	const struct mattr *a = attr_for(mk, l, &id);
 	const char *v;
@@ -852,16 +889,23 @@ static void do_sample(struct mk *mk, struct line *l)
 	v = get(l, "regs");
 	if (v) {
 		/* regs=0x1,0x2,...: REGS_USER values, abi 64-bit */
-		for (char *p = (char *)v; *p && s.nr_regs < PD_SAMPLE_REGS; p += *p == ',') {
-			char *end;
-
-			regs[s.nr_regs++] = strtoull(p, &end, 0);
-			if (end == p)
-				fail("bad regs '%s'", v);
-			p = end;
-		}
+		s.nr_regs = (uint32_t)u64_list("regs", v, regs, PD_SAMPLE_REGS, false);
 		s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
 		s.regs = regs;
+	}
+	v = get(l, "chain");
+	if (v) {
+		s.callchain_nr = u64_list("chain", v, chain, ARRAY_SIZE(chain), true);
+		s.callchain = chain;
+	}
+	v = get(l, "stack");
+	if (v) {
+		size_t n;
+
+		stack = parse_hex(v, &n);
+		s.stack = stack;
+		s.stack_size = n;
+		s.stack_dyn_size = num(l, "stack_dyn", n);
 	}
 	repeat = num(l, "repeat", 1);
 	tstep = num(l, "tstep", 1);
@@ -875,6 +919,7 @@ static void do_sample(struct mk *mk, struct line *l)
 		if (i + 1 < repeat)
 			s.time += tstep;
 	}
+	free(stack);
 	mk->now = s.time;
 }
 
@@ -985,6 +1030,34 @@ static void do_alloc(struct mk *mk, struct line *l, bool alloc)
 	check_used(l);
 }
 
+/* frames pid= [tid=] f=A,B,..  the callers of the last allocation (record
+ * --alloc -g), 4 to a PD_ALLOC_FRAMES event; [n=N] overrides the count
+ * word of each event (damaged stacks). */
+static void do_frames(struct mk *mk, struct line *l)
+{
+	const char *v = get(l, "f");
+	uint64_t f[64];
+	size_t nr;
+
+	if (!v)
+		fail("frames needs f=");
+	nr = u64_list("f", v, f, ARRAY_SIZE(f), false);
+	uint32_t pid = u32("pid", need_num(l, "pid")), tid = u32("tid", num(l, "tid", pid));
+	uint64_t n = num(l, "n", 0);
+
+	check_used(l);
+	for (size_t i = 0; i < nr; i += 4) {
+		struct pd_alloc_event *e;
+		uint64_t w[4] = { 0 };
+
+		memcpy(w, f + i, (nr - i < 4 ? nr - i : 4) * sizeof(*w));
+		xgrow((void **)&mk->allocs, &mk->alloc_allocs, mk->nr_allocs + 1, sizeof(*mk->allocs));
+		e = &mk->allocs[mk->nr_allocs++];
+		*e = (struct pd_alloc_event){ .time = w[0], .addr = w[1], .size = w[2], .site = w[3], .pid = pid,
+			.tid = tid, .kind = PD_ALLOC_FRAMES, .fn = (uint16_t)(n ? n : nr - i < 4 ? nr - i : 4) };
+	}
+}
+
 static void do_alloc_raw(struct mk *mk, struct line *l)
 {
 	for (int i = 0; i < l->nr; i++) {
@@ -1045,6 +1118,8 @@ static void line(struct mk *mk, char *s)
 		do_alloc(mk, &l, true);
 	else if (!strcmp(w, "free"))
 		do_alloc(mk, &l, false);
+	else if (!strcmp(w, "frames"))
+		do_frames(mk, &l);
 	else if (!strcmp(w, "alloc_raw"))
 		do_alloc_raw(mk, &l);
 	else if (!strcmp(w, "record"))
