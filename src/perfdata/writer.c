@@ -953,7 +953,7 @@ struct cur {
 
 static void c_put(struct cur *c, const void *src, size_t n)
 {
-	if (c->len <= c->cap && n <= c->cap - c->len)
+	if (n && c->len <= c->cap && n <= c->cap - c->len)
 		memcpy(c->p + c->len, src, n);
 	c->len += n;
 }

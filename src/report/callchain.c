@@ -346,6 +346,15 @@ size_t report__row_chains(const struct report *r, const struct c2c_line *l, cons
 	return cr ? cr->nr : 0;
 }
 
+size_t report_chain__scnprintf(const struct report_chain *ch, char *buf, size_t size)
+{
+	size_t n = size ? scnprintf(buf, size, "%s", "") : 0;
+
+	for (uint32_t f = 0; f < ch->nr_frames && n + 1 < size; f++)
+		n += scnprintf(buf + n, size - n, "%s%s", f ? " <- " : "", ch->frames[f]);
+	return n;
+}
+
 bool report__call_graph(const struct report *r)
 {
 	return r->cg != NULL;

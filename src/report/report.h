@@ -153,6 +153,8 @@ struct report_chain {
  * (or call graphs are off). */
 size_t report__row_chains(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 			  const struct report_chain **out, uint64_t *samples);
+/* "touch <- helper <- via_beta <- main" (cut at size). */
+size_t report_chain__scnprintf(const struct report_chain *ch, char *buf, size_t size);
 /* The recording's memory events have stacks (callchains or stack copies). */
 bool report__has_stacks(const struct report *r);
 /* A heap object's allocation stack (heap_obj.stack; record --alloc -g):

@@ -392,8 +392,7 @@ static size_t fprintf_row_chains(const struct report *r, const struct c2c_line *
 		size_t used = scnprintf(buf, sizeof(buf), "%12s%5.1f%% %6" PRIu64 "  ", "",
 					100.0 * (double)ch[i].samples / (double)samples, ch[i].samples);
 
-		for (uint32_t f = 0; f < ch[i].nr_frames && used < WIDTH; f++)
-			used += scnprintf(buf + used, sizeof(buf) - used, "%s%s", f ? " <- " : "", ch[i].frames[f]);
+		used += report_chain__scnprintf(&ch[i], buf + used, sizeof(buf) - used);
 		if (used >= WIDTH)
 			memcpy(buf + WIDTH - 3, "...", 4);
 		n += fprintf(fp, "%s\n", buf);

@@ -654,16 +654,6 @@ static struct browser_col callers_col(void *priv, size_t c)
 	return cols[c];
 }
 
-/* "touch <- helper <- via_beta <- main" */
-static void join_frames(const struct report_chain *ch, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (uint32_t f = 0; f < ch->nr_frames && n + 1 < size; f++)
-		n += scnprintf(buf + n, size - n, "%s%s", f ? " <- " : "", ch->frames[f]);
-}
-
 static void callers_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 {
 	struct tui *t = priv;
@@ -674,7 +664,7 @@ static void callers_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 	else if (c == 1)
 		snprintf(buf, size, "%.1f%%", t->chain_samples ? 100.0 * (double)ch->samples / (double)t->chain_samples : 0);
 	else
-		join_frames(ch, buf, size);
+		report_chain__scnprintf(ch, buf, size);
 }
 
 static void callers_value(void *priv, size_t e, size_t c, struct browser_value *out)
@@ -690,7 +680,7 @@ static bool callers_match(void *priv, size_t e, const char *text)
 	struct tui *t = priv;
 	char buf[4096];
 
-	join_frames(&t->chains[e], buf, sizeof(buf));
+	report_chain__scnprintf(&t->chains[e], buf, sizeof(buf));
 	return strcasestr(buf, text) != NULL;
 }
 
@@ -717,7 +707,7 @@ static void callers_detail(void *priv, size_t e, int y, int cols)
 	struct tui *t = priv;
 	char buf[4096];
 
-	join_frames(&t->chains[e], buf, sizeof(buf));
+	report_chain__scnprintf(&t->chains[e], buf, sizeof(buf));
 	term__put(y, 0, cols, ST_DIM, buf);
 }
 
