@@ -264,7 +264,14 @@ static size_t fprintf_trace_info(const struct report *r, FILE *fp)
 	n += kvu(fp, "Store L1D Hit", t->st_l1hit);
 	n += kvu(fp, "Store L1D Miss", t->st_l1miss);
 	n += kvu(fp, "Store No available memory level", t->st_na);
-	n += kvu(fp, "No Page Map Rejects", t->nomap);
+	/* perf 6.8 rejects kernel data addresses (no mmap covers the direct
+	 * map or slab); here they are kernel lines: say so where it differs */
+	if (r->samples_kernel_key)
+		n += fprintf(fp, "  %-34s: %10" PRIu64 "  (perf also rejects kernel data addresses: %" PRIu64
+			     " samples here are kernel lines)\n", "No Page Map Rejects", (uint64_t)t->nomap,
+			     r->samples_kernel_key);
+	else
+		n += kvu(fp, "No Page Map Rejects", t->nomap);
 	n += kvu(fp, "Unable to parse data source", t->noparse);
 	return n;
 }
