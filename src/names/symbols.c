@@ -429,6 +429,10 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 		     idhex);
 	} else if (not_elf) {
 		o->state = OBJ_NOT_ELF;
+	} else {
+		sym_warn(s, "%.*s not found (tried %s%s): its rows show addresses%s", (int)namelen, o->name, first,
+			 nc > 1 ? " and the build-id caches" : "",
+			 s->symfs ? "" : "; --symfs DIR names them from a copy of that machine's files");
 	}
 out:
 	for (size_t i = 0; i < nc; i++)

@@ -502,6 +502,6 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 	if (report__nr_name_warnings(r))
 		n += section(fp, "Names");
 	for (size_t i = 0; i < report__nr_name_warnings(r); i++)
-		n += fprintf(fp, "warning: %s\n", report__name_warning(r, i));
+		n += fprintf_wrapped(fp, "warning: ", "         ", report__name_warning(r, i));
 	return n;
 }
