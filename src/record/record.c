@@ -658,7 +658,8 @@ static int open_one(struct recorder *rc, struct rec_evsel *e, pid_t pid, int cpu
 			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
 			continue;
 		}
-		if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel && !rc->o.kernel) {
+		/* an explicit :k or -k is not turned into nothing */
+		if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel && !a->exclude_user && !rc->o.kernel) {
 			a->exclude_kernel = 1;
 			e->fell_back_user = true;
 			continue;
@@ -698,6 +699,44 @@ static int add_buffer(struct recorder *rc, int fd, size_t pages)
  * events opened (0: none applies here, or the task/CPU is gone) or a
  * negative errno with rc->why set.
  */
+/* The uid owning pid, or -1. */
+static long task_uid(pid_t pid)
+{
+	char path[64], line[256];
+	long uid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %ld", &uid) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return uid;
+}
+
+/* Why opening e on (pid, cpu) was refused, and the least change that
+ * allows it: another user's process, kernel sampling, every process. */
+static void permission_advice(struct recorder *rc, const struct rec_evsel *e, pid_t pid, int cpu)
+{
+	long paranoid = pmu__paranoid(), uid = pid > 0 ? task_uid(pid) : -1;
+
+	if (uid >= 0 && (uid_t)uid != geteuid() && geteuid() != 0)
+		snprintf(rc->why, sizeof(rc->why), "%s: pid %d belongs to another user (uid %ld): record it as "
+			 "that user, or as root", e->pe.name, (int)pid, uid);
+	else if (!e->attr.exclude_kernel && paranoid >= 2)
+		snprintf(rc->why, sizeof(rc->why), "%s: kernel sampling is not permitted (perf_event_paranoid is %ld): "
+			 "sysctl kernel.perf_event_paranoid=1, run as root or with CAP_PERFMON, or sample user "
+			 "space only (:u, -u)", e->pe.name, paranoid);
+	else if (pid < 0 && cpu >= 0 && paranoid >= 1)
+		snprintf(rc->why, sizeof(rc->why), "%s: recording every process (-a, -C) is not permitted "
+			 "(perf_event_paranoid is %ld): sysctl kernel.perf_event_paranoid=0, run as root or with "
+			 "CAP_PERFMON, or record a command or -p PID", e->pe.name, paranoid);
+	else
+		record__strerror(REC_OP_OPEN, EACCES, &e->pe, 0, rc->why, sizeof(rc->why));
+}
+
 static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t pages)
 {
 	int leader_fd = -1, n = 0, err;
@@ -716,7 +755,10 @@ static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t p
 				return 0;
 			if (fd == -ENODEV && cpu >= 0 && !n)
 				return 0;
-			record__strerror(REC_OP_OPEN, -fd, &e->pe, 0, rc->why, sizeof(rc->why));
+			if (fd == -EACCES || fd == -EPERM)
+				permission_advice(rc, e, pid, cpu);
+			else
+				record__strerror(REC_OP_OPEN, -fd, &e->pe, 0, rc->why, sizeof(rc->why));
 			return fd;
 		}
 		xgrow((void **)&rc->fds, &rc->alloc_fds, rc->nr_fds + 1, sizeof(*rc->fds));
