@@ -201,6 +201,18 @@ static void put_cell(int y, int x, int w, int width, enum tui_style st, const ch
 		term__put(y, x + w - tw, tw, st, s);
 		return;
 	}
+	if (tw > w && w > 1 && s[0] == '/') {
+		/* a path: its end names the file, so the start goes */
+		const char *tail = s + strlen(s);
+
+		while (tail > s && term__width(tail) < w - 1)
+			tail--;
+		while ((*tail & 0xc0) == 0x80)
+			tail++;
+		term__put(y, x, 1, st, term__utf8() ? "\u2026" : "+");
+		term__put(y, x + 1, w - 1, st, tail);
+		return;
+	}
 	if (tw > w && w > 1) {
 		/* cut, and say so in the last cell */
 		term__put(y, x, w - 1, st, s);

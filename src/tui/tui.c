@@ -58,6 +58,7 @@ struct tui {
 	size_t nr_clines;
 
 	int node_view;                  /* 0 off, 1 node ids, 2 nodes and their cpus */
+	bool keys_uniform;              /* every listed line has one key kind and pid: no Key column */
 
 	/* the callers screen: the stacks of one row of the offsets screen */
 	const struct c2c_row *crow;
@@ -120,18 +121,102 @@ static enum browser_sort sort_of(int width, bool first)
 	return first ? SORT_ASC : width > 0 ? SORT_DESC : SORT_NONE;
 }
 
+/* Where a column goes on a narrow screen: what a line holds first, then
+ * the mode's counts, then the rest; the less telling ones last, reached by
+ * scrolling or a wider terminal. Names not listed keep their order after. */
+static int col_rank(const char *const *order, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(order[i], name))
+			return (int)i;
+	return (int)nr;
+}
+
+static const char *const list_order[] = {
+	"Address", "Object", "Share", "Access", "TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer", "Loads",
+	"Stores", "StL1Miss", "Pids", "Tids", "HitmLat", "Cpus", "Nodes", "Key",
+};
+
+static const char *const row_order[] = {
+	"Offset", "Data", "Code", "Share", "Access", "TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer",
+	"Loads", "Stores", "StL1Hit", "StL1Miss", "Source", "Tids", "Pids", "HitmLat", "LoadLat", "Cpus",
+};
+
+/* Stable order of n columns by rank (insertion sort: a few dozen). */
+static void sort_cols(struct tcol *cols, size_t n, const char *const *order, size_t nr_order)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct tcol c = cols[i];
+		int r = col_rank(order, nr_order, c.bc.name);
+		size_t j = i;
+
+		while (j > 0 && col_rank(order, nr_order, cols[j - 1].bc.name) > r) {
+			cols[j] = cols[j - 1];
+			j--;
+		}
+		cols[j] = c;
+	}
+}
+
+/* Is line column lc a count that is 0 on every listed line? Such columns
+ * (HITM on a software-event recording) say nothing: the browser hides them. */
+static bool list_col_zero(const struct tui *t, const struct line_column *lc)
+{
+	const struct c2c_line *const *lines = report__lines(t->r);
+	char buf[256];
+
+	for (size_t i = 0; i < report__nr_lines(t->r); i++) {
+		struct col_value v = lc->get(t->r, lines[i], t->total, buf, sizeof(buf));
+
+		if (v.type != COL_COUNT || v.u)
+			return false;
+	}
+	return report__nr_lines(t->r) > 0;
+}
+
+/* Every listed line has the same key kind and (private) pid: the Key column
+ * would repeat one text; the top line says it once instead. */
+static bool uniform_keys(const struct tui *t)
+{
+	const struct c2c_line *const *lines = report__lines(t->r);
+	size_t n = report__nr_lines(t->r);
+
+	for (size_t i = 1; i < n; i++)
+		if (lines[i]->key.kind != lines[0]->key.kind || lines[i]->key.pid != lines[0]->key.pid ||
+		    lines[i]->key.kind == CL_SHARED)
+			return false;
+	return n > 0 && lines[0]->key.kind != CL_SHARED;
+}
+
+static int digits(size_t n)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
 /* The node column goes before the last (text) column. */
 static void build_list_cols(struct tui *t)
 {
 	size_t nr, n = 0;
 	const struct line_column *lc = line_columns(t->r, &nr);
+	size_t lines = report__nr_lines(t->r);
+	int w = digits(lines ? lines - 1 : 0);
 
-	t->list_cols[n++] = (struct tcol){ TC_INDEX, 0, { "#", 5, SORT_NONE } };
+	t->keys_uniform = uniform_keys(t);
+	t->list_cols[n++] = (struct tcol){ TC_INDEX, 0, { "#", w < 3 ? 3 : w, SORT_NONE } };
 	for (size_t i = 0; i < nr && n + 2 < MAX_COLS; i++) {
 		if (t->node_view && i + 1 == nr)
 			t->list_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
+		if ((t->keys_uniform && !strcmp(lc[i].name, "Key")) || list_col_zero(t, &lc[i]))
+			continue;
 		t->list_cols[n++] = (struct tcol){ TC_LINE, i, { lc[i].name, lc[i].width, sort_of(lc[i].width, !i) } };
 	}
+	sort_cols(t->list_cols + 1, n - 1, list_order, ARRAY_SIZE(list_order));
 	t->nr_list_cols = n;
 }
 
@@ -139,6 +224,20 @@ static bool is_code_column(const char *name)
 {
 	return !strcmp(name, "Code") || !strcmp(name, "Source") || !strcmp(name, "Code address") ||
 	       !strcmp(name, "Code object");
+}
+
+/* Is row column rc a count that is 0 on every row of the shown line? */
+static bool row_col_zero(const struct tui *t, const struct row_column *rc)
+{
+	char buf[256];
+
+	for (size_t i = 0; t->rows_of && i < t->rows_of->nr_rows; i++) {
+		struct col_value v = rc->get(t->r, t->rows_of, &t->rows_of->rows[i], buf, sizeof(buf));
+
+		if (v.type != COL_COUNT || v.u)
+			return false;
+	}
+	return t->rows_of && t->rows_of->nr_rows;
 }
 
 static void build_line_cols(struct tui *t)
@@ -149,6 +248,8 @@ static void build_line_cols(struct tui *t)
 	for (size_t i = 0; i < nr && n + 2 < MAX_COLS; i++) {
 		if (t->coal != COALESCE_IADDR && is_code_column(rc[i].name))
 			continue;
+		if (i > 0 && row_col_zero(t, &rc[i]))
+			continue;
 		t->line_cols[n++] = (struct tcol){ TC_ROW, i, { rc[i].name, rc[i].width, sort_of(rc[i].width, false) } };
 		if (i == 0 && (t->coal == COALESCE_PID || t->coal == COALESCE_TID))
 			t->line_cols[n++] = (struct tcol){ TC_GROUP, 0,
@@ -156,6 +257,9 @@ static void build_line_cols(struct tui *t)
 		if (i == 0 && t->node_view)
 			t->line_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
 	}
+	/* the group and node columns stay where they were put, after Offset */
+	if (t->coal == COALESCE_IADDR && !t->node_view)
+		sort_cols(t->line_cols + 1, n - 1, row_order, ARRAY_SIZE(row_order));
 	t->nr_line_cols = n;
 }
 
@@ -192,6 +296,10 @@ static void list_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		break;
 	default:
 		line_column__cell(&line_columns(t->r, &nr)[tc->i], t->r, l, t->total, buf, size);
+		/* the list names what a line holds: a file by its name (the
+		 * detail line has the path) */
+		if (!strcmp(tc->bc.name, "Object") && buf[0] == '/' && strrchr(buf, '/')[1])
+			memmove(buf, strrchr(buf, '/') + 1, strlen(strrchr(buf, '/') + 1) + 1);
 		break;
 	}
 }
@@ -288,9 +396,21 @@ static int list_top(void *priv, int cols)
 		n += k;         /* past the end when cut: the loop stops */
 	}
 	term__put(1, 0, cols, ST_NORMAL, buf);
-	snprintf(buf, sizeof(buf), " display %s: %zu lines  HITM %u (lcl %u rmt %u)  peer %u  loads %u  stores %u%s",
-		 c2c_display__name(report__mode(t->r)), report__nr_lines(t->r), s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
-		 s->lcl_peer + s->rmt_peer, s->load, s->store, report__partial(t->r) ? "  PARTIAL (see --stdio)" : "");
+	n = (size_t)snprintf(buf, sizeof(buf), " display %s: %zu lines", c2c_display__name(report__mode(t->r)),
+			     report__nr_lines(t->r));
+	if (t->keys_uniform) {
+		/* the Key column is gone: its one value, once */
+		buf[n++] = ',';
+		buf[n++] = ' ';
+		cl_key__scnprintf(&report__lines(t->r)[0]->key, report__maps(t->r), buf + n, sizeof(buf) - n);
+		n = strlen(buf);
+	}
+	/* a recording without HITM or peer says nothing of them */
+	if (s->tot_hitm || s->lcl_peer + s->rmt_peer || s->load || s->store)
+		snprintf(buf + n, sizeof(buf) - n, "  HITM %u (lcl %u rmt %u)  peer %u  loads %u  stores %u",
+			 s->tot_hitm, s->lcl_hitm, s->rmt_hitm, s->lcl_peer + s->rmt_peer, s->load, s->store);
+	n = strlen(buf);
+	snprintf(buf + n, sizeof(buf) - n, "%s", report__partial(t->r) ? "  PARTIAL (see --stdio)" : "");
 	term__put(2, 0, cols, report__partial(t->r) ? ST_WARN : ST_NORMAL, buf);
 	return 3;
 }
