@@ -276,6 +276,24 @@ static size_t fprintf_trace_info(const struct report *r, FILE *fp)
 	return n;
 }
 
+/* In place of the cache sections for an accesses-only recording: what its
+ * samples can say. A line is shared only when several threads touch it. */
+static size_t fprintf_access_info(const struct report *r, FILE *fp)
+{
+	size_t n = section(fp, "Access Information (software events: no cache levels, no HITM)");
+	uint64_t threads = 0, procs = 0;
+
+	for (size_t i = 0; i < r->nr_lines; i++) {
+		threads += r->lines[i]->tids.nr > 1;
+		procs += r->lines[i]->pids.nr > 1;
+	}
+	n += kvu(fp, "Samples with a data address", c2c__totals(r->c2c)->access);
+	n += kvu(fp, "Cache lines touched", c2c__nr_lines(r->c2c));
+	n += kvu(fp, "Lines touched by 2+ threads", threads);
+	n += kvu(fp, "Lines touched by 2+ processes", procs);
+	return n;
+}
+
 static size_t fprintf_shared_info(const struct report *r, FILE *fp)
 {
 	struct c2c_stats s = { 0 };
@@ -351,6 +369,37 @@ static size_t cell(FILE *fp, const char *s, int w, bool last, int room)
 	return len + pad;
 }
 
+/* A recording whose events have data addresses but no data source
+ * (software events: page faults): no cache levels, no HITM, no peers. */
+static bool accesses_only(const struct report *r)
+{
+	bool addr = false;
+
+	for (size_t i = 0; i < r->nr_events; i++) {
+		if (r->events[i].has_data_src)
+			return false;
+		addr |= r->events[i].has_addr;
+	}
+	return addr;
+}
+
+/* Columns that only memory events fill: all zero in an accesses-only
+ * recording, where they are left out. */
+static bool skip_column(const struct report *r, const char *name)
+{
+	static const char *const mem[] = {
+		"TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer", "Loads", "Stores", "StL1Hit", "StL1Miss",
+		"HitmLat", "LoadLat",
+	};
+
+	if (!accesses_only(r))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
+		if (!strcmp(name, mem[i]))
+			return true;
+	return false;
+}
+
 static size_t fprintf_line_table(const struct report *r, FILE *fp)
 {
 	size_t nr_cols, n;
@@ -370,15 +419,20 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	n = section(fp, buf);
 	for (size_t i = 0; i < r->nr_lines; i++)
 		total += c2c_stats__metric(&r->lines[i]->stats, r->mode);
+	while (nr_cols > 1 && skip_column(r, cols[nr_cols - 1].name))
+		nr_cols--;
 	n += fprintf(fp, "%5s", "Index");
 	for (size_t c = 0; c < nr_cols; c++)
-		n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
+		if (!skip_column(r, cols[c].name))
+			n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
 	n += fprintf(fp, "\n");
 	for (size_t i = 0; i < r->nr_lines; i++) {
 		used = fprintf(fp, "%5zu", i);
 		for (size_t c = 0; c < nr_cols; c++) {
 			bool last = c + 1 == nr_cols;
 
+			if (skip_column(r, cols[c].name))
+				continue;
 			line_column__cell(&cols[c], r, r->lines[i], total, buf, sizeof(buf));
 			putc(' ', fp);
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
@@ -423,20 +477,31 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	int used;
 
 	cl_key__scnprintf(&l->key, r->maps, key, sizeof(key));
-	n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 ", loads %u, stores %u, pids %u, tids %u)\n",
-		    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
-		    c2c_stats__metric(&l->stats, r->mode), l->stats.load, l->stats.store, l->pids.nr, l->tids.nr);
+	if (accesses_only(r))
+		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (accesses %" PRIu64 ", pids %u, tids %u)\n", idx,
+			    l->addr, key, line_object(l), c2c_stats__metric(&l->stats, C2C_DISPLAY_ALL), l->pids.nr,
+			    l->tids.nr);
+	else
+		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 ", loads %u, stores %u, pids %u, tids %u)\n",
+			    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
+			    c2c_stats__metric(&l->stats, r->mode), l->stats.load, l->stats.store, l->pids.nr,
+			    l->tids.nr);
 	while (nr_cols && cols[nr_cols - 1].wide)
+		nr_cols--;
+	while (nr_cols > 1 && skip_column(r, cols[nr_cols - 1].name))
 		nr_cols--;
 	n += fprintf(fp, "     ");
 	for (size_t c = 0; c < nr_cols; c++)
-		n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
+		if (!skip_column(r, cols[c].name))
+			n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
 	n += fprintf(fp, "\n");
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		used = fprintf(fp, "     ");
 		for (size_t c = 0; c < nr_cols; c++) {
 			bool last = c + 1 == nr_cols;
 
+			if (skip_column(r, cols[c].name))
+				continue;
 			row_column__cell(&cols[c], r, l, &l->rows[i], buf, sizeof(buf));
 			putc(' ', fp);
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
@@ -486,8 +551,12 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 		n += fprintf(fp, "\n%s\n", why);
 		return n;
 	}
-	n += fprintf_trace_info(r, fp);
-	n += fprintf_shared_info(r, fp);
+	if (accesses_only(r)) {
+		n += fprintf_access_info(r, fp);
+	} else {
+		n += fprintf_trace_info(r, fp);
+		n += fprintf_shared_info(r, fp);
+	}
 	if (r->opts.stats_only)
 		return n;
 	n += fprintf_line_table(r, fp);

@@ -29,6 +29,15 @@ fi
 # a previous recording is kept as .old
 "$C2CSCAN" record -q -e page-faults -o rec.data -- true 2>err || fail "second record: $(cat err)"
 [ -s rec.data.old ] || fail "rec.data.old not kept"
+# a software-event file shows what it can: accesses, no cache sections, no
+# all-zero HITM/load/store columns, no "shared" for single-thread lines
+"$C2CSCAN" report --stdio -d all -i rec.data >sw.out 2>err || fail "report sw: $(cat err)"
+grep -q '^=== Access Information (software events: no cache levels, no HITM) ===' sw.out ||
+	fail "no Access Information section"
+grep -q 'Trace Event Information\|Shared Cache Line\|TotHitm\|StL1Miss\|loads 0, stores 0' sw.out &&
+	fail "cache sections or HITM columns in a software-event report: $(grep -m 3 'Trace Event\|Shared Cache\|TotHitm\|loads 0' sw.out)"
+grep -q '^Index Address  *Key  *Share  Access Pids Tids Cpus Nodes Object' sw.out ||
+	fail "line table header: $(grep '^Index' sw.out)"
 # --duration and SIGINT end the recording cleanly with a readable file
 start=$(date +%s)
 "$C2CSCAN" record -q -e page-faults --duration 1 -o dur.data -- sleep 30 2>err || fail "--duration: exit $?: $(cat err)"
