@@ -141,6 +141,9 @@ static const char *base_name(const char *path)
 
 	if (!strncmp(path, "[kernel.kallsyms]", 17))
 		return "[kernel]";
+	/* "//anon", "//shm": the kind of memory, said the same everywhere */
+	if (!strncmp(path, "//", 2))
+		return path;
 	return b && b[1] ? b + 1 : path;
 }
 

@@ -44,7 +44,7 @@ printf '/ text:touch_args enter dump:tui-list.txt enter dump:tui-line.txt\n' >ke
 COLUMNS=200 LINES=40 LC_ALL=C C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -d all -i pf.data 2>err ||
 	fail "tui: $(cat err)"
 grep -q "args (names)" tui-list.txt || fail "tui: the line found by 'touch_args' is not named args (names)"
-grep -q "args\[[0-9]\]\.[A-Za-z]* .*touch_args+0x[0-9a-f]* *names\.c:" tui-line.txt ||
+grep -q "args\[[0-9]\]\.[A-Za-z]* .*touch_args+0x[0-9a-f]* .*names\.c:" tui-line.txt ||
 	fail "tui: the rows of the args line lack their names: $(cat tui-line.txt)"
 
 # --no-symbols: not one name
