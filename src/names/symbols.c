@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -429,7 +430,8 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 		     idhex);
 	} else if (not_elf) {
 		o->state = OBJ_NOT_ELF;
-	} else {
+	} else if (!map || (!(map->flags & MAP_SHARED) && (!map->v2 || map->prot & PROT_EXEC))) {
+		/* a program or library (a missing data file, /dev/shm, is no news) */
 		sym_warn(s, "%.*s not found (tried %s%s): its rows show addresses%s", (int)namelen, o->name, first,
 			 nc > 1 ? " and the build-id caches" : "",
 			 s->symfs ? "" : "; --symfs DIR names them from a copy of that machine's files");

@@ -46,6 +46,17 @@ COLUMNS=200 LINES=40 LC_ALL=C C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -d all -
 grep -q "args (names)" tui-list.txt || fail "tui: the line found by 'touch_args' is not named args (names)"
 grep -q "args\[[0-9]\]\.[A-Za-z]* .*touch_args+0x[0-9a-f]* .*names\.c:" tui-line.txt ||
 	fail "tui: the rows of the args line lack their names: $(cat tui-line.txt)"
+# ... and on small terminals without scrolling sideways: the list names what
+# each line holds right after its address, the offsets view the function
+# and the source line
+for size in 80x24 100x30; do
+	COLUMNS=${size%x*} LINES=${size#*x} LC_ALL=C C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -d all -i pf.data 2>err ||
+		fail "tui $size: $(cat err)"
+	grep -q "^ *[0-9]* 0x[0-9a-f]*  *args (names) " tui-list.txt ||
+		fail "tui $size: the list does not show args (names) beside the address: $(cat tui-list.txt)"
+	grep -q "^0x30   args\[3\]\.SX  *touch_args+0x[0-9a-f]* .*names\.c:4[0-9]" tui-line.txt ||
+		fail "tui $size: the offsets view lacks the function or the source: $(cat tui-line.txt)"
+done
 
 # --no-symbols: not one name
 "$C2CSCAN" report --json -d all --show-all --no-symbols -i pf.data >ns.json 2>err || fail "--no-symbols: $(cat err)"

@@ -37,7 +37,7 @@ wait_for "display tot: 39 lines" || done_test
 tm send-keys -t t d
 wait_for "display lcl: 38 lines"
 tm resize-window -t t -x 60 -y 16
-wait_for "Address            Key   .*>"
+wait_for "Address            Object   .*>"
 tm capture-pane -t t -p >pane.txt
 awk 'length($0) > 60 { bad = 1 } END { exit bad }' pane.txt || fail "after a resize to 60 columns the screen is wider"
 tm send-keys -t t C-c
