@@ -38,6 +38,7 @@ static const char report_usage[] =
 	"  -g, --call-graph         callers of every row (the default when the recording has\n"
 	"                           stacks: record -g or --call-graph dwarf)\n"
 	"      --no-call-graph      no callers (and no pass over the stacks)\n"
+	"  -N, --node-info          --stdio: each offset's NUMA nodes and their cpus, Node{cpus}\n"
 	"      --alloc-wrapper SYM  with allocation stacks (record --alloc -g): SYM only passes\n"
 	"                           allocations on, its caller is the site (SYM* a prefix; 16)\n"
 	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
@@ -83,6 +84,7 @@ int cmd_report(int argc, char **argv)
 		{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
+		{ "node-info", no_argument, NULL, 'N' },
 		{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
@@ -101,7 +103,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:k:fgh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:k:fghN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -143,6 +145,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'g':
 			o.call_graph = REPORT_CG_ON;
+			break;
+		case 'N':
+			o.node_info = true;
 			break;
 		case OPT_NO_CALL_GRAPH:
 			o.call_graph = REPORT_CG_OFF;

@@ -15,6 +15,35 @@ const char *line_object(const struct c2c_line *l)
 	return "[unknown]";
 }
 
+size_t nodes__scnprintf(const struct report *r, const struct u32set *nodes, const struct u32set *cpus,
+			bool with_cpus, char *buf, size_t size)
+{
+	const struct pd_info *info = report__info(r);
+	size_t n = size ? scnprintf(buf, size, "%s", "") : 0;
+
+	for (uint32_t i = 0; i < nodes->nr && n + 1 < size; i++) {
+		int32_t node = (int32_t)u32set__data(nodes)[i];
+		bool first = true;
+
+		n += node < 0 ? scnprintf(buf + n, size - n, "%s?", i ? " " : "") :
+				scnprintf(buf + n, size - n, "%s%d", i ? " " : "", node);
+		if (!with_cpus)
+			continue;
+		n += scnprintf(buf + n, size - n, "{");
+		for (uint32_t k = 0; k < cpus->nr && n + 1 < size; k++) {
+			uint32_t cpu = u32set__data(cpus)[k];
+			int32_t cn = info->cpu_node && cpu < info->nr_cpu_node ? info->cpu_node[cpu] : -1;
+
+			if (cn != node)
+				continue;
+			n += scnprintf(buf + n, size - n, "%s%u", first ? "" : ",", cpu);
+			first = false;
+		}
+		n += scnprintf(buf + n, size - n, "}");
+	}
+	return n;
+}
+
 uint64_t lat_mean(uint64_t sum, uint32_t cnt)
 {
 	return cnt ? (sum + cnt / 2) / cnt : 0;

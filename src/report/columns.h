@@ -38,6 +38,10 @@ struct line_column {
 /* Columns of the line table for r's display mode; *nr set. */
 const struct line_column *line_columns(const struct report *r, size_t *nr);
 
+/* "0 1", or with their cpus "0{0,1} 1{2,3}" (-N, the browser's n). */
+size_t nodes__scnprintf(const struct report *r, const struct u32set *nodes, const struct u32set *cpus,
+			bool with_cpus, char *buf, size_t size);
+
 struct row_column {
 	const char *name;
 	int width;

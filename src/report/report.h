@@ -41,6 +41,7 @@ struct report_opts {
 	bool stats_only;            /* --stats: --stdio without the tables */
 	bool full_symbols;          /* --full-symbols: whole source paths in --stdio */
 	enum report_call_graph call_graph; /* -g, --no-call-graph */
+	bool node_info;             /* -N: --stdio's offsets with their nodes and cpus */
 	const char *alloc_wrappers[16]; /* --alloc-wrapper: more allocator wrappers */
 	int nr_alloc_wrappers;
 	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */

@@ -494,17 +494,25 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	for (size_t c = 0; c < nr_cols; c++)
 		if (!skip_column(r, cols[c].name))
 			n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
+	if (r->opts.node_info)
+		n += fprintf(fp, " %s", "Node{cpus}");
 	n += fprintf(fp, "\n");
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		used = fprintf(fp, "     ");
 		for (size_t c = 0; c < nr_cols; c++) {
-			bool last = c + 1 == nr_cols;
+			bool last = c + 1 == nr_cols && !r->opts.node_info;
 
 			if (skip_column(r, cols[c].name))
 				continue;
 			row_column__cell(&cols[c], r, l, &l->rows[i], buf, sizeof(buf));
 			putc(' ', fp);
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
+		}
+		if (r->opts.node_info) {
+			/* -N: perf c2c's node view, last (it may be long) */
+			nodes__scnprintf(r, &l->rows[i].nodes, &l->rows[i].cpus, true, buf, sizeof(buf));
+			putc(' ', fp);
+			used += 1 + cell(fp, buf, -10, true, WIDTH - used);
 		}
 		n += used + fprintf(fp, "\n");
 		n += fprintf_row_chains(r, l, &l->rows[i], fp);

@@ -79,36 +79,6 @@ static const struct c2c_line *line_at(const struct tui *t, size_t i)
 	return report__lines(t->r)[i];
 }
 
-static void node_list(const struct tui *t, const struct u32set *nodes, const struct u32set *cpus, char *buf,
-		      size_t size)
-{
-	const struct pd_info *info = report__info(t->r);
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < nodes->nr && n + 1 < size; i++) {
-		int32_t node = (int32_t)u32set__data(nodes)[i];
-		bool first = true;
-
-		n += snprintf(buf + n, size - n, "%s%s", i ? " " : "", node < 0 ? "?" : "");
-		if (node >= 0 && n < size)
-			n += snprintf(buf + n, size - n, "%d", node);
-		if (t->node_view < 2 || n >= size)
-			continue;
-		n += snprintf(buf + n, size - n, "{");
-		for (uint32_t k = 0; k < cpus->nr && n < size; k++) {
-			uint32_t cpu = u32set__data(cpus)[k];
-			int32_t cn = info->cpu_node && cpu < info->nr_cpu_node ? info->cpu_node[cpu] : -1;
-
-			if (cn != node)
-				continue;
-			n += snprintf(buf + n, size - n, "%s%u", first ? "" : ",", cpu);
-			first = false;
-		}
-		if (n < size)
-			n += snprintf(buf + n, size - n, "}");
-	}
-}
 
 static struct browser_col nodes_col(const struct tui *t)
 {
@@ -292,7 +262,7 @@ static void list_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		snprintf(buf, size, "%zu", e);
 		break;
 	case TC_NODES:
-		node_list(t, &l->nodes, &l->cpus, buf, size);
+		nodes__scnprintf(t->r, &l->nodes, &l->cpus, t->node_view > 1, buf, size);
 		break;
 	default:
 		line_column__cell(&line_columns(t->r, &nr)[tc->i], t->r, l, t->total, buf, size);
@@ -468,7 +438,7 @@ static void line_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 
 	switch (tc->kind) {
 	case TC_NODES:
-		node_list(t, &row->nodes, &row->cpus, buf, size);
+		nodes__scnprintf(t->r, &row->nodes, &row->cpus, t->node_view > 1, buf, size);
 		break;
 	case TC_GROUP: {
 		/* the coalesced model keeps the pid or tid where the code address was */

@@ -61,4 +61,9 @@ if "$C2CSCAN" record -q -e page-faults -o r.data -- true 2>err; then
 else
 	grep -q "cannot open page-faults" err || fail "record: $(cat err)"
 fi
+# -N: the offsets' nodes and their cpus (perf c2c report -N)
+mkperf "$TOP/tests/fixtures/scenarios/heap-false-sharing.scn" hfs.data
+"$C2CSCAN" report --stdio -N -i hfs.data >n.out 2>err || fail "-N: $(cat err)"
+grep -q ' Source  *Node{cpus}$' n.out || fail "-N: no Node{cpus} column: $(grep -m1 Offset n.out)"
+grep -q ' 0{0}$' n.out && grep -q ' 0{1}$' n.out || fail "-N: nodes without their cpus: $(grep -m3 '^      0' n.out)"
 done_test
