@@ -225,6 +225,21 @@ static size_t jrow_chains(FILE *fp, const struct report *r, const struct c2c_lin
 	return n + fprintf(fp, "]");
 }
 
+/* ", \"verdict\": ..., \"verdict_why\": ..., \"advice\": ... | null" (verdict.c) */
+static size_t jverdict(FILE *fp, const struct report *r, const struct c2c_line *l)
+{
+	struct line_verdict v;
+	size_t n;
+
+	report__verdict(r, l, &v);
+	n = fprintf(fp, ", ");
+	n += jkey_str(fp, "verdict", verdict__word(v.kind), ", ");
+	n += jkey_str(fp, "verdict_why", v.why, ", ");
+	n += jkey_str(fp, "advice", v.advice[0] ? v.advice : NULL, "");
+	line_verdict__exit(&v);
+	return n;
+}
+
 static size_t jline(FILE *fp, const struct report *r, size_t idx)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -246,6 +261,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 	n += jset(fp, "nodes", &l->nodes);
 	n += fprintf(fp, ", ");
 	n += jline_heap(fp, r, l);
+	n += jverdict(fp, r, l);
 	n += fprintf(fp, ",\n     \"offsets\": [");
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		const struct c2c_row *row = &l->rows[i];

@@ -172,6 +172,32 @@ struct report_cg_stats {
 	uint64_t unwind_checked, unwind_mismatches; /* C2CSCAN_UNWIND_CHECK */
 };
 void report__callchain_stats(const struct report *r, struct report_cg_stats *st);
+/* The verdict on a line (verdict.c): one function for stdio, JSON and the
+ * browser. Units: members (DWARF), heap objects, else byte offsets. */
+enum verdict_kind { VERDICT_NONE, VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED, VERDICT_UNKNOWN };
+
+struct verdict_unit {
+	uint32_t start, size;       /* bytes of the line */
+	char name[160];             /* "counters.produced", "offset 0x8", "the 24 B object from f (tid 3)" */
+	bool heap;                  /* a heap object (record --alloc), allocated by obj_tid */
+	uint32_t obj_tid;
+	uint32_t loads, stores, hitm; /* hitm: HITM and peer loads */
+	struct u32set writers, readers;
+};
+
+struct line_verdict {
+	enum verdict_kind kind;
+	char why[256];              /* one clause: what was seen */
+	char advice[1024];          /* what to change, in the units' names; "" when nothing */
+	struct verdict_unit *units; /* in the order their rows come (by offset) */
+	size_t nr_units, alloc_units;
+};
+
+/* "false sharing", "true sharing", "mixed", "no sharing", "unknown". */
+const char *verdict__word(enum verdict_kind k);
+int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v);
+void line_verdict__exit(struct line_verdict *v);
+
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);
 

@@ -468,6 +468,28 @@ static size_t fprintf_row_chains(const struct report *r, const struct c2c_line *
 	return n;
 }
 
+static size_t fprintf_wrapped(FILE *fp, const char *first, const char *cont, const char *text);
+
+/* The verdict and the advice, under the line's header. */
+static size_t fprintf_verdict(const struct report *r, const struct c2c_line *l, FILE *fp)
+{
+	struct line_verdict v;
+	char buf[512];
+	size_t n;
+
+	report__verdict(r, l, &v);
+	if (v.kind == VERDICT_UNKNOWN) {
+		line_verdict__exit(&v);
+		return 0;
+	}
+	scnprintf(buf, sizeof(buf), "%s: %s", verdict__word(v.kind), v.why);
+	n = fprintf_wrapped(fp, "      verdict: ", "               ", buf);
+	if (v.advice[0])
+		n += fprintf_wrapped(fp, "      advice:  ", "               ", v.advice);
+	line_verdict__exit(&v);
+	return n;
+}
+
 static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -486,6 +508,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 			    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
 			    c2c_stats__metric(&l->stats, r->mode), l->stats.load, l->stats.store, l->pids.nr,
 			    l->tids.nr);
+	n += fprintf_verdict(r, l, fp);
 	while (nr_cols && cols[nr_cols - 1].wide)
 		nr_cols--;
 	while (nr_cols > 1 && skip_column(r, cols[nr_cols - 1].name))

@@ -9,6 +9,7 @@
  * c2c__sort (report__set_mode), so a screen keeps the key of the line it
  * shows, never the pointer, across a change of display mode.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -525,52 +526,24 @@ static const char *strip_char(const struct byte_use *u, enum tui_style *st)
 
 /* Whether two offsets, at least one written, are touched by disjoint sets
  * of threads: the signature of false sharing. */
-static bool disjoint_writers(const struct byte_use *u, uint32_t size)
+/* The verdict (report__verdict, as --stdio and --json say it), and its
+ * advice on the next line. */
+static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, int cols)
 {
-	for (uint32_t a = 0; a < size; a++) {
-		if (!u[a].stores)
-			continue;
-		for (uint32_t b = 0; b < size; b++) {
-			bool common = false;
+	struct line_verdict v;
+	char buf[1200];
+	size_t n;
 
-			if (b == a || !u[b].tids.nr)
-				continue;
-			for (uint32_t i = 0; i < u[b].tids.nr && !common; i++)
-				common = u32set__has(&u[a].tids, u32set__data(&u[b].tids)[i]);
-			if (!common)
-				return true;
-		}
+	report__verdict(t->r, l, &v);
+	n = (size_t)snprintf(buf, sizeof(buf), " %s: %s", verdict__word(v.kind), v.why);
+	for (size_t i = 1; i < n && v.kind != VERDICT_NONE && v.kind != VERDICT_UNKNOWN && buf[i] != ':'; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+	term__put((*y)++, 0, cols, v.kind == VERDICT_NONE || v.kind == VERDICT_UNKNOWN ? ST_NORMAL : ST_WARN, buf);
+	if (v.advice[0]) {
+		snprintf(buf, sizeof(buf), " %s", v.advice);
+		term__put((*y)++, 0, cols, ST_DIM, buf);
 	}
-	return false;
-}
-
-static void verdict(const struct c2c_line *l, const struct byte_use *u, uint32_t size, char *buf, size_t bsize,
-		    enum tui_style *st)
-{
-	uint32_t touched = 0, written = 0;
-
-	for (uint32_t o = 0; o < size; o++) {
-		touched += u[o].loads || u[o].stores || u[o].accesses;
-		written += u[o].stores > 0;
-	}
-	*st = ST_WARN;
-	if (l->tids.nr <= 1) {
-		snprintf(buf, bsize, " one thread: no sharing between threads sampled (%u offset%s)", touched,
-			 touched == 1 ? "" : "s");
-		*st = ST_NORMAL;
-	} else if (touched >= 2 && written && disjoint_writers(u, size)) {
-		snprintf(buf, bsize, " FALSE SHARING likely: %u threads, each writing bytes others never touch",
-			 l->tids.nr);
-	} else if (touched == 1 && written) {
-		snprintf(buf, bsize, " TRUE SHARING: %u threads read and write the same bytes", l->tids.nr);
-	} else if (!written) {
-		snprintf(buf, bsize, " %u threads, %u offsets, no store sampled%s", l->tids.nr, touched,
-			 l->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
-		*st = ST_NORMAL;
-	} else {
-		snprintf(buf, bsize, " shared: %u threads, %u offsets, %u written (threads overlap at every offset)",
-			 l->tids.nr, touched, written);
-	}
+	line_verdict__exit(&v);
 }
 
 static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols)
@@ -634,8 +607,7 @@ static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols
 				term__put(ym, x - 1 - term__width(buf), term__width(buf), ST_DIM, buf);
 		}
 	}
-	verdict(l, u, size, buf, sizeof(buf), &st);
-	term__put((*y)++, 0, cols, st, buf);
+	draw_verdict(t, l, y, cols);
 	snprintf(buf, sizeof(buf), " W written  r read  X both  a accessed   rows per %s", coal_names[t->coal]);
 	term__put((*y)++, 0, cols, ST_DIM, buf);
 	for (uint32_t o = 0; o < size; o++)

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verdict on a line, and the advice that follows from it: one function
+ * that --stdio, --json and the browser all print.
+ *
+ * A line's rows are grouped into units: the struct member (or array
+ * element) an offset falls in when DWARF names it, the heap object when the
+ * line holds several, else the byte offset. Per unit: loads, stores, HITM,
+ * the threads that wrote it (rows with stores) and those that read it (rows
+ * with loads; a row is one instruction, which loads or stores).
+ *
+ *   true sharing   a unit written by one thread and touched by another: the
+ *                  threads share the data itself (a lock, a counter)
+ *   false sharing  a written unit and another unit whose threads are
+ *                  disjoint: the line is shared, the data is not
+ *   mixed          both
+ *   no sharing     one thread, nothing written, or nothing of the above
+ *
+ * Software events (no loads or stores, only accesses) give no verdict.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "names/names.h"
+#include "report/report_int.h"
+#include "util/util.h"
+
+static const char *const verdict_words[] = {
+	[VERDICT_NONE] = "no sharing", [VERDICT_FALSE] = "false sharing", [VERDICT_TRUE] = "true sharing",
+	[VERDICT_MIXED] = "mixed", [VERDICT_UNKNOWN] = "unknown",
+};
+
+const char *verdict__word(enum verdict_kind k)
+{
+	return k < ARRAY_SIZE(verdict_words) ? verdict_words[k] : "?";
+}
+
+/* The unit offset falls in: [start, start + size) of the line, and its name. */
+static void unit_of(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
+		    struct verdict_unit *u)
+{
+	struct data_loc d;
+	struct heap_ref h;
+	u->start = row->offset;
+	u->size = 1;
+	if (report__row_heap(r, l, row, &h)) {
+		char func[128], src[128];
+
+		report__heap_site(r, h.obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
+		/* the object's bytes inside this line */
+		u->start = h.obj->addr > l->addr ? (uint32_t)(h.obj->addr - l->addr) : 0;
+		u->size = (uint32_t)(h.obj->addr + h.obj->size - l->addr - u->start);
+		scnprintf(u->name, sizeof(u->name), "the %" PRIu64 " B object from %s", h.obj->size, func);
+		u->heap = true;
+		u->obj_tid = h.obj->tid;
+		return;
+	}
+	if (report__data_name(r, l, row->offset, &d) && d.member[0] && d.member_size &&
+	    d.member_off <= row->offset) {
+		u->start = row->offset - d.member_off;
+		u->size = d.member_size;
+		/* the member, not the byte inside it */
+		scnprintf(u->name, sizeof(u->name), "%s", d.member);
+		return;
+	}
+	scnprintf(u->name, sizeof(u->name), "offset %#x", row->offset);
+}
+
+static struct verdict_unit *unit_find(struct line_verdict *v, const struct verdict_unit *u)
+{
+	for (size_t i = 0; i < v->nr_units; i++)
+		if (v->units[i].start == u->start && !strcmp(v->units[i].name, u->name))
+			return &v->units[i];
+	xgrow((void **)&v->units, &v->alloc_units, v->nr_units + 1, sizeof(*v->units));
+	v->units[v->nr_units] = *u;
+	return &v->units[v->nr_units++];
+}
+
+static bool sets_meet(const struct u32set *a, const struct u32set *b)
+{
+	for (uint32_t i = 0; i < a->nr; i++)
+		if (u32set__has(b, u32set__data(a)[i]))
+			return true;
+	return false;
+}
+
+static void unit_threads(const struct verdict_unit *u, struct u32set *all)
+{
+	u32set__merge(all, &u->writers);
+	u32set__merge(all, &u->readers);
+}
+
+static size_t tid_list(const struct u32set *s, char *buf, size_t size)
+{
+	size_t n = scnprintf(buf, size, "%s", s->nr == 1 ? "tid " : "tids ");
+
+	for (uint32_t i = 0; i < s->nr && i < 4; i++)
+		n += scnprintf(buf + n, size - n, "%s%u", i ? ", " : "", u32set__data(s)[i]);
+	if (s->nr > 4)
+		n += scnprintf(buf + n, size - n, " and %u more", s->nr - 4);
+	return n;
+}
+
+/* The written unit and the disjoint one with the most HITM between them. */
+static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb)
+{
+	uint64_t best = 0;
+	bool found = false;
+
+	for (size_t a = 0; a < v->nr_units; a++) {
+		struct u32set ta = { 0 };
+
+		if (!v->units[a].writers.nr)
+			continue;
+		unit_threads(&v->units[a], &ta);
+		for (size_t b = 0; b < v->nr_units; b++) {
+			struct u32set tb = { 0 };
+			uint64_t w = (uint64_t)v->units[a].hitm + v->units[b].hitm + 1;
+
+			if (b == a)
+				continue;
+			unit_threads(&v->units[b], &tb);
+			if (tb.nr && !sets_meet(&ta, &tb) && (!found || w > best)) {
+				*pa = a;
+				*pb = b;
+				best = w;
+				found = true;
+			}
+			u32set__exit(&tb);
+		}
+		u32set__exit(&ta);
+	}
+	return found;
+}
+
+static void advise_false(const struct report *r, struct line_verdict *v, size_t a, size_t b)
+{
+	const struct verdict_unit *ua = &v->units[a], *ub = &v->units[b];
+	uint32_t ls = r->line_size, cost;
+	char ta[96], tb[96];
+	const struct verdict_unit *later = ub->start > ua->start ? ub : ua;
+	struct u32set sb = { 0 };
+
+	unit_threads(ub, &sb);
+	tid_list(&ua->writers, ta, sizeof(ta));
+	tid_list(ub->writers.nr ? &ub->writers : &sb, tb, sizeof(tb));
+	/* moving the later one to the next line costs the bytes up to it */
+	cost = later->start < ls ? ls - later->start : 0;
+	if (ua->heap && ub->heap && !strcmp(ua->name, ub->name)) {
+		/* "the 24 B object from f" -> "24 B objects from f" */
+		const char *from = strstr(ua->name, " object from ");
+
+		scnprintf(v->advice, sizeof(v->advice), "two %.*s objects from %s, written by %s and %s, share a line: "
+			  "allocate them %u-byte aligned (aligned_alloc(%u, size)) or round the type up to %u bytes",
+			  from ? (int)(from - ua->name - 4) : 0, ua->name + 4, from ? from + 13 : "?", ta, tb, ls, ls,
+			  ls);
+	} else if (ua->heap || ub->heap) {
+		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: allocate them "
+			  "%u-byte aligned (aligned_alloc(%u, size)) or round their types up to %u bytes", ua->name, ta,
+			  ub->name, tb, ls, ls, ls);
+	} else if (strncmp(later->name, "offset ", 7)) {
+		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: align %s to %u "
+			  "(alignas(%u)) or move it to its own line; costs %u bytes", ua->name, ta, ub->name, tb,
+			  later->name, ls, ls, cost);
+	} else {
+		/* no names: the offsets, and what to do with whatever is there */
+		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: give the data "
+			  "at %s its own line (alignas(%u) on it, or padding before it); costs %u bytes", ua->name, ta,
+			  ub->name, tb, later->name, ls, cost);
+	}
+	u32set__exit(&sb);
+}
+
+static void advise_true(struct line_verdict *v, size_t t)
+{
+	const struct verdict_unit *u = &v->units[t];
+	struct u32set all = { 0 };
+	char tids[96];
+	size_t n = strlen(v->advice);
+
+	unit_threads(u, &all);
+	tid_list(&all, tids, sizeof(tids));
+	scnprintf(v->advice + n, sizeof(v->advice) - n, "%s%s is %s by %u threads (%s): the data itself is shared; "
+		  "give each thread its own copy (per-thread counters summed when read), batch the updates, or "
+		  "split the lock", n ? "; " : "", u->name, !u->readers.nr ? "written" :
+		  u->writers.nr == 1 && !u32set__has(&u->readers, u32set__data(&u->writers)[0]) ? "written by one, read" :
+		  "written and read", all.nr, tids);
+	u32set__exit(&all);
+}
+
+int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
+{
+	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
+	uint64_t best_true_w = 0, loads = 0, stores = 0;
+	bool is_false;
+
+	memset(v, 0, sizeof(*v));
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &l->rows[i];
+		struct verdict_unit key = { 0 }, *u;
+
+		unit_of(r, l, row, &key);
+		u = unit_find(v, &key);
+		u->loads += row->stats.load;
+		u->stores += row->stats.store;
+		u->hitm += row->stats.tot_hitm + row->stats.lcl_peer + row->stats.rmt_peer;
+		if (row->stats.store)
+			u32set__merge(&u->writers, &row->tids);
+		if (row->stats.load)
+			u32set__merge(&u->readers, &row->tids);
+		loads += row->stats.load;
+		stores += row->stats.store;
+	}
+	if (!loads && !stores) {
+		v->kind = VERDICT_UNKNOWN;
+		scnprintf(v->why, sizeof(v->why), "no loads or stores sampled (software events): who writes is unknown");
+		return 0;
+	}
+	if (l->tids.nr <= 1) {
+		scnprintf(v->why, sizeof(v->why), "one thread touches this line");
+		return 0;
+	}
+	if (!stores) {
+		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled%s", l->tids.nr,
+			  l->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
+		return 0;
+	}
+	for (size_t i = 0; i < v->nr_units; i++) {
+		struct u32set all = { 0 };
+
+		unit_threads(&v->units[i], &all);
+		if (v->units[i].writers.nr && all.nr >= 2 && (best_true == SIZE_MAX || v->units[i].hitm >= best_true_w)) {
+			best_true = i;
+			best_true_w = v->units[i].hitm;
+		}
+		u32set__exit(&all);
+	}
+	is_false = false_pair(v, &fa, &fb);
+	v->kind = is_false && best_true != SIZE_MAX ? VERDICT_MIXED : is_false ? VERDICT_FALSE :
+		  best_true != SIZE_MAX ? VERDICT_TRUE : VERDICT_NONE;
+	switch (v->kind) {
+	case VERDICT_FALSE:
+		scnprintf(v->why, sizeof(v->why), "%u threads write and read different parts of the line",
+			  l->tids.nr);
+		break;
+	case VERDICT_TRUE:
+		scnprintf(v->why, sizeof(v->why), "%u threads touch the same written bytes", l->tids.nr);
+		break;
+	case VERDICT_MIXED:
+		scnprintf(v->why, sizeof(v->why), "some bytes are shared by their threads, others only share the line");
+		break;
+	default:
+		scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only",
+			  l->tids.nr);
+		break;
+	}
+	if (is_false)
+		advise_false(r, v, fa, fb);
+	if (best_true != SIZE_MAX)
+		advise_true(v, best_true);
+	return 0;
+}
+
+void line_verdict__exit(struct line_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_units; i++) {
+		u32set__exit(&v->units[i].writers);
+		u32set__exit(&v->units[i].readers);
+	}
+	free(v->units);
+	memset(v, 0, sizeof(*v));
+}
