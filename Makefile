@@ -45,7 +45,7 @@ PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
 PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
 PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
-PROG_BINS += $(B)/progs/callers-fp
+PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
 # object of its own, never sanitized (it runs inside the recorded program).
 SHIM := $(B)/libc2cscan-alloc.so
@@ -106,6 +106,12 @@ $(B)/progs/callers-fp: tests/progs/callers.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O0 -fno-omit-frame-pointer -g -o $@ $<
+
+# the fixed layout of tests/progs/counters.c (the consumer's counter on its own line)
+$(B)/progs/counters-padded: tests/progs/counters.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -DPADDED -o $@ $< -lpthread
 
 $(B)/progs/%: tests/progs/%.cc
 	$(call msg,CXX,$<)

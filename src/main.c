@@ -12,9 +12,10 @@ static const char usage[] =
 	"  record    sample loads and stores with data addresses into perf.data\n"
 	"  report    rank contended cachelines of a perf.data file (ours or perf's)\n"
 	"  check     can this machine record memory samples? why not?\n"
+	"  diff      did a fix help? two recordings' lines matched by name\n"
 	"  help      this text; 'c2cscan help <command>' for a command's options\n"
 	"\n"
-	"See c2cscan(1), c2cscan-report(1), c2cscan-record(1), c2cscan-check(1).\n";
+	"See c2cscan(1), c2cscan-report(1), c2cscan-record(1), c2cscan-check(1), c2cscan-diff(1).\n";
 
 struct cmd {
 	const char *name;
@@ -25,6 +26,7 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report },
 	{ "record", cmd_record },
 	{ "check", cmd_check },
+	{ "diff", cmd_diff },
 };
 
 static const struct cmd *find_cmd(const char *name)

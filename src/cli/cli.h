@@ -7,6 +7,7 @@
 int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 struct option;
 /* The long option of opts closest to arg ("--stdoi" -> "stdio"), or NULL

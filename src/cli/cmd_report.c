@@ -39,6 +39,8 @@ static const char report_usage[] =
 	"                           stacks: record -g or --call-graph dwarf)\n"
 	"      --no-call-graph      no callers (and no pass over the stacks)\n"
 	"  -N, --node-info          --stdio: each offset's NUMA nodes and their cpus, Node{cpus}\n"
+	"      --sort gain|metric   lines by estimated gain (cycles a fix could save), or by the\n"
+	"                           display mode's metric (the default)\n"
 	"      --alloc-wrapper SYM  with allocation stacks (record --alloc -g): SYM only passes\n"
 	"                           allocations on, its caller is the site (SYM* a prefix; 16)\n"
 	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
@@ -69,7 +71,7 @@ int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
 	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_STATS, OPT_FULL_SYMBOLS,
-	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER };
+	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -85,6 +87,7 @@ int cmd_report(int argc, char **argv)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
 		{ "node-info", no_argument, NULL, 'N' },
+		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
@@ -148,6 +151,11 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'N':
 			o.node_info = true;
+			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "gain") && strcmp(optarg, "metric"))
+				return usage_error("--sort: gain or metric, not '%s'", optarg);
+			o.sort_gain = !strcmp(optarg, "gain");
 			break;
 		case OPT_NO_CALL_GRAPH:
 			o.call_graph = REPORT_CG_OFF;

@@ -382,7 +382,9 @@ int symbols__data(struct symbols *s, const struct map_desc *map, const struct ma
 		out->kind = anon_kind(map);
 		return 0;
 	}
-	rc = data_in_obj(s, map, addr, false, out);
+	/* .bss in the last file page: past the segment's file bytes, inside
+	 * its memory size (obj__vaddr tries the file bytes first) */
+	rc = data_in_obj(s, map, addr, true, out);
 	if (rc == -ENOEXEC || rc == -ENOENT || rc == -ERANGE) {
 		/* a mapped data file, or no symbol: say which file */
 		out->kind = map->name;

@@ -177,7 +177,7 @@ static const char *base_name(const char *path)
 }
 
 /* The row the line's metric comes from most (the first of equals). */
-static const struct c2c_row *hottest_row(const struct report *r, const struct c2c_line *l)
+const struct c2c_row *hottest_row(const struct report *r, const struct c2c_line *l)
 {
 	const struct c2c_row *best = NULL;
 	uint64_t best_m = 0;

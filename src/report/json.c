@@ -229,13 +229,19 @@ static size_t jrow_chains(FILE *fp, const struct report *r, const struct c2c_lin
 static size_t jverdict(FILE *fp, const struct report *r, const struct c2c_line *l)
 {
 	struct line_verdict v;
+	struct line_gain g;
 	size_t n;
 
 	report__verdict(r, l, &v);
 	n = fprintf(fp, ", ");
 	n += jkey_str(fp, "verdict", verdict__word(v.kind), ", ");
 	n += jkey_str(fp, "verdict_why", v.why, ", ");
-	n += jkey_str(fp, "advice", v.advice[0] ? v.advice : NULL, "");
+	n += jkey_str(fp, "advice", v.advice[0] ? v.advice : NULL, ", ");
+	report__gain(r, l, &g);
+	if (g.known)
+		n += fprintf(fp, "\"gain\": {\"cycles\": %" PRIu64 ", \"share\": %.6f}", g.cycles, g.share);
+	else
+		n += fprintf(fp, "\"gain\": null");
 	line_verdict__exit(&v);
 	return n;
 }
@@ -352,4 +358,40 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 		n += jstr(fp, report__name_warning(r, i));
 	}
 	return n + fprintf(fp, "]\n}\n");
+}
+
+size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp)
+{
+	size_t n = fprintf(fp, "{\n  \"version\": %d,\n  \"generator\": \"c2cscan %s\",\n", JSON_VERSION,
+			   C2CSCAN_VERSION);
+
+	n += fprintf(fp, "  ");
+	n += jkey_str(fp, "before", pd_reader__path(d->before->reader), ",\n  ");
+	n += jkey_str(fp, "after", pd_reader__path(d->after->reader), ",\n  ");
+	n += jkey_str(fp, "display", c2c_display__name(d->mode), ",\n");
+	n += fprintf(fp, "  \"lines\": [");
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct diff_entry *e = &d->e[i];
+
+		n += fprintf(fp, "%s\n    {", i ? "," : "");
+		n += jkey_str(fp, "name", e->name, ", ");
+		n += fprintf(fp, "\"before\": ");
+		if (e->in_before) {
+			n += fprintf(fp, "{");
+			n += jstats(fp, &e->before);
+			n += fprintf(fp, "}");
+		} else {
+			n += fprintf(fp, "null");
+		}
+		n += fprintf(fp, ", \"after\": ");
+		if (e->in_after) {
+			n += fprintf(fp, "{");
+			n += jstats(fp, &e->after);
+			n += fprintf(fp, "}");
+		} else {
+			n += fprintf(fp, "null");
+		}
+		n += fprintf(fp, "}");
+	}
+	return n + fprintf(fp, "\n  ]\n}\n");
 }

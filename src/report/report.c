@@ -411,6 +411,9 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 	}
 	e = &r->events[ev->attr_idx];
 	e->samples++;
+	e->period_sum += ev->u.sample.period;
+	if (e->has_weight)
+		e->weight_sum += ev->u.sample.weight;
 	if (!e->has_addr) {
 		r->samples_no_addr_field++;
 		return;
@@ -513,6 +516,7 @@ void report__set_mode(struct report *r, enum c2c_display mode)
 {
 	r->mode = mode;
 	r->nr_lines = c2c__sort(r->c2c, mode, r->opts.show_all, &r->lines);
+	report__gain_setup(r);
 }
 
 static bool is_amd(const struct pd_info *info)
@@ -591,6 +595,7 @@ void report__delete(struct report *r)
 	if (!r)
 		return;
 	report__callchains_free(r);
+	free(r->by_gain);
 	stack_tab__delete(r->alloc_stacks);
 	free(r->alloc_stack_names);
 	free(r->alloc_stack_at);

@@ -42,6 +42,7 @@ struct report_opts {
 	bool full_symbols;          /* --full-symbols: whole source paths in --stdio */
 	enum report_call_graph call_graph; /* -g, --no-call-graph */
 	bool node_info;             /* -N: --stdio's offsets with their nodes and cpus */
+	bool sort_gain;             /* --sort gain: lines by estimated gain, not by the mode's metric */
 	const char *alloc_wrappers[16]; /* --alloc-wrapper: more allocator wrappers */
 	int nr_alloc_wrappers;
 	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
@@ -53,6 +54,8 @@ struct report_event {
 	uint64_t samples;
 	bool has_addr, has_data_src, has_weight;
 	bool has_stack;         /* callchains or user stack copies */
+	uint64_t period_sum;    /* of its samples: events a sample stands for */
+	uint64_t weight_sum;    /* of its samples' weights (load latency, cycles) */
 };
 
 struct report;                  /* opaque outside src/report/ (report_int.h) */
@@ -197,6 +200,40 @@ struct line_verdict {
 const char *verdict__word(enum verdict_kind k);
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v);
 void line_verdict__exit(struct line_verdict *v);
+
+/* What fixing a line could save (verdict.c; the model is in the man page):
+ * its HITM loads' latency beyond the recording's other loads, in cycles,
+ * scaled by the mean sampling period, and its share of all sampled load
+ * latency. known is false without load latencies (weights). */
+struct line_gain {
+	bool known;
+	uint64_t cycles;
+	double share;
+};
+void report__gain(const struct report *r, const struct c2c_line *l, struct line_gain *g);
+
+/* c2cscan diff (diff.c): lines of two recordings matched by name. */
+struct diff_entry {
+	char name[192];
+	bool in_before, in_after;   /* listed in that recording's view */
+	struct c2c_stats before, after; /* summed over the lines of the name */
+};
+
+struct report_diff {
+	const struct report *before, *after;
+	enum c2c_display mode;      /* the one both views use */
+	struct diff_entry *e;       /* by the mode's metric before, then after */
+	size_t nr, alloc;
+};
+
+/* "counters", "make_conn (heap)", "//anon via touch": what line l
+ * holds, without its address. */
+size_t report__line_name(const struct report *r, const struct c2c_line *l, char *buf, size_t size);
+/* The views of both must be in one display mode (report__set_mode). */
+void report_diff__build(const struct report *before, const struct report *after, struct report_diff *d);
+void report_diff__exit(struct report_diff *d);
+size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp);
+size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp);
 
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);

@@ -46,7 +46,15 @@ struct report {
 	uint64_t alloc_wrapped;     /* wrapper frames skipped to find sites */
 	uint64_t alloc_stray_frames; /* FRAMES events after no allocation */
 	struct strtab *strs;        /* names of stack frames (report__strs) */
+	/* the gain model (verdict.c), fixed per view by report__set_mode */
+	double mean_period;         /* events a memory sample stands for */
+	double base_latency;        /* mean latency of the recording's loads that were not HITM */
+	double total_cycles;        /* all sampled load latency * mean_period */
+	const struct c2c_line **by_gain; /* --sort gain: the view, re-ordered (owned) */
 };
+
+void report__gain_setup(struct report *r);
+void report__sort_gain(struct report *r);
 
 /* every accessed line (-d all) can be hundreds of thousands: --stdio
  * details the first REPORT_ALL_LINES unless --lines says otherwise */

@@ -414,7 +414,8 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	};
 
 	snprintf(buf, sizeof(buf), "Cacheline Table (%zu line%s, sorted by %s, -d %s%s)", r->nr_lines,
-		 r->nr_lines == 1 ? "" : "s", r->mode < ARRAY_SIZE(metric) ? metric[r->mode] : "?",
+		 r->nr_lines == 1 ? "" : "s", r->opts.sort_gain ? "estimated gain" :
+		 r->mode < ARRAY_SIZE(metric) ? metric[r->mode] : "?",
 		 c2c_display__name(r->mode), r->opts.show_all ? ", all lines" : "");
 	n = section(fp, buf);
 	for (size_t i = 0; i < r->nr_lines; i++)
@@ -484,8 +485,15 @@ static size_t fprintf_verdict(const struct report *r, const struct c2c_line *l, 
 	}
 	scnprintf(buf, sizeof(buf), "%s: %s", verdict__word(v.kind), v.why);
 	n = fprintf_wrapped(fp, "      verdict: ", "               ", buf);
-	if (v.advice[0])
+	if (v.advice[0]) {
+		struct line_gain g;
+
 		n += fprintf_wrapped(fp, "      advice:  ", "               ", v.advice);
+		report__gain(r, l, &g);
+		if (g.known)
+			n += fprintf(fp, "      gain:    up to %" PRIu64 " cycles (%.2f%% of the sampled load latency)\n",
+				     g.cycles, 100.0 * g.share);
+	}
 	line_verdict__exit(&v);
 	return n;
 }
@@ -608,5 +616,48 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 		n += section(fp, "Names");
 	for (size_t i = 0; i < report__nr_name_warnings(r); i++)
 		n += fprintf_wrapped(fp, "warning: ", "         ", report__name_warning(r, i));
+	return n;
+}
+
+/* One side of a diff row: the metric, or "-" when the name was not listed. */
+static void diff_side(bool in, const struct c2c_stats *st, enum c2c_display mode, char *buf, size_t size)
+{
+	if (in)
+		scnprintf(buf, size, "%" PRIu64, c2c_stats__metric(st, mode));
+	else
+		scnprintf(buf, size, "-");
+}
+
+size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp)
+{
+	const char *what = c2c_display__name(d->mode);
+	size_t n = fprintf(fp, "# c2cscan %s diff\n", C2CSCAN_VERSION);
+
+	n += fprintf(fp, "# before: %s\n# after:  %s\n", pd_reader__path(d->before->reader),
+		     pd_reader__path(d->after->reader));
+	n += fprintf(fp, "# lines matched by what they hold (data symbol, heap site, object and function), -d %s\n",
+		     what);
+	n += fprintf(fp, "\n%-72s %10s %10s %8s %8s %8s %8s %8s\n", "Name", "before", "after", "change", "Loads<",
+		     "Loads>", "Stores<", "Stores>");
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct diff_entry *e = &d->e[i];
+		uint64_t b = c2c_stats__metric(&e->before, d->mode), a = c2c_stats__metric(&e->after, d->mode);
+		char sb[24], sa[24], ch[16];
+
+		diff_side(e->in_before, &e->before, d->mode, sb, sizeof(sb));
+		diff_side(e->in_after, &e->after, d->mode, sa, sizeof(sa));
+		if (!e->in_before)
+			scnprintf(ch, sizeof(ch), "new");
+		else if (!e->in_after)
+			scnprintf(ch, sizeof(ch), "gone");
+		else if (b)
+			scnprintf(ch, sizeof(ch), "%+.0f%%", 100.0 * ((double)a - (double)b) / (double)b);
+		else
+			scnprintf(ch, sizeof(ch), a ? "+inf" : "0%%");
+		n += fprintf(fp, "%-72.72s %10s %10s %8s %8u %8u %8u %8u\n", e->name, sb, sa, ch, e->before.load,
+			     e->after.load, e->before.store, e->after.store);
+	}
+	if (!d->nr)
+		n += fprintf(fp, "(no line has %s > 0 in either recording; try -d all)\n", what);
 	return n;
 }

@@ -271,3 +271,82 @@ void line_verdict__exit(struct line_verdict *v)
 	free(v->units);
 	memset(v, 0, sizeof(*v));
 }
+
+/* ---- the gain model ----
+ * A HITM load costs its latency; had the line not bounced it would have
+ * cost about what the recording's other loads did. Per line:
+ *   cycles = max(0, sum of its HITM loads' latencies - their count * base)
+ *            * mean period
+ * base: the mean latency of the recording's other loads (all sampled
+ * latency less the HITM loads', over the loads less the HITM ones); mean
+ * period: events per memory sample. share: cycles over all sampled load
+ * latency (times the same period). An upper bound: a fixed layout still
+ * pays for true sharing, and out-of-order cores hide part of any latency. */
+
+void report__gain_setup(struct report *r)
+{
+	uint64_t samples = 0, period = 0, weight = 0, hsum = 0, hcnt = 0, loads = c2c__totals(r->c2c)->load;
+
+	for (size_t i = 0; i < r->nr_events; i++) {
+		if (!r->events[i].has_data_src)
+			continue;
+		samples += r->events[i].samples;
+		period += r->events[i].period_sum;
+		weight += r->events[i].weight_sum;
+	}
+	r->mean_period = samples ? (double)period / (double)samples : 0;
+	r->total_cycles = (double)weight * r->mean_period;
+	for (size_t i = 0; i < r->nr_lines; i++) {
+		hsum += r->lines[i]->lat.hitm_sum;
+		hcnt += r->lines[i]->lat.hitm_cnt;
+	}
+	r->base_latency = loads > hcnt && weight > hsum ? (double)(weight - hsum) / (double)(loads - hcnt) : 0;
+	free(r->by_gain);
+	r->by_gain = NULL;
+	if (r->opts.sort_gain)
+		report__sort_gain(r);
+}
+
+void report__gain(const struct report *r, const struct c2c_line *l, struct line_gain *g)
+{
+	double over = (double)l->lat.hitm_sum - (double)l->lat.hitm_cnt * r->base_latency;
+
+	memset(g, 0, sizeof(*g));
+	if (!r->total_cycles || !l->lat.hitm_cnt)
+		return;
+	g->known = true;
+	g->cycles = over > 0 ? (uint64_t)(over * r->mean_period + 0.5) : 0;
+	g->share = (double)g->cycles / r->total_cycles;
+}
+
+struct gain_key {
+	uint64_t cycles;
+	size_t idx;             /* the mode's rank: ties keep it */
+};
+
+static int gain_cmp(const void *pa, const void *pb)
+{
+	const struct gain_key *a = pa, *b = pb;
+
+	if (a->cycles != b->cycles)
+		return a->cycles > b->cycles ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+void report__sort_gain(struct report *r)
+{
+	struct gain_key *k = xmalloc((r->nr_lines ? r->nr_lines : 1) * sizeof(*k));
+
+	for (size_t i = 0; i < r->nr_lines; i++) {
+		struct line_gain g;
+
+		report__gain(r, r->lines[i], &g);
+		k[i] = (struct gain_key){ g.cycles, i };
+	}
+	qsort(k, r->nr_lines, sizeof(*k), gain_cmp);
+	r->by_gain = xmalloc((r->nr_lines ? r->nr_lines : 1) * sizeof(*r->by_gain));
+	for (size_t i = 0; i < r->nr_lines; i++)
+		r->by_gain[i] = r->lines[k[i].idx];
+	free(k);
+	r->lines = (const struct c2c_line *const *)r->by_gain;
+}

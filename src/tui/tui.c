@@ -540,7 +540,13 @@ static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, 
 		buf[i] = (char)toupper((unsigned char)buf[i]);
 	term__put((*y)++, 0, cols, v.kind == VERDICT_NONE || v.kind == VERDICT_UNKNOWN ? ST_NORMAL : ST_WARN, buf);
 	if (v.advice[0]) {
-		snprintf(buf, sizeof(buf), " %s", v.advice);
+		struct line_gain g;
+
+		report__gain(t->r, l, &g);
+		n = (size_t)snprintf(buf, sizeof(buf), " %s", v.advice);
+		if (g.known && n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - n, "; gain up to %" PRIu64 " cycles (%.2f%%)", g.cycles,
+				 100.0 * g.share);
 		term__put((*y)++, 0, cols, ST_DIM, buf);
 	}
 	line_verdict__exit(&v);

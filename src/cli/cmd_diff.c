@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * c2cscan diff: did the change help? Two recordings (before and after a
+ * fix, usually of two builds) read as report reads them, their lines
+ * matched by what they hold (report/diff.c). Exit codes as report's: 0, 1
+ * an input cannot be read, 2 one of them is partial, 129 usage.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "report/report.h"
+
+static const char diff_usage[] =
+	"usage: c2cscan diff [options] BEFORE AFTER\n"
+	"\n"
+	"  Matches the contended lines of two recordings by name (data symbol, heap\n"
+	"  allocation site, object and function), never by address, and prints each\n"
+	"  name's counters before and after.\n"
+	"\n"
+	"      --stdio              a table (the default)\n"
+	"      --json               {\"lines\": [{\"name\", \"before\", \"after\"}]} (c2cscan-diff(1))\n"
+	"  -d, --display MODE       compare by tot|lcl|rmt (HITM), peer or all (default: BEFORE's)\n"
+	"      --symfs DIR          look for objects under DIR\n"
+	"      --no-debuginfod      never ask debuginfod servers\n"
+	"  -h, --help               this text\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "c2cscan diff: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", diff_usage);
+	return 129;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	enum { OPT_STDIO = 256, OPT_JSON, OPT_SYMFS, OPT_NO_DEBUGINFOD };
+	static const struct option longopts[] = {
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "display", required_argument, NULL, 'd' },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o = { .out = REPORT_OUT_STDIO, .call_graph = REPORT_CG_OFF };
+	struct report *r[2] = { NULL, NULL };
+	struct report_diff d;
+	bool json = false;
+	char err[512];
+	int c, ret = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_STDIO:
+		case OPT_JSON:
+			json = c == OPT_JSON;
+			break;
+		case 'd':
+			if (c2c_display__parse(optarg, &o.mode) < 0)
+				return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
+			o.mode_set = true;
+			break;
+		case OPT_SYMFS:
+			o.names.symfs = optarg;
+			break;
+		case OPT_NO_DEBUGINFOD:
+			o.names.no_debuginfod = true;
+			break;
+		case 'h':
+			fputs(diff_usage, stdout);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli__unknown_option("diff", argv[optind - 1], longopts);
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("%s", "give two recordings: BEFORE AFTER");
+	for (int i = 0; i < 2; i++) {
+		o.input = argv[optind + i];
+		if (report__load(&r[i], &o, err, sizeof(err)) < 0) {
+			fprintf(stderr, "c2cscan: %s: %s\n", o.input, err);
+			report__delete(r[0]);
+			return 1;
+		}
+		if (report__partial(r[i])) {
+			fprintf(stderr, "c2cscan: %s: partial: %s\n", o.input, report__partial_reason(r[i]));
+			ret = 2;
+		}
+	}
+	/* one measure for both: the given mode, else the one BEFORE chose */
+	if (!o.mode_set)
+		report__set_mode(r[1], report__mode(r[0]));
+	report_diff__build(r[0], r[1], &d);
+	if (json)
+		report_diff__fprintf_json(&d, stdout);
+	else
+		report_diff__fprintf_stdio(&d, stdout);
+	report_diff__exit(&d);
+	report__delete(r[0]);
+	report__delete(r[1]);
+	return ret;
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The layout cases of tests/cli/verdict.sh: `counters` has a producer's and
+ * a consumer's counter in one line (false sharing; built with -DPADDED the
+ * consumer's moves to the next line: the fix), `lockbox` a counter that
+ * both threads increment (true sharing). The test does not run it: it
+ * reads the built binary's symbols and instructions and writes recordings
+ * whose samples are these functions' real stores and loads of these real
+ * members (tests/tools/mkhitm.py), as a machine with a memory PMU would
+ * record them. Running it works too: two threads, a second.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+struct counters {
+	long produced;          /* the producer's */
+#ifdef PADDED
+	char pad[56];
+#endif
+	long consumed;          /* the consumer's */
+	long flags;
+};
+
+struct lockbox {
+	int lock;
+	long hits;              /* both threads' */
+};
+
+struct counters counters __attribute__((aligned(64)));
+struct lockbox lockbox __attribute__((aligned(64))) = { 0, 1 };
+
+__attribute__((noinline)) void producer_step(void)
+{
+	counters.produced++;
+	__atomic_add_fetch(&lockbox.hits, 1, __ATOMIC_RELAXED);
+}
+
+__attribute__((noinline)) void consumer_step(void)
+{
+	counters.consumed++;
+	__atomic_add_fetch(&lockbox.hits, 1, __ATOMIC_RELAXED);
+}
+
+static void *run(void *arg)
+{
+	time_t end = time(NULL) + 1;
+
+	while (time(NULL) < end)
+		for (int i = 0; i < 100000; i++)
+			(arg ? consumer_step : producer_step)();
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t a, b;
+
+	pthread_create(&a, NULL, run, NULL);
+	pthread_create(&b, NULL, run, &a);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	printf("produced %ld consumed %ld hits %ld\n", counters.produced, counters.consumed, lockbox.hits);
+	return 0;
+}
