@@ -5,7 +5,7 @@
 # counter list is the counters the JSON has; the README lists every man page.
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
-for cmd in report record; do
+for cmd in report record diff; do
 	man=$TOP/man/c2cscan-$cmd.1
 	for opt in $("$C2CSCAN" $cmd -h 2>&1 | grep -o -- '--[a-z][a-z-]*' | grep -v -- '^--help$' | sort -u); do
 		esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# From diagnosis to fix (issue 16), on HITM recordings over a real binary:
+# tests/progs/counters.c built as is and with -DPADDED, and
+# tests/tools/mkhitm.py writing what PEBS would record of its two threads
+# (the functions' real store and load instructions, the members' real
+# addresses). The false-shared counters and the truly shared lock get their
+# verdicts and advice in the members' names, in stdio, JSON and the browser;
+# gain is the model's exact number; --sort gain reorders; c2cscan diff
+# matches the lines of the two builds by name. Also gain.scn (a ranking that
+# differs from HITM's), and diff's usage errors.
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+bin=$TOP/$B/progs/counters
+fixed=$TOP/$B/progs/counters-padded
+[ -x "$bin" ] && [ -x "$fixed" ] || skip "counters not built"
+command -v objdump >/dev/null 2>&1 || skip "no objdump"
+python3 "$TOP/tests/tools/mkhitm.py" "$bin" before before.scn || fail "mkhitm before"
+python3 "$TOP/tests/tools/mkhitm.py" "$fixed" after after.scn || fail "mkhitm after"
+mkperf before.scn before.data
+mkperf after.scn after.data
+
+"$C2CSCAN" report --json -i before.data >b.json 2>err || fail "report: $(cat err)"
+verdicts() { json_get "$1" '"; ".join("%s=%s" % (o["offsets"][0]["data_member"] or "?", l["verdict"]) for l in j["cachelines"] for o in [l])'; }
+expect_eq "verdicts before" "$(verdicts b.json)" "counters.produced=false sharing; lockbox.hits=true sharing"
+expect_eq "advice on the counters" "$(json_get b.json 'j["cachelines"][0]["advice"]')" \
+	"counters.produced (written by tid 19001) and counters.consumed (tid 19002) share a line: align counters.consumed to 64 (alignas(64)) or move it to its own line; costs 56 bytes"
+json_get b.json 'j["cachelines"][1]["advice"]' | grep -q '^lockbox.hits is written and read by 2 threads (tids 19001, 19002): the data itself is shared' ||
+	fail "advice on the lock: $(json_get b.json 'j["cachelines"][1]["advice"]')"
+# gain: the other loads' mean is 0 here (every load is HITM): 30 * 150 and 20 * 200 cycles
+expect_eq "gains" "$(json_get b.json '[l["gain"]["cycles"] for l in j["cachelines"]]')" "[4500, 4000]"
+"$C2CSCAN" report --stdio -i before.data >b.stdio 2>err || fail "stdio: $(cat err)"
+grep -q '^      verdict: false sharing: 2 threads write and read different parts of the line$' b.stdio ||
+	fail "stdio: no false-sharing verdict"
+grep -q '^      advice:  counters.produced (written by tid 19001) and counters.consumed (tid 19002) share a line' b.stdio ||
+	fail "stdio: no advice"
+grep -q '^      gain:    up to 4500 cycles (52.94% of the sampled load latency)$' b.stdio || fail "stdio: gain"
+# the browser says the same under the byte strip
+echo "enter dump:line.txt" >keys
+COLUMNS=160 LINES=30 C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -i before.data 2>err || fail "tui: $(cat err)"
+grep -q "^ FALSE SHARING: 2 threads write and read different parts of the line" line.txt || fail "tui: verdict: $(cat line.txt)"
+grep -q "^ counters.produced (written by tid 19001) and counters.consumed (tid 19002) share a line: align" line.txt ||
+	fail "tui: advice"
+# after the fix: the counters' loads hit L1, only the lock is contended
+"$C2CSCAN" report --json -d all -i after.data >a.json 2>err || fail "report after: $(cat err)"
+json_get a.json '"; ".join(sorted("%s=%s" % (l["offsets"][0]["data_member"], l["verdict"]) for l in j["cachelines"]))' >a.txt
+expect_eq "verdicts after" "$(cat a.txt)" "counters.consumed=no sharing; counters.produced=no sharing; lockbox.hits=true sharing"
+
+# c2cscan diff: by name, across the two builds
+"$C2CSCAN" diff --json before.data after.data >d.json 2>err || fail "diff: $(cat err)"
+expect_eq "diff" "$(json_get d.json '[(e["name"], e["before"] and e["before"]["tot_hitm"], e["after"] and e["after"]["tot_hitm"]) for e in j["lines"]]')" \
+	"[('counters', 30, None), ('lockbox', 20, 20)]"
+"$C2CSCAN" diff -d all before.data after.data >d.txt 2>err || fail "diff -d all: $(cat err)"
+grep -q '^counters  *70  *70  *+0%' d.txt || fail "diff -d all: $(cat d.txt)"
+"$C2CSCAN" diff before.data >/dev/null 2>err
+expect_eq "diff with one file: exit" "$?" 129
+"$C2CSCAN" diff before.data /nonexistent.data >/dev/null 2>err
+expect_eq "diff with a missing file: exit" "$?" 1
+grep -q '^c2cscan: /nonexistent.data: ' err || fail "diff: the missing file is not named: $(cat err)"
+
+# --sort gain: a line with fewer HITM but slower ones comes first
+mkperf "$TOP/tests/fixtures/scenarios/gain.scn" gain.data
+"$C2CSCAN" report --json -i gain.data >g1.json
+"$C2CSCAN" report --json --sort gain -i gain.data >g2.json
+expect_eq "by HITM" "$(json_get g1.json '[(l["address"], l["gain"]["cycles"]) for l in j["cachelines"]]')" \
+	"[('0x600000', 475), ('0x600040', 1785)]"
+expect_eq "by gain" "$(json_get g2.json '[l["address"] for l in j["cachelines"]]')" "['0x600040', '0x600000']"
+expect_eq "share" "$(json_get g2.json 'j["cachelines"][0]["gain"]["share"]')" "0.759574"
+"$C2CSCAN" report --stdio --sort gain -i gain.data | grep -q 'Cacheline Table (2 lines, sorted by estimated gain, -d tot)' ||
+	fail "stdio does not say it sorts by gain"
+"$C2CSCAN" report --stdio --sort nothing -i gain.data >/dev/null 2>&1
+expect_eq "--sort nothing: exit" "$?" 129
+done_test
