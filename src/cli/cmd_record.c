@@ -42,6 +42,9 @@ static const char record_usage[] =
 	"      --call-graph fp|dwarf[,SIZE]  call graphs: fp follows frame pointers;\n"
 	"                        dwarf copies SIZE bytes of user stack per sample\n"
 	"                        (default 8192, at most 65528), unwound by report\n"
+	"  -N, --no-buildid-cache  keep no copy of the recorded objects in ~/.debug (by\n"
+	"                        default each is kept once, so that a rebuild does not\n"
+	"                        lose an old recording's names)\n"
 	"  -q, --quiet           no summary\n"
 	"  -v, --verbose         say what is opened and how maps were read\n"
 	"  -h, --help            this text\n"
@@ -151,6 +154,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
 		{ "free-fn", required_argument, NULL, OPT_FREE_FN },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -159,7 +163,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvhl:g", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvhl:gN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (record_opts__add_events(o, optarg))
@@ -245,6 +249,9 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'g':
 			o->call_graph = CALL_GRAPH_FP;
+			break;
+		case 'N':
+			o->no_buildid_cache = true;
 			break;
 		case OPT_CALL_GRAPH:
 			if (!parse_call_graph(optarg, o))

@@ -380,21 +380,27 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 {
 	char idhex[41], found[41] = "", *cand[8];
 	const char *home = getenv("HOME");
-	size_t nc = 0, namelen = name_len_undeleted(o->name, strlen(o->name));
+	size_t nc = 0, ipath, namelen = name_len_undeleted(o->name, strlen(o->name));
 	enum open_result r;
 	bool other_id = false, not_elf = false;
 	uint64_t ino = 0;
 	char *first;
 
 	first = xasprintf("%s%.*s", s->symfs ? s->symfs : "", (int)namelen, o->name);
-	cand[nc++] = first;
+	/* by build-id first: the build-id cache holds the very object recorded
+	 * (record keeps a copy), where the path may hold a rebuild */
 	if (o->build_id_size) {
 		hex_encode(idhex, o->build_id, o->build_id_size);
 		if (home) {
 			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s/elf", home, idhex, idhex + 2);
-			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s", home, idhex, idhex + 2);
 			cand[nc++] = xasprintf("%s/.debug/%.*s/%s/elf", home, (int)namelen, o->name, idhex);
 		}
+	}
+	ipath = nc;
+	cand[nc++] = first;
+	if (o->build_id_size) {
+		if (home)
+			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s", home, idhex, idhex + 2);
 		/* a separate debug file has the symbols, DWARF and program headers */
 		cand[nc++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug",
 				       s->symfs ? s->symfs : "", idhex, idhex + 2);
@@ -419,7 +425,7 @@ static void obj__open(struct symbols *s, struct obj *o, const struct map_desc *m
 			other_id = true;
 			memcpy(found, f, sizeof(found));
 		}
-		if (r == OPEN_NOT_ELF && i == 0)
+		if (r == OPEN_NOT_ELF && i == ipath)
 			not_elf = true;
 	}
 	if (o->state == OBJ_OK)

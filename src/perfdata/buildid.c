@@ -45,6 +45,18 @@ void buildids__delete(struct buildids *b)
 	free(b);
 }
 
+bool buildids__get(const struct buildids *b, size_t i, const char **name, uint32_t *pid, const uint8_t **id,
+		   size_t *size)
+{
+	if (!b || i >= b->nr || !b->objs[i].has_id)
+		return false;
+	*name = b->objs[i].name;
+	*pid = b->objs[i].pid;
+	*id = b->objs[i].id;
+	*size = b->objs[i].size;
+	return true;
+}
+
 size_t buildids__nr(const struct buildids *b)
 {
 	return b->nr;
@@ -204,6 +216,12 @@ size_t buildids__write(struct buildids *b, struct pd_writer *w)
 		/* perf writes its machine's pid: -1 on the host */
 		if (n > 0 && !pd_writer__add_build_id(w, PERF_RECORD_MISC_USER, -1, id, n, o->name))
 			written++;
+		if (n > 0 && !o->has_id) {
+			/* kept for buildids__get (the build-id cache) */
+			o->has_id = true;
+			o->size = (uint8_t)n;
+			memcpy(o->id, id, (size_t)n);
+		}
 	}
 	n = kernel_build_id(id);
 	if (n > 0 && !pd_writer__add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, id, n, "[kernel.kallsyms]"))

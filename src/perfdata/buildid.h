@@ -9,6 +9,7 @@
 #ifndef C2CSCAN_BUILDID_H
 #define C2CSCAN_BUILDID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
@@ -25,6 +26,10 @@ void buildids__note(struct buildids *b, const struct perf_event_header *h, const
 /* Adds the build-ids of the noted objects that have one, and the kernel's,
  * to w; returns how many. */
 size_t buildids__write(struct buildids *b, struct pd_writer *w);
+/* Object i's path, a pid that mapped it and its build-id, once known
+ * (from its MMAP2 record, or read by buildids__write); false otherwise. */
+bool buildids__get(const struct buildids *b, size_t i, const char **name, uint32_t *pid, const uint8_t **id,
+		   size_t *size);
 /* Objects noted, and dropped at BUILDIDS_MAX. */
 size_t buildids__nr(const struct buildids *b);
 size_t buildids__dropped(const struct buildids *b);

@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include "perfdata/buildid.h"
 #include "record/alloc.h"
+#include "record/buildcache.h"
 #include "record/probes.h"
 #include "record/record.h"
 #include "record/pmu.h"
@@ -1520,6 +1521,17 @@ static int finish(struct recorder *rc)
 		if (rc->o.verbose)
 			fprintf(stderr, "c2cscan record: build-ids of %zu of %zu mapped objects (and the kernel's)%s\n",
 				nb, buildids__nr(rc->bids), buildids__dropped(rc->bids) ? "; more were not noted" : "");
+		if (!rc->o.no_buildid_cache) {
+			struct buildcache_stats bc;
+
+			buildcache__store(rc->bids, &bc);
+			if (rc->o.verbose)
+				fprintf(stderr, "c2cscan record: build-id cache (~/.debug): %zu objects copied, %zu "
+					"there already\n", bc.copied, bc.present);
+			if (bc.failed)
+				fprintf(stderr, "c2cscan record: could not keep %zu objects in the build-id cache "
+					"(~/.debug): after a rebuild their names are lost\n", bc.failed);
+		}
 	}
 	if (!rc->werr && rc->alloc)
 		collect_allocs(rc);
