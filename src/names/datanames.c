@@ -264,6 +264,54 @@ static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
 	out->member_off = (uint32_t)off;
 }
 
+/* A type as the source names it: a typedef by its name, "struct x",
+ * "union x", "enum x", a base type by its name, "T[N]" for arrays. */
+static void type_name(Dwarf_Die *type, char *buf, size_t size)
+{
+	Dwarf_Die t = *type, elem;
+	Dwarf_Word n;
+
+	/* const and volatile say nothing of the layout */
+	for (int i = 0; i < 4; i++) {
+		int tag = dwarf_tag(&t);
+
+		if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !die_type(&t, &t))
+			break;
+	}
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+		snprintf(buf, size, "struct %s", dwarf_diename(&t) ? dwarf_diename(&t) : "(anonymous)");
+		return;
+	case DW_TAG_union_type:
+		snprintf(buf, size, "union %s", dwarf_diename(&t) ? dwarf_diename(&t) : "(anonymous)");
+		return;
+	case DW_TAG_enumeration_type:
+		snprintf(buf, size, "enum %s", dwarf_diename(&t) ? dwarf_diename(&t) : "(anonymous)");
+		return;
+	case DW_TAG_array_type:
+		if (die_type(&t, &elem)) {
+			char inner[48];
+			Dwarf_Die sub;
+
+			type_name(&elem, inner, sizeof(inner));
+			if (!dwarf_child(&t, &sub) && (udata_attr(&sub, DW_AT_count, &n) ||
+						      (udata_attr(&sub, DW_AT_upper_bound, &n) && ++n)))
+				snprintf(buf, size, "%s[%" PRIu64 "]", inner, (uint64_t)n);
+			else
+				snprintf(buf, size, "%s[]", inner);
+			return;
+		}
+		break;
+	default:
+		if (dwarf_diename(&t)) {
+			snprintf(buf, size, "%s", dwarf_diename(&t));
+			return;
+		}
+	}
+	buf[0] = '\0';
+}
+
 static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
 {
 	uint64_t off = 0;
@@ -290,8 +338,10 @@ static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
 		}
 		if (vn) {
 			snprintf(out->member, sizeof(out->member), "%s", vn);
-			if (die_type((Dwarf_Die *)&v->die, &type))
+			if (die_type((Dwarf_Die *)&v->die, &type)) {
+				type_name(&type, out->type, sizeof(out->type));
 				type_walk(&type, vaddr - v->addr, out);
+			}
 		}
 	}
 	return out->sym ? 0 : -ENOENT;

@@ -66,6 +66,7 @@ struct data_loc {
 	uint64_t sym_off;
 	uint64_t sym_size;
 	char member[128];         /* "counters.b", "args[3].SX", "" when the type is unknown */
+	char type[64];            /* the variable's type as written: "struct counters", "stats_t", "" */
 	uint32_t member_size;     /* size of the innermost member or element, 0 when unknown */
 	uint32_t member_off;      /* offset of the address inside that member */
 	const char *kind;         /* "[heap]", "[stack]", "//anon", shm or file name: when no symbol */

@@ -246,6 +246,30 @@ static size_t jverdict(FILE *fp, const struct report *r, const struct c2c_line *
 	return n;
 }
 
+/* ", \"layout\": [...]": the line's bytes by what holds them (layout.c), for
+ * lines of two threads or more; [] otherwise. */
+static size_t jlayout(FILE *fp, const struct report *r, const struct c2c_line *l)
+{
+	struct layout_entry *e = NULL;
+	size_t nr = l->tids.nr >= 2 ? report__layout(r, l, &e) : 0, n;
+
+	n = fprintf(fp, ",\n     \"layout\": [");
+	for (size_t i = 0; i < nr; i++) {
+		n += fprintf(fp, "%s{", i ? ", " : "");
+		n += jkey_str(fp, "kind", layout__kind_name(e[i].kind), ", ");
+		n += jkey_str(fp, "type", e[i].type[0] ? e[i].type : NULL, ", ");
+		n += jkey_str(fp, "member", e[i].member[0] ? e[i].member : NULL, ", ");
+		n += fprintf(fp, "\"offset\": %u, \"size\": %u, \"loads\": %u, \"stores\": %u, \"tot_hitm\": %u, ",
+			     e[i].offset, e[i].size, e[i].loads, e[i].stores, e[i].hitm);
+		n += jset(fp, "writer_tids", &e[i].writers);
+		n += fprintf(fp, ", ");
+		n += jset(fp, "reader_tids", &e[i].readers);
+		n += fprintf(fp, "}");
+	}
+	layout__free(e, nr);
+	return n + fprintf(fp, "]");
+}
+
 static size_t jline(FILE *fp, const struct report *r, size_t idx)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -268,6 +292,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 	n += fprintf(fp, ", ");
 	n += jline_heap(fp, r, l);
 	n += jverdict(fp, r, l);
+	n += jlayout(fp, r, l);
 	n += fprintf(fp, ",\n     \"offsets\": [");
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		const struct c2c_row *row = &l->rows[i];

@@ -201,6 +201,30 @@ const char *verdict__word(enum verdict_kind k);
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v);
 void line_verdict__exit(struct line_verdict *v);
 
+/* The layout of a line (layout.c): runs of bytes by what holds them, in
+ * offset order, with who touched them. */
+enum layout_kind {
+	LAYOUT_NONE,                /* no object known covers these bytes */
+	LAYOUT_MEMBER,              /* a member or element (DWARF) */
+	LAYOUT_PADDING,             /* inside a variable, outside its members: padding, holes */
+	LAYOUT_SYMBOL,              /* a variable without type information */
+	LAYOUT_HEAP,                /* a heap object (record --alloc) */
+};
+
+struct layout_entry {
+	enum layout_kind kind;
+	char type[64];              /* the variable's type ("struct counters"), "heap", "" */
+	char member[160];           /* "counters.produced", "counters" (its padding), a heap object */
+	uint32_t offset, size;      /* bytes of the line */
+	uint32_t loads, stores, hitm;
+	struct u32set writers, readers;
+};
+
+size_t report__layout(const struct report *r, const struct c2c_line *l, struct layout_entry **out);
+void layout__free(struct layout_entry *e, size_t nr);
+/* "member", "padding", "symbol", "heap", "none" */
+const char *layout__kind_name(enum layout_kind k);
+
 /* What fixing a line could save (verdict.c; the model is in the man page):
  * its HITM loads' latency beyond the recording's other loads, in cycles,
  * scaled by the mean sampling period, and its share of all sampled load

@@ -498,6 +498,52 @@ static size_t fprintf_verdict(const struct report *r, const struct c2c_line *l, 
 	return n;
 }
 
+static size_t tids_scnprintf(const struct u32set *s, char *buf, size_t size)
+{
+	size_t n = size ? scnprintf(buf, size, "%s", "") : 0;
+
+	for (uint32_t i = 0; i < s->nr && i < 6; i++)
+		n += scnprintf(buf + n, size - n, "%s%u", i ? "," : "", u32set__data(s)[i]);
+	if (s->nr > 6)
+		n += scnprintf(buf + n, size - n, ",+%u", s->nr - 6);
+	return n;
+}
+
+/* What occupies the line, byte range by byte range, and who touched it
+ * (lines of two threads or more: where layout decides). */
+static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, FILE *fp)
+{
+	struct layout_entry *e;
+	size_t nr, n = 0;
+	const char *type = NULL;
+
+	if (l->tids.nr < 2)
+		return 0;
+	nr = report__layout(r, l, &e);
+	for (size_t i = 0; i < nr; i++) {
+		char what[200], w[64], rd[64];
+
+		if (e[i].type[0] && (!type || strcmp(type, e[i].type))) {
+			n += fprintf(fp, "      layout of %s:\n", e[i].type);
+			type = e[i].type;
+		} else if (!i) {
+			n += fprintf(fp, "      layout:\n");
+		}
+		scnprintf(what, sizeof(what), "%s%s", e[i].kind == LAYOUT_NONE ? "(no object known)" : e[i].member,
+			  e[i].kind == LAYOUT_PADDING ? " (padding)" : "");
+		tids_scnprintf(&e[i].writers, w, sizeof(w));
+		tids_scnprintf(&e[i].readers, rd, sizeof(rd));
+		if (e[i].loads || e[i].stores)
+			n += fprintf(fp, "        %#6x %4u B  %-48.48s  loads %u stores %u HITM %u%s%s%s%s\n", e[i].offset,
+				     e[i].size, what, e[i].loads, e[i].stores, e[i].hitm, w[0] ? "  written by " : "", w,
+				     rd[0] ? "  read by " : "", rd);
+		else
+			n += fprintf(fp, "        %#6x %4u B  %.48s\n", e[i].offset, e[i].size, what);
+	}
+	layout__free(e, nr);
+	return n;
+}
+
 static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 {
 	const struct c2c_line *l = r->lines[idx];
@@ -517,6 +563,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 			    c2c_stats__metric(&l->stats, r->mode), l->stats.load, l->stats.store, l->pids.nr,
 			    l->tids.nr);
 	n += fprintf_verdict(r, l, fp);
+	n += fprintf_layout(r, l, fp);
 	while (nr_cols && cols[nr_cols - 1].wide)
 		nr_cols--;
 	while (nr_cols > 1 && skip_column(r, cols[nr_cols - 1].name))

@@ -552,6 +552,34 @@ static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, 
 	line_verdict__exit(&v);
 }
 
+/* The layout's touched entries in one line: "produced 0-7 W:4243 | ...". */
+static void draw_layout(const struct tui *t, const struct c2c_line *l, int *y, int cols)
+{
+	struct layout_entry *e;
+	size_t nr, n = 0;
+	char buf[1024];
+
+	if (l->tids.nr < 2)
+		return;
+	nr = report__layout(t->r, l, &e);
+	buf[0] = '\0';
+	for (size_t i = 0; i < nr && n + 1 < sizeof(buf); i++) {
+		if (!e[i].loads && !e[i].stores)
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %#x+%u", n ? " | " : " layout: ",
+				      e[i].kind == LAYOUT_NONE ? "?" : e[i].member, e[i].offset, e[i].size);
+		for (uint32_t k = 0; k < e[i].writers.nr && k < 3 && n + 1 < sizeof(buf); k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u", k ? "," : " W:",
+					      u32set__data(&e[i].writers)[k]);
+		for (uint32_t k = 0; k < e[i].readers.nr && k < 3 && n + 1 < sizeof(buf); k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u", k ? "," : " R:",
+					      u32set__data(&e[i].readers)[k]);
+	}
+	layout__free(e, nr);
+	if (buf[0])
+		term__put((*y)++, 0, cols, ST_DIM, buf);
+}
+
 static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols)
 {
 	uint32_t size = report__line_size(t->r), sel = UINT32_MAX;
@@ -614,6 +642,7 @@ static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols
 		}
 	}
 	draw_verdict(t, l, y, cols);
+	draw_layout(t, l, y, cols);
 	snprintf(buf, sizeof(buf), " W written  r read  X both  a accessed   rows per %s", coal_names[t->coal]);
 	term__put((*y)++, 0, cols, ST_DIM, buf);
 	for (uint32_t o = 0; o < size; o++)

@@ -35,12 +35,24 @@ grep -q '^      verdict: false sharing: 2 threads write and read different parts
 grep -q '^      advice:  counters.produced (written by tid 19001) and counters.consumed (tid 19002) share a line' b.stdio ||
 	fail "stdio: no advice"
 grep -q '^      gain:    up to 4500 cycles (52.94% of the sampled load latency)$' b.stdio || fail "stdio: gain"
+# the layout: members in offset order, the padding after lockbox.lock, who wrote and read
+expect_eq "layout of the counters line" "$(json_get b.json '[(e["kind"], e["member"], e["offset"], e["size"], e["writer_tids"], e["reader_tids"], e["tot_hitm"]) for e in j["cachelines"][0]["layout"]][:3]')" \
+	"[('member', 'counters.produced', 0, 8, [19001], [19001], 15), ('member', 'counters.consumed', 8, 8, [19002], [19002], 15), ('member', 'counters.flags', 16, 8, [], [], 0)]"
+expect_eq "layout type" "$(json_get b.json 'j["cachelines"][0]["layout"][0]["type"]')" "struct counters"
+expect_eq "the lock's hole" "$(json_get b.json '[(e["kind"], e["offset"], e["size"]) for e in j["cachelines"][1]["layout"]][:3]')" \
+	"[('member', 0, 4), ('padding', 4, 4), ('member', 8, 8)]"
+grep -q '^      layout of struct counters:$' b.stdio || fail "stdio: no layout"
+grep -q '^           0x8    8 B  counters.consumed  *loads 15 stores 20 HITM 15  written by 19002  read by 19002$' b.stdio ||
+	fail "stdio layout row: $(grep -A3 'layout of struct counters' b.stdio)"
+grep -q '^           0x4    4 B  lockbox (padding)$' b.stdio || fail "stdio: the lock's padding"
 # the browser says the same under the byte strip
 echo "enter dump:line.txt" >keys
 COLUMNS=160 LINES=30 C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -i before.data 2>err || fail "tui: $(cat err)"
 grep -q "^ FALSE SHARING: 2 threads write and read different parts of the line" line.txt || fail "tui: verdict: $(cat line.txt)"
 grep -q "^ counters.produced (written by tid 19001) and counters.consumed (tid 19002) share a line: align" line.txt ||
 	fail "tui: advice"
+grep -q "^ layout: counters.produced 0+8 W:19001 R:19001 | counters.consumed 0x8+8 W:19002 R:19002" line.txt ||
+	fail "tui: layout: $(grep layout line.txt)"
 # after the fix: the counters' loads hit L1, only the lock is contended
 "$C2CSCAN" report --json -d all -i after.data >a.json 2>err || fail "report after: $(cat err)"
 json_get a.json '"; ".join(sorted("%s=%s" % (l["offsets"][0]["data_member"], l["verdict"]) for l in j["cachelines"]))' >a.txt

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The layout of a line: what occupies each of its bytes, in offset order,
+ * and who touched it. Bytes are named one by one (names__data, cached per
+ * address) and runs of one name make an entry: a member or array element
+ * (DWARF), the padding of a struct (type_walk's "+0x.." past the last
+ * member), a heap object (record --alloc), or bytes no object covers. Each
+ * entry sums its rows: loads, stores, HITM, and the threads that wrote and
+ * read it.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "names/names.h"
+#include "report/report_int.h"
+#include "util/util.h"
+
+/* The name of byte off of l, as the layout groups it. */
+static void byte_name(const struct report *r, const struct c2c_line *l, uint32_t off, char *type, size_t tsize,
+		      char *member, size_t msize, enum layout_kind *kind)
+{
+	struct data_loc d;
+	struct heap_obj const *o = r->heap ? heap__find(r->heap, l->first_pid, l->addr + off, l->first_time) : NULL;
+	char *plus;
+
+	type[0] = member[0] = '\0';
+	*kind = LAYOUT_NONE;
+	if (o) {
+		char func[128], src[128];
+
+		report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
+		scnprintf(type, tsize, "heap");
+		scnprintf(member, msize, "%s%s's %" PRIu64 " B object (tid %u)", o->freed ? "freed " : "", func,
+			  o->size, o->tid);
+		*kind = LAYOUT_HEAP;
+		return;
+	}
+	if (!report__data_name(r, l, off, &d))
+		return;
+	scnprintf(type, tsize, "%s", d.type);
+	if (d.member[0]) {
+		scnprintf(member, msize, "%s", d.member);
+		*kind = LAYOUT_MEMBER;
+		/* "counters+0x14": bytes past a member, inside the variable */
+		plus = strrchr(member, '+');
+		if (plus && plus > member && !strchr(plus, ']') && !strchr(plus, '.')) {
+			*plus = '\0';
+			*kind = LAYOUT_PADDING;
+		}
+	} else if (d.sym) {
+		scnprintf(member, msize, "%s", d.sym);
+		*kind = LAYOUT_SYMBOL;
+	}
+}
+
+size_t report__layout(const struct report *r, const struct c2c_line *l, struct layout_entry **out)
+{
+	struct layout_entry *e = NULL;
+	size_t nr = 0, alloc = 0;
+
+	for (uint32_t off = 0; off < r->line_size; off++) {
+		struct layout_entry cur = { .offset = off, .size = 1 };
+
+		byte_name(r, l, off, cur.type, sizeof(cur.type), cur.member, sizeof(cur.member), &cur.kind);
+		if (nr && e[nr - 1].kind == cur.kind && !strcmp(e[nr - 1].member, cur.member) &&
+		    !strcmp(e[nr - 1].type, cur.type)) {
+			e[nr - 1].size++;
+			continue;
+		}
+		xgrow((void **)&e, &alloc, nr + 1, sizeof(*e));
+		e[nr++] = cur;
+	}
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &l->rows[i];
+
+		for (size_t k = 0; k < nr; k++) {
+			struct layout_entry *x = &e[k];
+
+			if (row->offset < x->offset || row->offset >= x->offset + x->size)
+				continue;
+			x->loads += row->stats.load;
+			x->stores += row->stats.store;
+			x->hitm += row->stats.tot_hitm;
+			if (row->stats.store)
+				u32set__merge(&x->writers, &row->tids);
+			if (row->stats.load)
+				u32set__merge(&x->readers, &row->tids);
+			break;
+		}
+	}
+	*out = e;
+	return nr;
+}
+
+void layout__free(struct layout_entry *e, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		u32set__exit(&e[i].writers);
+		u32set__exit(&e[i].readers);
+	}
+	free(e);
+}
+
+const char *layout__kind_name(enum layout_kind k)
+{
+	static const char *const names[] = {
+		[LAYOUT_NONE] = "none", [LAYOUT_MEMBER] = "member", [LAYOUT_PADDING] = "padding",
+		[LAYOUT_SYMBOL] = "symbol", [LAYOUT_HEAP] = "heap",
+	};
+
+	return k < ARRAY_SIZE(names) ? names[k] : "?";
+}
