@@ -521,7 +521,7 @@ static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, F
 		return 0;
 	nr = report__layout(r, l, &e);
 	for (size_t i = 0; i < nr; i++) {
-		char what[200], w[64], rd[64];
+		char what[200], w[64], rd[64], row[WIDTH + 64];
 
 		if (e[i].type[0] && (!type || strcmp(type, e[i].type))) {
 			n += fprintf(fp, "      layout of %s:\n", e[i].type);
@@ -534,11 +534,14 @@ static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, F
 		tids_scnprintf(&e[i].writers, w, sizeof(w));
 		tids_scnprintf(&e[i].readers, rd, sizeof(rd));
 		if (e[i].loads || e[i].stores)
-			n += fprintf(fp, "        %#6x %4u B  %-48.48s  loads %u stores %u HITM %u%s%s%s%s\n", e[i].offset,
-				     e[i].size, what, e[i].loads, e[i].stores, e[i].hitm, w[0] ? "  written by " : "", w,
-				     rd[0] ? "  read by " : "", rd);
+			scnprintf(row, sizeof(row), "        %#6x %4u B  %-48.48s  loads %u stores %u HITM %u%s%s%s%s",
+				  e[i].offset, e[i].size, what, e[i].loads, e[i].stores, e[i].hitm,
+				  w[0] ? "  written by " : "", w, rd[0] ? "  read by " : "", rd);
 		else
-			n += fprintf(fp, "        %#6x %4u B  %.48s\n", e[i].offset, e[i].size, what);
+			scnprintf(row, sizeof(row), "        %#6x %4u B  %.48s", e[i].offset, e[i].size, what);
+		if (strlen(row) > WIDTH)
+			memcpy(row + WIDTH - 3, "...", 4);
+		n += fprintf(fp, "%s\n", row);
 	}
 	layout__free(e, nr);
 	return n;
