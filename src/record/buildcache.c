@@ -10,7 +10,8 @@
  *   ~/.debug/.build-id/BU/ILDID -> ../../PATH/BUILDID
  *
  * An object already cached is not copied again. Files over CACHE_MAX_SIZE,
- * and anything that is not a regular file, are left out.
+ * and anything that is not a regular file, are left out; so is everything
+ * when $HOME is missing or not writable.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -122,7 +123,8 @@ void buildcache__store(const struct buildids *b, struct buildcache_stats *st)
 	const char *home = getenv("HOME");
 
 	memset(st, 0, sizeof(*st));
-	if (!home || !*home)
+	/* a user without a writable home (nobody) has no cache to keep */
+	if (!home || !*home || access(home, W_OK))
 		return;
 	for (size_t i = 0; i < buildids__nr(b); i++) {
 		const char *name;

@@ -70,6 +70,29 @@ expect_eq "diff with one file: exit" "$?" 129
 expect_eq "diff with a missing file: exit" "$?" 1
 grep -q '^c2cscan: /nonexistent.data: ' err || fail "diff: the missing file is not named: $(cat err)"
 
+# a stack line (a thread handing a pointer to its stack to another): the
+# verdict, the advice in offsets, the gain and the layout without names
+cat >stack.scn <<'SCN'
+attr name=cpu/mem-loads,ldlat=30/P type=raw config=0x1cd ldlat=30 precise=3 id=1
+attr name=cpu/mem-stores/P type=raw config=0x82d0 precise=3 id=2
+feature hostname=fixture nrcpus=4 arch=x86_64
+comm pid=19501 time=1000 comm=stacky exec
+mmap2 pid=19501 time=1001 start=0x7ffc00000000 len=0x21000 prot=rw flags=private name=[stack]
+fork pid=19501 tid=19502 time=1002
+round
+sample attr=1 pid=19501 cpu=0 time=1100 addr=0x7ffc00010040 ip=0x401100 src=lcl_hitm weight=120 repeat=4
+sample attr=2 pid=19501 cpu=0 time=1200 addr=0x7ffc00010040 ip=0x401108 src=st_l1miss repeat=4
+sample attr=1 pid=19501 tid=19502 cpu=1 time=1300 addr=0x7ffc00010060 ip=0x401200 src=lcl_hitm weight=120 repeat=4
+sample attr=2 pid=19501 tid=19502 cpu=1 time=1400 addr=0x7ffc00010060 ip=0x401208 src=st_l1miss repeat=4
+round
+SCN
+mkperf stack.scn stack.data
+"$C2CSCAN" report --json -i stack.data >s.json 2>err || fail "stack: $(cat err)"
+expect_eq "stack line" "$(json_get s.json '(j["cachelines"][0]["verdict"], j["cachelines"][0]["gain"]["cycles"], [(e["kind"], e["offset"], e["size"]) for e in j["cachelines"][0]["layout"]])')" \
+	"('false sharing', 960, [('none', 0, 64)])"
+json_get s.json 'j["cachelines"][0]["advice"]' | grep -q '^offset 0 (written by tid 19501) and offset 0x20 (tid 19502) share a line' ||
+	fail "stack advice: $(json_get s.json 'j["cachelines"][0]["advice"]')"
+
 # --sort gain: a line with fewer HITM but slower ones comes first
 mkperf "$TOP/tests/fixtures/scenarios/gain.scn" gain.data
 "$C2CSCAN" report --json -i gain.data >g1.json
