@@ -15,9 +15,10 @@
 #include "report/report_int.h"
 #include "util/util.h"
 
-/* The name of byte off of l, as the layout groups it. */
+/* The name of byte off of l, as the layout groups it; *run: how many bytes
+ * from off certainly have the same name (the rest of a member or symbol). */
 static void byte_name(const struct report *r, const struct c2c_line *l, uint32_t off, char *type, size_t tsize,
-		      char *member, size_t msize, enum layout_kind *kind)
+		      char *member, size_t msize, enum layout_kind *kind, uint32_t *run)
 {
 	struct data_loc d;
 	struct heap_obj const *o = r->heap ? heap__find(r->heap, l->first_pid, l->addr + off, l->first_time) : NULL;
@@ -25,6 +26,7 @@ static void byte_name(const struct report *r, const struct c2c_line *l, uint32_t
 
 	type[0] = member[0] = '\0';
 	*kind = LAYOUT_NONE;
+	*run = 1;
 	if (o) {
 		char func[128], src[128];
 
@@ -41,6 +43,8 @@ static void byte_name(const struct report *r, const struct c2c_line *l, uint32_t
 	if (d.member[0]) {
 		scnprintf(member, msize, "%s", d.member);
 		*kind = LAYOUT_MEMBER;
+		if (d.member_size > d.member_off)
+			*run = d.member_size - d.member_off;
 		/* "counters+0x14": bytes past a member, inside the variable */
 		plus = strrchr(member, '+');
 		if (plus && plus > member && !strchr(plus, ']') && !strchr(plus, '.')) {
@@ -50,6 +54,8 @@ static void byte_name(const struct report *r, const struct c2c_line *l, uint32_t
 	} else if (d.sym) {
 		scnprintf(member, msize, "%s", d.sym);
 		*kind = LAYOUT_SYMBOL;
+		if (d.sym_size > d.sym_off)
+			*run = d.sym_size - d.sym_off > UINT32_MAX ? UINT32_MAX : (uint32_t)(d.sym_size - d.sym_off);
 	}
 }
 
@@ -57,14 +63,32 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 {
 	struct layout_entry *e = NULL;
 	size_t nr = 0, alloc = 0;
+	/* without heap objects, and when no sampled byte has a name (memory
+	 * no file describes, an object not found): one run of nothing, not 64
+	 * questions without an answer */
+	bool blank = !r->heap;
 
-	for (uint32_t off = 0; off < r->line_size; off++) {
-		struct layout_entry cur = { .offset = off, .size = 1 };
+	for (size_t i = 0; blank && i < l->nr_rows; i++) {
+		struct data_loc d;
 
-		byte_name(r, l, off, cur.type, sizeof(cur.type), cur.member, sizeof(cur.member), &cur.kind);
+		if (report__data_name(r, l, l->rows[i].offset, &d) && (d.sym || d.member[0]))
+			blank = false;
+	}
+
+	for (uint32_t off = 0, run; off < r->line_size; off += run) {
+		struct layout_entry cur = { .offset = off };
+
+		if (blank)
+			run = r->line_size;
+		else
+			byte_name(r, l, off, cur.type, sizeof(cur.type), cur.member, sizeof(cur.member), &cur.kind,
+				  &run);
+		if (run > r->line_size - off)
+			run = r->line_size - off;
+		cur.size = run;
 		if (nr && e[nr - 1].kind == cur.kind && !strcmp(e[nr - 1].member, cur.member) &&
 		    !strcmp(e[nr - 1].type, cur.type)) {
-			e[nr - 1].size++;
+			e[nr - 1].size += run;
 			continue;
 		}
 		xgrow((void **)&e, &alloc, nr + 1, sizeof(*e));

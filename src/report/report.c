@@ -350,7 +350,7 @@ static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
 
 /* Keys sample s of event e and fills cs: what pass 2 counts, and what a
  * re-reading for another grouping of rows counts again. */
-void report__key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
+static inline void key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
 		       struct c2c_sample *cs)
 {
 	const struct pd_sample *s = &ev->u.sample;
@@ -391,6 +391,12 @@ void report__key_sample(const struct report *r, const struct pd_event *ev, const
 	}
 }
 
+void report__key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
+			struct c2c_sample *cs)
+{
+	key_sample(r, ev, e, cs);
+}
+
 /* The event of a sample, if it has data addresses. */
 const struct report_event *report__sample_event(const struct report *r, const struct pd_event *ev)
 {
@@ -420,7 +426,7 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 	}
 	if (e->has_data_src && datasrc__is_na(ev->u.sample.data_src))
 		r->samples_na++;
-	report__key_sample(r, ev, e, &cs);
+	key_sample(r, ev, e, &cs);
 	if (cs.key.kind == CL_KERNEL) {
 		r->samples_kernel_key++;
 	} else if (cs.key.kind == CL_SHARED) {
@@ -485,7 +491,7 @@ int report__regroup(struct report *r, enum report_coalesce by, const struct cl_k
 
 		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
 			continue;
-		report__key_sample(r, &ev, e, &cs);
+		key_sample(r, &ev, e, &cs);
 		if (!cl_key__equal(&cs.key, line))
 			continue;
 		/* the row identity is (offset, iaddr): put the grouping there */
