@@ -192,10 +192,25 @@ static void advise_true(struct line_verdict *v, size_t t)
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
 {
 	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
-	uint64_t best_true_w = 0, loads = 0, stores = 0;
+	uint64_t best_true_w = 0;
 	bool is_false;
 
 	memset(v, 0, sizeof(*v));
+	/* what the line's totals decide needs no units */
+	if (!l->stats.load && !l->stats.store) {
+		v->kind = VERDICT_UNKNOWN;
+		scnprintf(v->why, sizeof(v->why), "no loads or stores sampled (software events): who writes is unknown");
+		return 0;
+	}
+	if (l->tids.nr <= 1) {
+		scnprintf(v->why, sizeof(v->why), "one thread touches this line");
+		return 0;
+	}
+	if (!l->stats.store) {
+		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled%s", l->tids.nr,
+			  l->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
+		return 0;
+	}
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		const struct c2c_row *row = &l->rows[i];
 		struct verdict_unit key = { 0 }, *u;
@@ -209,22 +224,6 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 			u32set__merge(&u->writers, &row->tids);
 		if (row->stats.load)
 			u32set__merge(&u->readers, &row->tids);
-		loads += row->stats.load;
-		stores += row->stats.store;
-	}
-	if (!loads && !stores) {
-		v->kind = VERDICT_UNKNOWN;
-		scnprintf(v->why, sizeof(v->why), "no loads or stores sampled (software events): who writes is unknown");
-		return 0;
-	}
-	if (l->tids.nr <= 1) {
-		scnprintf(v->why, sizeof(v->why), "one thread touches this line");
-		return 0;
-	}
-	if (!stores) {
-		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled%s", l->tids.nr,
-			  l->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
-		return 0;
 	}
 	for (size_t i = 0; i < v->nr_units; i++) {
 		struct u32set all = { 0 };
