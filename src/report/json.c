@@ -385,6 +385,18 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 	return n + fprintf(fp, "]\n}\n");
 }
 
+/* "key": {COUNTERS} when in, else null. */
+static size_t jside(FILE *fp, const char *key, bool in, const struct c2c_stats *st, const char *sep)
+{
+	size_t n = fprintf(fp, "\"%s\": ", key);
+
+	if (!in)
+		return n + fprintf(fp, "null%s", sep);
+	n += fprintf(fp, "{");
+	n += jstats(fp, st);
+	return n + fprintf(fp, "}%s", sep);
+}
+
 size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp)
 {
 	size_t n = fprintf(fp, "{\n  \"version\": %d,\n  \"generator\": \"c2cscan %s\",\n", JSON_VERSION,
@@ -400,22 +412,8 @@ size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp)
 
 		n += fprintf(fp, "%s\n    {", i ? "," : "");
 		n += jkey_str(fp, "name", e->name, ", ");
-		n += fprintf(fp, "\"before\": ");
-		if (e->in_before) {
-			n += fprintf(fp, "{");
-			n += jstats(fp, &e->before);
-			n += fprintf(fp, "}");
-		} else {
-			n += fprintf(fp, "null");
-		}
-		n += fprintf(fp, ", \"after\": ");
-		if (e->in_after) {
-			n += fprintf(fp, "{");
-			n += jstats(fp, &e->after);
-			n += fprintf(fp, "}");
-		} else {
-			n += fprintf(fp, "null");
-		}
+		n += jside(fp, "before", e->in_before, &e->before, ", ");
+		n += jside(fp, "after", e->in_after, &e->after, "");
 		n += fprintf(fp, "}");
 	}
 	return n + fprintf(fp, "\n  ]\n}\n");

@@ -19,6 +19,7 @@
  * Software events (no loads or stores, only accesses) give no verdict.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,14 +309,20 @@ void report__gain_setup(struct report *r)
 
 void report__gain(const struct report *r, const struct c2c_line *l, struct line_gain *g)
 {
-	double over = (double)l->lat.hitm_sum - (double)l->lat.hitm_cnt * r->base_latency;
+	double over = (double)l->lat.hitm_sum - (double)l->lat.hitm_cnt * r->base_latency, c;
 
 	memset(g, 0, sizeof(*g));
-	if (!r->total_cycles || !l->lat.hitm_cnt)
+	if (!(r->total_cycles > 0) || !isfinite(r->total_cycles) || !l->lat.hitm_cnt)
 		return;
 	g->known = true;
-	g->cycles = over > 0 ? (uint64_t)(over * r->mean_period + 0.5) : 0;
-	g->share = (double)g->cycles / r->total_cycles;
+	/* a recording may claim absurd periods: saturate, never overflow */
+	c = over > 0 ? over * r->mean_period + 0.5 : 0;
+	g->cycles = !(c < 18446744073709549568.0) ? UINT64_MAX : (uint64_t)c;
+	g->share = c / r->total_cycles;
+	if (!(g->share >= 0))
+		g->share = 0;
+	if (g->share > 1)
+		g->share = 1;
 }
 
 struct gain_key {
