@@ -316,8 +316,8 @@ void report__gain(const struct report *r, const struct c2c_line *l, struct line_
 		return;
 	g->known = true;
 	/* a recording may claim absurd periods: saturate, never overflow */
-	c = over > 0 ? over * r->mean_period + 0.5 : 0;
-	g->cycles = !(c < 18446744073709549568.0) ? UINT64_MAX : (uint64_t)c;
+	c = over > 0 ? over * r->mean_period : 0;
+	g->cycles = !(c + 0.5 < 18446744073709549568.0) ? UINT64_MAX : (uint64_t)(c + 0.5);
 	g->share = c / r->total_cycles;
 	if (!(g->share >= 0))
 		g->share = 0;
