@@ -39,6 +39,8 @@ static const char report_usage[] =
 	"                           stacks: record -g or --call-graph dwarf)\n"
 	"      --no-call-graph      no callers (and no pass over the stacks)\n"
 	"  -N, --node-info          --stdio: each offset's NUMA nodes and their cpus, Node{cpus}\n"
+	"  -c, --coalesce FIELDS    --stdio: offset rows per FIELDS besides the offset, any of\n"
+	"                           tid,pid,iaddr,dso (perf c2c's; default: iaddr)\n"
 	"      --sort gain|metric   lines by estimated gain (cycles a fix could save), or by the\n"
 	"                           display mode's metric (the default)\n"
 	"      --alloc-wrapper SYM  with allocation stacks (record --alloc -g): SYM only passes\n"
@@ -87,6 +89,7 @@ int cmd_report(int argc, char **argv)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
 		{ "node-info", no_argument, NULL, 'N' },
+		{ "coalesce", required_argument, NULL, 'c' },
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
 		{ "force", no_argument, NULL, 'f' },
@@ -106,7 +109,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:k:fghN", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:k:fghNc:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -151,6 +154,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'N':
 			o.node_info = true;
+			break;
+		case 'c':
+			if (report__coalesce_parse(optarg, &o.coalesce) < 0)
+				return usage_error("--coalesce: a list of tid, pid, iaddr, dso, not '%s'", optarg);
 			break;
 		case OPT_SORT:
 			if (strcmp(optarg, "gain") && strcmp(optarg, "metric"))

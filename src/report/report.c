@@ -589,6 +589,8 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	}
 	report__callchains_finish(r);
 	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
+	if (opts->coalesce && opts->out == REPORT_OUT_STDIO)
+		report__coalesce(r, report__detailed_lines(r));
 	*rp = r;
 	return 0;
 fail:
@@ -601,6 +603,7 @@ void report__delete(struct report *r)
 	if (!r)
 		return;
 	report__callchains_free(r);
+	report__coalesce_free(r);
 	free(r->by_gain);
 	stack_tab__delete(r->alloc_stacks);
 	free(r->alloc_stack_names);

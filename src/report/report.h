@@ -20,6 +20,10 @@
  * model's own; per offset; per (offset, pid); per (offset, tid). */
 enum report_coalesce { COALESCE_IADDR, COALESCE_OFFSET, COALESCE_PID, COALESCE_TID, COALESCE__NR };
 
+/* -c/--coalesce fields (perf c2c's): what tells --stdio's offset rows apart
+ * besides the offset. */
+enum { CO_TID = 1, CO_PID = 2, CO_IADDR = 4, CO_DSO = 8 };
+
 enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI };
 
 enum report_call_graph {
@@ -43,6 +47,7 @@ struct report_opts {
 	enum report_call_graph call_graph; /* -g, --no-call-graph */
 	bool node_info;             /* -N: --stdio's offsets with their nodes and cpus */
 	bool sort_gain;             /* --sort gain: lines by estimated gain, not by the mode's metric */
+	unsigned int coalesce;      /* -c: CO_* fields of --stdio's offset rows; 0: offset and code address */
 	const char *alloc_wrappers[16]; /* --alloc-wrapper: more allocator wrappers */
 	int nr_alloc_wrappers;
 	struct names_opts names;    /* symbols: --no-symbols, --symfs, -k, --no-debuginfod */
@@ -224,6 +229,9 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 void layout__free(struct layout_entry *e, size_t nr);
 /* "member", "padding", "symbol", "heap", "none" */
 const char *layout__kind_name(enum layout_kind k);
+
+/* "tid,pid,iaddr,dso" (any, at least one) into CO_* bits: 0, or -1. */
+int report__coalesce_parse(const char *s, unsigned int *mask);
 
 /* What fixing a line could save (verdict.c; the model is in the man page):
  * its HITM loads' latency beyond the recording's other loads, in cycles,

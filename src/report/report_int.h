@@ -51,9 +51,20 @@ struct report {
 	double base_latency;        /* mean latency of the recording's loads that were not HITM */
 	double total_cycles;        /* all sampled load latency * mean_period */
 	const struct c2c_line **by_gain; /* --sort gain: the view, re-ordered (owned) */
+	struct report_co *co;       /* -c: the detailed lines regrouped (coalesce.c), or NULL */
 };
 
 void report__gain_setup(struct report *r);
+
+/* coalesce.c: -c for --stdio. The first nr_lines lines of the view with
+ * rows per opts.coalesce (one pass over the file); their model's line of
+ * l's key; a row of it as printed (its code address, object and map, and
+ * the pid and tid that identify it). */
+int report__coalesce(struct report *r, size_t nr_lines);
+void report__coalesce_free(struct report *r);
+const struct c2c_line *report__coalesced_line(const struct report *r, const struct c2c_line *l);
+bool report__coalesced_row(const struct report *r, const struct c2c_row *row, struct c2c_row *shown,
+			   uint32_t *pid, uint32_t *tid, const char **dso);
 void report__sort_gain(struct report *r);
 
 /* every accessed line (-d all) can be hundreds of thousands: --stdio

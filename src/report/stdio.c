@@ -392,6 +392,21 @@ static bool skip_column(const struct report *r, const char *name)
 		"HitmLat", "LoadLat",
 	};
 
+	/* -c without iaddr: rows are not per code address; the fields' columns
+	 * take the room of the least telling ones (160 columns) */
+	if (r->co) {
+		static const char *const spare[] = { "LoadLat", "StL1Hit", "Cpus", "HitmLat", "Pids" };
+		static const int spare_w[] = { 8, 8, 5, 8, 5 };
+		unsigned int m = r->opts.coalesce;
+		int need = (m & CO_PID ? 8 : 0) + (m & CO_TID ? 8 : 0) + (m & CO_DSO && !(m & CO_IADDR) ? 21 : 0) -
+			   (m & CO_IADDR ? 0 : 44);
+
+		if (!(m & CO_IADDR) && (!strcmp(name, "Code") || !strcmp(name, "Source")))
+			return true;
+		for (size_t i = 0; i < ARRAY_SIZE(spare) && need > 0; need -= spare_w[i++])
+			if (!strcmp(name, spare[i]))
+				return true;
+	}
 	if (!accesses_only(r))
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
@@ -547,10 +562,41 @@ static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, F
 	return n;
 }
 
+/* -c: the fields that tell rows apart, after Data. */
+static size_t co_header(const struct report *r, char *buf, size_t size)
+{
+	unsigned int m = r->co ? r->opts.coalesce : 0;
+	size_t n = 0;
+
+	if (m & CO_PID)
+		n += scnprintf(buf + n, size - n, " %7s", "Pid");
+	if (m & CO_TID)
+		n += scnprintf(buf + n, size - n, " %7s", "Tid");
+	if ((m & CO_DSO) && !(m & CO_IADDR))
+		n += scnprintf(buf + n, size - n, " %-20s", "Object");
+	return n;
+}
+
+static size_t fprintf_co_cells(const struct report *r, uint32_t pid, uint32_t tid, const char *dso, FILE *fp)
+{
+	unsigned int m = r->opts.coalesce;
+	const char *base = dso ? strrchr(dso, '/') : NULL;
+	size_t n = 0;
+
+	if (m & CO_PID)
+		n += fprintf(fp, " %7u", pid);
+	if (m & CO_TID)
+		n += fprintf(fp, " %7u", tid);
+	if ((m & CO_DSO) && !(m & CO_IADDR))
+		n += fprintf(fp, " %-20.20s", base && base[1] ? base + 1 : dso ? dso : "[unknown]");
+	return n;
+}
+
 static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 {
-	const struct c2c_line *l = r->lines[idx];
-	size_t nr_cols, n;
+	const struct c2c_line *l = r->lines[idx], *rl;
+	size_t nr_cols, n, hl;
+	char hdr[512];
 	const struct row_column *cols = row_columns(r, &nr_cols);
 	char key[128], buf[256];
 	int used;
@@ -571,32 +617,47 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		nr_cols--;
 	while (nr_cols > 1 && skip_column(r, cols[nr_cols - 1].name))
 		nr_cols--;
-	n += fprintf(fp, "     ");
-	for (size_t c = 0; c < nr_cols; c++)
+	/* the header, cut at WIDTH as the rows are */
+	hl = scnprintf(hdr, sizeof(hdr), "     ");
+	for (size_t c = 0; c < nr_cols; c++) {
 		if (!skip_column(r, cols[c].name))
-			n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
+			hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %*s", cols[c].width, cols[c].name);
+		if (c == 1)
+			hl += co_header(r, hdr + hl, sizeof(hdr) - hl);
+	}
 	if (r->opts.node_info)
-		n += fprintf(fp, " %s", "Node{cpus}");
-	n += fprintf(fp, "\n");
-	for (size_t i = 0; i < l->nr_rows; i++) {
+		hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %s", "Node{cpus}");
+	n += fprintf(fp, "%.*s\n", (int)(hl < WIDTH ? hl : WIDTH), hdr);
+	rl = r->co && report__coalesced_line(r, l) ? report__coalesced_line(r, l) : l;
+	for (size_t i = 0; i < rl->nr_rows; i++) {
+		const struct c2c_row *row = &rl->rows[i];
+		struct c2c_row shown;
+		uint32_t pid = 0, tid = 0;
+		const char *dso = NULL;
+
+		if (r->co && report__coalesced_row(r, row, &shown, &pid, &tid, &dso))
+			row = &shown;
 		used = fprintf(fp, "     ");
 		for (size_t c = 0; c < nr_cols; c++) {
 			bool last = c + 1 == nr_cols && !r->opts.node_info;
 
-			if (skip_column(r, cols[c].name))
-				continue;
-			row_column__cell(&cols[c], r, l, &l->rows[i], buf, sizeof(buf));
-			putc(' ', fp);
-			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
+			if (!skip_column(r, cols[c].name)) {
+				row_column__cell(&cols[c], r, rl, row, buf, sizeof(buf));
+				putc(' ', fp);
+				used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
+			}
+			if (c == 1 && r->co)
+				used += fprintf_co_cells(r, pid, tid, dso, fp);
 		}
 		if (r->opts.node_info) {
 			/* -N: perf c2c's node view, last (it may be long) */
-			nodes__scnprintf(r, &l->rows[i].nodes, &l->rows[i].cpus, true, buf, sizeof(buf));
+			nodes__scnprintf(r, &row->nodes, &row->cpus, true, buf, sizeof(buf));
 			putc(' ', fp);
 			used += 1 + cell(fp, buf, -10, true, WIDTH - used);
 		}
 		n += used + fprintf(fp, "\n");
-		n += fprintf_row_chains(r, l, &l->rows[i], fp);
+		if (!r->co)
+			n += fprintf_row_chains(r, l, row, fp);
 	}
 	return n + fprintf_line_heap(r, l, fp);
 }
@@ -654,7 +715,10 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 			     r->mode == C2C_DISPLAY_ALL ? "" : "; try -d all or --show-all to list every accessed line");
 		return n;
 	}
-	n += section(fp, "Cacheline Offsets (per offset and code address)");
+	if (r->co)
+		n += section(fp, "Cacheline Offsets (per offset and -c fields)");
+	else
+		n += section(fp, "Cacheline Offsets (per offset and code address)");
 	max = report__detailed_lines(r);
 	for (size_t i = 0; i < max; i++)
 		n += fprintf_line_detail(r, i, fp);

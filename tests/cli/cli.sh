@@ -66,4 +66,15 @@ mkperf "$TOP/tests/fixtures/scenarios/heap-false-sharing.scn" hfs.data
 "$C2CSCAN" report --stdio -N -i hfs.data >n.out 2>err || fail "-N: $(cat err)"
 grep -q ' Source  *Node{cpus}$' n.out || fail "-N: no Node{cpus} column: $(grep -m1 Offset n.out)"
 grep -q ' 0{0}$' n.out && grep -q ' 0{1}$' n.out || fail "-N: nodes without their cpus: $(grep -m3 '^      0' n.out)"
+# -c/--coalesce (perf c2c's fields): rows per tid tell the two writers apart
+mkperf "$TOP/tests/fixtures/scenarios/false-sharing.scn" fs.data
+"$C2CSCAN" report --stdio -c pid,tid,iaddr -i fs.data >c.out 2>err || fail "-c: $(cat err)"
+grep -q '^      Offset Data  *Pid  *Tid  Share' c.out || fail "-c pid,tid,iaddr: header: $(grep -m1 Offset c.out)"
+grep -q '^      0x8    \[heap\]  *13001  *13011 ' c.out || fail "-c: no row of tid 13011 at 0x8: $(grep -m4 '^      0' c.out)"
+grep -q 'Cacheline Offsets (per offset and -c fields)' c.out || fail "-c: the section does not say it"
+"$C2CSCAN" report --stdio -c tid -i fs.data >t.out 2>err || fail "-c tid: $(cat err)"
+grep -q ' Code ' t.out && fail "-c tid still shows code addresses"
+awk 'length($0) > 160 { bad = 1 } END { exit bad }' c.out t.out || fail "-c: lines wider than 160 columns"
+"$C2CSCAN" report --stdio -c sym -i fs.data >/dev/null 2>&1
+expect_eq "-c sym: exit" "$?" 129
 done_test

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report --stdio -c FIELDS (perf c2c's --coalesce): the offsets of the
+ * detailed lines with rows per (offset, and any of tid, pid, code address,
+ * object) instead of per (offset, code address). One more pass over the
+ * file, for the samples of those lines only, into a model of its own
+ * (c2c.c): the fields are hashed into the row's code address, and a side
+ * table gives each hash its fields back for printing. Heap objects still
+ * part rows (their tag is kept).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "report/report_int.h"
+#include "util/htab.h"
+#include "util/util.h"
+
+struct co_ident {
+	uint64_t hash;
+	uint64_t ip;
+	uint32_t pid, tid;
+	const char *dso;
+	const struct map_desc *code_map;
+};
+
+struct report_co {
+	struct c2c *model;
+	const struct c2c_line *const *lines;
+	size_t nr_lines;
+	struct u64map by_hash;          /* hash -> idents */
+	struct co_ident *ids;
+	size_t nr_ids, alloc_ids;
+};
+
+static uint64_t ident_hash(unsigned int mask, const struct c2c_sample *cs)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	if (mask & CO_IADDR)
+		h = hash64(h ^ cs->ip);
+	if (mask & CO_PID)
+		h = hash64(h ^ ((uint64_t)cs->pid << 1 | 1));
+	if (mask & CO_TID)
+		h = hash64(h ^ ((uint64_t)cs->tid << 2 | 2));
+	if (mask & CO_DSO)
+		h = hash64(h ^ (uint64_t)(uintptr_t)cs->code_object);
+	return h;
+}
+
+static void remember(struct report_co *co, uint64_t hash, unsigned int mask, const struct c2c_sample *cs)
+{
+	uint64_t idx;
+
+	if (u64map__get(&co->by_hash, hash, &idx))
+		return;
+	xgrow((void **)&co->ids, &co->alloc_ids, co->nr_ids + 1, sizeof(*co->ids));
+	co->ids[co->nr_ids] = (struct co_ident){ hash, mask & CO_IADDR ? cs->ip : 0, cs->pid, cs->tid,
+		cs->code_object, cs->code_map };
+	u64map__put(&co->by_hash, hash, co->nr_ids++);
+}
+
+void report__coalesce_free(struct report *r)
+{
+	if (!r->co)
+		return;
+	c2c__delete(r->co->model);
+	u64map__exit(&r->co->by_hash);
+	free(r->co->ids);
+	free(r->co);
+	r->co = NULL;
+}
+
+int report__coalesce(struct report *r, size_t nr_lines)
+{
+	unsigned int mask = r->opts.coalesce;
+	struct htab keys = { 0 };
+	struct report_co *co;
+	struct pd_event ev;
+	int ret;
+
+	report__coalesce_free(r);
+	if (!mask)
+		return 0;
+	co = r->co = xcalloc(1, sizeof(*co));
+	co->model = c2c__new(r->line_size);
+	for (size_t i = 0; i < nr_lines && i < r->nr_lines; i++)
+		htab__add(&keys, (uint32_t)cl_key__hash(&r->lines[i]->key), (uint32_t)i);
+	ret = pd_reader__rewind(r->reader);
+	pd_reader__skip_samples(r->reader, false);
+	while (ret >= 0 && (ret = pd_reader__next(r->reader, &ev)) > 0) {
+		const struct report_event *e;
+		struct c2c_sample cs;
+		uint32_t hash, i;
+		size_t pos;
+		bool ours = false;
+		uint64_t h;
+
+		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
+			continue;
+		report__key_sample(r, &ev, e, &cs);
+		hash = (uint32_t)cl_key__hash(&cs.key);
+		pos = htab__start(&keys, hash);
+		while (!ours && (i = htab__next(&keys, hash, &pos)) != HTAB_NONE)
+			ours = cl_key__equal(&r->lines[i]->key, &cs.key);
+		if (!ours)
+			continue;
+		h = ident_hash(mask, &cs);
+		remember(co, h, mask, &cs);
+		cs.ip = h;
+		c2c__add(co->model, &cs);
+	}
+	htab__exit(&keys);
+	/* every line the samples reached, whatever the mode counts in them */
+	co->nr_lines = c2c__sort(co->model, r->mode, true, &co->lines);
+	return ret < 0 ? ret : 0;
+}
+
+const struct c2c_line *report__coalesced_line(const struct report *r, const struct c2c_line *l)
+{
+	for (size_t i = 0; r->co && i < r->co->nr_lines; i++)
+		if (cl_key__equal(&r->co->lines[i]->key, &l->key))
+			return r->co->lines[i];
+	return NULL;
+}
+
+bool report__coalesced_row(const struct report *r, const struct c2c_row *row, struct c2c_row *shown,
+			   uint32_t *pid, uint32_t *tid, const char **dso)
+{
+	uint64_t idx;
+	const struct co_ident *id;
+
+	if (!r->co || !u64map__get(&r->co->by_hash, row->iaddr, &idx))
+		return false;
+	id = &r->co->ids[idx];
+	*shown = *row;
+	shown->iaddr = id->ip;
+	shown->code_map = id->code_map;
+	shown->code_object = id->dso;
+	*pid = id->pid;
+	*tid = id->tid;
+	*dso = id->dso;
+	return true;
+}
+
+int report__coalesce_parse(const char *s, unsigned int *mask)
+{
+	*mask = 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		if (n == 3 && !strncmp(s, "tid", 3))
+			*mask |= CO_TID;
+		else if (n == 3 && !strncmp(s, "pid", 3))
+			*mask |= CO_PID;
+		else if (n == 5 && !strncmp(s, "iaddr", 5))
+			*mask |= CO_IADDR;
+		else if (n == 3 && !strncmp(s, "dso", 3))
+			*mask |= CO_DSO;
+		else
+			return -1;
+		s += n + (s[n] == ',');
+	}
+	return *mask ? 0 : -1;
+}
