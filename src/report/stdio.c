@@ -392,14 +392,15 @@ static bool skip_column(const struct report *r, const char *name)
 		"HitmLat", "LoadLat",
 	};
 
-	/* -c without iaddr: rows are not per code address; the fields' columns
-	 * take the room of the least telling ones (160 columns) */
-	if (r->co) {
+	/* -c without iaddr: rows are not per code address; the columns of
+	 * -c's fields and -N's nodes take the room of the least telling ones
+	 * (160 columns) */
+	if (r->co || r->opts.node_info) {
 		static const char *const spare[] = { "LoadLat", "StL1Hit", "Cpus", "HitmLat", "Pids" };
 		static const int spare_w[] = { 8, 8, 5, 8, 5 };
-		unsigned int m = r->opts.coalesce;
+		unsigned int m = r->co ? r->opts.coalesce : CO_IADDR;
 		int need = (m & CO_PID ? 8 : 0) + (m & CO_TID ? 8 : 0) + (m & CO_DSO && !(m & CO_IADDR) ? 21 : 0) -
-			   (m & CO_IADDR ? 0 : 44);
+			   (m & CO_IADDR ? 0 : 44) + (r->opts.node_info ? 11 : 0);
 
 		if (!(m & CO_IADDR) && (!strcmp(name, "Code") || !strcmp(name, "Source")))
 			return true;
