@@ -8,7 +8,7 @@
 
 B ?= build
 CC ?= gcc
-PKGS := libdw libelf ncursesw libzstd
+PKGS := libdw libelf ncursesw libzstd capstone
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral -Wvla

@@ -145,6 +145,14 @@ void names__row(struct names *n, const struct maps *maps, bool use_time, const s
 	out->data_ok = names__data(n, maps, l, row->offset, &out->data);
 }
 
+bool names__insn(struct names *n, const struct c2c_row *row, struct insn_access *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n || n->o.disabled || row->cpumode == PERF_RECORD_MISC_KERNEL)
+		return false;
+	return !symbols__insn(names__symbols(n), row->code_map, row->iaddr, out) && out->valid;
+}
+
 bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
 		 struct code_loc *out)
 {

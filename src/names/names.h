@@ -54,6 +54,9 @@ void names__row(struct names *n, const struct maps *maps, bool use_time, const s
 /* Data at byte offset of line l (0 .. line size - 1). */
 bool names__data(struct names *n, const struct maps *maps, const struct c2c_line *l, uint32_t offset,
 		 struct data_loc *out);
+/* The memory access of row's instruction (capstone; names/insn.c), decoded
+ * once per object and address. */
+bool names__insn(struct names *n, const struct c2c_row *row, struct insn_access *out);
 /* Code at addr in pid at time (a heap object's allocation site). */
 bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
 		 struct code_loc *out);

@@ -202,6 +202,7 @@ static void obj__init_caches(struct obj *o)
 	acache__init(&o->code, sizeof(struct code_loc));
 	acache__init(&o->data, sizeof(struct data_loc));
 	acache__init(&o->lines, sizeof(struct dwline *));
+	acache__init(&o->insns, sizeof(struct insn_access));
 }
 
 static void obj__delete(struct obj *o)
@@ -213,6 +214,7 @@ static void obj__delete(struct obj *o)
 	for (size_t i = 0; i < o->lines.nr; i++)
 		dwline__delete(((struct dwline **)o->lines.vals)[i]);
 	acache__exit(&o->lines);
+	acache__exit(&o->insns);
 	free(o->vars);
 	free(o->subps);
 	u64map__exit(&o->subps_cus);
@@ -231,6 +233,9 @@ void symbols__delete(struct symbols *s)
 		return;
 	for (size_t i = 0; i < s->nr_objs; i++)
 		obj__delete(s->objs[i]);
+	for (int i = 0; i < 2; i++)
+		if (s->cs_open[i] == 2)
+			cs_close(&s->cs[i]);
 	obj__delete(s->vmlinux_obj);
 	free(s->objs);
 	htab__exit(&s->obj_idx);

@@ -105,6 +105,21 @@ int symbols__data(struct symbols *s, const struct map_desc *map, const struct ma
  * special mappings, or when the object is missing, stale or not ELF. */
 int symbols__object_file(struct symbols *s, const struct map_desc *map, uint64_t addr, const char **path,
 			  uint64_t *bias);
+/* The memory access of the instruction at a code address (insn.c). */
+struct insn_access {
+	bool valid;               /* decoded */
+	bool mem;                 /* it has a memory operand (lea has none) */
+	bool load, store;         /* both: a read-modify-write (add to memory, lock xadd) */
+	uint8_t size;             /* bytes accessed, 0 unknown */
+	char base[8], index[8];   /* register names, "" none */
+	uint8_t scale;
+	int64_t disp;
+	char text[200];           /* "addq $1, 0x2f8f(%rip)" (AT&T on x86-64) */
+};
+int symbols__insn(struct symbols *s, const struct map_desc *map, uint64_t addr, struct insn_access *out);
+/* The same from code bytes (machine: EM_X86_64, EM_AARCH64): 0, or < 0. */
+int symbols__insn_bytes(struct symbols *s, int machine, const uint8_t *buf, size_t n, uint64_t vaddr,
+			struct insn_access *out);
 int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path);
 
 /* Build-id of an object from the recording's HEADER_BUILD_ID table, used

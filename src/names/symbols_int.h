@@ -9,6 +9,7 @@
 #ifndef C2CSCAN_SYMBOLS_INT_H
 #define C2CSCAN_SYMBOLS_INT_H
 
+#include <capstone.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include "names/dwline.h"
@@ -98,6 +99,7 @@ struct obj {
 	struct dwline_sections lsec;
 	int lsec_state;         /* 0 not looked for, 1 usable, -1 not (libdw answers) */
 	struct strtab *demangled; /* C++ symbol names demangled on first use (obj__demangle) */
+	struct acache insns;    /* decoded instructions (insn.c) by address */
 };
 
 struct ksym {
@@ -131,6 +133,8 @@ struct symbols {
 	char **warnings;
 	size_t nr_warnings, alloc_warnings;
 	struct symbols_stats stats;
+	csh cs[2];              /* capstone: x86-64, aarch64 (insn.c) */
+	int cs_open[2];         /* 0 not tried, 1 failed, 2 open */
 };
 
 void acache__init(struct acache *c, size_t val_size);

@@ -175,6 +175,24 @@ static size_t jheap_obj(FILE *fp, const struct report *r, const struct heap_obj 
 			   o->size, o->addr, o->tid, o->freed ? "true" : "false");
 }
 
+/* "instruction": the row's instruction and its memory operand, or null
+ * (not "access": that is a counter). */
+static size_t jrow_access(FILE *fp, const struct report *r, const struct c2c_row *row)
+{
+	struct insn_access a;
+	size_t n;
+
+	if (!report__row_insn(r, row, &a))
+		return fprintf(fp, "\"instruction\": null, ");
+	n = fprintf(fp, "\"instruction\": {");
+	n += jkey_str(fp, "text", a.text, ", ");
+	n += jkey_str(fp, "kind", !a.mem ? NULL : a.load && a.store ? "rmw" : a.store ? "store" : "load", ", ");
+	n += fprintf(fp, "\"size\": %u, ", a.size);
+	n += jkey_str(fp, "base", a.base[0] ? a.base : NULL, ", ");
+	n += jkey_str(fp, "index", a.index[0] ? a.index : NULL, ", ");
+	return n + fprintf(fp, "\"scale\": %u, \"disp\": %" PRId64 "}, ", a.scale, a.disp);
+}
+
 /* "heap": the object under the row and the byte of it, or null. */
 static size_t jrow_heap(FILE *fp, const struct report *r, const struct c2c_line *l, const struct c2c_row *row)
 {
@@ -301,6 +319,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 			     row->iaddr);
 		n += jkey_str(fp, "code_object", row->code_object, ", ");
 		n += jnames(fp, r, l, row);
+		n += jrow_access(fp, r, row);
 		n += jrow_heap(fp, r, l, row);
 		n += jstats(fp, &row->stats);
 		n += fprintf(fp, ", ");

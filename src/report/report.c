@@ -743,6 +743,11 @@ const char *report__partial_reason(const struct report *r)
 	return r->partial_reason;
 }
 
+bool report__row_insn(const struct report *r, const struct c2c_row *row, struct insn_access *out)
+{
+	return names__insn(r->names, row, out);
+}
+
 bool report__row_heap(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		      struct heap_ref *out)
 {

@@ -125,6 +125,9 @@ const char *report__name_warning(const struct report *r, size_t i);
 /* The heap object under a row (its offset in line l, at its first
  * sample's time), and the byte of it: false when none is known (no --alloc,
  * not heap memory). */
+/* The memory access of row's instruction (names__insn). */
+bool report__row_insn(const struct report *r, const struct c2c_row *row, struct insn_access *out);
+
 struct heap_ref {
 	const struct heap_obj *obj;
 	uint64_t offset;

@@ -695,8 +695,9 @@ static void line_detail(void *priv, size_t e, int y, int cols)
 {
 	struct tui *t = priv;
 	const struct c2c_row *row = &t->rows_of->rows[e];
-	char code[256] = "", src[512] = "", data[256] = "", buf[1280];
+	char code[256] = "", src[512] = "", data[256] = "", buf[1600], itext[216] = "";
 	struct row_names nm = { 0 };
+	struct insn_access insn;
 	struct data_loc d;
 
 	if (t->coal == COALESCE_IADDR) {
@@ -712,10 +713,12 @@ static void line_detail(void *priv, size_t e, int y, int cols)
 		if (d.member_size && n < sizeof(data))
 			snprintf(data + n, sizeof(data) - n, " (%u bytes)", d.member_size);
 	}
-	snprintf(buf, sizeof(buf), " offset %#x  %s%s%s%s%s%s%s", row->offset, data, data[0] ? "  " : "",
+	if (t->coal == COALESCE_IADDR && report__row_insn(t->r, row, &insn))
+		snprintf(itext, sizeof(itext), "  [%s]", insn.text);
+	snprintf(buf, sizeof(buf), " offset %#x  %s%s%s%s%s%s%s%s", row->offset, data, data[0] ? "  " : "",
 		 t->coal == COALESCE_IADDR ? "" : "rows per ", t->coal == COALESCE_IADDR ? code : coal_names[t->coal],
 		 src[0] ? " at " : "", src,
-		 t->coal == COALESCE_IADDR && !code[0] && row->code_object ? row->code_object : "");
+		 t->coal == COALESCE_IADDR && !code[0] && row->code_object ? row->code_object : "", itext);
 	term__put(y, 0, cols, ST_DIM, buf);
 }
 

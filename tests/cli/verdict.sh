@@ -45,6 +45,11 @@ grep -q '^      layout of struct counters:$' b.stdio || fail "stdio: no layout"
 grep -q '^           0x8    8 B  counters.consumed  *loads 15 stores 20 HITM 15  written by 19002  read by 19002$' b.stdio ||
 	fail "stdio layout row: $(grep -A3 'layout of struct counters' b.stdio)"
 grep -q '^           0x4    4 B  lockbox (padding)$' b.stdio || fail "stdio: the lock's padding"
+# each row's instruction (capstone): producer_step's addq is a read-modify-write of 8 bytes off rip
+expect_eq "instruction" "$(json_get b.json '[(o["instruction"]["kind"], o["instruction"]["size"], o["instruction"]["base"]) for o in j["cachelines"][0]["offsets"]]')" \
+	"[('rmw', 8, 'rip'), ('rmw', 8, 'rip')]"
+json_get b.json 'j["cachelines"][1]["offsets"][0]["instruction"]["text"]' | grep -q '^lock addq \$1, 0x[0-9a-f]*(%rip)$' ||
+	fail "the lock's instruction: $(json_get b.json 'j["cachelines"][1]["offsets"][0]["instruction"]')"
 # the browser says the same under the byte strip
 echo "enter dump:line.txt" >keys
 COLUMNS=160 LINES=30 C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -i before.data 2>err || fail "tui: $(cat err)"
@@ -53,6 +58,8 @@ grep -q "^ counters.produced (written by tid 19001) and counters.consumed (tid 1
 	fail "tui: advice"
 grep -q "^ layout: counters.produced 0+8 W:19001 R:19001 | counters.consumed 0x8+8 W:19002 R:19002" line.txt ||
 	fail "tui: layout: $(grep layout line.txt)"
+grep -q "producer_step at .*counters.c:[0-9]*  \[addq \$1, 0x[0-9a-f]*(%rip)\]" line.txt ||
+	fail "tui: the row's instruction: $(tail -n 3 line.txt)"
 # after the fix: the counters' loads hit L1, only the lock is contended
 "$C2CSCAN" report --json -d all -i after.data >a.json 2>err || fail "report after: $(cat err)"
 json_get a.json '"; ".join(sorted("%s=%s" % (l["offsets"][0]["data_member"], l["verdict"]) for l in j["cachelines"]))' >a.txt

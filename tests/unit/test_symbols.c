@@ -10,6 +10,7 @@
  * here plus a perf map, with a coalesced //anon mapping.
  * Skips the parts that need gcc when there is none.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -768,6 +769,47 @@ static void test_debuginfod_stall(void)
 	close(fd);
 }
 
+/* Decoded instruction forms (capstone): load, store, read-modify-write,
+ * base + index * scale + displacement, lea (no access), aarch64. */
+static void test_insn(void)
+{
+	struct symbols_opts so = { 0 };
+	struct symbols *s = symbols__new(&so);
+	struct insn_access a;
+	/* mov 0x10(%rdi),%rax; mov %esi,0x8(%rdi,%rcx,4); addq $1,0x2f8f(%rip);
+	 * lea 0x8(%rdi),%rax; movzbl (%rax),%eax; lock xadd %eax,(%rdx) */
+	static const uint8_t load[] = { 0x48, 0x8b, 0x47, 0x10 }, store[] = { 0x89, 0x74, 0x8f, 0x08 },
+		rmw[] = { 0x48, 0x83, 0x05, 0x8f, 0x2f, 0x00, 0x00, 0x01 }, lea[] = { 0x48, 0x8d, 0x47, 0x08 },
+		byte[] = { 0x0f, 0xb6, 0x00 }, xadd[] = { 0xf0, 0x0f, 0xc1, 0x02 },
+		/* ldr x0, [x1, #8]; strb w2, [x3] */
+		a64ldr[] = { 0x20, 0x04, 0x40, 0xf9 }, a64strb[] = { 0x62, 0x00, 0x00, 0x39 };
+
+	CHECK(!symbols__insn_bytes(s, EM_X86_64, load, sizeof(load), 0x1000, &a));
+	CHECK(a.mem && a.load && !a.store && a.size == 8 && a.disp == 0x10);
+	CHECK_STR(a.base, "rdi");
+	CHECK(!symbols__insn_bytes(s, EM_X86_64, store, sizeof(store), 0x1000, &a));
+	CHECK(a.mem && !a.load && a.store && a.size == 4 && a.scale == 4 && a.disp == 8);
+	CHECK_STR(a.index, "rcx");
+	CHECK(!symbols__insn_bytes(s, EM_X86_64, rmw, sizeof(rmw), 0x1000, &a));
+	CHECK(a.mem && a.load && a.store && a.size == 8);
+	CHECK_STR(a.base, "rip");
+	CHECK_STR(a.text, "addq $1, 0x2f8f(%rip)");
+	CHECK(!symbols__insn_bytes(s, EM_X86_64, lea, sizeof(lea), 0x1000, &a));
+	CHECK(a.valid && !a.mem);
+	CHECK(!symbols__insn_bytes(s, EM_X86_64, byte, sizeof(byte), 0x1000, &a));
+	CHECK(a.mem && a.load && a.size == 1);
+	CHECK(!symbols__insn_bytes(s, EM_X86_64, xadd, sizeof(xadd), 0x1000, &a));
+	CHECK(a.mem && a.load && a.store && a.size == 4);
+	CHECK(!symbols__insn_bytes(s, EM_AARCH64, a64ldr, sizeof(a64ldr), 0x1000, &a));
+	CHECK(a.mem && a.load && !a.store && a.size == 8 && a.disp == 8);
+	CHECK(!symbols__insn_bytes(s, EM_AARCH64, a64strb, sizeof(a64strb), 0x1000, &a));
+	CHECK(a.mem && a.store && a.size == 1);
+	/* garbage decodes to nothing, never a crash */
+	CHECK(symbols__insn_bytes(s, EM_X86_64, (const uint8_t *)"\x0f\xff", 2, 0x1000, &a) < 0 || a.valid);
+	CHECK(symbols__insn_bytes(s, 3 /* EM_386 */, load, sizeof(load), 0x1000, &a) < 0);
+	symbols__delete(s);
+}
+
 int main(void)
 {
 	char exe[256], nopie[256];
@@ -780,6 +822,7 @@ int main(void)
 	}
 	test_jit();
 	test_kallsyms();
+	test_insn();
 	line_ra = marker_line("tests/symbols/prog.c", "@ra");
 	line_call = marker_line("tests/symbols/prog.c", "@call");
 	snprintf(exe, sizeof(exe), "%s/prog", tmpdir);
