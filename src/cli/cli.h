@@ -10,6 +10,17 @@ int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
 struct option;
+struct report_opts;
+
+/* "c2cscan CMD: " + fmt (with arg), a blank line, the command's usage on
+ * stderr; returns the usage exit status (129). */
+int cli__usage_error(const char *cmd, const char *usage, const char *fmt, const char *arg);
+
+/* Option ids report and diff share (beside -d). */
+enum { CLI_OPT_SYMFS = 900, CLI_OPT_NO_DEBUGINFOD };
+/* -d, --symfs, --no-debuginfod into o: 1 when c was one of them, 0 when
+ * not, -1 for an unknown display mode. */
+int cli__report_option(int c, const char *arg, struct report_opts *o);
 /* The long option of opts closest to arg ("--stdoi" -> "stdio"), or NULL
  * when none is close. */
 const char *cli__closest_option(const struct option *opts, const char *arg);

@@ -27,21 +27,18 @@ static const char diff_usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "c2cscan diff: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", diff_usage);
-	return 129;
+	return cli__usage_error("diff", diff_usage, fmt, arg);
 }
 
 int cmd_diff(int argc, char **argv)
 {
-	enum { OPT_STDIO = 256, OPT_JSON, OPT_SYMFS, OPT_NO_DEBUGINFOD };
+	enum { OPT_STDIO = 256, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "display", required_argument, NULL, 'd' },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
+		{ "symfs", required_argument, NULL, CLI_OPT_SYMFS },
+		{ "no-debuginfod", no_argument, NULL, CLI_OPT_NO_DEBUGINFOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -55,21 +52,16 @@ int cmd_diff(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+		switch (cli__report_option(c, optarg, &o)) {
+		case 1:
+			continue;
+		case -1:
+			return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
+		}
 		switch (c) {
 		case OPT_STDIO:
 		case OPT_JSON:
 			json = c == OPT_JSON;
-			break;
-		case 'd':
-			if (c2c_display__parse(optarg, &o.mode) < 0)
-				return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
-			o.mode_set = true;
-			break;
-		case OPT_SYMFS:
-			o.names.symfs = optarg;
-			break;
-		case OPT_NO_DEBUGINFOD:
-			o.names.no_debuginfod = true;
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);

@@ -72,10 +72,7 @@ static int parse_id_list(const char *s, pid_t **ids, int *nr)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "c2cscan record: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", record_usage);
-	return 129;
+	return cli__usage_error("record", record_usage, fmt, arg);
 }
 
 static bool parse_ulong(const char *s, unsigned long *v)

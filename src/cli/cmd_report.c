@@ -50,10 +50,7 @@ static const char report_usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "c2cscan report: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", report_usage);
-	return 129;
+	return cli__usage_error("report", report_usage, fmt, arg);
 }
 
 static int parse_uint(const char *s, unsigned *out)
@@ -72,7 +69,7 @@ static int parse_uint(const char *s, unsigned *out)
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
-	       OPT_NO_SYMBOLS, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_STATS, OPT_FULL_SYMBOLS,
+	       OPT_NO_SYMBOLS, OPT_STATS, OPT_FULL_SYMBOLS,
 	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -94,9 +91,9 @@ int cmd_report(int argc, char **argv)
 		{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "symfs", required_argument, NULL, CLI_OPT_SYMFS },
 		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
+		{ "no-debuginfod", no_argument, NULL, CLI_OPT_NO_DEBUGINFOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -110,15 +107,16 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:d:k:fghNc:", longopts, NULL)) != -1) {
+		switch (cli__report_option(c, optarg, &o)) {
+		case 1:
+			continue;
+		case -1:
+			return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
+		}
 		switch (c) {
 		case 'i':
 			o.input = optarg;
 			input_set = true;
-			break;
-		case 'd':
-			if (c2c_display__parse(optarg, &o.mode) < 0)
-				return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
-			o.mode_set = true;
 			break;
 		case OPT_STDIO:
 		case OPT_JSON:
@@ -180,14 +178,8 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_SYMBOLS:
 			o.names.disabled = true;
 			break;
-		case OPT_SYMFS:
-			o.names.symfs = optarg;
-			break;
 		case 'k':
 			o.names.vmlinux = optarg;
-			break;
-		case OPT_NO_DEBUGINFOD:
-			o.names.no_debuginfod = true;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "report/report.h"
 
 /* Levenshtein distance of two short strings (option names), capped. */
 static unsigned int distance(const char *a, const char *b)
@@ -58,5 +59,32 @@ int cli__unknown_option(const char *cmd, const char *arg, const struct option *o
 	if (near)
 		fprintf(stderr, "; did you mean '--%s'?", near);
 	fprintf(stderr, " (c2cscan %s -h lists them)\n", cmd);
+	return 129;
+}
+
+int cli__report_option(int c, const char *arg, struct report_opts *o)
+{
+	switch (c) {
+	case 'd':
+		if (c2c_display__parse(arg, &o->mode) < 0)
+			return -1;
+		o->mode_set = true;
+		return 1;
+	case CLI_OPT_SYMFS:
+		o->names.symfs = arg;
+		return 1;
+	case CLI_OPT_NO_DEBUGINFOD:
+		o->names.no_debuginfod = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cli__usage_error(const char *cmd, const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "c2cscan %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", usage);
 	return 129;
 }
