@@ -137,6 +137,10 @@ static size_t jnames(FILE *fp, const struct report *r, const struct c2c_line *l,
 	n += jkey_str(fp, "data_member", nm.data_ok && d->member[0] ? d->member : NULL, ", ");
 	n += fprintf(fp, "\"data_member_size\": %u, ", nm.data_ok ? d->member_size : 0);
 	n += jkey_str(fp, "data_kind", nm.data_ok && !d->sym ? d->kind : NULL, ", ");
+	/* the accessed object's type, and how it was found: a variable's DWARF
+	 * type; an ELF symbol only (no type) */
+	n += jkey_str(fp, "type", nm.data_ok && d->type[0] ? d->type : NULL, ", ");
+	n += jkey_str(fp, "type_source", !nm.data_ok || !d->sym ? NULL : d->type[0] ? "variable" : "symbol", ", ");
 	return n;
 }
 

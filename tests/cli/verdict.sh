@@ -39,6 +39,8 @@ grep -q '^      gain:    up to 4500 cycles (52.94% of the sampled load latency)$
 expect_eq "layout of the counters line" "$(json_get b.json '[(e["kind"], e["member"], e["offset"], e["size"], e["writer_tids"], e["reader_tids"], e["tot_hitm"]) for e in j["cachelines"][0]["layout"]][:3]')" \
 	"[('member', 'counters.produced', 0, 8, [19001], [19001], 15), ('member', 'counters.consumed', 8, 8, [19002], [19002], 15), ('member', 'counters.flags', 16, 8, [], [], 0)]"
 expect_eq "layout type" "$(json_get b.json 'j["cachelines"][0]["layout"][0]["type"]')" "struct counters"
+expect_eq "row types" "$(json_get b.json '[(o["type"], o["type_source"]) for l in j["cachelines"] for o in l["offsets"]][1:3]')" \
+	"[('struct counters', 'variable'), ('struct lockbox', 'variable')]"
 expect_eq "the lock's hole" "$(json_get b.json '[(e["kind"], e["offset"], e["size"]) for e in j["cachelines"][1]["layout"]][:3]')" \
 	"[('member', 0, 4), ('padding', 4, 4), ('member', 8, 8)]"
 grep -q '^      layout of struct counters:$' b.stdio || fail "stdio: no layout"
