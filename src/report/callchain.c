@@ -18,6 +18,7 @@
 #include <string.h>
 #include "names/names.h"
 #include "names/unwind.h"
+#include "report/columns.h"
 #include "report/report_int.h"
 #include "util/htab.h"
 #include "util/util.h"
@@ -228,10 +229,9 @@ static void frame_names(struct report *r, const struct stack_tab *t, const struc
 		scnprintf(buf, sizeof(buf), src[0] ? "%s (%s)" : "%s", loc.func, src);
 	} else {
 		const struct map_desc *m = maps__find(r->maps, pid, look, rs->time);
-		const char *base = m ? strrchr(m->name, '/') : NULL;
 
 		scnprintf(buf, sizeof(buf), m ? "%#" PRIx64 " (%s)" : "%#" PRIx64, addr,
-			  base ? base + 1 : m ? m->name : "");
+			  m ? object_base_name(m->name) : "");
 	}
 	out[(*nr)++] = strtab__intern(report__strs(r), buf, NULL);
 }

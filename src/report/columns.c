@@ -163,8 +163,7 @@ static struct col_value col_key(const struct report *r, const struct c2c_line *l
 	return text;
 }
 
-/* "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]_text" -> "[kernel]" */
-static const char *base_name(const char *path)
+const char *object_base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
 
@@ -211,7 +210,7 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 	char func[128], src[128];
 
 	if (line_data_symbol(r, l, &d)) {
-		snprintf(buf, size, "%s (%s)", d.sym, base_name(line_object(l)));
+		snprintf(buf, size, "%s (%s)", d.sym, object_base_name(line_object(l)));
 	} else if (row && report__row_heap(r, l, row, &h)) {
 		/* a heap object: its allocation site */
 		report__heap_site(r, h.obj, SITE_UNKNOWN_EMPTY, func, sizeof(func), src, sizeof(src));
@@ -351,7 +350,7 @@ static struct col_value row_code(const struct report *r, const struct c2c_line *
 	report__row_names(r, l, row, &nm);
 	if (!nm.code_ok || !names__code_scnprintf(&nm.code, buf, size))
 		snprintf(buf, size, "%#" PRIx64 " %s", row->iaddr,
-			 row->code_object ? base_name(row->code_object) :
+			 row->code_object ? object_base_name(row->code_object) :
 			 row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
 	return text;
 }

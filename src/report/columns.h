@@ -63,6 +63,9 @@ const char *line_object(const struct c2c_line *l);
 uint64_t lat_mean(uint64_t sum, uint32_t cnt);
 /* Data symbol at the offset of l that counts most in the display mode. */
 bool line_data_symbol(const struct report *r, const struct c2c_line *l, struct data_loc *out);
+/* An object as the tables name it: "/usr/lib/libc.so.6" -> "libc.so.6",
+ * "[kernel.kallsyms]_text" -> "[kernel]", "//anon" as it is. */
+const char *object_base_name(const char *path);
 /* The row of l with the most of the mode's metric (the first of equals). */
 const struct c2c_row *hottest_row(const struct report *r, const struct c2c_line *l);
 

@@ -12,13 +12,6 @@
 #include "report/report_int.h"
 #include "util/util.h"
 
-static const char *base_of(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return !strncmp(path, "//", 2) || !b || !b[1] ? path : b + 1;
-}
-
 size_t report__line_name(const struct report *r, const struct c2c_line *l, char *buf, size_t size)
 {
 	const struct c2c_row *row = hottest_row(r, l);
@@ -37,10 +30,10 @@ size_t report__line_name(const struct report *r, const struct c2c_line *l, char 
 	if (row) {
 		report__row_names(r, l, row, &nm);
 		if (nm.code_ok && nm.code.func)
-			return scnprintf(buf, size, "%s via %s", base_of(line_object(l)),
+			return scnprintf(buf, size, "%s via %s", object_base_name(line_object(l)),
 					 nm.code.inl_func ? nm.code.inl_func : nm.code.func);
 	}
-	return scnprintf(buf, size, "%s", base_of(line_object(l)));
+	return scnprintf(buf, size, "%s", object_base_name(line_object(l)));
 }
 
 static struct diff_entry *entry(struct report_diff *d, const char *name)

@@ -581,7 +581,6 @@ static size_t co_header(const struct report *r, char *buf, size_t size)
 static size_t fprintf_co_cells(const struct report *r, uint32_t pid, uint32_t tid, const char *dso, FILE *fp)
 {
 	unsigned int m = r->opts.coalesce;
-	const char *base = dso ? strrchr(dso, '/') : NULL;
 	size_t n = 0;
 
 	if (m & CO_PID)
@@ -589,7 +588,7 @@ static size_t fprintf_co_cells(const struct report *r, uint32_t pid, uint32_t ti
 	if (m & CO_TID)
 		n += fprintf(fp, " %7u", tid);
 	if ((m & CO_DSO) && !(m & CO_IADDR))
-		n += fprintf(fp, " %-20.20s", base && base[1] ? base + 1 : dso ? dso : "[unknown]");
+		n += fprintf(fp, " %-20.20s", dso ? object_base_name(dso) : "[unknown]");
 	return n;
 }
 

@@ -269,8 +269,8 @@ static void list_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		line_column__cell(&line_columns(t->r, &nr)[tc->i], t->r, l, t->total, buf, size);
 		/* the list names what a line holds: a file by its name (the
 		 * detail line has the path) */
-		if (!strcmp(tc->bc.name, "Object") && buf[0] == '/' && strrchr(buf, '/')[1])
-			memmove(buf, strrchr(buf, '/') + 1, strlen(strrchr(buf, '/') + 1) + 1);
+		if (!strcmp(tc->bc.name, "Object") && buf[0] == '/')
+			memmove(buf, object_base_name(buf), strlen(object_base_name(buf)) + 1);
 		break;
 	}
 }
