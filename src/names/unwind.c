@@ -185,21 +185,40 @@ static bool arch_pc_sp(const struct unwinder *u, const struct pd_sample *s, uint
 	return false;
 }
 
+/* The sample's registers by DWARF number (0..u->nregs - 1; x86_64's 16 is
+ * the pc), and which of them it has as a bit mask. */
+static uint64_t dwarf_regs(const struct unwinder *u, const struct pd_sample *s, uint64_t *regs)
+{
+	uint64_t by_bit[64], valid = 0;
+
+	for (unsigned int bit = 0, i = 0; bit < 64; bit++)
+		if (s->regs_mask >> bit & 1)
+			by_bit[bit] = s->regs[i++];
+	for (unsigned int i = 0; i < u->nregs; i++) {
+		unsigned int bit = u->arch == ARCH_X86_64 ? (i < 16 ? x86_64_regs[i] : 8) : i;
+
+		if (s->regs_mask >> bit & 1) {
+			regs[i] = by_bit[bit];
+			valid |= 1ULL << i;
+		}
+	}
+	return valid;
+}
+
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct unwinder *u = arg;
 	const struct pd_sample *s = u->cur;
-	size_t n = u->arch == ARCH_X86_64 ? sizeof(x86_64_regs) : 32;
-	uint64_t pc, sp, v;
+	uint64_t pc, sp, regs[RULE_REGS], valid = dwarf_regs(u, s, regs);
 
 	if (!arch_pc_sp(u, s, &pc, &sp))
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Word w;
+	for (unsigned int i = 0; i < u->nregs; i++) {
+		Dwarf_Word w = regs[i];
 
-		if (!pd_sample__reg(s, u->arch == ARCH_X86_64 ? x86_64_regs[i] : (unsigned int)i, &v))
+		/* the pc goes in as the pc */
+		if (!(valid >> i & 1) || (u->arch == ARCH_X86_64 && i == 16))
 			continue;
-		w = v;
 		if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
 			return false;
 	}
@@ -409,21 +428,10 @@ static bool stack_word(const struct unwinder *u, uint64_t addr, uint64_t *v)
 static int fast_unwind(struct unwinder *u, struct uproc *p, const struct pd_sample *s, uint64_t pc, uint64_t *ips,
 		       size_t max)
 {
-	uint64_t by_bit[64], a[RULE_REGS], b[RULE_REGS], *regs = a, *next = b, *t, valid = 0, nvalid;
+	uint64_t a[RULE_REGS], b[RULE_REGS], *regs = a, *next = b, *t, valid = dwarf_regs(u, s, a), nvalid;
 	bool activation = true;
 	size_t n = 0;
 
-	for (unsigned int bit = 0, i = 0; bit < 64; bit++)
-		if (s->regs_mask >> bit & 1)
-			by_bit[bit] = s->regs[i++];
-	for (unsigned int i = 0; i < u->nregs; i++) {
-		unsigned int bit = u->arch == ARCH_X86_64 ? (i < 16 ? x86_64_regs[i] : 8) : i;
-
-		if (s->regs_mask >> bit & 1) {
-			regs[i] = by_bit[bit];
-			valid |= 1ULL << i;
-		}
-	}
 	for (;;) {
 		uint64_t adj = pc - !activation, cfa;
 		const struct frame_rule *fr;
