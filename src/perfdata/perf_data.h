@@ -122,6 +122,30 @@ struct pd_alloc_event {
 	uint32_t reserved;      /* 0 in a file; report keeps the allocation's stack id here */
 };
 
+#define PD_ALLOC_FRAMES_MAX 4        /* frames a PD_ALLOC_FRAMES event holds */
+
+/* A PD_ALLOC_FRAMES event of the next (at most 4) of the n frames at f, for
+ * pid/tid: the shim, report (allocator probes) and mkperf write them so;
+ * returns how many it took. */
+static inline uint16_t pd_alloc__frames(struct pd_alloc_event *e, const uint64_t *f, size_t n, uint32_t pid,
+					uint32_t tid)
+{
+	uint64_t w[PD_ALLOC_FRAMES_MAX] = { 0 };
+	uint16_t k = (uint16_t)(n < PD_ALLOC_FRAMES_MAX ? n : PD_ALLOC_FRAMES_MAX);
+
+	for (uint16_t i = 0; i < k; i++)
+		w[i] = f[i];
+	*e = (struct pd_alloc_event){ .time = w[0], .addr = w[1], .size = w[2], .site = w[3], .pid = pid,
+		.tid = tid, .kind = PD_ALLOC_FRAMES, .fn = k };
+	return k;
+}
+
+/* Frame k (0..3) of a PD_ALLOC_FRAMES event. */
+static inline uint64_t pd_alloc__frame(const struct pd_alloc_event *e, unsigned int k)
+{
+	return k == 0 ? e->time : k == 1 ? e->addr : k == 2 ? e->size : e->site;
+}
+
 /* header.misc bits we need that older uapi headers may lack */
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
 #define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)

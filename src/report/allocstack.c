@@ -152,13 +152,13 @@ void report__alloc_stacks(struct report *r)
 			continue;
 		}
 		/* callers of this thread's last allocation; none pending: stray */
-		if (!u64map__get(&by_tid, key, &idx) || !pend[idx].nr || !e.fn || e.fn > 4) {
+		if (!u64map__get(&by_tid, key, &idx) || !pend[idx].nr || !e.fn || e.fn > PD_ALLOC_FRAMES_MAX) {
 			r->alloc_stray_frames++;
 			continue;
 		}
 		p = &pend[idx];
 		for (uint16_t k = 0; k < e.fn && p->nr < ALLOC_STACK_MAX; k++)
-			p->f[p->nr++] = k == 0 ? e.time : k == 1 ? e.addr : k == 2 ? e.size : e.site;
+			p->f[p->nr++] = pd_alloc__frame(&e, k);
 	}
 	for (size_t i = 0; i < nr_pend; i++)
 		if (pend[i].nr)

@@ -238,16 +238,9 @@ static void push_frames(struct report *r, size_t *alloc_ev, const struct pd_samp
 		return;
 	nr = names__stack(r->names, r->maps, s, s->time, ips, ARRAY_SIZE(ips), &st);
 	/* ips[0] is the site itself */
-	for (size_t i = 1; i < nr; i += 4) {
-		uint16_t n = (uint16_t)(nr - i < 4 ? nr - i : 4);
-		uint64_t f[4] = { 0 };
-
-		memcpy(f, ips + i, n * sizeof(*f));
-		if (r->alloc.nr >= PD_MAX_ALLOC_EVENTS)
-			return;
+	for (size_t i = 1; i < nr && r->alloc.nr < PD_MAX_ALLOC_EVENTS;) {
 		xgrow((void **)&r->alloc.ev, alloc_ev, r->alloc.nr + 1, sizeof(*r->alloc.ev));
-		r->alloc.ev[r->alloc.nr++] = (struct pd_alloc_event){ .time = f[0], .addr = f[1], .size = f[2],
-			.site = f[3], .pid = s->pid, .tid = s->tid, .kind = PD_ALLOC_FRAMES, .fn = n };
+		i += pd_alloc__frames(&r->alloc.ev[r->alloc.nr++], ips + i, nr - i, s->pid, s->tid);
 	}
 }
 

@@ -1046,15 +1046,14 @@ static void do_frames(struct mk *mk, struct line *l)
 	uint64_t n = num(l, "n", 0);
 
 	check_used(l);
-	for (size_t i = 0; i < nr; i += 4) {
+	for (size_t i = 0; i < nr;) {
 		struct pd_alloc_event *e;
-		uint64_t w[4] = { 0 };
 
-		memcpy(w, f + i, (nr - i < 4 ? nr - i : 4) * sizeof(*w));
 		xgrow((void **)&mk->allocs, &mk->alloc_allocs, mk->nr_allocs + 1, sizeof(*mk->allocs));
 		e = &mk->allocs[mk->nr_allocs++];
-		*e = (struct pd_alloc_event){ .time = w[0], .addr = w[1], .size = w[2], .site = w[3], .pid = pid,
-			.tid = tid, .kind = PD_ALLOC_FRAMES, .fn = (uint16_t)(n ? n : nr - i < 4 ? nr - i : 4) };
+		i += pd_alloc__frames(e, f + i, nr - i, pid, tid);
+		if (n)
+			e->fn = (uint16_t)n;    /* a damaged count */
 	}
 }
 

@@ -217,7 +217,7 @@ static struct pd_alloc_event *put(struct tbuf *b, uint16_t kind, uint16_t fn)
 
 /* The callers above site (the libgcc unwinder, through backtrace(3)):
  * the frames after site's in this thread's stack, at most STACK_FRAMES. */
-static int callers_of(const void *site, void **out)
+static int callers_of(const void *site, uint64_t *out)
 {
 	void *bt[STACK_FRAMES + 8];
 	int n = backtrace(bt, STACK_FRAMES + 8), i = 0, k = 0;
@@ -225,13 +225,13 @@ static int callers_of(const void *site, void **out)
 	while (i < n && bt[i] != site)
 		i++;
 	for (i++; i < n && k < STACK_FRAMES; i++)
-		out[k++] = bt[i];
+		out[k++] = (uintptr_t)bt[i];
 	return k;
 }
 
 static void emit(uint16_t kind, uint16_t fn, const void *addr, size_t size, const void *site)
 {
-	void *up[STACK_FRAMES];
+	uint64_t up[STACK_FRAMES];
 	struct pd_alloc_event *e;
 	struct tbuf *b;
 	int nup = 0;
@@ -249,18 +249,9 @@ static void emit(uint16_t kind, uint16_t fn, const void *addr, size_t size, cons
 		e->addr = (uintptr_t)addr;
 		e->size = size;
 		e->site = (uintptr_t)site;
-		/* PD_ALLOC_FRAMES: four callers an event, right after their allocation */
-		for (int i = 0; i < nup; i += 4) {
-			uint64_t f[4] = { 0 };
-
-			for (int k = 0; k < 4 && i + k < nup; k++)
-				f[k] = (uintptr_t)up[i + k];
-			e = put(b, PD_ALLOC_FRAMES, (uint16_t)(nup - i < 4 ? nup - i : 4));
-			e->time = f[0];
-			e->addr = f[1];
-			e->size = f[2];
-			e->site = f[3];
-		}
+		/* PD_ALLOC_FRAMES: the callers, right after their allocation */
+		for (int i = 0; i < nup;)
+			i += pd_alloc__frames(put(b, PD_ALLOC_FRAMES, 0), up + i, (size_t)(nup - i), my_pid, b->tid);
 		unlock(b);
 	}
 	depth--;
