@@ -369,6 +369,8 @@ static size_t cell(FILE *fp, const char *s, int w, bool last, int room)
 	return len + pad;
 }
 
+#define COLUMNS_MAX 32          /* more than the column lists hold (columns.c) */
+
 /* A recording whose events have data addresses but no data source
  * (software events: page faults): no cache levels, no HITM, no peers. */
 static bool accesses_only(const struct report *r)
@@ -420,6 +422,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 {
 	size_t nr_cols, n;
 	const struct line_column *cols = line_columns(r, &nr_cols);
+	bool skip[COLUMNS_MAX] = { false };
 	uint64_t total = 0;
 	char buf[256];
 	int used;
@@ -436,11 +439,15 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	n = section(fp, buf);
 	for (size_t i = 0; i < r->nr_lines; i++)
 		total += c2c_stats__metric(&r->lines[i]->stats, r->mode);
-	while (nr_cols > 1 && skip_column(r, cols[nr_cols - 1].name))
+	/* decided once for the table, not per cell */
+	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
+	for (size_t c = 0; c < nr_cols; c++)
+		skip[c] = skip_column(r, cols[c].name);
+	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
 	n += fprintf(fp, "%5s", "Index");
 	for (size_t c = 0; c < nr_cols; c++)
-		if (!skip_column(r, cols[c].name))
+		if (!skip[c])
 			n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
 	n += fprintf(fp, "\n");
 	for (size_t i = 0; i < r->nr_lines; i++) {
@@ -448,7 +455,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 		for (size_t c = 0; c < nr_cols; c++) {
 			bool last = c + 1 == nr_cols;
 
-			if (skip_column(r, cols[c].name))
+			if (skip[c])
 				continue;
 			line_column__cell(&cols[c], r, r->lines[i], total, buf, sizeof(buf));
 			putc(' ', fp);
@@ -597,6 +604,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	const struct c2c_line *l = r->lines[idx], *rl;
 	size_t nr_cols, n, hl;
 	char hdr[512];
+	bool skip[COLUMNS_MAX] = { false };
 	const struct row_column *cols = row_columns(r, &nr_cols);
 	char key[128], buf[256];
 	int used;
@@ -615,12 +623,15 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	n += fprintf_layout(r, l, fp);
 	while (nr_cols && cols[nr_cols - 1].wide)
 		nr_cols--;
-	while (nr_cols > 1 && skip_column(r, cols[nr_cols - 1].name))
+	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
+	for (size_t c = 0; c < nr_cols; c++)
+		skip[c] = skip_column(r, cols[c].name);
+	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
 	/* the header, cut at WIDTH as the rows are */
 	hl = scnprintf(hdr, sizeof(hdr), "     ");
 	for (size_t c = 0; c < nr_cols; c++) {
-		if (!skip_column(r, cols[c].name))
+		if (!skip[c])
 			hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %*s", cols[c].width, cols[c].name);
 		if (c == 1)
 			hl += co_header(r, hdr + hl, sizeof(hdr) - hl);
@@ -641,7 +652,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		for (size_t c = 0; c < nr_cols; c++) {
 			bool last = c + 1 == nr_cols && !r->opts.node_info;
 
-			if (!skip_column(r, cols[c].name)) {
+			if (!skip[c]) {
 				row_column__cell(&cols[c], r, rl, row, buf, sizeof(buf));
 				putc(' ', fp);
 				used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
