@@ -164,27 +164,22 @@ bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_
 
 /* PERF_CONTEXT_*: markers in a callchain, not addresses */
 #define CONTEXT_MAX ((uint64_t)-4095)
-#define CONTEXT_USER ((uint64_t)-512)
 
 size_t names__stack(struct names *n, const struct maps *maps, const struct pd_sample *s, uint64_t time,
 		    uint64_t *ips, size_t max, struct stack_stats *st)
 {
 	size_t nr = 0;
-	bool user = false;
 
 	for (uint64_t i = 0; i < s->callchain_nr; i++) {
 		uint64_t a = s->callchain[i];
 
-		if (a >= CONTEXT_MAX) {
-			user = a == CONTEXT_USER;
+		if (a >= CONTEXT_MAX)
 			continue;
-		}
 		if (nr == max) {
 			st->clipped++;
 			return nr;
 		}
 		ips[nr++] = a;
-		st->user_frames |= user;
 	}
 	if (s->stack_dyn_size || s->regs_abi) {
 		/* --call-graph dwarf: the kernel's chain stopped at the user boundary */

@@ -65,7 +65,6 @@ struct unwind_stats;
 
 struct stack_stats {
 	uint64_t clipped;         /* stacks cut at the frame limit */
-	bool user_frames;         /* the last stack had user frames from its callchain */
 };
 
 /* The call stack of sample s, innermost first, at most max addresses in

@@ -263,12 +263,7 @@ static bool report_module(struct unwinder *u, struct uproc *p, uint64_t addr)
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, map->name, path, -1, bias, true);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	if (!mod) {
-		u->st.module_errors++;
-		return false;
-	}
-	u->st.modules++;
-	return dwfl_addrmodule(p->dwfl, addr) != NULL;
+	return mod && dwfl_addrmodule(p->dwfl, addr) != NULL;
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -395,7 +390,6 @@ static __attribute__((noinline)) const struct frame_rule *rule_new(struct unwind
 			break;
 		}
 	}
-	u->st.rules++;
 	xgrow((void **)&p->rules, &p->alloc_rules, p->nr_rules + 1, sizeof(*p->rules));
 	p->rules[p->nr_rules] = fr;
 	u64map__put(&p->rule_idx, pc, p->nr_rules);
@@ -530,12 +524,9 @@ size_t unwinder__user(struct unwinder *u, const struct maps *maps, const struct 
 			u->st.checked++;
 			if ((size_t)fast != nr || memcmp(mine, ips, nr * sizeof(*ips)))
 				u->st.check_mismatches++;
-		} else {
-			u->st.slow++;
 		}
 	}
 	u->cur = NULL;
 	u->st.unwound += nr > 1;
-	u->st.frames += nr;
 	return nr;
 }

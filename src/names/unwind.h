@@ -19,15 +19,10 @@ struct unwinder;
 struct unwind_stats {
 	uint64_t samples;         /* asked for */
 	uint64_t unwound;         /* got at least one caller */
-	uint64_t frames;          /* frames returned, the sample's pc included */
 	uint64_t no_regs;         /* no registers, or no pc/sp among them (or an arch we do not unwind) */
 	uint64_t no_stack;        /* registers but an empty stack copy */
 	uint64_t no_module;       /* the pc is in no object we could open */
-	uint64_t modules;         /* modules reported */
-	uint64_t module_errors;   /* objects libdwfl refused */
 	uint64_t fast;            /* unwound from the cached rules */
-	uint64_t slow;            /* by libdwfl's unwinder (a step the rules do not cover) */
-	uint64_t rules;           /* pcs whose CFI was read */
 	uint64_t checked, check_mismatches; /* C2CSCAN_UNWIND_CHECK: fast answers compared */
 };
 
