@@ -372,16 +372,11 @@ static const char *anon_kind(const struct map_desc *map)
 static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t addr,
 		       bool beyond_file, struct data_loc *out)
 {
-	struct obj *o = obj__get(s, fmap);
+	struct obj *o;
 	uint64_t vaddr;
-	int rc;
+	int rc = obj__at(s, fmap, addr, beyond_file, &o, &vaddr);
 
-	if (o->state != OBJ_OK)
-		return obj_err(o);
-	rc = obj__vaddr(o, fmap, addr, beyond_file, &vaddr);
-	if (rc)
-		return rc;
-	return obj__data_cached(s, o, vaddr, out);
+	return rc ? rc : obj__data_cached(s, o, vaddr, out);
 }
 
 static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t addr,

@@ -169,10 +169,7 @@ int symbols__insn(struct symbols *s, const struct map_desc *map, uint64_t addr, 
 	memset(out, 0, sizeof(*out));
 	if (!map || map_is_anon(map) || map->name[0] == '[')
 		return -ENOENT;
-	o = obj__get(s, map);
-	if (o->state != OBJ_OK)
-		return obj_err(o);
-	rc = obj__vaddr(o, map, addr, false, &vaddr);
+	rc = obj__at(s, map, addr, false, &o, &vaddr);
 	if (rc)
 		return rc;
 	if (acache__get(&o->insns, vaddr, out, &rc))

@@ -1088,13 +1088,13 @@ int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path)
 	return jit_index__add_jitdump(s->jit, pid, path);
 }
 
-/* The object behind file mapping map, opened, and addr's link address in it. */
-static int obj_at(struct symbols *s, const struct map_desc *map, uint64_t addr, struct obj **op, uint64_t *vaddr)
+int obj__at(struct symbols *s, const struct map_desc *map, uint64_t addr, bool beyond_file, struct obj **op,
+	    uint64_t *vaddr)
 {
 	struct obj *o = obj__get(s, map);
 
 	*op = o;
-	return o->state != OBJ_OK ? obj_err(o) : obj__vaddr(o, map, addr, false, vaddr);
+	return o->state != OBJ_OK ? obj_err(o) : obj__vaddr(o, map, addr, beyond_file, vaddr);
 }
 
 int symbols__object_file(struct symbols *s, const struct map_desc *map, uint64_t addr, const char **path,
@@ -1106,7 +1106,7 @@ int symbols__object_file(struct symbols *s, const struct map_desc *map, uint64_t
 
 	if (!map || map_is_anon(map) || map->name[0] == '[')
 		return -ENOENT;
-	rc = obj_at(s, map, addr, &o, &vaddr);
+	rc = obj__at(s, map, addr, false, &o, &vaddr);
 	if (rc)
 		return rc;
 	*path = o->path;
@@ -1130,7 +1130,7 @@ int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, u
 		return 0;
 	if (!map || map_is_anon(map))
 		return -ENOENT;
-	rc = obj_at(s, map, addr, &o, &vaddr);
+	rc = obj__at(s, map, addr, false, &o, &vaddr);
 	return rc ? rc : obj__code_cached(s, o, vaddr, out);
 }
 

@@ -152,6 +152,11 @@ void sym_warn(struct symbols *s, const char *fmt, ...) __attribute__((format(pri
 /* The object behind a file mapping, opened on first use. */
 struct obj *obj__get(struct symbols *s, const struct map_desc *map);
 int obj_err(const struct obj *o);
+/* The object behind file mapping map, opened (*op), and addr's link
+ * address in it (beyond_file: as obj__vaddr): 0, or obj_err's or
+ * obj__vaddr's error. */
+int obj__at(struct symbols *s, const struct map_desc *map, uint64_t addr, bool beyond_file, struct obj **op,
+	    uint64_t *vaddr);
 int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t addr, bool beyond_file,
 	       uint64_t *vaddr);
 const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off);
