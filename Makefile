@@ -107,6 +107,13 @@ $(B)/progs/callers-fp: tests/progs/callers.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O0 -fno-omit-frame-pointer -g -o $@ $<
 
+# data types (tests/cli/types.sh): -O2 as users build; no stack probes, so
+# the first touch of a thread-stack page is the program's own access
+$(B)/progs/types: tests/progs/types.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fno-stack-clash-protection -D_GNU_SOURCE -o $@ $< -lpthread
+
 # the fixed layout of tests/progs/counters.c (the consumer's counter on its own line)
 $(B)/progs/counters-padded: tests/progs/counters.c
 	$(call msg,CC,$<)

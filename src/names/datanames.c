@@ -24,11 +24,16 @@
 #include "names/symbols_int.h"
 /* ---- data ---- */
 
-static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+bool die_type(Dwarf_Die *die, Dwarf_Die *type)
 {
 	Dwarf_Attribute a;
 
 	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
+}
+
+static bool var_tls_op(uint8_t atom)
+{
+	return atom == DW_OP_form_tls_address || atom == DW_OP_GNU_push_tls_address;
 }
 
 static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
@@ -51,21 +56,24 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 			continue;
 		}
 		if (tag != DW_TAG_variable || !dwarf_attr(&child, DW_AT_location, &a) ||
-		    dwarf_getlocation(&a, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
+		    dwarf_getlocation(&a, &ops, &nops))
 			continue;
 		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
 			size = 0;
-		xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
-		o->vars[o->nr_vars].addr = ops[0].number + bias;
-		o->vars[o->nr_vars].size = size;
-		o->vars[o->nr_vars].die = child;
-		o->nr_vars++;
+		if (nops == 1 && ops[0].atom == DW_OP_addr) {
+			xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
+			o->vars[o->nr_vars++] = (struct var){ ops[0].number + bias, size, child };
+		} else if (nops == 2 && ops[0].atom != DW_OP_addr && var_tls_op(ops[1].atom)) {
+			/* an offset in the object's TLS block (const, then the TLS operator) */
+			xgrow((void **)&o->tls_vars, &o->alloc_tls_vars, o->nr_tls_vars + 1, sizeof(*o->tls_vars));
+			o->tls_vars[o->nr_tls_vars++] = (struct var){ ops[0].number, size, child };
+		}
 	} while (!dwarf_siblingof(&child, &child));
 }
 
 /* Every variable with a fixed address, once per object, on the first data
  * question: DWARF has no address index for data (aranges cover code). */
-static void vars_build(struct obj *o)
+void vars_build(struct obj *o)
 {
 	Dwarf_Die *cu = NULL;
 	Dwarf_Addr bias;
@@ -75,9 +83,11 @@ static void vars_build(struct obj *o)
 		vars_scan(o, cu, bias, 0);
 	if (o->nr_vars)
 		qsort(o->vars, o->nr_vars, sizeof(*o->vars), cmp_u64_key);
+	if (o->nr_tls_vars)
+		qsort(o->tls_vars, o->nr_tls_vars, sizeof(*o->tls_vars), cmp_u64_key);
 }
 
-static const struct var *var_find(const struct obj *o, uint64_t vaddr)
+const struct var *var_find(const struct obj *o, uint64_t vaddr)
 {
 	size_t lo = upper_bound_u64(o->vars, o->nr_vars, sizeof(*o->vars), vaddr);
 
@@ -167,7 +177,7 @@ static bool member_range(Dwarf_Die *m, uint64_t *loc, uint64_t *size)
  * ".name" and "[i]" to out->member. Unions take the first member that
  * covers the offset; anonymous members add no name.
  */
-static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
+bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die *leaf)
 {
 	Dwarf_Die type = *type_in;
 	Dwarf_Word size = 0;
@@ -212,7 +222,7 @@ static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
 					member_append(out, "+%#" PRIx64, off);
 				out->member_size = 0;
 				out->member_off = 0;
-				return;
+				return false;
 			}
 			continue;
 		}
@@ -244,14 +254,14 @@ static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
 			stride[nd - 1] = esz;
 			for (int d = nd - 2; d >= 0; d--) {
 				if (!counts[d + 1])
-					return;
+					return false;
 				stride[d] = stride[d + 1] * counts[d + 1];
 			}
 			for (int d = 0; d < nd; d++) {
 				uint64_t idx = off / stride[d];
 
 				if (counts[d] && idx >= counts[d])
-					return;
+					return false;
 				member_append(out, "[%" PRIu64 "]", idx);
 				off -= idx * stride[d];
 			}
@@ -262,11 +272,14 @@ static void type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out)
 	}
 	out->member_size = size > UINT32_MAX ? 0 : (uint32_t)size;
 	out->member_off = (uint32_t)off;
+	if (leaf)
+		*leaf = type;
+	return true;
 }
 
 /* A type as the source names it: a typedef by its name, "struct x",
  * "union x", "enum x", a base type by its name, "T[N]" for arrays. */
-static void type_name(Dwarf_Die *type, char *buf, size_t size)
+void type_name(Dwarf_Die *type, char *buf, size_t size)
 {
 	Dwarf_Die t = *type, elem;
 	Dwarf_Word n;
@@ -323,6 +336,7 @@ static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
 		out->sym = obj__demangle(o, e->name);
 		out->sym_off = off;
 		out->sym_size = e->size;
+		out->type_source = TYPE_SYMBOL;
 	}
 	if (!o->vars_built)
 		vars_build(o);
@@ -339,8 +353,9 @@ static int obj__data(struct obj *o, uint64_t vaddr, struct data_loc *out)
 		if (vn) {
 			snprintf(out->member, sizeof(out->member), "%s", vn);
 			if (die_type((Dwarf_Die *)&v->die, &type)) {
+				out->type_source = TYPE_VARIABLE;
 				type_name(&type, out->type, sizeof(out->type));
-				type_walk(&type, vaddr - v->addr, out);
+				type_walk(&type, vaddr - v->addr, out, NULL);
 			}
 		}
 	}

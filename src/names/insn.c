@@ -14,8 +14,7 @@
 #include <string.h>
 #include "names/symbols_int.h"
 
-/* Up to 16 bytes of code at link-time address vaddr. */
-static size_t code_bytes(struct obj *o, uint64_t vaddr, uint8_t *buf, size_t size)
+size_t code_span(struct obj *o, uint64_t vaddr, const uint8_t **p)
 {
 	GElf_Addr bias;
 	Elf *elf = dwfl_module_getelf(o->mod, &bias);
@@ -24,7 +23,7 @@ static size_t code_bytes(struct obj *o, uint64_t vaddr, uint8_t *buf, size_t siz
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
-		size_t off, n;
+		size_t off;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) ||
 		    vaddr < sh.sh_addr || vaddr - sh.sh_addr >= sh.sh_size)
@@ -33,14 +32,22 @@ static size_t code_bytes(struct obj *o, uint64_t vaddr, uint8_t *buf, size_t siz
 		off = (size_t)(vaddr - sh.sh_addr);
 		if (!d || !d->d_buf || off >= d->d_size)
 			return 0;
-		n = d->d_size - off < size ? d->d_size - off : size;
-		memcpy(buf, (const uint8_t *)d->d_buf + off, n);
-		return n;
+		*p = (const uint8_t *)d->d_buf + off;
+		return d->d_size - off;
 	}
 	return 0;
 }
 
-static bool handle_for(struct symbols *s, int machine, csh **hp)
+int obj_machine(struct obj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	GElf_Ehdr eh;
+
+	return elf && gelf_getehdr(elf, &eh) ? eh.e_machine : 0;
+}
+
+bool cs_handle(struct symbols *s, int machine, csh **hp)
 {
 	int which = machine == EM_X86_64 ? 0 : machine == EM_AARCH64 ? 1 : -1;
 
@@ -96,7 +103,7 @@ int symbols__insn_bytes(struct symbols *s, int machine, const uint8_t *buf, size
 	csh *h;
 
 	memset(out, 0, sizeof(*out));
-	if (!n || !handle_for(s, machine, &h))
+	if (!n || !cs_handle(s, machine, &h))
 		return -ENOENT;
 	if (cs_disasm(*h, buf, n, vaddr, 1, &in) != 1)
 		return -EINVAL;
@@ -148,16 +155,13 @@ int symbols__insn_bytes(struct symbols *s, int machine, const uint8_t *buf, size
 
 static int insn_decode(struct symbols *s, struct obj *o, uint64_t vaddr, struct insn_access *out)
 {
-	uint8_t buf[16];
-	size_t n = code_bytes(o, vaddr, buf, sizeof(buf));
-	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(o->mod, &bias);
-	GElf_Ehdr eh;
+	const uint8_t *p = NULL;
+	size_t n = code_span(o, vaddr, &p);
 
 	memset(out, 0, sizeof(*out));
-	if (!n || !elf || !gelf_getehdr(elf, &eh))
+	if (!n)
 		return -ENOENT;
-	return symbols__insn_bytes(s, eh.e_machine, buf, n, vaddr, out);
+	return symbols__insn_bytes(s, obj_machine(o), p, n < 16 ? n : 16, vaddr, out);
 }
 
 int symbols__insn(struct symbols *s, const struct map_desc *map, uint64_t addr, struct insn_access *out)

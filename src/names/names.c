@@ -133,16 +133,23 @@ bool names__data(struct names *n, const struct maps *maps, const struct c2c_line
 }
 
 void names__row(struct names *n, const struct maps *maps, bool use_time, const struct c2c_line *l,
-		const struct c2c_row *row, struct row_names *out)
+		const struct c2c_row *row, uint64_t obj_start, uint64_t obj_size, struct row_names *out)
 {
 	uint32_t pid = row->cpumode == PERF_RECORD_MISC_KERNEL ? KERNEL_PID : row->first_pid;
+	struct data_loc *d = &out->data;
 
 	memset(out, 0, sizeof(*out));
 	if (!n || n->o.disabled)
 		return;
 	out->code_ok = !symbols__code(names__symbols(n), row->code_map, pid, row->iaddr,
 				      use_time ? row->first_time : 0, &out->code);
-	out->data_ok = names__data(n, maps, l, row->offset, &out->data);
+	out->data_ok = names__data(n, maps, l, row->offset, d);
+	/* no DWARF variable at the address (heap, stack, TLS, a symbol
+	 * without type): what the instruction's operand points at */
+	if (d->type_source != TYPE_VARIABLE && !d->kernel && pid != KERNEL_PID &&
+	    !symbols__access_type(names__symbols(n), row->code_map, row->iaddr, l->addr + row->offset,
+				  obj_start, obj_size, d, NULL))
+		out->data_ok = true;
 }
 
 bool names__insn(struct names *n, const struct c2c_row *row, struct insn_access *out)
@@ -231,8 +238,21 @@ size_t names__source_scnprintf(const struct code_loc *c, bool full, char *buf, s
 	return scnprintf(buf, size, "%s:%d", full || !base ? f : base + 1, c->line);
 }
 
+bool names__data_typed(const struct data_loc *d)
+{
+	return d->type_source >= TYPE_VARIABLE && (d->var_led || d->aggregate);
+}
+
 size_t names__data_scnprintf(const struct data_loc *d, char *buf, size_t size)
 {
+	/* typed through the instruction: "struct conn.st.bytes", "st.hits"
+	 * (a stack or TLS variable), "struct item[3].hits" */
+	if (!d->sym && d->type_source >= TYPE_VARIABLE && (d->type[0] || d->member[0])) {
+		if (d->var_led)
+			return scnprintf(buf, size, "%s", d->member);
+		return scnprintf(buf, size, "%s%s%s", d->type, d->member[0] && d->member[0] != '[' ? "." : "",
+				 d->member);
+	}
 	if (d->sym && d->member[0])
 		return d->member_off ? scnprintf(buf, size, "%s+%#x", d->member, d->member_off)
 				     : scnprintf(buf, size, "%s", d->member);

@@ -48,9 +48,12 @@ struct row_names {
 
 /* Code of row and data at its offset in line l (maps: the report's, for the
  * mapping below a data mapping; use_time: code resolved by the row's time).
- * Empty (code_ok/data_ok false) when nothing is known or names are disabled. */
+ * Data without a DWARF variable gets the type its instruction's operand
+ * points at (symbols__access_type; obj_start/obj_size: the heap object
+ * under the row, 0 none). Empty (code_ok/data_ok false) when nothing is
+ * known or names are disabled. */
 void names__row(struct names *n, const struct maps *maps, bool use_time, const struct c2c_line *l,
-		const struct c2c_row *row, struct row_names *out);
+		const struct c2c_row *row, uint64_t obj_start, uint64_t obj_size, struct row_names *out);
 /* Data at byte offset of line l (0 .. line size - 1). */
 bool names__data(struct names *n, const struct maps *maps, const struct c2c_line *l, uint32_t offset,
 		 struct data_loc *out);
@@ -84,7 +87,12 @@ const char *names__warning(const struct names *n, size_t i);
 size_t names__code_scnprintf(const struct code_loc *c, char *buf, size_t size);
 /* "counter.c:42" (base name; full path with full); "" when unknown. */
 size_t names__source_scnprintf(const struct code_loc *c, bool full, char *buf, size_t size);
-/* "counters.b", "counters+0x8", "[heap]"; "" when unknown. */
+/* d names a member of a typed object (a struct, union or class, or a
+ * variable), which says more than the heap object around it. */
+bool names__data_typed(const struct data_loc *d);
+/* "counters.b", "counters+0x8", "struct conn.st.bytes" (typed through the
+ * instruction), "st.hits" (a stack or TLS variable), "[heap]"; "" when
+ * unknown. */
 size_t names__data_scnprintf(const struct data_loc *d, char *buf, size_t size);
 
 #endif

@@ -203,6 +203,7 @@ static void obj__init_caches(struct obj *o)
 	acache__init(&o->data, sizeof(struct data_loc));
 	acache__init(&o->lines, sizeof(struct dwline *));
 	acache__init(&o->insns, sizeof(struct insn_access));
+	acache__init(&o->dtypes, sizeof(struct dtype_res));
 }
 
 static void obj__delete(struct obj *o)
@@ -215,7 +216,9 @@ static void obj__delete(struct obj *o)
 		dwline__delete(((struct dwline **)o->lines.vals)[i]);
 	acache__exit(&o->lines);
 	acache__exit(&o->insns);
+	acache__exit(&o->dtypes);
 	free(o->vars);
+	free(o->tls_vars);
 	free(o->subps);
 	u64map__exit(&o->subps_cus);
 	free(o->esyms);
@@ -655,7 +658,7 @@ static bool has_aranges(struct obj *o)
 /* The subprograms of the CU holding vaddr (found by the address ranges),
  * scanned once: a large library's (libc's debug file) CUs are mostly never
  * asked for. Without address ranges, every CU, once. */
-static const struct subp *subp_lookup(struct obj *o, uint64_t vaddr)
+const struct subp *subp_lookup(struct obj *o, uint64_t vaddr)
 {
 	const struct subp *sp = subp_find(o, vaddr);
 	Dwarf_Addr bias;

@@ -71,7 +71,35 @@ struct data_loc {
 	uint32_t member_off;      /* offset of the address inside that member */
 	const char *kind;         /* "[heap]", "[stack]", "//anon", shm or file name: when no symbol */
 	bool kernel;
+	uint8_t type_source;      /* enum type_source: how type and member were found */
+	bool var_led;             /* member starts with a variable's name (no sym: stack, TLS) */
+	bool aggregate;           /* type is a struct, union or class (typedefs seen through) */
 };
+
+/* How a data_loc's type was found: the DWARF variable at the address or
+ * under the instruction's operand (globals, stack, TLS); an ELF symbol only
+ * (no type); the instruction's base register typed by tracking the
+ * function's code from its start; tracking plus the heap object's start
+ * (the element of an array indexed by a register). */
+enum type_source { TYPE_NONE, TYPE_SYMBOL, TYPE_VARIABLE, TYPE_TRACKED, TYPE_HEAP };
+const char *type_source__name(enum type_source t);
+
+/* Why an instruction's access has no type (symbols__access_type). */
+enum dtype_reason {
+	DT_OK,
+	DT_NO_CODE,             /* no code bytes, or the decoder failed */
+	DT_NO_MEM,              /* no memory operand */
+	DT_NO_DWARF,            /* no subprogram covers the address */
+	DT_ARCH,                /* an architecture the tracker does not follow */
+	DT_UNTYPED_REG,         /* the base register's type is unknown */
+	DT_NO_POINTEE,          /* a pointer to void or to an incomplete type */
+	DT_STACK_SLOT,          /* a stack address no variable covers (spills, saved registers) */
+	DT_NO_GLOBAL,           /* a fixed address no DWARF variable covers */
+	DT_TLS,                 /* a thread-local access not resolved */
+	DT_ABSOLUTE,            /* no base register */
+	DT_NR
+};
+const char *dtype_reason__name(enum dtype_reason r);
 
 struct symbols *symbols__new(const struct symbols_opts *o);
 void symbols__delete(struct symbols *s);
@@ -121,6 +149,24 @@ int symbols__insn(struct symbols *s, const struct map_desc *map, uint64_t addr, 
 int symbols__insn_bytes(struct symbols *s, int machine, const uint8_t *buf, size_t n, uint64_t vaddr,
 			struct insn_access *out);
 int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path);
+
+/*
+ * The type of what the instruction at addr (in code mapping map) accessed
+ * at data address data (0: unknown), from its memory operand and the
+ * function's DWARF (dtype.c): out->type, out->member (the member path; led
+ * by the variable's name for stack, TLS and global variables) and
+ * out->type_source. obj_start/obj_size: the heap object holding data (0:
+ * none), which gives an indexed element its index. Returns 0, or a negative
+ * errno with *reason (may be NULL) saying why.
+ */
+int symbols__access_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
+			 uint64_t obj_start, uint64_t obj_size, struct data_loc *out, enum dtype_reason *reason);
+/* Every instruction with a memory operand in object file path (link
+ * addresses), typed: counts by reason (dtype_reason), for the coverage
+ * benchmark. cb (may be NULL) sees each one. */
+int symbols__type_all(struct symbols *s, const char *path, uint64_t counts[DT_NR],
+		      void (*cb)(void *arg, uint64_t vaddr, enum dtype_reason r, const struct data_loc *d),
+		      void *arg);
 
 /* Build-id of an object from the recording's HEADER_BUILD_ID table, used
  * when its mappings carry none (MMAP v1, MMAP2 inode form). */

@@ -39,6 +39,20 @@ struct acache {
 	size_t val_size, nr, alloc_keys, alloc_vals;
 };
 
+/* What an instruction's memory operand points at (dtype.c), cached per
+ * (object, address): the object's type and the byte of it, before any
+ * index register. */
+struct dtype_res {
+	int8_t reason;          /* enum dtype_reason: DT_OK, or why nothing was found */
+	uint8_t source;         /* enum type_source */
+	bool indexed;           /* an index register (or a pointer moved by one) adds an unknown offset */
+	bool ptr;               /* the object is a pointer to type (a spilled register) */
+	uint8_t scale;
+	int64_t off;            /* byte offset into type */
+	Dwarf_Die type;         /* the accessed object's type */
+	const char *var;        /* the variable whose storage it is (stack, TLS, global), or NULL */
+};
+
 /* ---- objects ---- */
 
 enum obj_state { OBJ_OK, OBJ_MISSING, OBJ_STALE, OBJ_NOT_ELF };
@@ -84,6 +98,8 @@ struct obj {
 	struct acache code, data;
 	struct var *vars;
 	size_t nr_vars, alloc_vars;
+	struct var *tls_vars;   /* thread-local variables: addr is the offset in the TLS block */
+	size_t nr_tls_vars, alloc_tls_vars;
 	bool vars_built;
 	struct esym *esyms;     /* the ELF symbol table, sorted: libdwfl's address lookup is linear */
 	size_t nr_esyms, alloc_esyms;
@@ -100,6 +116,9 @@ struct obj {
 	int lsec_state;         /* 0 not looked for, 1 usable, -1 not (libdw answers) */
 	struct strtab *demangled; /* C++ symbol names demangled on first use (obj__demangle) */
 	struct acache insns;    /* decoded instructions (insn.c) by address */
+	struct acache dtypes;   /* what each instruction's memory operand points at (dtype.c) */
+	int tls_state;          /* 0 not read, 1 executable with a TLS block, -1 none */
+	int64_t tls_base;       /* thread pointer offset of the TLS block (executables) */
 };
 
 struct ksym {
@@ -165,5 +184,25 @@ void ksyms_check(struct symbols *s, const struct map_desc *map);
 const struct ksym *ksym_find(const struct symbols *s, uint64_t addr);
 struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map);
 bool map_is_anon(const struct map_desc *map);
+const struct subp *subp_lookup(struct obj *o, uint64_t vaddr);
+
+/* datanames.c */
+bool die_type(Dwarf_Die *die, Dwarf_Die *type);
+/* every variable with a fixed address (vars) or a TLS offset (tls_vars) */
+void vars_build(struct obj *o);
+const struct var *var_find(const struct obj *o, uint64_t vaddr);
+/* Walk type down to byte off, appending the member path to out->member;
+ * the innermost member's type in *leaf (may be NULL). False when off falls
+ * in padding or outside the type. */
+bool type_walk(Dwarf_Die *type, uint64_t off, struct data_loc *out, Dwarf_Die *leaf);
+void type_name(Dwarf_Die *type, char *buf, size_t size);
+
+/* insn.c */
+/* The executable section bytes holding link address vaddr: a pointer to
+ * them and how many follow (0: none). */
+size_t code_span(struct obj *o, uint64_t vaddr, const uint8_t **p);
+/* The capstone handle for machine (EM_X86_64, EM_AARCH64), opened once. */
+bool cs_handle(struct symbols *s, int machine, csh **hp);
+int obj_machine(struct obj *o);
 
 #endif

@@ -326,16 +326,21 @@ static struct col_value row_tid_list(const struct report *r, const struct c2c_li
 static struct col_value row_data(const struct report *r, const struct c2c_line *l,
 				 const struct c2c_row *row, char *buf, size_t size)
 {
-	struct data_loc d;
+	struct row_names nm;
+	const struct data_loc *d = &nm.data;
 	struct heap_ref h;
-	bool named = report__data_name(r, l, row->offset, &d);
+	bool named;
 
+	report__row_names(r, l, row, &nm);
+	named = nm.data_ok;
 	buf[0] = '\0';
-	/* a variable or symbol names it; else the heap object it is in */
-	if ((!named || !d.sym) && report__row_heap(r, l, row, &h) && report__heap_scnprintf(r, &h, buf, size))
+	/* a variable or symbol names it, or the type its instruction points
+	 * at; else the heap object it is in */
+	if ((!named || (!d->sym && !names__data_typed(d))) && report__row_heap(r, l, row, &h) &&
+	    report__heap_scnprintf(r, &h, buf, size))
 		return text;
 	if (named)
-		names__data_scnprintf(&d, buf, size);
+		names__data_scnprintf(d, buf, size);
 	if (!buf[0] && l->key.kind == CL_KERNEL)
 		snprintf(buf, size, "[kernel]");
 	return text;

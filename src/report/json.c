@@ -138,9 +138,11 @@ static size_t jnames(FILE *fp, const struct report *r, const struct c2c_line *l,
 	n += fprintf(fp, "\"data_member_size\": %u, ", nm.data_ok ? d->member_size : 0);
 	n += jkey_str(fp, "data_kind", nm.data_ok && !d->sym ? d->kind : NULL, ", ");
 	/* the accessed object's type, and how it was found: a variable's DWARF
-	 * type; an ELF symbol only (no type) */
+	 * type (globals, stack, TLS); an ELF symbol only (no type); the
+	 * instruction's base register tracked through the function; that and
+	 * the heap object's start (the element) */
 	n += jkey_str(fp, "type", nm.data_ok && d->type[0] ? d->type : NULL, ", ");
-	n += jkey_str(fp, "type_source", !nm.data_ok || !d->sym ? NULL : d->type[0] ? "variable" : "symbol", ", ");
+	n += jkey_str(fp, "type_source", nm.data_ok ? type_source__name(d->type_source) : NULL, ", ");
 	return n;
 }
 

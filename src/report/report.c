@@ -657,7 +657,9 @@ const char *report__empty_reason(const struct report *r, char *buf, size_t size)
 void report__row_names(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		       struct row_names *out)
 {
-	names__row(r->names, r->maps, r->use_time, l, row, out);
+	const struct heap_obj *o = heap__obj(r->heap, row->tag);
+
+	names__row(r->names, r->maps, r->use_time, l, row, o ? o->addr : 0, o ? o->size : 0, out);
 }
 
 bool report__data_name(const struct report *r, const struct c2c_line *l, uint32_t offset,

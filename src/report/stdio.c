@@ -599,12 +599,38 @@ static size_t fprintf_co_cells(const struct report *r, uint32_t pid, uint32_t ti
 	return n;
 }
 
+#define DATA_WIDTH_MAX 40
+
+/* The Data column as wide as the longest name of line l's rows ("struct
+ * conn.st.bytes"), up to DATA_WIDTH_MAX and room more columns than its own. */
+static void data_width(const struct report *r, const struct c2c_line *l, const struct row_column *cols,
+		       size_t nr_cols, size_t room, int *width)
+{
+	char buf[256];
+
+	for (size_t c = 0; c < nr_cols; c++) {
+		size_t w = (size_t)-cols[c].width, max = w + room < DATA_WIDTH_MAX ? w + room : DATA_WIDTH_MAX;
+
+		if (strcmp(cols[c].name, "Data") || cols[c].width >= 0)
+			continue;
+		for (size_t i = 0; i < l->nr_rows && w < max; i++) {
+			size_t len;
+
+			row_column__cell(&cols[c], r, l, &l->rows[i], buf, sizeof(buf));
+			len = strlen(buf);
+			w = len > w ? (len < max ? len : max) : w;
+		}
+		width[c] = -(int)w;
+	}
+}
+
 static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 {
 	const struct c2c_line *l = r->lines[idx], *rl;
 	size_t nr_cols, n, hl;
 	char hdr[512];
 	bool skip[COLUMNS_MAX] = { false };
+	int width[COLUMNS_MAX];
 	const struct row_column *cols = row_columns(r, &nr_cols);
 	char key[128], buf[256];
 	int used;
@@ -628,18 +654,24 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		skip[c] = skip_column(r, cols[c].name);
 	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
-	/* the header, cut at WIDTH as the rows are */
-	hl = scnprintf(hdr, sizeof(hdr), "     ");
-	for (size_t c = 0; c < nr_cols; c++) {
-		if (!skip[c])
-			hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %*s", cols[c].width, cols[c].name);
-		if (c == 1)
-			hl += co_header(r, hdr + hl, sizeof(hdr) - hl);
-	}
-	if (r->opts.node_info)
-		hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %s", "Node{cpus}");
-	n += fprintf(fp, "%.*s\n", (int)(hl < WIDTH ? hl : WIDTH), hdr);
 	rl = r->co && report__coalesced_line(r, l) ? report__coalesced_line(r, l) : l;
+	for (size_t c = 0; c < nr_cols; c++)
+		width[c] = cols[c].width;
+	/* the header, cut at WIDTH as the rows are; Data widened into the room left */
+	for (int pass = 0; pass < 2; pass++) {
+		hl = scnprintf(hdr, sizeof(hdr), "     ");
+		for (size_t c = 0; c < nr_cols; c++) {
+			if (!skip[c])
+				hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %*s", width[c], cols[c].name);
+			if (c == 1)
+				hl += co_header(r, hdr + hl, sizeof(hdr) - hl);
+		}
+		if (r->opts.node_info)
+			hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %s", "Node{cpus}");
+		if (!pass && hl < WIDTH)
+			data_width(r, rl, cols, nr_cols, WIDTH - hl, width);
+	}
+	n += fprintf(fp, "%.*s\n", (int)(hl < WIDTH ? hl : WIDTH), hdr);
 	for (size_t i = 0; i < rl->nr_rows; i++) {
 		const struct c2c_row *row = &rl->rows[i];
 		struct c2c_row shown;
@@ -655,7 +687,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 			if (!skip[c]) {
 				row_column__cell(&cols[c], r, rl, row, buf, sizeof(buf));
 				putc(' ', fp);
-				used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
+				used += 1 + cell(fp, buf, width[c], last, WIDTH - used);
 			}
 			if (c == 1 && r->co)
 				used += fprintf_co_cells(r, pid, tid, dso, fp);

@@ -41,11 +41,30 @@ const char *verdict__word(enum verdict_kind k)
 static void unit_of(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		    struct verdict_unit *u)
 {
-	struct data_loc d;
+	struct row_names nm;
+	const struct data_loc *d = &nm.data;
 	struct heap_ref h;
+	bool heap;
+
 	u->start = row->offset;
 	u->size = 1;
-	if (report__row_heap(r, l, row, &h)) {
+	heap = report__row_heap(r, l, row, &h);
+	report__row_names(r, l, row, &nm);
+	/* a member: of a variable, or (typed through the instruction) of an
+	 * object larger than a line, whose members are what threads share;
+	 * a smaller heap object is one unit */
+	if (nm.data_ok && d->member[0] && d->member_size && d->member_off <= row->offset &&
+	    (!heap || (h.obj->size > r->line_size && d->type_source >= TYPE_TRACKED))) {
+		u->start = row->offset - d->member_off;
+		u->size = d->member_size;
+		if (u->size > r->line_size - u->start)
+			u->size = r->line_size - u->start;
+		/* the member, not the byte inside it */
+		nm.data.member_off = 0;
+		names__data_scnprintf(d, u->name, sizeof(u->name));
+		return;
+	}
+	if (heap) {
 		char func[128], src[128];
 
 		report__heap_site(r, h.obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
@@ -55,14 +74,6 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 		scnprintf(u->name, sizeof(u->name), "the %" PRIu64 " B object from %s", h.obj->size, func);
 		u->heap = true;
 		u->obj_tid = h.obj->tid;
-		return;
-	}
-	if (report__data_name(r, l, row->offset, &d) && d.member[0] && d.member_size &&
-	    d.member_off <= row->offset) {
-		u->start = row->offset - d.member_off;
-		u->size = d.member_size;
-		/* the member, not the byte inside it */
-		scnprintf(u->name, sizeof(u->name), "%s", d.member);
 		return;
 	}
 	scnprintf(u->name, sizeof(u->name), "offset %#x", row->offset);

@@ -696,18 +696,17 @@ static void line_detail(void *priv, size_t e, int y, int cols)
 	struct tui *t = priv;
 	const struct c2c_row *row = &t->rows_of->rows[e];
 	char code[256] = "", src[512] = "", data[256] = "", buf[1600], itext[216] = "";
-	struct row_names nm = { 0 };
+	struct row_names nm;
 	struct insn_access insn;
 	struct data_loc d;
 
-	if (t->coal == COALESCE_IADDR) {
-		report__row_names(t->r, t->rows_of, row, &nm);
-		if (nm.code_ok) {
-			names__code_scnprintf(&nm.code, code, sizeof(code));
-			names__source_scnprintf(&nm.code, true, src, sizeof(src));
-		}
+	report__row_names(t->r, t->rows_of, row, &nm);
+	if (t->coal == COALESCE_IADDR && nm.code_ok) {
+		names__code_scnprintf(&nm.code, code, sizeof(code));
+		names__source_scnprintf(&nm.code, true, src, sizeof(src));
 	}
-	if (report__data_name(t->r, t->rows_of, row->offset, &d)) {
+	d = nm.data;
+	if (nm.data_ok) {
 		size_t n = names__data_scnprintf(&d, data, sizeof(data));
 
 		if (d.member_size && n < sizeof(data))

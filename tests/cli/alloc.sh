@@ -65,7 +65,7 @@ fi
 "$C2CSCAN" report --stdio -d all --lines 0 -i heapobj.data >h.stdio 2>err || fail "stdio: $(cat err)"
 grep -q "Allocations *: [0-9]* objects, [0-9]* frees in 1 process(es) (record --alloc)" h.stdio ||
 	fail "no Allocations line: $(grep Alloc h.stdio)"
-grep -q " make_malloc+0\.\.\. " h.stdio ||
+grep -q " make_malloc+0x[0-9a-f]* ([0-9]* B) " h.stdio ||
 	fail "the Data column does not name heap bytes: $(grep make_malloc h.stdio | head -n 2)"
 grep -A1 "heap objects in this line:" h.stdio | grep -q "^        make_malloc at heapobj.c:[0-9]* (262144 B, malloc, tid" ||
 	fail "a line does not list its heap objects"

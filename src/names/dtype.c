@@ -1,0 +1,1287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data types: what the memory operand of a sampled instruction points at.
+ *
+ * The instruction's operand (capstone) names a base register, an index, a
+ * displacement. Which object the base register points to comes from the
+ * function's DWARF and code, worked out once per function range and cached
+ * per instruction:
+ *
+ *  - variables and parameters whose location at an address is a register
+ *    (DW_OP_regN, or DW_OP_bregN k; DW_OP_stack_value: the register holds
+ *    the value minus k) type that register there;
+ *  - between those places, a forward data flow over the decoded
+ *    instructions (every branch inside the range followed, states met at
+ *    joins: a register keeps a type only where every path agrees) carries
+ *    the types through moves, lea, constant adds, loads of pointer members,
+ *    spills to the stack and back, and drops them at calls (caller-saved
+ *    registers; a direct call's return type types %rax) and at any other
+ *    write;
+ *  - the stack pointer and the frame pointer are tracked as offsets from
+ *    the CFA (seeded from the CFI at the range's start), so an access
+ *    through them finds the local variable the frame base (DW_OP_fbreg) or
+ *    a register (DW_OP_bregN) locates there;
+ *  - %rip-relative and absolute operands are globals (DW_OP_addr), %fs
+ *    operands (and registers loaded from %fs:0) thread-local variables of
+ *    an executable (the TLS block's offset from the thread pointer).
+ *
+ * x86-64 only for now: aarch64 instructions decode (insn.c) but are not
+ * tracked (DT_ARCH).
+ */
+#include <capstone.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "names/symbols_int.h"
+
+#define NR_REGS 17              /* DWARF x86-64: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip */
+#define DW_RBP 6
+#define DW_RSP 7
+#define DW_RIP 16
+#define NR_SLOTS 8
+#define MAX_INSNS 20000         /* a larger range is left untyped */
+#define MAX_RANGES 16
+
+enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL };
+
+/* A register's content: a pointer into an object of type (die table
+ * index, 0: void or unknown) at byte off; an address in the frame, off
+ * from the CFA; the thread pointer plus off; a value of type (a scalar
+ * loaded from a typed place, a variable). */
+struct rst {
+	uint8_t kind;
+	uint8_t src;            /* enum type_source */
+	bool idx;               /* moved by an unknown amount (an index) */
+	uint8_t pad;
+	uint32_t type;
+	uint32_t var;           /* die index of the variable whose storage it points into, 0 */
+	int64_t off;
+};
+
+struct slot {
+	int64_t at;             /* CFA offset */
+	struct rst r;
+};
+
+struct tst {
+	bool seen;
+	uint8_t nr_slots;
+	struct rst reg[NR_REGS];
+	struct slot slot[NR_SLOTS];
+};
+
+enum lkind { L_REG, L_REGVAL, L_FB, L_MEM };
+
+/* One location of a variable or parameter over [lo, hi) (module addresses). */
+struct loc {
+	uint64_t lo, hi;
+	uint8_t kind, reg;
+	int64_t off;
+	uint32_t var, type;     /* die indexes: the variable, its type */
+	uint32_t pointee;       /* its type is a pointer: to this (0: not, or void) */
+	bool ptr;
+	uint64_t size;          /* of the variable */
+};
+
+enum fbkind { FB_NONE, FB_CFA, FB_REG };
+
+struct dt {
+	struct symbols *s;
+	struct obj *o;
+	csh h;
+	Dwarf_Addr bias;        /* module address - DWARF address */
+	uint64_t lo, hi;
+	cs_insn *ins;
+	size_t n;
+	struct tst *in;
+	struct loc *locs;
+	size_t nr_locs, alloc_locs;
+	Dwarf_Die *dies;
+	uint64_t *sizes;        /* of each die's type, 0 unknown */
+	size_t nr_dies, alloc_dies, alloc_sizes;
+	struct u64map die_idx;
+	uint8_t fb_kind, fb_reg;
+	int64_t fb_off;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr cfi_bias;
+};
+
+const char *type_source__name(enum type_source t)
+{
+	static const char *const n[] = { NULL, "symbol", "variable", "tracked", "heap" };
+
+	return (unsigned)t < sizeof(n) / sizeof(n[0]) ? n[t] : NULL;
+}
+
+const char *dtype_reason__name(enum dtype_reason r)
+{
+	static const char *const n[DT_NR] = {
+		[DT_OK] = "typed",
+		[DT_NO_CODE] = "no code bytes or undecodable",
+		[DT_NO_MEM] = "no memory operand",
+		[DT_NO_DWARF] = "no DWARF subprogram",
+		[DT_ARCH] = "architecture not tracked",
+		[DT_UNTYPED_REG] = "base register of unknown type",
+		[DT_NO_POINTEE] = "pointer to void or incomplete type",
+		[DT_STACK_SLOT] = "stack slot without a variable",
+		[DT_NO_GLOBAL] = "fixed address without a DWARF variable",
+		[DT_TLS] = "thread-local access not resolved",
+		[DT_ABSOLUTE] = "no base register",
+	};
+
+	return (unsigned)r < DT_NR ? n[r] : "?";
+}
+
+/* ---- DWARF ---- */
+
+static uint32_t die_intern(struct dt *c, Dwarf_Die *d)
+{
+	uint64_t off = dwarf_dieoffset(d), idx;
+	Dwarf_Word size;
+
+	if (u64map__get(&c->die_idx, off, &idx))
+		return (uint32_t)idx;
+	xgrow((void **)&c->dies, &c->alloc_dies, c->nr_dies + 1, sizeof(*c->dies));
+	xgrow((void **)&c->sizes, &c->alloc_sizes, c->nr_dies + 1, sizeof(*c->sizes));
+	c->dies[c->nr_dies] = *d;
+	if (dwarf_aggregate_size(d, &size))
+		size = 0;
+	c->sizes[c->nr_dies] = size;
+	u64map__put(&c->die_idx, off, c->nr_dies);
+	return (uint32_t)c->nr_dies++;
+}
+
+/* typedefs, const, volatile and restrict peeled off */
+static bool peel(Dwarf_Die *t, Dwarf_Die *out)
+{
+	*out = *t;
+	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+		int tag = dwarf_tag(out);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			return true;
+		if (!die_type(out, out))
+			return false;
+	}
+	return false;
+}
+
+/* The type type points to (pointers and references), in *to; false when
+ * type is not a pointer; *to stays unset for void. */
+static bool pointee(Dwarf_Die *type, Dwarf_Die *to, bool *is_void)
+{
+	Dwarf_Die p;
+	int tag;
+
+	if (!peel(type, &p))
+		return false;
+	tag = dwarf_tag(&p);
+	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
+		return false;
+	*is_void = !die_type(&p, to);
+	return true;
+}
+
+static void loc_add(struct dt *c, const struct loc *l, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return;
+	xgrow((void **)&c->locs, &c->alloc_locs, c->nr_locs + 1, sizeof(*c->locs));
+	c->locs[c->nr_locs] = *l;
+	c->locs[c->nr_locs].lo = lo;
+	c->locs[c->nr_locs].hi = hi;
+	c->nr_locs++;
+}
+
+/* DW_OP_bregN / DW_OP_bregx: register and offset */
+static bool op_breg(const Dwarf_Op *op, uint8_t *reg, int64_t *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = (uint8_t)(op->atom - DW_OP_breg0);
+		*off = (int64_t)op->number;
+		return true;
+	}
+	if (op->atom == DW_OP_bregx && op->number < NR_REGS) {
+		*reg = (uint8_t)op->number;
+		*off = (int64_t)op->number2;
+		return true;
+	}
+	return false;
+}
+
+/* A location expression in the forms the tracker follows. */
+static bool loc_form(const Dwarf_Op *ops, size_t n, struct loc *l)
+{
+	if (n == 1 && ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		l->kind = L_REG;
+		l->reg = (uint8_t)(ops[0].atom - DW_OP_reg0);
+		return true;
+	}
+	if (n == 1 && ops[0].atom == DW_OP_regx && ops[0].number < NR_REGS) {
+		l->kind = L_REG;
+		l->reg = (uint8_t)ops[0].number;
+		return true;
+	}
+	if (n == 2 && op_breg(&ops[0], &l->reg, &l->off) && ops[1].atom == DW_OP_stack_value) {
+		l->kind = L_REGVAL;
+		return true;
+	}
+	if (n == 1 && ops[0].atom == DW_OP_fbreg) {
+		l->kind = L_FB;
+		l->off = (int64_t)ops[0].number;
+		return true;
+	}
+	if (n == 1 && op_breg(&ops[0], &l->reg, &l->off)) {
+		l->kind = L_MEM;
+		return true;
+	}
+	return false;
+}
+
+struct ranges {
+	uint64_t lo[MAX_RANGES], hi[MAX_RANGES];
+	int n;
+};
+
+static void var_locs(struct dt *c, Dwarf_Die *var, const struct ranges *scope)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	Dwarf_Die type, to;
+	struct loc l = { .var = 0 };
+	Dwarf_Word size = 0;
+	bool is_void = true;
+
+	if (!dwarf_attr_integrate(var, DW_AT_location, &a) || !die_type(var, &type))
+		return;
+	l.var = die_intern(c, var);
+	l.type = die_intern(c, &type);
+	l.ptr = pointee(&type, &to, &is_void);
+	if (l.ptr && !is_void)
+		l.pointee = die_intern(c, &to);
+	if (!dwarf_aggregate_size(&type, &size))
+		l.size = size;
+	while ((off = dwarf_getlocations(&a, off, &base, &start, &end, &ops, &nops)) > 0) {
+		if (!loc_form(ops, nops, &l) || l.reg >= NR_REGS)
+			continue;
+		if (start == 0 && end == (Dwarf_Addr)-1) {
+			/* one expression for the whole scope */
+			for (int i = 0; i < scope->n; i++)
+				loc_add(c, &l, scope->lo[i] + c->bias, scope->hi[i] + c->bias);
+			continue;
+		}
+		loc_add(c, &l, start + c->bias, end + c->bias);
+	}
+}
+
+static void scope_ranges(Dwarf_Die *d, struct ranges *r)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	r->n = 0;
+	while (r->n < MAX_RANGES && (off = dwarf_ranges(d, off, &base, &lo, &hi)) > 0) {
+		if (hi > lo) {
+			r->lo[r->n] = lo;
+			r->hi[r->n++] = hi;
+		}
+	}
+}
+
+/* Every variable and parameter of the subprogram, its lexical blocks and
+ * inlined instances, inner scopes after outer ones (they win). */
+static void scope_scan(struct dt *c, Dwarf_Die *parent, const struct ranges *r, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
+			var_locs(c, &child, r);
+	} while (!dwarf_siblingof(&child, &child));
+	if (dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		struct ranges inner;
+
+		if (tag != DW_TAG_lexical_block && tag != DW_TAG_inlined_subroutine)
+			continue;
+		scope_ranges(&child, &inner);
+		if (inner.n)
+			scope_scan(c, &child, &inner, depth + 1);
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+static void frame_base(struct dt *c, Dwarf_Die *subp)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+
+	c->fb_kind = FB_NONE;
+	if (!dwarf_attr_integrate(subp, DW_AT_frame_base, &a) || dwarf_getlocation(&a, &ops, &n) || n != 1)
+		return;
+	if (ops[0].atom == DW_OP_call_frame_cfa) {
+		c->fb_kind = FB_CFA;
+	} else if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		c->fb_kind = FB_REG;
+		c->fb_reg = (uint8_t)(ops[0].atom - DW_OP_reg0);
+		c->fb_off = 0;
+	} else if (op_breg(&ops[0], &c->fb_reg, &c->fb_off)) {
+		c->fb_kind = FB_REG;
+	}
+	if (c->fb_kind == FB_REG && c->fb_reg >= NR_REGS)
+		c->fb_kind = FB_NONE;
+}
+
+/* ---- x86-64 registers ---- */
+
+static int x86_dw(unsigned int r)
+{
+	switch (r) {
+	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH: return 0;
+	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH: return 1;
+	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH: return 2;
+	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH: return 3;
+	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL: return 4;
+	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL: return 5;
+	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL: return 6;
+	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL: return 7;
+	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B: return 8;
+	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B: return 9;
+	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B: return 10;
+	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B: return 11;
+	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B: return 12;
+	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B: return 13;
+	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B: return 14;
+	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B: return 15;
+	case X86_REG_RIP: return DW_RIP;
+	default: return -1;
+	}
+}
+
+static bool x86_is64(unsigned int r)
+{
+	switch (r) {
+	case X86_REG_RAX: case X86_REG_RDX: case X86_REG_RCX: case X86_REG_RBX: case X86_REG_RSI:
+	case X86_REG_RDI: case X86_REG_RBP: case X86_REG_RSP: case X86_REG_R8: case X86_REG_R9:
+	case X86_REG_R10: case X86_REG_R11: case X86_REG_R12: case X86_REG_R13: case X86_REG_R14:
+	case X86_REG_R15:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---- states ---- */
+
+static const struct rst NONE_R;
+
+static bool rst_eq(const struct rst *a, const struct rst *b)
+{
+	return a->kind == b->kind && a->src == b->src && a->idx == b->idx && a->type == b->type &&
+	       a->var == b->var && a->off == b->off;
+}
+
+static struct slot *slot_find(struct tst *t, int64_t at)
+{
+	for (uint8_t i = 0; i < t->nr_slots; i++)
+		if (t->slot[i].at == at)
+			return &t->slot[i];
+	return NULL;
+}
+
+static void slot_set(struct tst *t, int64_t at, const struct rst *r)
+{
+	struct slot *sl = slot_find(t, at);
+
+	if (!sl && r->kind == R_NONE)
+		return;
+	if (!sl) {
+		if (t->nr_slots == NR_SLOTS)
+			memmove(&t->slot[0], &t->slot[1], sizeof(t->slot[0]) * --t->nr_slots);
+		sl = &t->slot[t->nr_slots++];
+		sl->at = at;
+	}
+	sl->r = *r;
+}
+
+/* Pointers to one type whose offsets differ by whole elements (a loop
+ * walking an array): one pointer to an unknown element. */
+static bool same_array(const struct dt *c, const struct rst *a, const struct rst *b)
+{
+	uint64_t size = c->sizes[a->type];
+
+	return a->kind == R_PTR && b->kind == R_PTR && a->type && a->type == b->type && a->var == b->var &&
+	       size && (uint64_t)(a->off > b->off ? a->off - b->off : b->off - a->off) % size == 0;
+}
+
+/* Meet src into dst: what every path agrees on. True when dst changed. */
+static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
+{
+	bool changed = false;
+	uint8_t k = 0;
+
+	if (!dst->seen) {
+		*dst = *src;
+		dst->seen = true;
+		return true;
+	}
+	for (int i = 0; i < NR_REGS; i++) {
+		if (dst->reg[i].kind == R_NONE || rst_eq(&dst->reg[i], &src->reg[i]))
+			continue;
+		if (same_array(c, &dst->reg[i], &src->reg[i])) {
+			uint64_t size = c->sizes[dst->reg[i].type];
+
+			if (!dst->reg[i].idx || dst->reg[i].src != TYPE_TRACKED ||
+			    dst->reg[i].off != (int64_t)((uint64_t)dst->reg[i].off % size)) {
+				dst->reg[i].idx = true;
+				dst->reg[i].src = TYPE_TRACKED;
+				dst->reg[i].off = dst->reg[i].off >= 0 ? (int64_t)((uint64_t)dst->reg[i].off % size) : 0;
+				changed = true;
+			}
+			continue;
+		}
+		dst->reg[i] = NONE_R;
+		changed = true;
+	}
+	for (uint8_t i = 0; i < dst->nr_slots; i++) {
+		struct slot *o = slot_find((struct tst *)src, dst->slot[i].at);
+
+		if (o && rst_eq(&o->r, &dst->slot[i].r))
+			dst->slot[k++] = dst->slot[i];
+		else
+			changed = true;
+	}
+	dst->nr_slots = k;
+	return changed;
+}
+
+/* The register the CFA is computed from at vaddr (the CFI), as a frame
+ * state: that register is CFA - offset. */
+static void cfi_seed(struct dt *c, uint64_t vaddr, struct tst *t)
+{
+	Dwarf_Frame *f;
+	Dwarf_Op *ops;
+	size_t n;
+	uint8_t reg;
+	int64_t off;
+
+	memset(t, 0, sizeof(*t));
+	t->seen = true;
+	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, vaddr - c->cfi_bias, &f))
+		return;
+	if (!dwarf_frame_cfa(f, &ops, &n) && n == 1 && op_breg(&ops[0], &reg, &off) && reg < NR_REGS)
+		t->reg[reg] = (struct rst){ .kind = R_FRAME, .off = -off };
+	free(f);
+}
+
+/* Registers the variables' locations type at vaddr. */
+static void apply_locs(const struct dt *c, uint64_t vaddr, struct tst *t)
+{
+	for (size_t k = 0; k < c->nr_locs; k++) {
+		const struct loc *l = &c->locs[k];
+		struct rst *r;
+
+		if (vaddr < l->lo || vaddr >= l->hi || (l->kind != L_REG && l->kind != L_REGVAL))
+			continue;
+		r = &t->reg[l->reg];
+		if (!l->ptr) {
+			if (l->kind == L_REG)
+				*r = (struct rst){ .kind = R_VAL, .src = TYPE_VARIABLE, .type = l->type };
+			else if (r->kind == R_PTR)
+				*r = NONE_R;
+			continue;
+		}
+		*r = (struct rst){ .kind = R_PTR, .src = TYPE_VARIABLE, .type = l->pointee,
+				   .off = l->kind == L_REGVAL ? -l->off : 0 };
+	}
+}
+
+/* ---- evaluating an operand ---- */
+
+struct mem {
+	int seg, base, index;   /* DWARF numbers, -1 none; seg: 1 for %fs */
+	uint8_t scale, size;
+	int64_t disp;
+	uint64_t next;          /* address of the next instruction (%rip) */
+};
+
+/* An address: what it points into (type, offset), or why unknown. */
+struct ref {
+	int8_t reason;
+	uint8_t src;
+	bool idx;
+	bool ptr;               /* a pointer to type (a spilled register), not a type */
+	uint32_t type, var;
+	int64_t off;
+};
+
+static void tls_read(struct obj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	size_t nph = 0;
+	bool exec = false;
+	GElf_Phdr tls = { 0 };
+	GElf_Ehdr eh;
+
+	o->tls_state = -1;
+	if (!elf || elf_getphdrnum(elf, &nph) || !gelf_getehdr(elf, &eh))
+		return;
+	exec = eh.e_type == ET_EXEC;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_INTERP)
+			exec = true;
+		if (ph.p_type == PT_TLS)
+			tls = ph;
+	}
+	if (!exec || tls.p_type != PT_TLS || tls.p_memsz > (1ULL << 40))
+		return;
+	/* variant II (x86-64): the executable's block ends at the thread pointer */
+	o->tls_base = -(int64_t)((tls.p_memsz + (tls.p_align > 1 ? tls.p_align - 1 : 0)) &
+				 ~(tls.p_align > 1 ? tls.p_align - 1 : 0));
+	o->tls_state = 1;
+}
+
+static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
+{
+	struct obj *o = c->o;
+
+	if (!o->tls_state)
+		tls_read(o);
+	if (o->tls_state < 0)
+		return (struct ref){ .reason = DT_TLS };
+	for (size_t i = 0; i < o->nr_tls_vars; i++) {
+		const struct var *v = &o->tls_vars[i];
+		int64_t at = o->tls_base + (int64_t)v->addr;
+		Dwarf_Die type;
+
+		if (tpoff < at || (uint64_t)(tpoff - at) >= (v->size ? v->size : 1) ||
+		    !die_type((Dwarf_Die *)&v->die, &type))
+			continue;
+		return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
+				     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = tpoff - at };
+	}
+	return (struct ref){ .reason = DT_TLS };
+}
+
+static struct ref global_ref(struct dt *c, uint64_t vaddr, bool idx)
+{
+	const struct var *v = var_find(c->o, vaddr);
+	Dwarf_Die type;
+
+	if (!v || !die_type((Dwarf_Die *)&v->die, &type))
+		return (struct ref){ .reason = DT_NO_GLOBAL };
+	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
+			     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = (int64_t)(vaddr - v->addr) };
+}
+
+/* The stack variable at CFA offset at, in scope at vaddr. */
+static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, int64_t at, bool idx)
+{
+	const struct loc *best = NULL;
+	int64_t best_start = 0;
+
+	for (size_t k = 0; k < c->nr_locs; k++) {
+		const struct loc *l = &c->locs[k];
+		int64_t start;
+
+		if (vaddr < l->lo || vaddr >= l->hi)
+			continue;
+		if (l->kind == L_FB && c->fb_kind == FB_CFA)
+			start = l->off;
+		else if (l->kind == L_FB && c->fb_kind == FB_REG && t->reg[c->fb_reg].kind == R_FRAME)
+			start = t->reg[c->fb_reg].off + c->fb_off + l->off;
+		else if (l->kind == L_MEM && t->reg[l->reg].kind == R_FRAME)
+			start = t->reg[l->reg].off + l->off;
+		else
+			continue;
+		if (at < start || (uint64_t)(at - start) >= (l->size ? l->size : 1))
+			continue;
+		best = l;       /* inner scopes come later */
+		best_start = start;
+	}
+	if (!best) {
+		const struct slot *sl = slot_find((struct tst *)t, at);
+
+		/* a spill slot: the type of the register stored there */
+		if (sl && sl->r.kind == R_VAL)
+			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type };
+		if (sl && sl->r.kind == R_PTR && sl->r.type)
+			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type, .ptr = true };
+		return (struct ref){ .reason = DT_STACK_SLOT };
+	}
+	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = best->type, .var = best->var,
+			     .off = at - best_start };
+}
+
+static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const struct tst *t)
+{
+	bool idx = m->index >= 0;
+	const struct rst *r;
+
+	if (m->seg == 1) {
+		if (m->base < 0)
+			return tls_ref(c, m->disp, idx);
+		return (struct ref){ .reason = DT_TLS };
+	}
+	if (m->base == DW_RIP)
+		return global_ref(c, m->next + (uint64_t)m->disp, idx);
+	if (m->base < 0)
+		return m->index >= 0 || m->disp ? global_ref(c, (uint64_t)m->disp, idx)
+						: (struct ref){ .reason = DT_ABSOLUTE };
+	r = &t->reg[m->base];
+	switch (r->kind) {
+	case R_PTR:
+		if (!r->type)
+			return (struct ref){ .reason = DT_NO_POINTEE };
+		return (struct ref){ .src = r->src, .idx = idx || r->idx, .type = r->type, .var = r->var,
+				     .off = r->off + m->disp };
+	case R_FRAME:
+		return stack_ref(c, vaddr, t, r->off + m->disp, idx);
+	case R_TP:
+		return tls_ref(c, r->off + m->disp, idx);
+	default:
+		return (struct ref){ .reason = DT_UNTYPED_REG };
+	}
+}
+
+/* What a pointer-sized load through ref gives: a pointer's pointee. */
+static struct rst load_of(struct dt *c, const struct ref *f)
+{
+	struct data_loc tmp;
+	Dwarf_Die leaf, to;
+	Dwarf_Word size;
+	bool is_void;
+	int64_t off = f->off;
+
+	if (f->reason || (f->idx && off < 0))
+		return NONE_R;
+	if (!dwarf_aggregate_size(&c->dies[f->type], &size) && size && (off < 0 || (uint64_t)off >= size)) {
+		if (off < 0)
+			return NONE_R;
+		off %= (int64_t)size;
+	}
+	memset(&tmp, 0, sizeof(tmp));
+	if (f->ptr) {
+		/* a pointer out of a spill slot */
+		if (off)
+			return NONE_R;
+		return (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = f->type };
+	}
+	if (!type_walk(&c->dies[f->type], (uint64_t)off, &tmp, &leaf) || tmp.member_off)
+		return NONE_R;
+	if (!pointee(&leaf, &to, &is_void))
+		return (struct rst){ .kind = R_VAL, .src = TYPE_TRACKED, .type = die_intern(c, &leaf) };
+	return (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = is_void ? 0 : die_intern(c, &to) };
+}
+
+/* ---- the transfer ---- */
+
+static bool mem_of(const cs_insn *in, const cs_x86_op *op, struct mem *m)
+{
+	if (op->type != X86_OP_MEM)
+		return false;
+	m->seg = op->mem.segment == X86_REG_FS ? 1 : op->mem.segment == X86_REG_GS ? 2 : 0;
+	m->base = op->mem.base ? x86_dw(op->mem.base) : -1;
+	m->index = op->mem.index ? x86_dw(op->mem.index) : -1;
+	m->scale = (uint8_t)op->mem.scale;
+	m->disp = op->mem.disp;
+	m->size = op->size;
+	m->next = in->address + in->size;
+	return !(op->mem.base && m->base < 0) && !(op->mem.index && m->index < 0);
+}
+
+static void clobber_written(struct dt *c, const cs_insn *in, struct tst *t)
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+
+	if (cs_regs_access(c->h, in, rd, &nrd, wr, &nwr))
+		return;
+	for (uint8_t i = 0; i < nwr; i++) {
+		int r = x86_dw(wr[i]);
+
+		if (r >= 0 && r < NR_REGS)
+			t->reg[r] = NONE_R;
+	}
+}
+
+/* the operands that a mov-like instruction reads and writes */
+static void src_dst(const cs_x86 *x, const cs_x86_op **src, const cs_x86_op **dst)
+{
+	*src = *dst = NULL;
+	for (uint8_t i = 0; i < x->op_count; i++) {
+		if (x->operands[i].access & CS_AC_WRITE)
+			*dst = &x->operands[i];
+		else
+			*src = &x->operands[i];
+	}
+}
+
+static uint32_t call_ret(struct dt *c, const cs_x86 *x)
+{
+	const struct subp *sp;
+	Dwarf_Die type, to;
+	bool is_void;
+
+	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		return 0;
+	sp = subp_lookup(c->o, (uint64_t)x->operands[0].imm);
+	if (!sp || sp->lo != (uint64_t)x->operands[0].imm || !die_type((Dwarf_Die *)&sp->die, &type) ||
+	    !pointee(&type, &to, &is_void) || is_void)
+		return 0;
+	return die_intern(c, &to);
+}
+
+static void step(struct dt *c, const cs_insn *in, struct tst *t)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *src, *dst;
+	struct rst *rsp = &t->reg[DW_RSP];
+	struct mem m;
+	int d;
+
+	src_dst(x, &src, &dst);
+	switch (in->id) {
+	case X86_INS_MOV:
+	case X86_INS_MOVZX:
+	case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+		if (!dst || !src)
+			break;
+		if (dst->type == X86_OP_REG) {
+			bool wide = x86_is64(dst->reg), full = wide || dst->size == 4;
+
+			d = x86_dw(dst->reg);
+			if (d < 0 || d >= NR_REGS)
+				return;
+			if (!full) {
+				t->reg[d] = NONE_R;     /* a byte or word: the rest stays */
+				return;
+			}
+			if (src->type == X86_OP_REG) {
+				int sr = x86_dw(src->reg);
+				const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &NONE_R;
+
+				t->reg[d] = (wide && x86_is64(src->reg)) || r->kind == R_VAL ? *r : NONE_R;
+				return;
+			}
+			if (src->type == X86_OP_MEM && mem_of(in, src, &m)) {
+				struct slot *sl;
+				struct ref f;
+				struct rst r;
+
+				if (m.seg == 1 && m.base < 0 && m.index < 0 && !m.disp && wide) {
+					t->reg[d] = (struct rst){ .kind = R_TP };
+					return;
+				}
+				if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
+				    (sl = slot_find(t, t->reg[m.base].off + m.disp))) {
+					t->reg[d] = sl->r.kind == R_VAL || wide ? sl->r : NONE_R;
+					return;
+				}
+				f = eval(c, in->address, &m, t);
+				r = load_of(c, &f);
+				t->reg[d] = r.kind == R_VAL || (wide && m.size == 8) ? r : NONE_R;
+				return;
+			}
+			t->reg[d] = NONE_R;
+			return;
+		}
+		if (dst->type == X86_OP_MEM && mem_of(in, dst, &m) && m.seg == 0 && m.base >= 0 && m.index < 0 &&
+		    t->reg[m.base].kind == R_FRAME) {
+			int sr = src->type == X86_OP_REG ? x86_dw(src->reg) : -1;
+			const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &NONE_R;
+
+			slot_set(t, t->reg[m.base].off + m.disp,
+				 r->kind == R_VAL || (r->kind != R_NONE && m.size == 8) ? r : &NONE_R);
+		}
+		return;
+	case X86_INS_LEA:
+		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
+			break;
+		if (!x86_is64(dst->reg) || !mem_of(in, src, &m) || m.seg) {
+			t->reg[d] = NONE_R;
+			return;
+		}
+		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 &&
+		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_TP)) {
+			struct rst r = t->reg[m.base];
+
+			r.off += m.disp;
+			t->reg[d] = r;
+			return;
+		}
+		{
+			struct ref f = eval(c, in->address, &m, t);
+
+			t->reg[d] = f.reason ? NONE_R
+					     : (struct rst){ .kind = R_PTR, .src = f.src, .idx = f.idx,
+							     .type = f.type, .var = f.var, .off = f.off };
+		}
+		return;
+	case X86_INS_ADD:
+	case X86_INS_SUB: {
+		struct rst *r;
+		const struct rst *sr;
+
+		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
+			break;
+		r = &t->reg[d];
+		if (!x86_is64(dst->reg)) {
+			if (r->kind != R_VAL || dst->size != 4)
+				*r = NONE_R;
+			return;
+		}
+		if (src->type == X86_OP_IMM) {
+			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_TP)
+				r->off += in->id == X86_INS_ADD ? src->imm : -src->imm;
+			return;
+		}
+		sr = src->type == X86_OP_REG && x86_dw(src->reg) >= 0 && x86_dw(src->reg) < NR_REGS
+			     ? &t->reg[x86_dw(src->reg)] : &NONE_R;
+		if (r->kind == R_PTR && sr->kind != R_PTR && src->type == X86_OP_REG) {
+			r->idx = true;          /* a pointer moved by an index */
+		} else if (in->id == X86_INS_ADD && (r->kind == R_NONE || r->kind == R_VAL) && sr->kind == R_PTR) {
+			*r = *sr;
+			r->idx = true;
+		} else {
+			*r = NONE_R;
+		}
+		return;
+	}
+	case X86_INS_PUSH:
+		if (rsp->kind != R_FRAME)
+			break;
+		rsp->off -= 8;
+		d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
+		slot_set(t, rsp->off, d >= 0 && d < NR_REGS ? &t->reg[d] : &NONE_R);
+		return;
+	case X86_INS_POP:
+		if (rsp->kind != R_FRAME)
+			break;
+		d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
+		if (d >= 0 && d < NR_REGS) {
+			struct slot *sl = slot_find(t, rsp->off);
+
+			t->reg[d] = sl ? sl->r : NONE_R;
+		}
+		rsp->off += 8;
+		return;
+	case X86_INS_LEAVE:
+		if (t->reg[DW_RBP].kind == R_FRAME) {
+			struct slot *sl = slot_find(t, t->reg[DW_RBP].off);
+
+			*rsp = t->reg[DW_RBP];
+			rsp->off += 8;
+			t->reg[DW_RBP] = sl ? sl->r : NONE_R;
+			return;
+		}
+		break;
+	case X86_INS_CALL: {
+		static const int saved_not[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
+		uint32_t ret = call_ret(c, x);
+
+		for (size_t i = 0; i < sizeof(saved_not) / sizeof(saved_not[0]); i++)
+			t->reg[saved_not[i]] = NONE_R;
+		if (ret)
+			t->reg[0] = (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = ret };
+		return;
+	}
+	default:
+		break;
+	}
+	clobber_written(c, in, t);
+}
+
+/* ---- the data flow over one range ---- */
+
+static size_t insn_at(const struct dt *c, uint64_t a)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->ins[mid].address < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->n && c->ins[lo].address == a ? lo : SIZE_MAX;
+}
+
+/* Successors of instruction i: fallthrough (SIZE_MAX none) and a branch
+ * target inside the range (SIZE_MAX none); *indirect for jmp *x. */
+static void succs(const struct dt *c, size_t i, size_t *fall, size_t *target, bool *indirect)
+{
+	const cs_insn *in = &c->ins[i];
+	const cs_x86 *x = &in->detail->x86;
+	bool jump = cs_insn_group(c->h, in, CS_GRP_JUMP);
+
+	*fall = i + 1 < c->n ? i + 1 : SIZE_MAX;
+	*target = SIZE_MAX;
+	*indirect = false;
+	if (in->id == X86_INS_RET || in->id == X86_INS_UD2 || in->id == X86_INS_HLT)
+		*fall = SIZE_MAX;
+	if (!jump)
+		return;
+	if (in->id == X86_INS_JMP)
+		*fall = SIZE_MAX;
+	if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
+		*target = insn_at(c, (uint64_t)x->operands[0].imm);
+	else
+		*indirect = in->id == X86_INS_JMP;
+}
+
+static void flow(struct dt *c)
+{
+	size_t *work = xmalloc(c->n * sizeof(*work)), nw = 0;
+	bool *queued = xcalloc(c->n, sizeof(*queued));
+	struct tst cur;
+	size_t seed = 0;
+
+	cfi_seed(c, c->lo, &c->in[0]);
+	work[nw++] = 0;
+	queued[0] = true;
+	for (;;) {
+		while (nw) {
+			size_t i = work[--nw], f, tg;
+			bool ind;
+
+			queued[i] = false;
+			cur = c->in[i];
+			apply_locs(c, c->ins[i].address, &cur);
+			step(c, &c->ins[i], &cur);
+			succs(c, i, &f, &tg, &ind);
+			if (f != SIZE_MAX && meet(c, &c->in[f], &cur) && !queued[f]) {
+				work[nw++] = f;
+				queued[f] = true;
+			}
+			if (tg != SIZE_MAX && meet(c, &c->in[tg], &cur) && !queued[tg]) {
+				work[nw++] = tg;
+				queued[tg] = true;
+			}
+		}
+		/* code reached only through a jump table or not at all: its
+		 * frame from the CFI, registers unknown (not the padding after
+		 * a ret: its CFI is the epilogue's, and it falls into code
+		 * the branches reach) */
+		while (seed < c->n && (c->in[seed].seen || c->ins[seed].id == X86_INS_NOP ||
+				       c->ins[seed].id == X86_INS_INT3))
+			seed++;
+		if (seed == c->n)
+			break;
+		cfi_seed(c, c->ins[seed].address, &c->in[seed]);
+		work[nw++] = seed;
+		queued[seed] = true;
+	}
+	free(work);
+	free(queued);
+}
+
+static void res_of(const struct dt *c, const struct ref *f, struct dtype_res *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->reason = f->reason;
+	if (f->reason)
+		return;
+	r->source = f->src;
+	r->indexed = f->idx;
+	r->off = f->off;
+	r->ptr = f->ptr;
+	r->type = c->dies[f->type];
+	r->var = f->var ? dwarf_diename(&c->dies[f->var]) : NULL;
+}
+
+/* The memory operand of in, if any (not lea, not the stack's own
+ * push/pop/call/ret). */
+static const cs_x86_op *mem_operand(const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
+		return NULL;
+	for (uint8_t i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM)
+			return &x->operands[i];
+	return NULL;
+}
+
+/* Type every instruction of the range [lo, hi) of subprogram sp. */
+static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, csh h)
+{
+	struct dt c = { .s = s, .o = o, .h = h, .bias = sp->bias, .lo = sp->lo, .hi = sp->hi };
+	const uint8_t *code = NULL;
+	size_t avail = code_span(o, sp->lo, &code);
+	struct ranges whole = { .n = 1 };
+	Dwarf_Die dummy;
+
+	memset(&dummy, 0, sizeof(dummy));
+	xgrow((void **)&c.dies, &c.alloc_dies, 1, sizeof(*c.dies));
+	xgrow((void **)&c.sizes, &c.alloc_sizes, 1, sizeof(*c.sizes));
+	c.dies[0] = dummy;                  /* index 0: none */
+	c.sizes[c.nr_dies++] = 0;
+	if (avail > sp->hi - sp->lo)
+		avail = sp->hi - sp->lo;
+	c.n = avail && sp->hi - sp->lo <= MAX_INSNS * 15 ? cs_disasm(h, code, avail, sp->lo, 0, &c.ins) : 0;
+	if (c.n > MAX_INSNS) {
+		cs_free(c.ins, c.n);
+		c.n = 0;
+	}
+	if (!c.n) {
+		struct dtype_res r = { .reason = DT_NO_CODE };
+
+		acache__put(&o->dtypes, sp->lo, -ENOENT, &r);
+		return;
+	}
+	c.cfi = dwfl_module_eh_cfi(o->mod, &c.cfi_bias);
+	if (!c.cfi)
+		c.cfi = dwfl_module_dwarf_cfi(o->mod, &c.cfi_bias);
+	if (!o->vars_built)
+		vars_build(o);
+	frame_base(&c, (Dwarf_Die *)&sp->die);
+	whole.lo[0] = sp->lo - sp->bias;
+	whole.hi[0] = sp->hi - sp->bias;
+	scope_scan(&c, (Dwarf_Die *)&sp->die, &whole, 0);
+	c.in = xcalloc(c.n, sizeof(*c.in));
+	flow(&c);
+	for (size_t i = 0; i < c.n; i++) {
+		const cs_x86_op *op = mem_operand(&c.ins[i]);
+		struct dtype_res r = { .reason = DT_NO_MEM };
+		struct tst t = c.in[i];
+		struct mem m;
+		int rc = -ENOENT;
+
+		if (op && mem_of(&c.ins[i], op, &m)) {
+			struct ref f;
+
+			apply_locs(&c, c.ins[i].address, &t);
+			f = eval(&c, c.ins[i].address, &m, &t);
+			res_of(&c, &f, &r);
+			r.scale = m.index >= 0 ? m.scale : 0;
+			rc = f.reason ? -ENOENT : 0;
+		} else if (op) {
+			r.reason = DT_UNTYPED_REG;
+		}
+		if (!acache__get(&o->dtypes, c.ins[i].address, &(struct dtype_res){ 0 }, &(int){ 0 }))
+			acache__put(&o->dtypes, c.ins[i].address, rc, &r);   /* an earlier range may overlap */
+	}
+	free(c.in);
+	free(c.locs);
+	free(c.dies);
+	free(c.sizes);
+	u64map__exit(&c.die_idx);
+	cs_free(c.ins, c.n);
+}
+
+/* The cached answer for vaddr, typing its function's range on the first
+ * question. */
+static int dtype_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r)
+{
+	const struct subp *sp;
+	csh *h;
+	int rc;
+
+	if (acache__get(&o->dtypes, vaddr, r, &rc))
+		return rc;
+	memset(r, 0, sizeof(*r));
+	if (obj_machine(o) != EM_X86_64) {
+		r->reason = DT_ARCH;
+	} else if (!cs_handle(s, EM_X86_64, &h)) {
+		r->reason = DT_NO_CODE;
+	} else if (!(sp = subp_lookup(o, vaddr))) {
+		r->reason = DT_NO_DWARF;
+	} else {
+		range_type(s, o, sp, *h);
+		if (acache__get(&o->dtypes, vaddr, r, &rc))
+			return rc;
+		r->reason = DT_NO_CODE;     /* not on an instruction boundary */
+	}
+	acache__put(&o->dtypes, vaddr, -ENOENT, r);
+	return -ENOENT;
+}
+
+/* ---- naming ---- */
+
+static void append(struct data_loc *d, const char *fmt, uint64_t v)
+{
+	size_t len = strlen(d->member);
+
+	if (len < sizeof(d->member) - 1)
+		snprintf(d->member + len, sizeof(d->member) - len, fmt, v);
+}
+
+/* The element [?] of an indexed access inside the type: the last "[n]" of
+ * the path becomes "[?]". */
+static void unknown_element(struct data_loc *d, size_t from)
+{
+	char *last = NULL, *p = d->member + from, *e;
+
+	while ((p = strchr(p, '[')))
+		last = p++;
+	if (!last || !(e = strchr(last, ']')))
+		return;
+	memmove(last + 2, e, strlen(e) + 1);
+	last[1] = '?';
+}
+
+/* Type and member path of result r for data address data. */
+static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_start, uint64_t obj_size,
+		     struct data_loc *out)
+{
+	Dwarf_Die type = r->type;
+	Dwarf_Word size = 0;
+	bool sized = !dwarf_aggregate_size(&type, &size) && size;
+	int64_t off = r->off;
+	size_t from;
+
+	type_name(&type, out->type, sizeof(out->type));
+	out->type_source = r->source;
+	out->member[0] = '\0';
+	out->var_led = r->var;
+	{
+		Dwarf_Die p;
+		int tag = peel(&type, &p) ? dwarf_tag(&p) : 0;
+
+		out->aggregate = tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type;
+	}
+	if (r->var)
+		snprintf(out->member, sizeof(out->member), "%s", r->var);
+	from = strlen(out->member);
+	if (r->indexed && !r->var && obj_size && sized && data >= obj_start && data - obj_start < obj_size &&
+	    off >= 0 && data - obj_start >= (uint64_t)off &&
+	    (!r->scale || (data - obj_start - (uint64_t)off) % r->scale == 0)) {
+		/* the heap object's start is element 0: the exact element */
+		off = (int64_t)(data - obj_start);
+		out->type_source = TYPE_HEAP;
+	} else if (r->indexed) {
+		/* an index register stepping inside the type (an array
+		 * member), else whole elements of it */
+		struct data_loc inner;
+
+		memset(&inner, 0, sizeof(inner));
+		if (r->scale && sized && r->scale < size && off >= 0 && type_walk(&type, (uint64_t)off, &inner, NULL) &&
+		    strchr(inner.member, '[')) {
+			type_walk(&type, (uint64_t)off, out, NULL);
+			unknown_element(out, from);
+		} else if (sized && !r->var && off >= 0) {
+			append(out, "[?]", 0);
+			type_walk(&type, (uint64_t)off % size, out, NULL);
+		} else if (off >= 0) {
+			type_walk(&type, (uint64_t)off, out, NULL);
+			unknown_element(out, from);
+		}
+		if (!r->var && out->member[0] == '.')
+			memmove(out->member, out->member + 1, strlen(out->member));
+		return;
+	}
+	if (off < 0)
+		return;
+	if (sized && (uint64_t)off >= size && !r->var) {
+		append(out, "[%" PRIu64 "]", (uint64_t)off / size);
+		off = (int64_t)((uint64_t)off % size);
+	}
+	type_walk(&type, (uint64_t)off, out, NULL);
+	if (!r->var && out->member[0] == '.')
+		memmove(out->member, out->member + 1, strlen(out->member));
+}
+
+int symbols__access_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
+			 uint64_t obj_start, uint64_t obj_size, struct data_loc *out, enum dtype_reason *reason)
+{
+	struct dtype_res r;
+	struct obj *o;
+	uint64_t vaddr;
+	int rc;
+
+	if (reason)
+		*reason = DT_NO_CODE;
+	if (!map || map_is_anon(map) || map->name[0] == '[')
+		return -ENOENT;
+	rc = obj__at(s, map, addr, false, &o, &vaddr);
+	if (rc)
+		return rc;
+	rc = dtype_get(s, o, vaddr, &r);
+	if (reason)
+		*reason = (enum dtype_reason)r.reason;
+	if (rc)
+		return rc;
+	res_name(&r, data, obj_start, obj_size, out);
+	return 0;
+}
+
+int symbols__type_all(struct symbols *s, const char *path, uint64_t counts[DT_NR],
+		      void (*cb)(void *arg, uint64_t vaddr, enum dtype_reason r, const struct data_loc *d),
+		      void *arg)
+{
+	struct map_desc map = { .name = (char *)path, .start = 0, .end = UINT64_MAX };
+	struct obj *o = obj__get(s, &map);
+	GElf_Addr bias;
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	csh *h;
+	int rc = o ? obj_err(o) : -ENOENT;
+
+	if (rc)
+		return rc;
+	elf = dwfl_module_getelf(o->mod, &bias);
+	if (!elf || obj_machine(o) != EM_X86_64 || !cs_handle(s, EM_X86_64, &h))
+		return -ENOEXEC;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const uint8_t *code;
+		size_t avail;
+		cs_insn *in;
+		uint64_t a;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		avail = code_span(o, sh.sh_addr, &code);
+		in = cs_malloc(*h);
+		a = sh.sh_addr;
+		while (avail) {
+			const uint8_t *p = code;
+			size_t left = avail;
+			uint64_t at = a;
+			struct dtype_res r;
+			struct data_loc d;
+
+			if (!cs_disasm_iter(*h, &p, &left, &at, in)) {
+				code++, avail--, a++;
+				continue;
+			}
+			code = p, avail = left, a = at;
+			/* stack pushes and pops excluded */
+			if (!mem_operand(in) || in->id == X86_INS_PUSH || in->id == X86_INS_POP)
+				continue;
+			memset(&d, 0, sizeof(d));
+			rc = dtype_get(s, o, in->address, &r);
+			if (!rc)
+				res_name(&r, 0, 0, 0, &d);
+			counts[r.reason]++;
+			if (cb)
+				cb(arg, in->address, (enum dtype_reason)r.reason, &d);
+		}
+		cs_free(in, 1);
+	}
+	return 0;
+}
