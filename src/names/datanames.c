@@ -302,6 +302,15 @@ void type_name(Dwarf_Die *type, char *buf, size_t size)
 	case DW_TAG_enumeration_type:
 		snprintf(buf, size, "enum %s", dwarf_diename(&t) ? dwarf_diename(&t) : "(anonymous)");
 		return;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type: {
+		char inner[48] = "void";
+
+		if (die_type(&t, &elem))
+			type_name(&elem, inner, sizeof(inner));
+		snprintf(buf, size, "%s %c", inner, dwarf_tag(&t) == DW_TAG_pointer_type ? '*' : '&');
+		return;
+	}
 	case DW_TAG_array_type:
 		if (die_type(&t, &elem)) {
 			char inner[48];

@@ -17,12 +17,14 @@
 struct opts {
 	bool verbose;
 	int reason;
+	uint64_t with_member;
 };
 
 static void each(void *arg, uint64_t vaddr, enum dtype_reason r, const struct data_loc *d)
 {
-	const struct opts *o = arg;
+	struct opts *o = arg;
 
+	o->with_member += r == DT_OK && d->member[0];
 	if (o->verbose && r == DT_OK)
 		printf("  %#" PRIx64 "  %-28s %s  (%s)\n", vaddr, d->type, d->member,
 		       type_source__name((enum type_source)d->type_source));
@@ -51,7 +53,10 @@ int main(int argc, char **argv)
 		struct symbols_opts so = { .no_debuginfod = true };
 		struct symbols *s = symbols__new(&so);
 		uint64_t counts[DT_NR] = { 0 }, total = 0;
-		int rc = symbols__type_all(s, argv[i], counts, each, &o);
+		int rc;
+
+		o.with_member = 0;
+		rc = symbols__type_all(s, argv[i], counts, each, &o);
 
 		if (rc) {
 			fprintf(stderr, "typecov: %s: %s\n", argv[i], strerror(-rc));
@@ -61,8 +66,10 @@ int main(int argc, char **argv)
 		}
 		for (int r = 0; r < DT_NR; r++)
 			total += counts[r];
-		printf("%s: %" PRIu64 " memory-access instructions, %" PRIu64 " typed (%.1f%%)\n", argv[i], total,
-		       counts[DT_OK], total ? 100.0 * (double)counts[DT_OK] / (double)total : 0.0);
+		printf("%s: %" PRIu64 " memory-access instructions, %" PRIu64 " typed (%.1f%%), %" PRIu64
+		       " with a member or variable (%.1f%%)\n", argv[i], total, counts[DT_OK],
+		       total ? 100.0 * (double)counts[DT_OK] / (double)total : 0.0, o.with_member,
+		       total ? 100.0 * (double)o.with_member / (double)total : 0.0);
 		for (int r = 1; r < DT_NR; r++)
 			if (counts[r])
 				printf("  %8" PRIu64 " %5.1f%%  [%d] %s\n", counts[r],

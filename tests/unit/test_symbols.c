@@ -810,6 +810,90 @@ static void test_insn(void)
 	symbols__delete(s);
 }
 
+/* ---- data types (dtype.c) on tests/symbols/dtype.c ---- */
+
+struct dt_fn {
+	char name[32];
+	uint64_t lo, hi;
+};
+
+struct dt_seen {
+	struct dt_fn fns[16];
+	size_t nr_fns;
+	char got[64][256];      /* "fn|type|member|source" */
+	size_t nr;
+};
+
+static void dt_each(void *arg, uint64_t vaddr, enum dtype_reason r, const struct data_loc *d)
+{
+	struct dt_seen *seen = arg;
+
+	for (size_t i = 0; i < seen->nr_fns && r == DT_OK && seen->nr < 64; i++)
+		if (vaddr >= seen->fns[i].lo && vaddr < seen->fns[i].hi)
+			snprintf(seen->got[seen->nr++], sizeof(seen->got[0]), "%s|%s|%s|%s", seen->fns[i].name, d->type,
+				 d->member, type_source__name((enum type_source)d->type_source));
+}
+
+static bool dt_has(const struct dt_seen *seen, const char *want)
+{
+	for (size_t i = 0; i < seen->nr; i++)
+		if (!strcmp(seen->got[i], want))
+			return true;
+	printf("  missing %s\n", want);
+	return false;
+}
+
+static void test_dtype(const char *opt)
+{
+	char exe[256], cmd[512], buf[256];
+	struct dt_seen seen = { .nr_fns = 0 };
+	uint64_t counts[DT_NR] = { 0 };
+	struct symbols_opts so = { .no_debuginfod = true };
+	struct symbols *s;
+	FILE *p;
+
+	snprintf(exe, sizeof(exe), "%s/dtype%s", tmpdir, opt);
+	if (sh("gcc -g %s -o %s tests/symbols/dtype.c 2>/dev/null", opt, exe)) {
+		printf("skip: cannot build tests/symbols/dtype.c %s\n", opt);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "nm -S %s", exe);
+	p = popen(cmd, "r");
+	while (p && fgets(buf, sizeof(buf), p) && seen.nr_fns < 16) {
+		unsigned long long a, n;
+		char t, name[32];
+
+		if (sscanf(buf, "%llx %llx %c %31s", &a, &n, &t, name) == 4 && !strncmp(name, "dt_", 3)) {
+			struct dt_fn *f = &seen.fns[seen.nr_fns++];
+
+			snprintf(f->name, sizeof(f->name), "%s", name);
+			f->lo = a;
+			f->hi = a + n;
+		}
+	}
+	if (p)
+		pclose(p);
+	CHECK(seen.nr_fns == 7);
+	s = symbols__new(&so);
+	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
+	/* a pointer parameter (its register location at -O2, its stack slot
+	 * at -O0), a pointer member loaded and followed, a nested member, a
+	 * call's return type, TLS, a local struct in the frame */
+	CHECK(dt_has(&seen, strcmp(opt, "-O0") ? "dt_param|struct node|tag|variable" : "dt_param|struct node|tag|tracked"));
+	CHECK(dt_has(&seen, "dt_next|struct node|val|tracked"));
+	CHECK(dt_has(&seen, strcmp(opt, "-O0") ? "dt_nested|struct pair|b.tag|variable" : "dt_nested|struct pair|b.tag|tracked"));
+	CHECK(dt_has(&seen, "dt_ret|struct node|tag|tracked"));
+	CHECK(dt_has(&seen, "dt_tls|struct node|tls_node.val|variable"));
+	CHECK(dt_has(&seen, "dt_local|struct pair|local.b.val|variable"));
+	if (!strcmp(opt, "-O0"))
+		CHECK(dt_has(&seen, "dt_make|struct node *|pool|variable"));
+	CHECK(counts[DT_OK] > 0);
+	/* not an object file: an error, no crash */
+	CHECK(symbols__type_all(s, "tests/symbols/dtype.c", counts, NULL, NULL) < 0);
+	CHECK(symbols__type_all(s, "/nonexistent/x", counts, NULL, NULL) < 0);
+	symbols__delete(s);
+}
+
 int main(void)
 {
 	char exe[256], nopie[256];
@@ -823,6 +907,8 @@ int main(void)
 	test_jit();
 	test_kallsyms();
 	test_insn();
+	test_dtype("-O2");
+	test_dtype("-O0");
 	line_ra = marker_line("tests/symbols/prog.c", "@ra");
 	line_call = marker_line("tests/symbols/prog.c", "@call");
 	snprintf(exe, sizeof(exe), "%s/prog", tmpdir);

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Forms the data-type tracker must follow (tests/unit/test_symbols.c,
+ * test_dtype), built -O2 -g and -O0 -g at test time. Each function's
+ * accesses have one expected type and member.
+ */
+#include <stddef.h>
+
+struct node {
+	long val;
+	struct node *next;
+	int tag;
+};
+
+struct pair {
+	struct node a, b;
+};
+
+__thread struct node tls_node;
+
+struct node *__attribute__((noinline)) dt_make(struct node *pool, int i)
+{
+	return &pool[i & 3];
+}
+
+/* a parameter in a register (DW_OP_reg5) */
+void __attribute__((noinline)) dt_param(struct node *n)
+{
+	n->tag = 7;
+}
+
+/* a pointer member loaded, then dereferenced (tracked) */
+long __attribute__((noinline)) dt_next(const struct node *n)
+{
+	return n->next->val;
+}
+
+/* a nested member through a pointer */
+void __attribute__((noinline)) dt_nested(struct pair *p)
+{
+	p->b.tag = 1;
+}
+
+/* a call's return type types %rax */
+void __attribute__((noinline)) dt_ret(struct node *pool)
+{
+	dt_make(pool, 2)->tag = 3;
+}
+
+/* a thread-local variable (%fs:offset) */
+void __attribute__((noinline)) dt_tls(void)
+{
+	tls_node.val = 5;
+}
+
+/* a local struct in the frame */
+long __attribute__((noinline)) dt_local(long v)
+{
+	volatile struct pair local;
+
+	local.b.val = v;
+	return local.b.val;
+}
+
+int main(void)
+{
+	struct node pool[4] = { { 0 } };
+	struct pair p = { { 0 } };
+
+	pool[0].next = &pool[1];
+	dt_param(&pool[0]);
+	dt_nested(&p);
+	dt_ret(pool);
+	dt_tls();
+	return (int)(dt_next(&pool[0]) + dt_local(2));
+}
