@@ -46,12 +46,14 @@
 #define MAX_INSNS 20000         /* a larger range is left untyped */
 #define MAX_RANGES 16
 
-enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL };
+enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL, R_TLSOFF, R_TLS };
 
 /* A register's content: a pointer into an object of type (die table
  * index, 0: void or unknown) at byte off; an address in the frame, off
  * from the CFA; the thread pointer plus off; a value of type (a scalar
- * loaded from a typed place, a variable). */
+ * loaded from a typed place, a variable); the thread pointer offset of
+ * byte off of the object's TLS block (loaded from its GOT: initial exec);
+ * the address of that byte. */
 struct rst {
 	uint8_t kind;
 	uint8_t src;            /* enum type_source */
@@ -131,6 +133,7 @@ const char *dtype_reason__name(enum dtype_reason r)
 		[DT_NO_GLOBAL] = "fixed address without a DWARF variable",
 		[DT_TLS] = "thread-local access not resolved",
 		[DT_ABSOLUTE] = "no base register",
+		[DT_TCB] = "thread control block (stack protector canary)",
 	};
 
 	return (unsigned)r < DT_NR ? n[r] : "?";
@@ -529,6 +532,9 @@ struct ref {
 	int64_t off;
 };
 
+/* The object's TLS block: where an executable's sits below the thread
+ * pointer, and the GOT slots the dynamic linker fills with a variable's
+ * thread pointer offset (R_X86_64_TPOFF64: initial exec), by slot address. */
 static void tls_read(struct obj *o)
 {
 	GElf_Addr bias;
@@ -537,6 +543,7 @@ static void tls_read(struct obj *o)
 	bool exec = false;
 	GElf_Phdr tls = { 0 };
 	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
 
 	o->tls_state = -1;
 	if (!elf || elf_getphdrnum(elf, &nph) || !gelf_getehdr(elf, &eh))
@@ -552,34 +559,82 @@ static void tls_read(struct obj *o)
 		if (ph.p_type == PT_TLS)
 			tls = ph;
 	}
-	if (!exec || tls.p_type != PT_TLS || tls.p_memsz > (1ULL << 40))
+	if (tls.p_type != PT_TLS || tls.p_memsz > (1ULL << 40))
 		return;
-	/* variant II (x86-64): the executable's block ends at the thread pointer */
-	o->tls_base = -(int64_t)((tls.p_memsz + (tls.p_align > 1 ? tls.p_align - 1 : 0)) &
-				 ~(tls.p_align > 1 ? tls.p_align - 1 : 0));
 	o->tls_state = 1;
+	/* variant II (x86-64): the executable's block ends at the thread pointer */
+	if (exec)
+		o->tls_base = -(int64_t)((tls.p_memsz + (tls.p_align > 1 ? tls.p_align - 1 : 0)) &
+					 ~(tls.p_align > 1 ? tls.p_align - 1 : 0));
+	else
+		o->tls_base = INT64_MIN;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh, symsh;
+		Elf_Data *d, *syms = NULL;
+		Elf_Scn *symscn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		symscn = elf_getscn(elf, sh.sh_link);
+		if (symscn && gelf_getshdr(symscn, &symsh))
+			syms = elf_getdata(symscn, NULL);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela rel;
+			GElf_Sym sym = { 0 };
+			size_t si;
+
+			if (!gelf_getrela(d, (int)i, &rel) || GELF_R_TYPE(rel.r_info) != R_X86_64_TPOFF64)
+				continue;
+			si = GELF_R_SYM(rel.r_info);
+			if (si && (!syms || !gelf_getsym(syms, (int)si, &sym)))
+				continue;
+			u64map__put(&o->tls_got, rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
+		}
+	}
 }
 
+/* The TLS variable holding byte off of the object's TLS block. */
+static struct ref tls_block_ref(struct dt *c, int64_t off, bool idx)
+{
+	struct obj *o = c->o;
+
+	for (size_t i = 0; i < o->nr_tls_vars; i++) {
+		const struct var *v = &o->tls_vars[i];
+		Dwarf_Die type;
+
+		if (off < (int64_t)v->addr || (uint64_t)(off - (int64_t)v->addr) >= (v->size ? v->size : 1) ||
+		    !die_type((Dwarf_Die *)&v->die, &type))
+			continue;
+		return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
+				     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = off - (int64_t)v->addr };
+	}
+	return (struct ref){ .reason = DT_TLS };
+}
+
+/* The TLS variable at thread pointer offset tpoff (an executable's). */
 static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
 {
 	struct obj *o = c->o;
 
 	if (!o->tls_state)
 		tls_read(o);
-	if (o->tls_state < 0)
+	if (o->tls_state < 0 || o->tls_base == INT64_MIN)
 		return (struct ref){ .reason = DT_TLS };
-	for (size_t i = 0; i < o->nr_tls_vars; i++) {
-		const struct var *v = &o->tls_vars[i];
-		int64_t at = o->tls_base + (int64_t)v->addr;
-		Dwarf_Die type;
+	return tls_block_ref(c, tpoff - o->tls_base, idx);
+}
 
-		if (tpoff < at || (uint64_t)(tpoff - at) >= (v->size ? v->size : 1) ||
-		    !die_type((Dwarf_Die *)&v->die, &type))
-			continue;
-		return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
-				     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = tpoff - at };
-	}
-	return (struct ref){ .reason = DT_TLS };
+/* A GOT slot holding a TLS variable's thread pointer offset. */
+static bool tls_got(struct obj *o, uint64_t vaddr, int64_t *off)
+{
+	uint64_t v;
+
+	if (!o->tls_state)
+		tls_read(o);
+	if (o->tls_state < 0 || !u64map__get(&o->tls_got, vaddr, &v))
+		return false;
+	*off = (int64_t)v;
+	return true;
 }
 
 static struct ref global_ref(struct dt *c, uint64_t vaddr, bool idx)
@@ -638,8 +693,13 @@ static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const 
 	const struct rst *r;
 
 	if (m->seg == 1) {
+		/* at and above the thread pointer: the TCB, not a variable */
+		if (m->base < 0 && m->index < 0 && m->disp >= 0)
+			return (struct ref){ .reason = DT_TCB };
 		if (m->base < 0)
 			return tls_ref(c, m->disp, idx);
+		if (m->base < NR_REGS && t->reg[m->base].kind == R_TLSOFF)
+			return tls_block_ref(c, t->reg[m->base].off + m->disp, idx);
 		return (struct ref){ .reason = DT_TLS };
 	}
 	if (m->base == DW_RIP)
@@ -658,6 +718,8 @@ static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const 
 		return stack_ref(c, vaddr, t, r->off + m->disp, idx);
 	case R_TP:
 		return tls_ref(c, r->off + m->disp, idx);
+	case R_TLS:
+		return tls_block_ref(c, r->off + m->disp, idx);
 	default:
 		return (struct ref){ .reason = DT_UNTYPED_REG };
 	}
@@ -736,7 +798,9 @@ static void src_dst(const cs_x86 *x, const cs_x86_op **src, const cs_x86_op **ds
 	}
 }
 
-static uint32_t call_ret(struct dt *c, const cs_x86 *x)
+/* The type a direct call returns: its pointee (*val false), or a value's
+ * type (*val true); 0 when unknown or void. */
+static uint32_t call_ret(struct dt *c, const cs_x86 *x, bool *val)
 {
 	const struct subp *sp;
 	Dwarf_Die type, to;
@@ -745,10 +809,13 @@ static uint32_t call_ret(struct dt *c, const cs_x86 *x)
 	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
 		return 0;
 	sp = subp_lookup(c->o, (uint64_t)x->operands[0].imm);
-	if (!sp || sp->lo != (uint64_t)x->operands[0].imm || !die_type((Dwarf_Die *)&sp->die, &type) ||
-	    !pointee(&type, &to, &is_void) || is_void)
+	if (!sp || sp->lo != (uint64_t)x->operands[0].imm || !die_type((Dwarf_Die *)&sp->die, &type))
 		return 0;
-	return die_intern(c, &to);
+	if (!pointee(&type, &to, &is_void)) {
+		*val = true;
+		return die_intern(c, &type);
+	}
+	return is_void ? 0 : die_intern(c, &to);
 }
 
 static void step(struct dt *c, const cs_insn *in, struct tst *t)
@@ -788,9 +855,15 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 				struct slot *sl;
 				struct ref f;
 				struct rst r;
+				int64_t tlsoff;
 
 				if (m.seg == 1 && m.base < 0 && m.index < 0 && !m.disp && wide) {
 					t->reg[d] = (struct rst){ .kind = R_TP };
+					return;
+				}
+				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
+				    tls_got(c->o, m.next + (uint64_t)m.disp, &tlsoff)) {
+					t->reg[d] = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
 					return;
 				}
 				if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
@@ -818,16 +891,26 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 	case X86_INS_LEA:
 		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
 			break;
-		if (!x86_is64(dst->reg) || !mem_of(in, src, &m) || m.seg) {
+		if (!mem_of(in, src, &m) || m.seg || (!x86_is64(dst->reg) && dst->size != 4)) {
 			t->reg[d] = NONE_R;
 			return;
 		}
+		if (!x86_is64(dst->reg)) {
+			/* 32-bit arithmetic on a value keeps its type */
+			t->reg[d] = m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL
+					    ? t->reg[m.base] : NONE_R;
+			return;
+		}
 		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 &&
-		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_TP)) {
+		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_TP || t->reg[m.base].kind == R_TLS)) {
 			struct rst r = t->reg[m.base];
 
 			r.off += m.disp;
 			t->reg[d] = r;
+			return;
+		}
+		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL) {
+			t->reg[d] = t->reg[m.base];     /* arithmetic on a value: its type */
 			return;
 		}
 		{
@@ -842,6 +925,7 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 	case X86_INS_SUB: {
 		struct rst *r;
 		const struct rst *sr;
+		int64_t tlsoff;
 
 		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
 			break;
@@ -852,12 +936,24 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 			return;
 		}
 		if (src->type == X86_OP_IMM) {
-			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_TP)
+			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_TP || r->kind == R_TLS ||
+			    r->kind == R_TLSOFF)
 				r->off += in->id == X86_INS_ADD ? src->imm : -src->imm;
 			return;
 		}
 		sr = src->type == X86_OP_REG && x86_dw(src->reg) >= 0 && x86_dw(src->reg) < NR_REGS
 			     ? &t->reg[x86_dw(src->reg)] : &NONE_R;
+		if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && r->kind == R_TP && mem_of(in, src, &m) &&
+		    m.base == DW_RIP && m.index < 0 && tls_got(c->o, m.next + (uint64_t)m.disp, &tlsoff)) {
+			/* the thread pointer plus a variable's offset from the GOT */
+			*r = (struct rst){ .kind = R_TLS, .off = tlsoff };
+			return;
+		}
+		if (in->id == X86_INS_ADD && ((r->kind == R_TP && sr->kind == R_TLSOFF) ||
+					      (r->kind == R_TLSOFF && sr->kind == R_TP))) {
+			*r = (struct rst){ .kind = R_TLS, .off = r->kind == R_TLSOFF ? r->off : sr->off };
+			return;
+		}
 		if (r->kind == R_PTR && sr->kind != R_PTR && src->type == X86_OP_REG) {
 			r->idx = true;          /* a pointer moved by an index */
 		} else if (in->id == X86_INS_ADD && (r->kind == R_NONE || r->kind == R_VAL) && sr->kind == R_PTR) {
@@ -898,12 +994,13 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 		break;
 	case X86_INS_CALL: {
 		static const int saved_not[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
-		uint32_t ret = call_ret(c, x);
+		bool val = false;
+		uint32_t ret = call_ret(c, x, &val);
 
 		for (size_t i = 0; i < sizeof(saved_not) / sizeof(saved_not[0]); i++)
 			t->reg[saved_not[i]] = NONE_R;
 		if (ret)
-			t->reg[0] = (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = ret };
+			t->reg[0] = (struct rst){ .kind = val ? R_VAL : R_PTR, .src = TYPE_TRACKED, .type = ret };
 		return;
 	}
 	default:
@@ -1026,6 +1123,25 @@ static const cs_x86_op *mem_operand(const cs_insn *in)
 	return NULL;
 }
 
+/* A register stored to a stack slot no variable covers (a spill): the
+ * register's type. */
+static struct ref spill_ref(const cs_insn *in, const struct tst *t, const struct ref *f)
+{
+	const cs_x86_op *src, *dst;
+	const struct rst *r;
+	int sr;
+
+	src_dst(&in->detail->x86, &src, &dst);
+	if (in->id != X86_INS_MOV || !src || src->type != X86_OP_REG || (sr = x86_dw(src->reg)) < 0 || sr >= NR_REGS)
+		return *f;
+	r = &t->reg[sr];
+	if (r->kind == R_VAL)
+		return (struct ref){ .src = TYPE_TRACKED, .type = r->type };
+	if (r->kind == R_PTR && r->type && x86_is64(src->reg))
+		return (struct ref){ .src = TYPE_TRACKED, .type = r->type, .ptr = true };
+	return *f;
+}
+
 /* Type every instruction of the range [lo, hi) of subprogram sp. */
 static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, csh h)
 {
@@ -1076,6 +1192,8 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 
 			apply_locs(&c, c.ins[i].address, &t);
 			f = eval(&c, c.ins[i].address, &m, &t);
+			if (f.reason == DT_STACK_SLOT)
+				f = spill_ref(&c.ins[i], &t, &f);
 			res_of(&c, &f, &r);
 			r.scale = m.index >= 0 ? m.scale : 0;
 			rc = f.reason ? -ENOENT : 0;
@@ -1157,6 +1275,15 @@ static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_star
 	type_name(&type, out->type, sizeof(out->type));
 	out->type_source = r->source;
 	out->member[0] = '\0';
+	if (r->ptr) {
+		/* a pointer to type (a spilled register): no member in it */
+		size_t len = strlen(out->type);
+
+		snprintf(out->type + len, sizeof(out->type) - len, " *");
+		out->var_led = false;
+		out->aggregate = false;
+		return;
+	}
 	out->var_led = r->var;
 	{
 		Dwarf_Die p;

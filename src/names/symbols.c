@@ -219,6 +219,7 @@ static void obj__delete(struct obj *o)
 	acache__exit(&o->dtypes);
 	free(o->vars);
 	free(o->tls_vars);
+	u64map__exit(&o->tls_got);
 	free(o->subps);
 	u64map__exit(&o->subps_cus);
 	free(o->esyms);

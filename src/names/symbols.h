@@ -97,6 +97,7 @@ enum dtype_reason {
 	DT_NO_GLOBAL,           /* a fixed address no DWARF variable covers */
 	DT_TLS,                 /* a thread-local access not resolved */
 	DT_ABSOLUTE,            /* no base register */
+	DT_TCB,                 /* the thread control block (%fs:0x28: the stack protector's canary) */
 	DT_NR
 };
 const char *dtype_reason__name(enum dtype_reason r);

@@ -117,8 +117,9 @@ struct obj {
 	struct strtab *demangled; /* C++ symbol names demangled on first use (obj__demangle) */
 	struct acache insns;    /* decoded instructions (insn.c) by address */
 	struct acache dtypes;   /* what each instruction's memory operand points at (dtype.c) */
-	int tls_state;          /* 0 not read, 1 executable with a TLS block, -1 none */
-	int64_t tls_base;       /* thread pointer offset of the TLS block (executables) */
+	int tls_state;          /* 0 not read, 1 a TLS block, -1 none (dtype.c: tls_read) */
+	int64_t tls_base;       /* thread pointer offset of the TLS block (executables), else INT64_MIN */
+	struct u64map tls_got;  /* GOT slot -> TLS block offset (R_X86_64_TPOFF64) */
 };
 
 struct ksym {
