@@ -708,6 +708,10 @@ static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const 
 		return m->index >= 0 || m->disp ? global_ref(c, (uint64_t)m->disp, idx)
 						: (struct ref){ .reason = DT_ABSOLUTE };
 	r = &t->reg[m->base];
+	/* base and index are interchangeable at scale 1: the pointer is the one typed */
+	if (r->kind != R_PTR && m->index >= 0 && m->index < NR_REGS && m->scale == 1 &&
+	    t->reg[m->index].kind == R_PTR)
+		r = &t->reg[m->index];
 	switch (r->kind) {
 	case R_PTR:
 		if (!r->type)

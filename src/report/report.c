@@ -658,8 +658,16 @@ void report__row_names(const struct report *r, const struct c2c_line *l, const s
 		       struct row_names *out)
 {
 	const struct heap_obj *o = heap__obj(r->heap, row->tag);
+	uint64_t start = o ? o->addr : 0, size = o ? o->size : 0;
+	const struct map_desc *m = l->data_map;
 
-	names__row(r->names, r->maps, r->use_time, l, row, o ? o->addr : 0, o ? o->size : 0, out);
+	/* allocations recorded, and none covers this anonymous memory: it
+	 * was mapped as a whole (mmap), the mapping is the object */
+	if (!o && r->heap && m && l->key.kind != CL_KERNEL && (!m->name || !m->name[0] || !strncmp(m->name, "//anon", 6))) {
+		start = m->start;
+		size = m->end - m->start;
+	}
+	names__row(r->names, r->maps, r->use_time, l, row, start, size, out);
 }
 
 bool report__data_name(const struct report *r, const struct c2c_line *l, uint32_t offset,

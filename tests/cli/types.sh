@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Data types (issue 15) on a real -O2 program recorded with page faults
 # (tests/progs/types.c: each access is the first touch of a fresh page):
-# members through a pointer parameter and a const pointer, an array of
+# members through a pointer parameter and a const pointer, an element of an
+# mmap'd array by an index (its element from the mapping's start), an array of
 # structs walked by a loop and indexed by a register (the element exact
 # with --alloc, "[?]" without), globals in .data and .bss, a local struct on
 # a thread's stack, a thread-local struct. JSON type / data_member /
@@ -26,7 +27,7 @@ rows() {
 	python3 - "$1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-want = {"conn_add", "conn_hits", "items_bump", "items_pick", "globals_touch", "tls_touch", "on_stack"}
+want = {"conn_add", "conn_hits", "conn_bump", "items_bump", "items_pick", "globals_touch", "tls_touch", "on_stack"}
 out = set()
 for l in j["cachelines"]:
     for o in l["offsets"]:
@@ -39,6 +40,7 @@ rows a.json >a.rows
 rows p.json >p.rows
 cat >a.want <<'W'
 conn_add|struct conn|st.bytes|variable
+conn_bump|struct conn|[3].st.hits|heap
 conn_hits|struct conn|st.hits|variable
 globals_touch|struct gstats|gbss.calls|variable
 globals_touch|struct gstats|gdata.errors|variable
@@ -54,6 +56,7 @@ tls_touch|struct tls_stats|tstats.writes|variable
 W
 cat >p.want <<'W'
 conn_add|struct conn|st.bytes|variable
+conn_bump|struct conn|[?].st.hits|variable
 conn_hits|struct conn|st.hits|variable
 globals_touch|struct gstats|gbss.calls|variable
 globals_touch|struct gstats|gdata.errors|variable

@@ -7,6 +7,8 @@
  *
  *  - conn_add:    a member of a nested struct through a pointer parameter
  *  - conn_hits:   the same through a const pointer (a read)
+ *  - conn_bump:   an element of an mmap'd array by an index (the mapping's
+ *                 start gives the element, with --alloc)
  *  - items_bump:  an array of structs walked in a loop (element from --alloc)
  *  - items_pick:  an element chosen by an index register
  *  - gdata/gbss:  globals in .data and .bss
@@ -73,6 +75,12 @@ __attribute__((noinline)) long conn_hits(const struct conn *c)
 	return c->st.hits;
 }
 
+/* an element of a mapping-sized array, by an index the code computes */
+__attribute__((noinline)) void conn_bump(struct conn *cs, const volatile int *i)
+{
+	cs[*i].st.hits++;
+}
+
 __attribute__((noinline)) void items_bump(struct item *it, int n)
 {
 	for (int i = 1; i < n; i += 2)
@@ -118,6 +126,7 @@ int main(void)
 	struct item *items = malloc(64 * sizeof(struct item));
 	struct item *picked = malloc(64 * sizeof(struct item));
 	int which[3] = { 5, 9, 12 };
+	volatile int three = 3;
 	pthread_t t;
 	long sum;
 
@@ -125,6 +134,7 @@ int main(void)
 		return 1;
 	conn_add(&conns[1], 10);
 	sum = conn_hits(&conns[2]);
+	conn_bump(conns, &three);
 	items_bump(items, 8);
 	items_pick(picked, which, 3);
 	globals_touch(2);
