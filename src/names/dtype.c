@@ -99,9 +99,14 @@ struct dt {
 	uint64_t lo, hi;
 	cs_insn *ins;
 	size_t n;
-	struct tst *in;
+	struct tst *in;         /* per block: the state at its start */
 	struct loc *locs;
 	size_t nr_locs, alloc_locs;
+	uint32_t *blk_of, *bstart; /* the block of each instruction; each block's first (bstart[nb] = n) */
+	size_t nb;
+	size_t *gen_off;        /* instruction i's register locations: gen[gen_off[i] .. gen_off[i + 1]) */
+	uint32_t *gen;
+	size_t nr_gen;
 	Dwarf_Die *dies;
 	uint64_t *sizes;        /* of each die's type, 0 unknown */
 	size_t nr_dies, alloc_dies, alloc_sizes;
@@ -491,15 +496,71 @@ static void cfi_seed(struct dt *c, uint64_t vaddr, struct tst *t)
 	free(f);
 }
 
-/* Registers the variables' locations type at vaddr. */
-static void apply_locs(const struct dt *c, uint64_t vaddr, struct tst *t)
+static int u32_cmp(const void *a, const void *b)
 {
-	for (size_t k = 0; k < c->nr_locs; k++) {
-		const struct loc *l = &c->locs[k];
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int loc_lo_cmp(const void *a, const void *b, void *arg)
+{
+	const struct loc *locs = arg;
+	uint64_t x = locs[*(const uint32_t *)a].lo, y = locs[*(const uint32_t *)b].lo;
+
+	return x < y ? -1 : x > y;
+}
+
+/* For each instruction, the register locations covering it (in scope
+ * order: inner scopes last), by one sweep over the locations sorted by
+ * start: apply_locs runs for every visit of every instruction. */
+static void gens_build(struct dt *c)
+{
+	uint32_t *order = xmalloc((c->nr_locs + 1) * sizeof(*order)), *active = xmalloc((c->nr_locs + 1) * sizeof(*active));
+	size_t nr = 0, na = 0, next = 0, alloc = 0;
+
+	for (size_t k = 0; k < c->nr_locs; k++)
+		if (c->locs[k].kind == L_REG || c->locs[k].kind == L_REGVAL)
+			order[nr++] = (uint32_t)k;
+	qsort_r(order, nr, sizeof(*order), loc_lo_cmp, c->locs);
+	c->gen_off = xmalloc((c->n + 1) * sizeof(*c->gen_off));
+	c->gen = NULL;
+	c->nr_gen = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		uint64_t a = c->ins[i].address;
+		size_t k = 0;
+		bool added = false;
+
+		for (size_t j = 0; j < na; j++)
+			if (c->locs[active[j]].hi > a)
+				active[k++] = active[j];
+		na = k;
+		while (next < nr && c->locs[order[next]].lo <= a) {
+			if (c->locs[order[next]].hi > a) {
+				active[na++] = order[next];
+				added = true;
+			}
+			next++;
+		}
+		if (added)
+			qsort(active, na, sizeof(*active), u32_cmp);
+		c->gen_off[i] = c->nr_gen;
+		xgrow((void **)&c->gen, &alloc, c->nr_gen + na, sizeof(*c->gen));
+		memcpy(c->gen + c->nr_gen, active, na * sizeof(*active));
+		c->nr_gen += na;
+	}
+	c->gen_off[c->n] = c->nr_gen;
+	free(order);
+	free(active);
+}
+
+/* Registers the variables' locations type at instruction i. */
+static void apply_locs(const struct dt *c, size_t i, struct tst *t)
+{
+	for (size_t g = c->gen_off[i]; g < c->gen_off[i + 1]; g++) {
+		const struct loc *l = &c->locs[c->gen[g]];
 		struct rst *r;
 
-		if (vaddr < l->lo || vaddr >= l->hi || (l->kind != L_REG && l->kind != L_REGVAL))
-			continue;
 		r = &t->reg[l->reg];
 		if (!l->ptr) {
 			if (l->kind == L_REG)
@@ -599,6 +660,8 @@ static struct ref tls_block_ref(struct dt *c, int64_t off, bool idx)
 {
 	struct obj *o = c->o;
 
+	if (!o->vars_built)
+		vars_build(o);
 	for (size_t i = 0; i < o->nr_tls_vars; i++) {
 		const struct var *v = &o->tls_vars[i];
 		Dwarf_Die type;
@@ -639,8 +702,12 @@ static bool tls_got(struct obj *o, uint64_t vaddr, int64_t *off)
 
 static struct ref global_ref(struct dt *c, uint64_t vaddr, bool idx)
 {
-	const struct var *v = var_find(c->o, vaddr);
+	const struct var *v;
 	Dwarf_Die type;
+
+	if (!c->o->vars_built)
+		vars_build(c->o);       /* the first global asked for: every CU's, once */
+	v = var_find(c->o, vaddr);
 
 	if (!v || !die_type((Dwarf_Die *)&v->die, &type))
 		return (struct ref){ .reason = DT_NO_GLOBAL };
@@ -1053,45 +1120,75 @@ static void succs(const struct dt *c, size_t i, size_t *fall, size_t *target, bo
 		*indirect = in->id == X86_INS_JMP;
 }
 
+/* Basic blocks: the range's start, branch targets and what follows a
+ * branch lead one; the data flow keeps one state per block. */
+static void blocks_build(struct dt *c)
+{
+	bool *leader = xcalloc(c->n + 1, sizeof(*leader));
+
+	leader[0] = true;
+	for (size_t i = 0; i < c->n; i++) {
+		size_t f, tg;
+		bool ind;
+
+		succs(c, i, &f, &tg, &ind);
+		if (tg != SIZE_MAX)
+			leader[tg] = true;
+		if (f != i + 1 || tg != SIZE_MAX || ind)
+			leader[i + 1] = true;
+	}
+	c->blk_of = xmalloc(c->n * sizeof(*c->blk_of));
+	c->bstart = xmalloc((c->n + 1) * sizeof(*c->bstart));
+	c->nb = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (leader[i])
+			c->bstart[c->nb++] = (uint32_t)i;
+		c->blk_of[i] = (uint32_t)(c->nb - 1);
+	}
+	c->bstart[c->nb] = (uint32_t)c->n;
+	free(leader);
+}
+
 static void flow(struct dt *c)
 {
-	size_t *work = xmalloc(c->n * sizeof(*work)), nw = 0;
-	bool *queued = xcalloc(c->n, sizeof(*queued));
+	size_t *work = xmalloc(c->nb * sizeof(*work)), nw = 0, seed = 0;
+	bool *queued = xcalloc(c->nb, sizeof(*queued));
 	struct tst cur;
-	size_t seed = 0;
 
 	cfi_seed(c, c->lo, &c->in[0]);
 	work[nw++] = 0;
 	queued[0] = true;
 	for (;;) {
 		while (nw) {
-			size_t i = work[--nw], f, tg;
+			size_t b = work[--nw], last = c->bstart[b + 1] - 1, next[2];
 			bool ind;
 
-			queued[i] = false;
-			cur = c->in[i];
-			apply_locs(c, c->ins[i].address, &cur);
-			step(c, &c->ins[i], &cur);
-			succs(c, i, &f, &tg, &ind);
-			if (f != SIZE_MAX && meet(c, &c->in[f], &cur) && !queued[f]) {
-				work[nw++] = f;
-				queued[f] = true;
+			queued[b] = false;
+			cur = c->in[b];
+			for (size_t i = c->bstart[b]; i <= last; i++) {
+				apply_locs(c, i, &cur);
+				step(c, &c->ins[i], &cur);
 			}
-			if (tg != SIZE_MAX && meet(c, &c->in[tg], &cur) && !queued[tg]) {
-				work[nw++] = tg;
-				queued[tg] = true;
+			succs(c, last, &next[0], &next[1], &ind);
+			for (int k = 0; k < 2; k++) {
+				size_t nb = next[k] == SIZE_MAX ? SIZE_MAX : c->blk_of[next[k]];
+
+				if (nb != SIZE_MAX && meet(c, &c->in[nb], &cur) && !queued[nb]) {
+					work[nw++] = nb;
+					queued[nb] = true;
+				}
 			}
 		}
 		/* code reached only through a jump table or not at all: its
 		 * frame from the CFI, registers unknown (not the padding after
 		 * a ret: its CFI is the epilogue's, and it falls into code
 		 * the branches reach) */
-		while (seed < c->n && (c->in[seed].seen || c->ins[seed].id == X86_INS_NOP ||
-				       c->ins[seed].id == X86_INS_INT3))
+		while (seed < c->nb && (c->in[seed].seen || c->ins[c->bstart[seed]].id == X86_INS_NOP ||
+					c->ins[c->bstart[seed]].id == X86_INS_INT3))
 			seed++;
-		if (seed == c->n)
+		if (seed == c->nb)
 			break;
-		cfi_seed(c, c->ins[seed].address, &c->in[seed]);
+		cfi_seed(c, c->ins[c->bstart[seed]].address, &c->in[seed]);
 		work[nw++] = seed;
 		queued[seed] = true;
 	}
@@ -1176,38 +1273,45 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	c.cfi = dwfl_module_eh_cfi(o->mod, &c.cfi_bias);
 	if (!c.cfi)
 		c.cfi = dwfl_module_dwarf_cfi(o->mod, &c.cfi_bias);
-	if (!o->vars_built)
-		vars_build(o);
 	frame_base(&c, (Dwarf_Die *)&sp->die);
 	whole.lo[0] = sp->lo - sp->bias;
 	whole.hi[0] = sp->hi - sp->bias;
 	scope_scan(&c, (Dwarf_Die *)&sp->die, &whole, 0);
-	c.in = xcalloc(c.n, sizeof(*c.in));
+	gens_build(&c);
+	blocks_build(&c);
+	c.in = xcalloc(c.nb, sizeof(*c.in));
 	flow(&c);
-	for (size_t i = 0; i < c.n; i++) {
-		const cs_x86_op *op = mem_operand(&c.ins[i]);
-		struct dtype_res r = { .reason = DT_NO_MEM };
-		struct tst t = c.in[i];
-		struct mem m;
-		int rc = -ENOENT;
+	for (size_t b = 0; b < c.nb; b++) {
+		struct tst t = c.in[b];
 
-		if (op && mem_of(&c.ins[i], op, &m)) {
-			struct ref f;
+		for (size_t i = c.bstart[b]; i < c.bstart[b + 1]; i++) {
+			const cs_x86_op *op = mem_operand(&c.ins[i]);
+			struct dtype_res r = { .reason = op ? DT_UNTYPED_REG : DT_NO_MEM };
+			struct mem m;
+			int rc = -ENOENT;
 
-			apply_locs(&c, c.ins[i].address, &t);
-			f = eval(&c, c.ins[i].address, &m, &t);
-			if (f.reason == DT_STACK_SLOT)
-				f = spill_ref(&c.ins[i], &t, &f);
-			res_of(&c, &f, &r);
-			r.scale = m.index >= 0 ? m.scale : 0;
-			rc = f.reason ? -ENOENT : 0;
-		} else if (op) {
-			r.reason = DT_UNTYPED_REG;
+			if (t.seen)
+				apply_locs(&c, i, &t);
+			if (t.seen && op && mem_of(&c.ins[i], op, &m)) {
+				struct ref f = eval(&c, c.ins[i].address, &m, &t);
+
+				if (f.reason == DT_STACK_SLOT)
+					f = spill_ref(&c.ins[i], &t, &f);
+				res_of(&c, &f, &r);
+				r.scale = m.index >= 0 ? m.scale : 0;
+				rc = f.reason ? -ENOENT : 0;
+			}
+			if (t.seen)
+				step(&c, &c.ins[i], &t);
+			if (!acache__get(&o->dtypes, c.ins[i].address, &(struct dtype_res){ 0 }, &(int){ 0 }))
+				acache__put(&o->dtypes, c.ins[i].address, rc, &r); /* an earlier range may overlap */
 		}
-		if (!acache__get(&o->dtypes, c.ins[i].address, &(struct dtype_res){ 0 }, &(int){ 0 }))
-			acache__put(&o->dtypes, c.ins[i].address, rc, &r);   /* an earlier range may overlap */
 	}
 	free(c.in);
+	free(c.blk_of);
+	free(c.bstart);
+	free(c.gen_off);
+	free(c.gen);
 	free(c.locs);
 	free(c.dies);
 	free(c.sizes);
