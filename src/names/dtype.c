@@ -545,9 +545,11 @@ static void gens_build(struct dt *c)
 		if (added)
 			qsort(active, na, sizeof(*active), u32_cmp);
 		c->gen_off[i] = c->nr_gen;
-		xgrow((void **)&c->gen, &alloc, c->nr_gen + na, sizeof(*c->gen));
-		memcpy(c->gen + c->nr_gen, active, na * sizeof(*active));
-		c->nr_gen += na;
+		if (na) {
+			xgrow((void **)&c->gen, &alloc, c->nr_gen + na, sizeof(*c->gen));
+			memcpy(c->gen + c->nr_gen, active, na * sizeof(*active));
+			c->nr_gen += na;
+		}
 	}
 	c->gen_off[c->n] = c->nr_gen;
 	free(order);
