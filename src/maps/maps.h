@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "perfdata/perf_data.h"
 
 struct maps;
@@ -120,6 +121,12 @@ int maps__finalize(struct maps *m);
 uint32_t maps__aspace(const struct maps *m, uint32_t pid, uint64_t time);
 /* Mapping of pid at addr live at time, or NULL. pid (u32)-1 is the kernel. */
 const struct map_desc *maps__find(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time);
+/* Anonymous memory with no name of its own ("", "//anon"): not [heap],
+ * [stack], shm or a file. */
+static inline bool map_desc__unnamed_anon(const struct map_desc *m)
+{
+	return !m->name || !m->name[0] || !strncmp(m->name, "//anon", 6);
+}
 
 /*
  * The keying rule (DESIGN.md) in one place. cpumode is the sample's

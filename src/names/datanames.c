@@ -444,7 +444,7 @@ int symbols__data(struct symbols *s, const struct map_desc *map, const struct ma
 	if (map_is_anon(map)) {
 		/* .bss past the data segment's last file page */
 		if (prev && prev->end == map->start && !map_is_anon(prev) &&
-		    (!map->name || !map->name[0] || !strncmp(map->name, "//anon", 6)) &&
+		    map_desc__unnamed_anon(map) &&
 		    !data_in_obj(s, prev, addr, true, out))
 			return 0;
 		memset(out, 0, sizeof(*out));

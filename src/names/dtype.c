@@ -206,20 +206,15 @@ static void loc_add(struct dt *c, const struct loc *l, uint64_t lo, uint64_t hi)
 	c->nr_locs++;
 }
 
-/* DW_OP_bregN / DW_OP_bregx: register and offset */
+/* dwop_breg for a register the tracker follows */
 static bool op_breg(const Dwarf_Op *op, uint8_t *reg, int64_t *off)
 {
-	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
-		*reg = (uint8_t)(op->atom - DW_OP_breg0);
-		*off = (int64_t)op->number;
-		return true;
-	}
-	if (op->atom == DW_OP_bregx && op->number < NR_REGS) {
-		*reg = (uint8_t)op->number;
-		*off = (int64_t)op->number2;
-		return true;
-	}
-	return false;
+	uint64_t r;
+
+	if (!dwop_breg(op, &r, off) || r >= NR_REGS)
+		return false;
+	*reg = (uint8_t)r;
+	return true;
 }
 
 /* A location expression in the forms the tracker follows. */

@@ -10,6 +10,7 @@
 #define C2CSCAN_SYMBOLS_INT_H
 
 #include <capstone.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include "names/dwline.h"
@@ -156,6 +157,23 @@ struct symbols {
 	csh cs[2];              /* capstone: x86-64, aarch64 (insn.c) */
 	int cs_open[2];         /* 0 not tried, 1 failed, 2 open */
 };
+
+/* DW_OP_bregN / DW_OP_bregx: the register's DWARF number and the offset
+ * (CFA rules, locations, frame bases). */
+static inline bool dwop_breg(const Dwarf_Op *op, uint64_t *reg, int64_t *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = op->atom - DW_OP_breg0;
+		*off = (int64_t)op->number;
+		return true;
+	}
+	if (op->atom == DW_OP_bregx) {
+		*reg = op->number;
+		*off = (int64_t)op->number2;
+		return true;
+	}
+	return false;
+}
 
 void acache__init(struct acache *c, size_t val_size);
 void acache__exit(struct acache *c);

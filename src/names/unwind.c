@@ -333,25 +333,17 @@ static void rule_read(const struct unwinder *u, Dwarf_Frame *f, struct frame_rul
 {
 	Dwarf_Op *ops, mem[3];
 	size_t nops;
+	uint64_t cfa_reg;
 	bool signal;
 	int ra = dwarf_frame_info(f, NULL, NULL, &signal);
 
 	if (ra < 0 || (unsigned int)ra >= u->nregs || signal)
 		return;
 	fr->ra_reg = (uint8_t)ra;
-	if (dwarf_frame_cfa(f, &ops, &nops) || nops != 1)
+	if (dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || !dwop_breg(&ops[0], &cfa_reg, &fr->cfa_off) ||
+	    cfa_reg >= u->nregs)
 		return;
-	if (ops[0].atom == DW_OP_bregx) {
-		fr->cfa_reg = (uint8_t)(ops[0].number < u->nregs ? ops[0].number : 255);
-		fr->cfa_off = (int64_t)ops[0].number2;
-	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
-		fr->cfa_reg = (uint8_t)(ops[0].atom - DW_OP_breg0);
-		fr->cfa_off = (int64_t)ops[0].number;
-	} else {
-		return;
-	}
-	if (fr->cfa_reg >= u->nregs)
-		return;
+	fr->cfa_reg = (uint8_t)cfa_reg;
 	for (unsigned int r = 0; r < u->nregs; r++) {
 		struct reg_rule rr = { .reg = (uint8_t)r };
 

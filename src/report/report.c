@@ -663,7 +663,7 @@ void report__row_names(const struct report *r, const struct c2c_line *l, const s
 
 	/* allocations recorded, and none covers this anonymous memory: it
 	 * was mapped as a whole (mmap), the mapping is the object */
-	if (!o && r->heap && m && l->key.kind != CL_KERNEL && (!m->name || !m->name[0] || !strncmp(m->name, "//anon", 6))) {
+	if (!o && r->heap && m && l->key.kind != CL_KERNEL && map_desc__unnamed_anon(m)) {
 		start = m->start;
 		size = m->end - m->start;
 	}

@@ -698,19 +698,18 @@ static void line_detail(void *priv, size_t e, int y, int cols)
 	char code[256] = "", src[512] = "", data[256] = "", buf[1600], itext[216] = "";
 	struct row_names nm;
 	struct insn_access insn;
-	struct data_loc d;
+	const struct data_loc *d = &nm.data;
 
 	report__row_names(t->r, t->rows_of, row, &nm);
 	if (t->coal == COALESCE_IADDR && nm.code_ok) {
 		names__code_scnprintf(&nm.code, code, sizeof(code));
 		names__source_scnprintf(&nm.code, true, src, sizeof(src));
 	}
-	d = nm.data;
 	if (nm.data_ok) {
-		size_t n = names__data_scnprintf(&d, data, sizeof(data));
+		size_t n = names__data_scnprintf(d, data, sizeof(data));
 
-		if (d.member_size && n < sizeof(data))
-			snprintf(data + n, sizeof(data) - n, " (%u bytes)", d.member_size);
+		if (d->member_size && n < sizeof(data))
+			snprintf(data + n, sizeof(data) - n, " (%u bytes)", d->member_size);
 	}
 	if (t->coal == COALESCE_IADDR && report__row_insn(t->r, row, &insn))
 		snprintf(itext, sizeof(itext), "  [%s]", insn.text);
