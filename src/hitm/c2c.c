@@ -5,22 +5,27 @@
  * While adding, every sample goes to one accumulator per (line key, offset,
  * code address), found through a single hash table; the lines themselves
  * only hold their identity. A line's counters, latency sums and sets are
- * the sum of its accumulators, built when c2c__sort asks for them
- * (renderers read nothing before), so a sample touches one hash slot and
- * one accumulator instead of a line, its row and both of their indexes.
+ * the sum of its accumulators, so a sample touches one hash slot and one
+ * accumulator instead of a line, its row and both of their indexes.
+ *
+ * A view (c2c__sort) ranks lines by per-line metrics summed once, and
+ * makes a small struct c2c_line per line it holds; the counts and rows of
+ * a line are summed from its accumulators (listed per line) only when a
+ * renderer asks, and c2c__trim frees them again: a browser showing every
+ * one of 100k lines holds the 20 on screen, not 600k rows.
  *
  * An accumulator does not increment 35 counters per sample either: decoding
  * is a pure function of (data_src, has address, mapped), real streams use a
  * few dozen distinct data_src values and a row sees a handful, so each
  * distinct decode is kept once (struct dec) and an accumulator counts its
- * samples per decode; c2c__sort multiplies out. Whether the sample carried
+ * samples per decode; building the counts multiplies out. Whether the sample carried
  * a weight is part of the decode too, so the latency counts are the counts
  * of the weighted load decodes and only the sums live in the accumulator.
  *
  * Nor does it keep four sets: a sample's (pid, tid, cpu, node) is interned
  * once into a context id (a recording has few distinct ones), the
  * accumulator keeps the set of its context ids, and the pid, tid, cpu and
- * node sets of rows and lines are unfolded from them in c2c__sort. An
+ * node sets of rows and lines are unfolded from them when built. An
  * accumulator is two cache lines: identity (compared on lookup), counts.
  *
  * A uniform stream over 100k lines misses the caches on nearly every
@@ -157,7 +162,11 @@ struct c2c {
 	size_t nr_lines, alloc_lines;
 	size_t nr_made;                 /* struct c2c_line made (in line_chunks) */
 	struct line_metric *metrics;    /* [nr_lines], when not dirty */
-	uint8_t *want;                  /* [nr_lines]: to build in this sort */
+	uint32_t *line_start;           /* [nr_lines + 1]: each line's accumulators in line_accs */
+	uint32_t *line_accs;            /* [nr_accs], by line, then in order of making */
+	struct c2c_line **built;        /* lines whose counts or rows are built */
+	size_t nr_built, alloc_built, built_bytes;
+	enum c2c_display mode;          /* of the view: the order of rows */
 	struct c2c_line **line_chunks;
 	size_t nr_line_chunks, alloc_line_chunks, chunk_used;
 	struct line_id **lid_chunks;    /* LID_CHUNK each: line_id(c, i) */
@@ -194,6 +203,7 @@ struct c2c {
 	uint64_t q_in, q_out;   /* samples queued, counted */
 
 	bool dirty;             /* samples added since the lines were built */
+	bool unindexed;         /* line_idx and acc_idx dropped (by c2c__sort) */
 	bool tagged;            /* a sample had a tag: compare the accumulators' tags too */
 	const struct c2c_line **view;
 };
@@ -233,16 +243,58 @@ static void sets__exit(struct u32set *pids, struct u32set *tids, struct u32set *
 	u32set__exit(nodes);
 }
 
-static void line__reset(struct c2c_line *l)
+static void counts__exit(struct c2c_counts *k)
 {
-	for (size_t i = 0; i < l->nr_rows && l->rows; i++)
-		sets__exit(&l->rows[i].pids, &l->rows[i].tids, &l->rows[i].cpus, &l->rows[i].nodes);
-	free(l->rows);
-	l->rows = NULL;
-	l->nr_rows = l->alloc_rows = 0;
-	memset(&l->stats, 0, sizeof(l->stats));
-	memset(&l->lat, 0, sizeof(l->lat));
-	sets__exit(&l->pids, &l->tids, &l->cpus, &l->nodes);
+	sets__exit(&k->pids, &k->tids, &k->cpus, &k->nodes);
+}
+
+/* What the counts and rows of l take. */
+static size_t line__built_size(const struct c2c_line *l)
+{
+	return (l->counts ? sizeof(*l->counts) : 0) + (l->built ? l->nr_rows * sizeof(*l->built) : 0);
+}
+
+static void line__free_built(struct c2c_line *l)
+{
+	for (size_t i = 0; i < l->nr_rows && l->built; i++)
+		sets__exit(&l->built[i].pids, &l->built[i].tids, &l->built[i].cpus, &l->built[i].nodes);
+	free(l->built);
+	l->built = NULL;
+	if (l->counts)
+		counts__exit(l->counts);
+	free(l->counts);
+	l->counts = NULL;
+}
+
+/* Frees the counts and rows of every line but keep. */
+static void free_built(struct c2c *c, const struct c2c_line *keep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nr_built; i++) {
+		if (c->built[i] == keep)
+			c->built[n++] = c->built[i];
+		else
+			line__free_built(c->built[i]);
+	}
+	c->nr_built = n;
+	c->built_bytes = n ? line__built_size(keep) : 0;
+}
+
+/* l has just got counts or rows (of size bytes). */
+static void note_built(struct c2c *c, struct c2c_line *l, size_t size)
+{
+	if (!line__built_size(l) || line__built_size(l) == size) {
+		xgrow((void **)&c->built, &c->alloc_built, c->nr_built + 1, sizeof(*c->built));
+		c->built[c->nr_built++] = l;
+	}
+	c->built_bytes += size;
+}
+
+void c2c__trim(struct c2c *c, const struct c2c_line *keep)
+{
+	if (c && c->built_bytes > C2C_BUILT_BUDGET)
+		free_built(c, keep);
 }
 
 void c2c__delete(struct c2c *c)
@@ -257,9 +309,11 @@ void c2c__delete(struct c2c *c)
 	}
 	for (size_t i = 0; i < c->nr_made; i++)
 		if (c->lines[i])
-			line__reset(c->lines[i]);
+			line__free_built(c->lines[i]);
 	free(c->metrics);
-	free(c->want);
+	free(c->line_start);
+	free(c->line_accs);
+	free(c->built);
 	for (size_t i = 0; i < c->nr_line_chunks; i++)
 		xbig_free(c->line_chunks[i], LINE_CHUNK * sizeof(struct c2c_line));
 	free(c->line_chunks);
@@ -726,12 +780,30 @@ static void start_tags(struct c2c *c)
 	c->tagged = true;
 }
 
+/* Adding again after a view dropped the indexes: they are made again. */
+static void reindex(struct c2c *c)
+{
+	htab__init(&c->line_idx, c->nr_lines * 2, 50, true);
+	for (size_t i = 0; i < c->nr_lines; i++)
+		htab__add(&c->line_idx, (uint32_t)cl_key__hash(&line_id(c, i)->key), (uint32_t)i);
+	htab__init(&c->acc_idx, c->nr_accs * 4 / 3, 75, true);
+	for (size_t i = 0; i < c->nr_accs; i++) {
+		const struct acc *a = acc__get(c, i);
+
+		htab__add(&c->acc_idx, acc_hash(a->line, a->iaddr, a->offset), (uint32_t)i);
+	}
+	c->unindexed = false;
+}
+
 int c2c__add(struct c2c *c, const struct c2c_sample *s)
 {
-	uint16_t id = dec__get(c, s);
+	uint16_t id;
 	struct pending *q;
 	struct dec one;
 
+	if (c->unindexed)
+		reindex(c);
+	id = dec__get(c, s);
 	c->dirty = true;
 	if (s->tag && !c->tagged)
 		start_tags(c);
@@ -792,6 +864,14 @@ uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode)
 	}
 }
 
+static uint64_t metric__get(const struct line_metric *m, enum c2c_display mode)
+{
+	struct c2c_stats st = { .lcl_hitm = m->lcl_hitm, .rmt_hitm = m->rmt_hitm, .tot_hitm = m->tot_hitm,
+				.tot_peer = m->tot_peer, .nr_entries = m->nr_entries };
+
+	return c2c_stats__metric(&st, mode);
+}
+
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
@@ -810,16 +890,22 @@ static int key_cmp(const struct cl_key *a, const struct cl_key *b)
 	return cmp_u64(a->approx, b->approx);
 }
 
+struct sort_arg {
+	const struct c2c *c;
+	enum c2c_display mode;
+};
+
 static int line_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct c2c_line *a = *(const struct c2c_line *const *)pa;
 	const struct c2c_line *b = *(const struct c2c_line *const *)pb;
-	enum c2c_display mode = *(const enum c2c_display *)arg;
+	const struct sort_arg *s = arg;
+	const struct line_metric *ma = &s->c->metrics[a->idx], *mb = &s->c->metrics[b->idx];
 	int r;
 
-	if ((r = cmp_u64(c2c_stats__metric(&b->stats, mode), c2c_stats__metric(&a->stats, mode))))
+	if ((r = cmp_u64(metric__get(mb, s->mode), metric__get(ma, s->mode))))
 		return r;
-	if ((r = cmp_u64(b->stats.nr_entries, a->stats.nr_entries)))
+	if ((r = cmp_u64(mb->nr_entries, ma->nr_entries)))
 		return r;
 	return key_cmp(&a->key, &b->key);
 }
@@ -837,6 +923,18 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	if ((r = cmp_u64(b->stats.nr_entries, a->stats.nr_entries)))
 		return r;
 	return cmp_u64(a->iaddr, b->iaddr);
+}
+
+/* Adds a context's pid, tid, cpu and node to the sets. */
+static void ctx__add_sets(const struct ctx *x, struct u32set *pids, struct u32set *tids, struct u32set *cpus,
+			  struct u32set *nodes)
+{
+	u32set__add(pids, x->pid);
+	u32set__add(tids, x->tid);
+	if (x->cpu != (uint32_t)-1)
+		u32set__add(cpus, x->cpu);
+	if (x->node >= 0)
+		u32set__add(nodes, (uint32_t)x->node);
 }
 
 /* Adds the counters and latency of a into st and lat. */
@@ -872,39 +970,41 @@ static void metric__add(struct line_metric *m, const struct c2c_stats *st, uint3
 	m->nr_entries += st->nr_entries * times;
 }
 
-static uint64_t metric__get(const struct line_metric *m, enum c2c_display mode)
-{
-	struct c2c_stats st = { .lcl_hitm = m->lcl_hitm, .rmt_hitm = m->rmt_hitm, .tot_hitm = m->tot_hitm,
-				.tot_peer = m->tot_peer, .nr_entries = m->nr_entries };
-
-	return c2c_stats__metric(&st, mode);
-}
-
 /* After adding: the metrics of every line; the lines made so far are
  * emptied, to be built again when a view holds them. */
 static void build_metrics(struct c2c *c)
 {
+	free_built(c, NULL);
 	free(c->metrics);
 	c->metrics = xcalloc(c->nr_lines ? c->nr_lines : 1, sizeof(*c->metrics));
+	/* each line's accumulators, in order of making (a counting sort) */
+	free(c->line_start);
+	free(c->line_accs);
+	c->line_start = xcalloc(c->nr_lines + 1, sizeof(*c->line_start));
+	c->line_accs = xmalloc((c->nr_accs ? c->nr_accs : 1) * sizeof(*c->line_accs));
+	for (size_t i = 0; i < c->nr_accs; i++)
+		c->line_start[acc__get(c, i)->line + 1]++;
+	for (size_t i = 0; i < c->nr_lines; i++)
+		c->line_start[i + 1] += c->line_start[i];
 	for (size_t i = 0; i < c->nr_accs; i++) {
 		const struct acc *a = acc__get(c, i);
 		struct line_metric *m = &c->metrics[a->line];
+
+		/* line_start[line] is the fill cursor until the shift below */
+		c->line_accs[c->line_start[a->line]++] = (uint32_t)i;
 
 		if (a->ext)
 			metric__add(m, &c->exts[a->ext - 1].full, 1);
 		for (unsigned int k = 0; k < (a->nr_ids & ~CTX_HEAP); k++)
 			metric__add(m, &c->decs[a->ids[k]].one, a->cnt[k]);
 	}
+	for (size_t i = c->nr_lines; i > 0; i--)
+		c->line_start[i] = c->line_start[i - 1];
+	c->line_start[0] = 0;
 	xgrow((void **)&c->lines, &c->alloc_lines, c->nr_lines ? c->nr_lines : 1, sizeof(*c->lines));
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		if (i >= c->nr_made)
-			c->lines[i] = NULL;
-		else if (c->lines[i])
-			line__reset(c->lines[i]);
-	}
+	for (size_t i = c->nr_made; i < c->nr_lines; i++)
+		c->lines[i] = NULL;
 	c->nr_made = c->nr_lines;
-	free(c->want);
-	c->want = xcalloc(c->nr_lines ? c->nr_lines : 1, 1);
 	c->dirty = false;
 }
 
@@ -927,103 +1027,103 @@ static struct c2c_line *line__make(struct c2c *c, size_t i)
 		l->first_pid = c->lid_cold[i / LID_CHUNK][i % LID_CHUNK].pid;
 		l->first_time = c->lid_cold[i / LID_CHUNK][i % LID_CHUNK].time;
 		l->data_map = c->lid_cold[i / LID_CHUNK][i % LID_CHUNK].data_map;
+		l->owner = c;
+		l->idx = (uint32_t)i;
 		c->lines[i] = l;
 	}
 	l->object = line_id(c, i)->object;
+	l->nr_rows = c->line_start[i + 1] - c->line_start[i];
 	return l;
 }
 
-/* Counters, latency, rows and sets of the wanted lines. */
-static void build_lines(struct c2c *c)
+const struct c2c_counts *c2c_line__counts(const struct c2c_line *cl)
 {
-	for (size_t i = 0; i < c->nr_accs; i++) {
-		const struct acc *a = acc__get(c, i);
-		struct c2c_line *l;
+	/* a cache: the line is never defined const, only this view of it */
+	struct c2c_line *l = (struct c2c_line *)cl;
+	struct c2c *c = l->owner;
 
-		if (!c->want[a->line])
-			continue;
-		l = c->lines[a->line];
-		acc__apply(c, a, &l->stats, &l->lat);
-		l->nr_rows++;
-	}
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		if (c->want[i]) {
-			c->lines[i]->rows = xcalloc(c->lines[i]->nr_rows, sizeof(struct c2c_row));
-			c->lines[i]->alloc_rows = 0;    /* fill cursor until done */
-		}
-	}
-	for (size_t i = 0; i < c->nr_accs; i++) {
-		const struct acc *a = acc__get(c, i);
-		struct c2c_line *l;
+	if (l->counts)
+		return l->counts;
+	l->counts = xcalloc(1, sizeof(*l->counts));
+	for (uint32_t k = c->line_start[l->idx]; k < c->line_start[l->idx + 1]; k++) {
+		const struct acc *a = acc__get(c, c->line_accs[k]);
 		uint32_t buf[CTX_BITS], nr;
-		const uint32_t *ctx;
-		struct c2c_row *row;
+		const uint32_t *ctx = acc__ctx(c, a, buf, &nr);
 
-		if (!c->want[a->line])
-			continue;
-		l = c->lines[a->line];
-		row = &l->rows[l->alloc_rows++];
+		acc__apply(c, a, &l->counts->stats, &l->counts->lat);
+		for (uint32_t j = 0; j < nr; j++)
+			ctx__add_sets(&c->ctxs[ctx[j]], &l->counts->pids, &l->counts->tids, &l->counts->cpus,
+				      &l->counts->nodes);
+	}
+	note_built(c, l, sizeof(*l->counts));
+	return l->counts;
+}
+
+uint64_t c2c_line__metric(const struct c2c_line *l, enum c2c_display mode)
+{
+	return metric__get(&l->owner->metrics[l->idx], mode);
+}
+
+const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)
+{
+	/* a cache: the line is never defined const, only this view of it */
+	struct c2c_line *l = (struct c2c_line *)cl;
+	struct c2c *c = l->owner;
+
+	if (l->built || !l->nr_rows)
+		return l->built;
+	l->built = xcalloc(l->nr_rows, sizeof(*l->built));
+	for (uint32_t k = c->line_start[l->idx], n = 0; k < c->line_start[l->idx + 1]; k++, n++) {
+		uint32_t i = c->line_accs[k];
+		const struct acc *a = acc__get(c, i);
+		const struct acc_cold *cold = &c->cold[i / COLD_CHUNK][i % COLD_CHUNK];
+		struct c2c_row *row = &l->built[n];
+		uint32_t buf[CTX_BITS], nr;
+		const uint32_t *ctx = acc__ctx(c, a, buf, &nr);
+
 		row->offset = a->offset;
 		row->iaddr = a->iaddr;
 		row->cpumode = a->cpumode;
-		row->code_object = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].object;
-		row->code_map = c->codes[c->cold[i / COLD_CHUNK][i % COLD_CHUNK].code].map;
-		row->first_pid = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].pid;
-		row->first_time = c->cold[i / COLD_CHUNK][i % COLD_CHUNK].time;
+		row->code_object = c->codes[cold->code].object;
+		row->code_map = c->codes[cold->code].map;
+		row->first_pid = cold->pid;
+		row->first_time = cold->time;
 		row->tag = c->tagged ? c->tags[i / COLD_CHUNK][i % COLD_CHUNK] : 0;
 		acc__apply(c, a, &row->stats, &row->lat);
-		ctx = acc__ctx(c, a, buf, &nr);
-		for (uint32_t k = 0; k < nr; k++) {
-			const struct ctx *x = &c->ctxs[ctx[k]];
-
-			u32set__add(&row->pids, x->pid);
-			u32set__add(&row->tids, x->tid);
-			if (x->cpu != (uint32_t)-1)
-				u32set__add(&row->cpus, x->cpu);
-			if (x->node >= 0)
-				u32set__add(&row->nodes, (uint32_t)x->node);
-		}
-		u32set__merge(&l->pids, &row->pids);
-		u32set__merge(&l->tids, &row->tids);
-		u32set__merge(&l->cpus, &row->cpus);
-		u32set__merge(&l->nodes, &row->nodes);
+		for (uint32_t j = 0; j < nr; j++)
+			ctx__add_sets(&c->ctxs[ctx[j]], &row->pids, &row->tids, &row->cpus, &row->nodes);
 	}
-	memset(c->want, 0, c->nr_lines);
+	if (l->nr_rows > 1)
+		qsort_r(l->built, l->nr_rows, sizeof(*l->built), row_cmp, &c->mode);
+	note_built(c, l, l->nr_rows * sizeof(*l->built));
+	return l->built;
 }
 
 size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 		 const struct c2c_line *const **linesp)
 {
+	struct sort_arg arg = { c, mode };
 	size_t n = 0;
-	bool any = false;
 
 	flush(c);
-	if (c->dirty)
+	if (c->dirty) {
 		build_metrics(c);
+		/* the lookups of adding take a tenth of the memory: made again
+		 * if adding goes on */
+		htab__exit(&c->line_idx);
+		htab__exit(&c->acc_idx);
+		c->unindexed = true;
+	}
+	/* rows are in the mode's order: built again when asked for */
+	free_built(c, NULL);
+	c->mode = mode;
 	free(c->view);
 	c->view = xcalloc(c->nr_lines ? c->nr_lines : 1, sizeof(*c->view));
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		struct c2c_line *l;
-
-		if (!show_all && !metric__get(&c->metrics[i], mode))
-			continue;
-		l = line__make(c, i);
-		if (!l->rows) {
-			c->want[i] = 1;
-			any = true;
-		}
-		c->view[n++] = l;
-	}
-	if (any)
-		build_lines(c);
-	for (size_t i = 0; i < n; i++) {
-		struct c2c_line *l = (struct c2c_line *)c->view[i];
-
-		if (l->nr_rows > 1)
-			qsort_r(l->rows, l->nr_rows, sizeof(*l->rows), row_cmp, &mode);
-	}
+	for (size_t i = 0; i < c->nr_lines; i++)
+		if (show_all || metric__get(&c->metrics[i], mode))
+			c->view[n++] = line__make(c, i);
 	if (n > 1)
-		qsort_r(c->view, n, sizeof(*c->view), line_cmp, &mode);
+		qsort_r(c->view, n, sizeof(*c->view), line_cmp, &arg);
 	*linesp = (const struct c2c_line *const *)c->view;
 	return n;
 }

@@ -69,18 +69,29 @@ struct c2c_row {                  /* (offset, iaddr) inside one line */
 	struct c2c_stats stats;   /* last: c2c.c fills it only in c2c__sort */
 };
 
+/* What a line's samples add up to: c2c_line__counts. */
+struct c2c_counts {
+	struct c2c_stats stats;
+	struct c2c_lat lat;
+	struct u32set pids, tids, cpus, nodes;
+};
+
+/* A line of a view: its identity here, its counts and rows built when asked
+ * for (a view of every line of a large recording would otherwise hold all
+ * of them at once). */
 struct c2c_line {
 	struct cl_key key;
 	uint64_t addr;            /* line's virtual address (first sample seen) */
 	uint32_t first_pid;       /* pid of that sample (a shared line's address is per process) */
+	uint32_t nr_rows;         /* its rows: c2c_line__rows */
 	uint64_t first_time;      /* its time */
 	const struct map_desc *data_map; /* its data mapping (NULL: unmapped or kernel) */
 	const char *object;
-	struct c2c_stats stats;
-	struct c2c_lat lat;
-	struct u32set pids, tids, cpus, nodes;
-	struct c2c_row *rows;     /* sorted by offset, then metric, after c2c__sort */
-	size_t nr_rows, alloc_rows;
+	/* private to c2c.c */
+	struct c2c *owner;
+	struct c2c_counts *counts;      /* once asked for */
+	struct c2c_row *built;          /* the rows, once asked for */
+	uint32_t idx;                   /* in the owner's lines */
 };
 
 /* line_size: a power of two, at most 65536 (offsets are kept in 16 bits). */
@@ -101,13 +112,28 @@ uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode);
 /*
  * Sorted view: the lines the mode counts as contended (metric > 0), or every
  * line with show_all, by metric descending (ties: more accesses, then key).
- * Counters, latency, sets and rows of a line are built here (c2c__add only
- * counts per row), and only for the lines in the view; rows are sorted by
- * offset, then metric descending, then accesses, then code address.
- * *linesp (and everything it points to) stays valid until the next
+ * *linesp (and the lines it points to) stays valid until the next
  * c2c__sort, c2c__add or c2c__delete.
  */
 size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 		 const struct c2c_line *const **linesp);
+
+/*
+ * The counters, latency sums and sets of a line of the view, and its
+ * l->nr_rows rows sorted by offset, then the view's metric descending, then
+ * accesses, then code address: built when first asked for. Valid until the
+ * next c2c__sort, c2c__add or c2c__delete, or a c2c__trim that does not
+ * keep l.
+ */
+const struct c2c_counts *c2c_line__counts(const struct c2c_line *l);
+/* c2c_stats__metric of its counts, without building them. */
+uint64_t c2c_line__metric(const struct c2c_line *l, enum c2c_display mode);
+const struct c2c_row *c2c_line__rows(const struct c2c_line *l);
+
+/* Frees the counts and rows built so far, but keep's, once they exceed
+ * C2C_BUILT_BUDGET bytes. Call it where no other pointer to them is held:
+ * between lines of a listing, between keys of the browser. */
+#define C2C_BUILT_BUDGET (2u << 20)
+void c2c__trim(struct c2c *c, const struct c2c_line *keep);
 
 #endif

@@ -114,6 +114,13 @@ int report__coalesce(struct report *r, size_t nr_lines)
 	return ret < 0 ? ret : 0;
 }
 
+void report__trim(const struct report *r, const struct c2c_line *keep)
+{
+	c2c__trim(r->c2c, keep);
+	if (r->co)
+		c2c__trim(r->co->model, keep);
+}
+
 const struct c2c_line *report__coalesced_line(const struct report *r, const struct c2c_line *l)
 {
 	for (size_t i = 0; r->co && i < r->co->nr_lines; i++)

@@ -129,25 +129,25 @@ static const struct col_value text = { .type = COL_TEXT };
 		return count((uint64_t)(expr));                                                   \
 	}
 
-U32FMT(col_tot_hitm, l->stats.tot_hitm)
-U32FMT(col_lcl_hitm, l->stats.lcl_hitm)
-U32FMT(col_rmt_hitm, l->stats.rmt_hitm)
-U32FMT(col_lcl_peer, l->stats.lcl_peer)
-U32FMT(col_rmt_peer, l->stats.rmt_peer)
-U32FMT(col_access, l->stats.nr_entries)
-U32FMT(col_loads, l->stats.load)
-U32FMT(col_stores, l->stats.store)
-U32FMT(col_st_l1miss, l->stats.st_l1miss)
-U32FMT(col_hitm_lat, lat_mean(l->lat.hitm_sum, l->lat.hitm_cnt))
-U32FMT(col_pids, l->pids.nr)
-U32FMT(col_tids, l->tids.nr)
-U32FMT(col_cpus, l->cpus.nr)
-U32FMT(col_nodes, l->nodes.nr)
+U32FMT(col_tot_hitm, c2c_line__counts(l)->stats.tot_hitm)
+U32FMT(col_lcl_hitm, c2c_line__counts(l)->stats.lcl_hitm)
+U32FMT(col_rmt_hitm, c2c_line__counts(l)->stats.rmt_hitm)
+U32FMT(col_lcl_peer, c2c_line__counts(l)->stats.lcl_peer)
+U32FMT(col_rmt_peer, c2c_line__counts(l)->stats.rmt_peer)
+U32FMT(col_access, c2c_line__counts(l)->stats.nr_entries)
+U32FMT(col_loads, c2c_line__counts(l)->stats.load)
+U32FMT(col_stores, c2c_line__counts(l)->stats.store)
+U32FMT(col_st_l1miss, c2c_line__counts(l)->stats.st_l1miss)
+U32FMT(col_hitm_lat, lat_mean(c2c_line__counts(l)->lat.hitm_sum, c2c_line__counts(l)->lat.hitm_cnt))
+U32FMT(col_pids, c2c_line__counts(l)->pids.nr)
+U32FMT(col_tids, c2c_line__counts(l)->tids.nr)
+U32FMT(col_cpus, c2c_line__counts(l)->cpus.nr)
+U32FMT(col_nodes, c2c_line__counts(l)->nodes.nr)
 
 static struct col_value col_share(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
 				  size_t size)
 {
-	return percent(c2c_stats__metric(&l->stats, r->mode), total, 2);
+	return percent(c2c_line__metric(l, r->mode), total, 2);
 }
 
 static struct col_value col_addr(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
@@ -178,14 +178,14 @@ const char *object_base_name(const char *path)
 /* The row the line's metric comes from most (the first of equals). */
 const struct c2c_row *hottest_row(const struct report *r, const struct c2c_line *l)
 {
-	const struct c2c_row *best = NULL;
+	const struct c2c_row *rows = c2c_line__rows(l), *best = NULL;
 	uint64_t best_m = 0;
 
 	for (size_t i = 0; i < l->nr_rows; i++) {
-		uint64_t m = c2c_stats__metric(&l->rows[i].stats, r->mode);
+		uint64_t m = c2c_stats__metric(&rows[i].stats, r->mode);
 
 		if (!best || m > best_m) {
-			best = &l->rows[i];
+			best = &rows[i];
 			best_m = m;
 		}
 	}
@@ -297,7 +297,7 @@ static struct col_value row_iaddr(const struct report *r, const struct c2c_line 
 static struct col_value row_share(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 				  char *buf, size_t size)
 {
-	return percent(c2c_stats__metric(&row->stats, r->mode), c2c_stats__metric(&l->stats, r->mode), 1);
+	return percent(c2c_stats__metric(&row->stats, r->mode), c2c_stats__metric(&c2c_line__counts(l)->stats, r->mode), 1);
 }
 
 /* The first thread ids that fit the column, then "+N" for the rest. */

@@ -56,7 +56,8 @@ static void add_side(struct report_diff *d, const struct report *r, bool after)
 
 		report__line_name(r, r->lines[i], name, sizeof(name));
 		e = entry(d, name);
-		c2c_stats__add(after ? &e->after : &e->before, &r->lines[i]->stats);
+		c2c_stats__add(after ? &e->after : &e->before, &c2c_line__counts(r->lines[i])->stats);
+		report__trim(r, NULL);
 		if (after)
 			e->in_after = true;
 		else

@@ -275,7 +275,7 @@ static size_t jverdict(FILE *fp, const struct report *r, const struct c2c_line *
 static size_t jlayout(FILE *fp, const struct report *r, const struct c2c_line *l)
 {
 	struct layout_entry *e = NULL;
-	size_t nr = l->tids.nr >= 2 ? report__layout(r, l, &e) : 0, n;
+	size_t nr = c2c_line__counts(l)->tids.nr >= 2 ? report__layout(r, l, &e) : 0, n;
 
 	n = fprintf(fp, ",\n     \"layout\": [");
 	for (size_t i = 0; i < nr; i++) {
@@ -302,24 +302,24 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 	n += jkey(fp, r, &l->key);
 	n += fprintf(fp, ", ");
 	n += jkey_str(fp, "object", l->object, ", ");
-	n += jstats(fp, &l->stats);
+	n += jstats(fp, &c2c_line__counts(l)->stats);
 	n += fprintf(fp, ", ");
-	n += jlat(fp, &l->lat);
+	n += jlat(fp, &c2c_line__counts(l)->lat);
 	n += fprintf(fp, ", ");
-	n += jset(fp, "pids", &l->pids);
+	n += jset(fp, "pids", &c2c_line__counts(l)->pids);
 	n += fprintf(fp, ", ");
-	n += jset(fp, "tids", &l->tids);
+	n += jset(fp, "tids", &c2c_line__counts(l)->tids);
 	n += fprintf(fp, ", ");
-	n += jset(fp, "cpus", &l->cpus);
+	n += jset(fp, "cpus", &c2c_line__counts(l)->cpus);
 	n += fprintf(fp, ", ");
-	n += jset(fp, "nodes", &l->nodes);
+	n += jset(fp, "nodes", &c2c_line__counts(l)->nodes);
 	n += fprintf(fp, ", ");
 	n += jline_heap(fp, r, l);
 	n += jverdict(fp, r, l);
 	n += jlayout(fp, r, l);
 	n += fprintf(fp, ",\n     \"offsets\": [");
 	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *row = &l->rows[i];
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
 
 		n += fprintf(fp, "%s\n      {\"offset\": %u, \"iaddr\": \"%#" PRIx64 "\", ", i ? "," : "", row->offset,
 			     row->iaddr);
@@ -400,6 +400,7 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 	for (size_t i = 0; i < r->nr_lines && !empty; i++) {
 		n += fprintf(fp, "%s\n", i ? "," : "");
 		n += jline(fp, r, i);
+		report__trim(r, NULL);
 	}
 	/* after the lines: naming them is what finds the problems */
 	n += fprintf(fp, "\n  ],\n  \"name_warnings\": [");

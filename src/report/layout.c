@@ -71,7 +71,7 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 	for (size_t i = 0; blank && i < l->nr_rows; i++) {
 		struct data_loc d;
 
-		if (report__data_name(r, l, l->rows[i].offset, &d) && (d.sym || d.member[0]))
+		if (report__data_name(r, l, c2c_line__rows(l)[i].offset, &d) && (d.sym || d.member[0]))
 			blank = false;
 	}
 
@@ -95,7 +95,7 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 		e[nr++] = cur;
 	}
 	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *row = &l->rows[i];
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
 
 		for (size_t k = 0; k < nr; k++) {
 			struct layout_entry *x = &e[k];

@@ -819,7 +819,7 @@ size_t report__line_heap(const struct report *r, const struct c2c_line *l, struc
 		struct heap_ref h;
 		size_t k;
 
-		if (!report__row_heap(r, l, &l->rows[i], &h))
+		if (!report__row_heap(r, l, &c2c_line__rows(l)[i], &h))
 			continue;
 		for (k = 0; k < n && out[k].obj != h.obj; k++)
 			;
@@ -828,7 +828,7 @@ size_t report__line_heap(const struct report *r, const struct c2c_line *l, struc
 				continue;
 			out[n++] = (struct line_heap_obj){ h.obj, 0 };
 		}
-		out[k].samples += l->rows[i].stats.nr_entries;
+		out[k].samples += c2c_line__rows(l)[i].stats.nr_entries;
 	}
 	qsort(out, n, sizeof(*out), line_heap_cmp);
 	return n;

@@ -261,6 +261,11 @@ struct report_diff {
 	size_t nr, alloc;
 };
 
+/* Frees the counts and rows (c2c_line__counts, c2c_line__rows) of the
+ * view's lines but keep's, once they are many: between lines of a listing,
+ * between keys. */
+void report__trim(const struct report *r, const struct c2c_line *keep);
+
 /* "counters", "make_conn (heap)", "//anon via touch": what line l
  * holds, without its address. */
 size_t report__line_name(const struct report *r, const struct c2c_line *l, char *buf, size_t size);

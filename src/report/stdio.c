@@ -128,10 +128,10 @@ static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l
 	}
 	for (size_t i = 0; i < nr; i++)
 		live += !objs[i].obj->freed;
-	if (live > 1 && l->tids.nr > 1)
+	if (live > 1 && c2c_line__counts(l)->tids.nr > 1)
 		n += fprintf(fp, "      %zu live heap objects share this line and %u threads touch it: heap false "
 			     "sharing if the threads\n        use different objects (allocate them 64-byte aligned, "
-			     "or pad the type)\n", live, l->tids.nr);
+			     "or pad the type)\n", live, c2c_line__counts(l)->tids.nr);
 	return n;
 }
 
@@ -284,8 +284,9 @@ static size_t fprintf_access_info(const struct report *r, FILE *fp)
 	uint64_t threads = 0, procs = 0;
 
 	for (size_t i = 0; i < r->nr_lines; i++) {
-		threads += r->lines[i]->tids.nr > 1;
-		procs += r->lines[i]->pids.nr > 1;
+		threads += c2c_line__counts(r->lines[i])->tids.nr > 1;
+		procs += c2c_line__counts(r->lines[i])->pids.nr > 1;
+		report__trim(r, NULL);
 	}
 	n += kvu(fp, "Samples with a data address", c2c__totals(r->c2c)->access);
 	n += kvu(fp, "Cache lines touched", c2c__nr_lines(r->c2c));
@@ -299,8 +300,10 @@ static size_t fprintf_shared_info(const struct report *r, FILE *fp)
 	struct c2c_stats s = { 0 };
 	size_t n = section(fp, "Global Shared Cache Line Event Information");
 
-	for (size_t i = 0; i < r->nr_lines; i++)
-		c2c_stats__add(&s, &r->lines[i]->stats);
+	for (size_t i = 0; i < r->nr_lines; i++) {
+		c2c_stats__add(&s, &c2c_line__counts(r->lines[i])->stats);
+		report__trim(r, NULL);
+	}
 	n += kvu(fp, "Total Shared Cache Lines", r->nr_lines);
 	n += kvu(fp, "Load HITs on shared lines", s.load);
 	n += kvu(fp, "Fill Buffer Hits on shared lines", s.ld_fbhit);
@@ -438,7 +441,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 		 c2c_display__name(r->mode), r->opts.show_all ? ", all lines" : "");
 	n = section(fp, buf);
 	for (size_t i = 0; i < r->nr_lines; i++)
-		total += c2c_stats__metric(&r->lines[i]->stats, r->mode);
+		total += c2c_line__metric(r->lines[i], r->mode);
 	/* decided once for the table, not per cell */
 	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
 	for (size_t c = 0; c < nr_cols; c++)
@@ -462,6 +465,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
 		}
 		n += used + fprintf(fp, "\n");
+		report__trim(r, NULL);
 	}
 	return n;
 }
@@ -540,7 +544,7 @@ static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, F
 	size_t nr, n = 0;
 	const char *type = NULL;
 
-	if (l->tids.nr < 2)
+	if (c2c_line__counts(l)->tids.nr < 2)
 		return 0;
 	nr = report__layout(r, l, &e);
 	for (size_t i = 0; i < nr; i++) {
@@ -616,7 +620,7 @@ static void data_width(const struct report *r, const struct c2c_line *l, const s
 		for (size_t i = 0; i < l->nr_rows && w < max; i++) {
 			size_t len;
 
-			row_column__cell(&cols[c], r, l, &l->rows[i], buf, sizeof(buf));
+			row_column__cell(&cols[c], r, l, &c2c_line__rows(l)[i], buf, sizeof(buf));
 			len = strlen(buf);
 			w = len > w ? (len < max ? len : max) : w;
 		}
@@ -638,13 +642,13 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	cl_key__scnprintf(&l->key, r->maps, key, sizeof(key));
 	if (accesses_only(r))
 		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (accesses %" PRIu64 ", pids %u, tids %u)\n", idx,
-			    l->addr, key, line_object(l), c2c_stats__metric(&l->stats, C2C_DISPLAY_ALL), l->pids.nr,
-			    l->tids.nr);
+			    l->addr, key, line_object(l), c2c_stats__metric(&c2c_line__counts(l)->stats, C2C_DISPLAY_ALL), c2c_line__counts(l)->pids.nr,
+			    c2c_line__counts(l)->tids.nr);
 	else
 		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 ", loads %u, stores %u, pids %u, tids %u)\n",
 			    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
-			    c2c_stats__metric(&l->stats, r->mode), l->stats.load, l->stats.store, l->pids.nr,
-			    l->tids.nr);
+			    c2c_stats__metric(&c2c_line__counts(l)->stats, r->mode), c2c_line__counts(l)->stats.load, c2c_line__counts(l)->stats.store, c2c_line__counts(l)->pids.nr,
+			    c2c_line__counts(l)->tids.nr);
 	n += fprintf_verdict(r, l, fp);
 	n += fprintf_layout(r, l, fp);
 	while (nr_cols && cols[nr_cols - 1].wide)
@@ -673,7 +677,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	}
 	n += fprintf(fp, "%.*s\n", (int)(hl < WIDTH ? hl : WIDTH), hdr);
 	for (size_t i = 0; i < rl->nr_rows; i++) {
-		const struct c2c_row *row = &rl->rows[i];
+		const struct c2c_row *row = &c2c_line__rows(rl)[i];
 		struct c2c_row shown;
 		uint32_t pid = 0, tid = 0;
 		const char *dso = NULL;
@@ -763,8 +767,10 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 	else
 		n += section(fp, "Cacheline Offsets (per offset and code address)");
 	max = report__detailed_lines(r);
-	for (size_t i = 0; i < max; i++)
+	for (size_t i = 0; i < max; i++) {
 		n += fprintf_line_detail(r, i, fp);
+		report__trim(r, NULL);
+	}
 	if (max < r->nr_lines)
 		n += fprintf(fp, "\n(%zu more lines not detailed: --lines N details N, --lines 0 all)\n",
 			     r->nr_lines - max);

@@ -209,22 +209,22 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 
 	memset(v, 0, sizeof(*v));
 	/* what the line's totals decide needs no units */
-	if (!l->stats.load && !l->stats.store) {
+	if (!c2c_line__counts(l)->stats.load && !c2c_line__counts(l)->stats.store) {
 		v->kind = VERDICT_UNKNOWN;
 		scnprintf(v->why, sizeof(v->why), "no loads or stores sampled (software events): who writes is unknown");
 		return 0;
 	}
-	if (l->tids.nr <= 1) {
+	if (c2c_line__counts(l)->tids.nr <= 1) {
 		scnprintf(v->why, sizeof(v->why), "one thread touches this line");
 		return 0;
 	}
-	if (!l->stats.store) {
-		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled%s", l->tids.nr,
-			  l->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
+	if (!c2c_line__counts(l)->stats.store) {
+		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled%s", c2c_line__counts(l)->tids.nr,
+			  c2c_line__counts(l)->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
 		return 0;
 	}
 	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *row = &l->rows[i];
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
 		struct verdict_unit key = { 0 }, *u;
 
 		unit_of(r, l, row, &key);
@@ -253,17 +253,17 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 	switch (v->kind) {
 	case VERDICT_FALSE:
 		scnprintf(v->why, sizeof(v->why), "%u threads write and read different parts of the line",
-			  l->tids.nr);
+			  c2c_line__counts(l)->tids.nr);
 		break;
 	case VERDICT_TRUE:
-		scnprintf(v->why, sizeof(v->why), "%u threads touch the same written bytes", l->tids.nr);
+		scnprintf(v->why, sizeof(v->why), "%u threads touch the same written bytes", c2c_line__counts(l)->tids.nr);
 		break;
 	case VERDICT_MIXED:
 		scnprintf(v->why, sizeof(v->why), "some bytes are shared by their threads, others only share the line");
 		break;
 	default:
 		scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only",
-			  l->tids.nr);
+			  c2c_line__counts(l)->tids.nr);
 		break;
 	}
 	if (is_false)
@@ -308,8 +308,9 @@ void report__gain_setup(struct report *r)
 	r->mean_period = samples ? (double)period / (double)samples : 0;
 	r->total_cycles = (double)weight * r->mean_period;
 	for (size_t i = 0; i < r->nr_lines; i++) {
-		hsum += r->lines[i]->lat.hitm_sum;
-		hcnt += r->lines[i]->lat.hitm_cnt;
+		hsum += c2c_line__counts(r->lines[i])->lat.hitm_sum;
+		hcnt += c2c_line__counts(r->lines[i])->lat.hitm_cnt;
+		report__trim(r, NULL);
 	}
 	r->base_latency = loads > hcnt && weight > hsum ? (double)(weight - hsum) / (double)(loads - hcnt) : 0;
 	free(r->by_gain);
@@ -320,10 +321,10 @@ void report__gain_setup(struct report *r)
 
 void report__gain(const struct report *r, const struct c2c_line *l, struct line_gain *g)
 {
-	double over = (double)l->lat.hitm_sum - (double)l->lat.hitm_cnt * r->base_latency, c;
+	double over = (double)c2c_line__counts(l)->lat.hitm_sum - (double)c2c_line__counts(l)->lat.hitm_cnt * r->base_latency, c;
 
 	memset(g, 0, sizeof(*g));
-	if (!(r->total_cycles > 0) || !isfinite(r->total_cycles) || !l->lat.hitm_cnt)
+	if (!(r->total_cycles > 0) || !isfinite(r->total_cycles) || !c2c_line__counts(l)->lat.hitm_cnt)
 		return;
 	g->known = true;
 	/* a recording may claim absurd periods: saturate, never overflow */
@@ -359,6 +360,7 @@ void report__sort_gain(struct report *r)
 
 		report__gain(r, r->lines[i], &g);
 		k[i] = (struct gain_key){ g.cycles, i };
+		report__trim(r, NULL);
 	}
 	qsort(k, r->nr_lines, sizeof(*k), gain_cmp);
 	r->by_gain = xmalloc((r->nr_lines ? r->nr_lines : 1) * sizeof(*r->by_gain));

@@ -139,6 +139,7 @@ static bool list_col_zero(const struct tui *t, const struct line_column *lc)
 	for (size_t i = 0; i < report__nr_lines(t->r); i++) {
 		struct col_value v = lc->get(t->r, lines[i], t->total, buf, sizeof(buf));
 
+		report__trim(t->r, t->rows_of);
 		if (v.type != COL_COUNT || v.u)
 			return false;
 	}
@@ -203,7 +204,7 @@ static bool row_col_zero(const struct tui *t, const struct row_column *rc)
 	char buf[256];
 
 	for (size_t i = 0; t->rows_of && i < t->rows_of->nr_rows; i++) {
-		struct col_value v = rc->get(t->r, t->rows_of, &t->rows_of->rows[i], buf, sizeof(buf));
+		struct col_value v = rc->get(t->r, t->rows_of, &c2c_line__rows(t->rows_of)[i], buf, sizeof(buf));
 
 		if (v.type != COL_COUNT || v.u)
 			return false;
@@ -263,7 +264,7 @@ static void list_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		snprintf(buf, size, "%zu", e);
 		break;
 	case TC_NODES:
-		nodes__scnprintf(t->r, &l->nodes, &l->cpus, t->node_view > 1, buf, size);
+		nodes__scnprintf(t->r, &c2c_line__counts(l)->nodes, &c2c_line__counts(l)->cpus, t->node_view > 1, buf, size);
 		break;
 	default:
 		line_column__cell(&line_columns(t->r, &nr)[tc->i], t->r, l, t->total, buf, size);
@@ -299,6 +300,8 @@ static void list_value(void *priv, size_t e, size_t c, struct browser_value *out
 	size_t nr;
 	struct col_value v;
 
+	/* sorting asks every line: their rows are not kept */
+	report__trim(t->r, t->rows_of);
 	if (tc->kind == TC_INDEX) {
 		*out = (struct browser_value){ .kind = BV_UINT, .u = e };
 	} else if (tc->kind == TC_LINE) {
@@ -313,6 +316,8 @@ static bool list_match(void *priv, size_t e, const char *text)
 	const struct c2c_line *l = line_at(t, e);
 	char buf[512];
 
+	/* a search visits every line: their rows are not kept */
+	report__trim(t->r, t->rows_of);
 	for (size_t c = 0; c < t->nr_list_cols; c++) {
 		list_cell(priv, e, c, buf, sizeof(buf));
 		if (strcasestr(buf, text))
@@ -324,7 +329,7 @@ static bool list_match(void *priv, size_t e, const char *text)
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		struct row_names nm;
 
-		report__row_names(t->r, l, &l->rows[i], &nm);
+		report__row_names(t->r, l, &c2c_line__rows(l)[i], &nm);
 		if (nm.code_ok && names__code_scnprintf(&nm.code, buf, sizeof(buf)) && strcasestr(buf, text))
 			return true;
 		if (nm.data_ok && names__data_scnprintf(&nm.data, buf, sizeof(buf)) && strcasestr(buf, text))
@@ -434,7 +439,7 @@ static void line_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 {
 	struct tui *t = priv;
 	const struct tcol *tc = &t->line_cols[c];
-	const struct c2c_row *row = &t->rows_of->rows[e];
+	const struct c2c_row *row = &c2c_line__rows(t->rows_of)[e];
 	size_t nr;
 
 	switch (tc->kind) {
@@ -460,7 +465,7 @@ static void line_value(void *priv, size_t e, size_t c, struct browser_value *out
 {
 	struct tui *t = priv;
 	const struct tcol *tc = &t->line_cols[c];
-	const struct c2c_row *row = &t->rows_of->rows[e];
+	const struct c2c_row *row = &c2c_line__rows(t->rows_of)[e];
 	char buf[512];
 	size_t nr;
 	struct col_value v;
@@ -559,7 +564,7 @@ static void draw_layout(const struct tui *t, const struct c2c_line *l, int *y, i
 	size_t nr, n = 0;
 	char buf[1024];
 
-	if (l->tids.nr < 2)
+	if (c2c_line__counts(l)->tids.nr < 2)
 		return;
 	nr = report__layout(t->r, l, &e);
 	buf[0] = '\0';
@@ -595,10 +600,10 @@ static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols
 		return;
 	}
 	if (browser__current(&t->line, &cur) && t->rows_of)
-		sel = t->rows_of->rows[cur].offset;
+		sel = c2c_line__rows(t->rows_of)[cur].offset;
 	u = xcalloc(size, sizeof(*u));
 	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *row = &l->rows[i];
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
 
 		if (row->offset >= size)
 			continue;
@@ -682,9 +687,9 @@ static int line_top(void *priv, int cols)
 	draw_title(t, buf, cols);
 	snprintf(buf, sizeof(buf), " %s %" PRIu64 " (lcl %u rmt %u)  loads %u  stores %u  "
 		 "pids %u  tids %u  cpus %u  nodes %u",
-		 c2c_display__name(report__mode(t->r)), c2c_stats__metric(&l->stats, report__mode(t->r)),
-		 l->stats.lcl_hitm, l->stats.rmt_hitm, l->stats.load, l->stats.store, l->pids.nr, l->tids.nr,
-		 l->cpus.nr, l->nodes.nr);
+		 c2c_display__name(report__mode(t->r)), c2c_stats__metric(&c2c_line__counts(l)->stats, report__mode(t->r)),
+		 c2c_line__counts(l)->stats.lcl_hitm, c2c_line__counts(l)->stats.rmt_hitm, c2c_line__counts(l)->stats.load, c2c_line__counts(l)->stats.store, c2c_line__counts(l)->pids.nr, c2c_line__counts(l)->tids.nr,
+		 c2c_line__counts(l)->cpus.nr, c2c_line__counts(l)->nodes.nr);
 	term__put(1, 0, cols, ST_NORMAL, buf);
 	draw_strip(t, l, &y, cols);
 	draw_heap(t, l, &y, cols);
@@ -694,7 +699,7 @@ static int line_top(void *priv, int cols)
 static void line_detail(void *priv, size_t e, int y, int cols)
 {
 	struct tui *t = priv;
-	const struct c2c_row *row = &t->rows_of->rows[e];
+	const struct c2c_row *row = &c2c_line__rows(t->rows_of)[e];
 	char code[256] = "", src[512] = "", data[256] = "", buf[1600], itext[216] = "";
 	struct row_names nm;
 	struct insn_access insn;
@@ -828,7 +833,7 @@ static bool open_callers(struct tui *t, size_t e)
 				 "no call graphs: record with -g or --call-graph dwarf");
 		return false;
 	}
-	t->crow = &t->rows_of->rows[e];
+	t->crow = &c2c_line__rows(t->rows_of)[e];
 	t->nr_chains = report__row_chains(t->r, t->rows_of, t->crow, &t->chains, &t->chain_samples);
 	if (!t->nr_chains) {
 		browser__message(&t->line, "this row's samples have no stack");
@@ -914,7 +919,7 @@ static void update_total(struct tui *t)
 {
 	t->total = 0;
 	for (size_t i = 0; i < report__nr_lines(t->r); i++)
-		t->total += c2c_stats__metric(&report__lines(t->r)[i]->stats, report__mode(t->r));
+		t->total += c2c_line__metric(report__lines(t->r)[i], report__mode(t->r));
 }
 
 static bool find_line(const struct c2c_line *const *lines, size_t n, const struct cl_key *key, size_t *idx)
@@ -1148,9 +1153,11 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 	} else if (report__notice(r)) {
 		browser__message(&t.list, report__notice(r));
 	}
-	do
+	do {
+		/* between keys only the shown line's rows are held */
+		report__trim(r, t.rows_of);
 		browser__draw(current(&t));
-	while (handle_key(&t, term__key()));
+	} while (handle_key(&t, term__key()));
 	sig = term__signal();
 	term__exit();
 	browser__exit(&t.list);

@@ -87,36 +87,36 @@ static void test_basic(void)
 	n = c2c__sort(c, C2C_DISPLAY_TOT, false, &lines);
 	CHECK_EQ_U64(n, 2);
 	CHECK_EQ_U64(lines[0]->key.pid, 10);
-	CHECK_EQ_U64(lines[0]->stats.tot_hitm, 6);
-	CHECK_EQ_U64(lines[0]->stats.lcl_hitm, 3);
-	CHECK_EQ_U64(lines[0]->stats.rmt_hitm, 3);
-	CHECK_EQ_U64(lines[0]->stats.store, 6);
-	CHECK_EQ_U64(lines[0]->tids.nr, 2);
-	CHECK_EQ_U64(lines[0]->pids.nr, 1);
-	CHECK_EQ_U64(lines[0]->cpus.nr, 2);     /* tid % 4: cpus 3 and 0 */
-	CHECK_EQ_U64(lines[0]->nodes.nr, 1);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.tot_hitm, 6);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.lcl_hitm, 3);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.rmt_hitm, 3);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.store, 6);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->tids.nr, 2);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->pids.nr, 1);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->cpus.nr, 2);     /* tid % 4: cpus 3 and 0 */
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->nodes.nr, 1);
 	CHECK_EQ_U64(lines[0]->addr, 0x1000);
 	CHECK_EQ_U64(lines[0]->first_pid, 10);
 	CHECK_STR(lines[0]->object, "[heap]");
 	/* rows: (0, rmt hitm load), (0, st), (8, lcl hitm load), (8, st) */
 	CHECK_EQ_U64(lines[0]->nr_rows, 4);
-	CHECK_EQ_U64(lines[0]->rows[0].offset, 0);
-	CHECK_EQ_U64(lines[0]->rows[0].stats.rmt_hitm, 3);      /* metric first within an offset */
-	CHECK_EQ_U64(lines[0]->rows[0].iaddr, 0x400210);
-	CHECK_EQ_U64(lines[0]->rows[1].offset, 0);
-	CHECK_EQ_U64(lines[0]->rows[1].stats.st_l1miss, 3);
-	CHECK_EQ_U64(lines[0]->rows[2].offset, 8);
-	CHECK_EQ_U64(lines[0]->rows[2].iaddr, 0x400110);
-	CHECK_EQ_U64(lines[0]->rows[3].stats.st_l1hit, 3);
-	CHECK_EQ_U64(lines[0]->rows[3].tids.nr, 1);
-	CHECK_EQ_U64(u32set__data(&lines[0]->rows[3].tids)[0], 12);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].offset, 0);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].stats.rmt_hitm, 3);      /* metric first within an offset */
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].iaddr, 0x400210);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[1].offset, 0);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[1].stats.st_l1miss, 3);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[2].offset, 8);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[2].iaddr, 0x400110);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[3].stats.st_l1hit, 3);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[3].tids.nr, 1);
+	CHECK_EQ_U64(u32set__data(&c2c_line__rows(lines[0])[3].tids)[0], 12);
 	/* latency: HITM loads 3 x 100 + 3 x 300; loads the same (stores have none) */
-	CHECK_EQ_U64(lines[0]->lat.hitm_cnt, 6);
-	CHECK_EQ_U64(lines[0]->lat.hitm_sum, 3 * 100 + 3 * 300);
-	CHECK_EQ_U64(lines[0]->lat.load_cnt, 6);
-	CHECK_EQ_U64(lines[0]->lat.load_sum, 1200);
-	CHECK_EQ_U64(lines[0]->rows[0].lat.hitm_sum, 900);
-	CHECK_EQ_U64(lines[0]->rows[0].lat.hitm_cnt, 3);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->lat.hitm_cnt, 6);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->lat.hitm_sum, 3 * 100 + 3 * 300);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->lat.load_cnt, 6);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->lat.load_sum, 1200);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].lat.hitm_sum, 900);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].lat.hitm_cnt, 3);
 	CHECK_EQ_U64(lines[1]->key.pid, 20);
 
 	n = c2c__sort(c, C2C_DISPLAY_RMT, false, &lines);
@@ -130,14 +130,14 @@ static void test_basic(void)
 	CHECK_EQ_U64(lines[0]->key.pid, 30);
 	n = c2c__sort(c, C2C_DISPLAY_ALL, false, &lines);
 	CHECK_EQ_U64(n, 4);
-	CHECK_EQ_U64(lines[0]->stats.nr_entries, 12);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.nr_entries, 12);
 	n = c2c__sort(c, C2C_DISPLAY_TOT, true, &lines);
 	CHECK_EQ_U64(n, 4);
 	/* show_all: the metric-0 lines follow, by accesses then key */
-	CHECK_EQ_U64(lines[0]->stats.tot_hitm, 6);
-	CHECK_EQ_U64(lines[1]->stats.tot_hitm, 1);
-	CHECK_EQ_U64(lines[2]->stats.tot_hitm, 0);
-	CHECK_EQ_U64(lines[3]->stats.tot_hitm, 0);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.tot_hitm, 6);
+	CHECK_EQ_U64(c2c_line__counts(lines[1])->stats.tot_hitm, 1);
+	CHECK_EQ_U64(c2c_line__counts(lines[2])->stats.tot_hitm, 0);
+	CHECK_EQ_U64(c2c_line__counts(lines[3])->stats.tot_hitm, 0);
 	CHECK(lines[2]->key.pid < lines[3]->key.pid);
 
 	/* adding after a sort (rows moved) still finds the existing rows */
@@ -145,7 +145,7 @@ static void test_basic(void)
 	c2c__add(c, &s);
 	n = c2c__sort(c, C2C_DISPLAY_TOT, false, &lines);
 	CHECK_EQ_U64(lines[0]->nr_rows, 4);
-	CHECK_EQ_U64(lines[0]->stats.lcl_hitm, 4);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.lcl_hitm, 4);
 
 	/* software events: accesses of unknown kind, ranked by 'all' */
 	s = priv(40, 41, 0x5000, 0x400600, 0, 0);
@@ -164,7 +164,7 @@ static void test_basic(void)
 	CHECK_EQ_U64(n, 5);
 	for (size_t i = 0; i < n; i++)
 		if (lines[i]->key.pid == 40)
-			CHECK_EQ_U64(lines[i]->stats.access, 2);
+			CHECK_EQ_U64(c2c_line__counts(lines[i])->stats.access, 2);
 	c2c__delete(c);
 	c2c__delete(NULL);
 }
@@ -190,13 +190,13 @@ static void test_false_sharing_stores(void)
 	CHECK_EQ_U64(n, 1);
 	CHECK_EQ_U64(lines[0]->addr, 0x601040);
 	CHECK_EQ_U64(lines[0]->nr_rows, 2);
-	CHECK_EQ_U64(lines[0]->rows[0].offset, 0);
-	CHECK_EQ_U64(lines[0]->rows[1].offset, 8);
-	CHECK_EQ_U64(u32set__data(&lines[0]->rows[0].tids)[0], 8);
-	CHECK_EQ_U64(u32set__data(&lines[0]->rows[1].tids)[0], 9);
-	CHECK_EQ_U64(lines[0]->rows[0].stats.st_l1miss, 100);
-	CHECK_EQ_U64(lines[0]->tids.nr, 2);
-	CHECK_EQ_U64(lines[0]->lat.load_cnt, 0);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].offset, 0);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[1].offset, 8);
+	CHECK_EQ_U64(u32set__data(&c2c_line__rows(lines[0])[0].tids)[0], 8);
+	CHECK_EQ_U64(u32set__data(&c2c_line__rows(lines[0])[1].tids)[0], 9);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].stats.st_l1miss, 100);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->tids.nr, 2);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->lat.load_cnt, 0);
 	c2c__delete(c);
 }
 
@@ -216,8 +216,8 @@ static void test_double_cl(void)
 	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 1);
 	CHECK_EQ_U64(lines[0]->addr, 0x10000);
 	CHECK_EQ_U64(lines[0]->nr_rows, 2);
-	CHECK_EQ_U64(lines[0]->rows[0].offset, 0x08);
-	CHECK_EQ_U64(lines[0]->rows[1].offset, 0x70);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].offset, 0x08);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[1].offset, 0x70);
 	c2c__delete(c);
 }
 
@@ -236,7 +236,7 @@ static void test_sets(void)
 	}
 	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 3); /* private keys: 3 pids */
 	for (int i = 0; i < 3; i++)
-		CHECK_EQ_U64(lines[i]->pids.nr, 1);
+		CHECK_EQ_U64(c2c_line__counts(lines[i])->pids.nr, 1);
 	/* the same with a shared key: one line */
 	c2c__delete(c);
 	c = c2c__new(64);
@@ -250,14 +250,14 @@ static void test_sets(void)
 		c2c__add(c, &s);
 	}
 	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 1);
-	CHECK_EQ_U64(lines[0]->pids.nr, 3);
-	CHECK_EQ_U64(lines[0]->tids.nr, 10);
-	CHECK_EQ_U64(lines[0]->cpus.nr, 5);
-	CHECK_EQ_U64(lines[0]->nodes.nr, 2);
-	CHECK_EQ_U64(lines[0]->rows[0].tids.nr, 10);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->pids.nr, 3);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->tids.nr, 10);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->cpus.nr, 5);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->nodes.nr, 2);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].tids.nr, 10);
 	CHECK_EQ_U64(lines[0]->first_pid, 100);
-	for (uint32_t i = 1; i < lines[0]->tids.nr; i++)
-		CHECK(u32set__data(&lines[0]->tids)[i - 1] < u32set__data(&lines[0]->tids)[i]);
+	for (uint32_t i = 1; i < c2c_line__counts(lines[0])->tids.nr; i++)
+		CHECK(u32set__data(&c2c_line__counts(lines[0])->tids)[i - 1] < u32set__data(&c2c_line__counts(lines[0])->tids)[i]);
 	c2c__delete(c);
 }
 
@@ -309,19 +309,19 @@ static void test_consistency(void)
 		struct c2c_stats rows = { 0 };
 		struct c2c_lat lat = { 0 };
 
-		c2c_stats__add(&sum, &lines[i]->stats);
+		c2c_stats__add(&sum, &c2c_line__counts(lines[i])->stats);
 		for (size_t r = 0; r < lines[i]->nr_rows; r++) {
-			c2c_stats__add(&rows, &lines[i]->rows[r].stats);
-			lat.hitm_sum += lines[i]->rows[r].lat.hitm_sum;
-			lat.load_cnt += lines[i]->rows[r].lat.load_cnt;
+			c2c_stats__add(&rows, &c2c_line__rows(lines[i])[r].stats);
+			lat.hitm_sum += c2c_line__rows(lines[i])[r].lat.hitm_sum;
+			lat.load_cnt += c2c_line__rows(lines[i])[r].lat.load_cnt;
 			if (r)
-				CHECK(lines[i]->rows[r - 1].offset <= lines[i]->rows[r].offset);
+				CHECK(c2c_line__rows(lines[i])[r - 1].offset <= c2c_line__rows(lines[i])[r].offset);
 		}
-		CHECK(stats_eq(&rows, &lines[i]->stats));
-		CHECK_EQ_U64(lat.hitm_sum, lines[i]->lat.hitm_sum);
-		CHECK_EQ_U64(lat.load_cnt, lines[i]->lat.load_cnt);
+		CHECK(stats_eq(&rows, &c2c_line__counts(lines[i])->stats));
+		CHECK_EQ_U64(lat.hitm_sum, c2c_line__counts(lines[i])->lat.hitm_sum);
+		CHECK_EQ_U64(lat.load_cnt, c2c_line__counts(lines[i])->lat.load_cnt);
 		if (i)
-			CHECK(lines[i - 1]->stats.nr_entries >= lines[i]->stats.nr_entries);
+			CHECK(c2c_line__counts(lines[i - 1])->stats.nr_entries >= c2c_line__counts(lines[i])->stats.nr_entries);
 	}
 	/* lines also hold N/A-source accesses (as nr_entries + access) */
 	CHECK_EQ_U64(sum.access, accesses);
@@ -347,10 +347,10 @@ static void test_double_count(void)
 	c2c__add(c, &s);
 	c2c__add(c, &s);
 	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_RMT, false, &lines), 1);
-	CHECK_EQ_U64(lines[0]->stats.rmt_hitm, 2);
-	CHECK_EQ_U64(lines[0]->stats.rmt_dram, 2);
-	CHECK_EQ_U64(lines[0]->stats.ld_llcmiss, 4);
-	CHECK_EQ_U64(lines[0]->rows[0].stats.ld_llcmiss, 4);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.rmt_hitm, 2);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.rmt_dram, 2);
+	CHECK_EQ_U64(c2c_line__counts(lines[0])->stats.ld_llcmiss, 4);
+	CHECK_EQ_U64(c2c_line__rows(lines[0])[0].stats.ld_llcmiss, 4);
 	CHECK_EQ_U64(c2c__totals(c)->ld_llcmiss, 4);
 	c2c__delete(c);
 }
@@ -402,12 +402,12 @@ static bool set_eq(const struct u32set *a, const struct u32set *b)
 static bool line_eq(const struct c2c_line *a, const struct c2c_line *b)
 {
 	if (!cl_key__equal(&a->key, &b->key) || a->addr != b->addr || a->first_pid != b->first_pid ||
-	    a->object != b->object || !stats_eq(&a->stats, &b->stats) || memcmp(&a->lat, &b->lat, sizeof(a->lat)) ||
-	    !set_eq(&a->pids, &b->pids) || !set_eq(&a->tids, &b->tids) || !set_eq(&a->cpus, &b->cpus) ||
-	    !set_eq(&a->nodes, &b->nodes) || a->nr_rows != b->nr_rows)
+	    a->object != b->object || !stats_eq(&c2c_line__counts(a)->stats, &c2c_line__counts(b)->stats) || memcmp(&c2c_line__counts(a)->lat, &c2c_line__counts(b)->lat, sizeof(c2c_line__counts(a)->lat)) ||
+	    !set_eq(&c2c_line__counts(a)->pids, &c2c_line__counts(b)->pids) || !set_eq(&c2c_line__counts(a)->tids, &c2c_line__counts(b)->tids) || !set_eq(&c2c_line__counts(a)->cpus, &c2c_line__counts(b)->cpus) ||
+	    !set_eq(&c2c_line__counts(a)->nodes, &c2c_line__counts(b)->nodes) || a->nr_rows != b->nr_rows)
 		return false;
 	for (size_t i = 0; i < a->nr_rows; i++) {
-		const struct c2c_row *x = &a->rows[i], *y = &b->rows[i];
+		const struct c2c_row *x = &c2c_line__rows(a)[i], *y = &c2c_line__rows(b)[i];
 
 		if (x->offset != y->offset || x->iaddr != y->iaddr || x->cpumode != y->cpumode ||
 		    x->code_object != y->code_object || memcmp(&x->lat, &y->lat, sizeof(x->lat)) ||
@@ -478,13 +478,60 @@ static void test_incremental(void)
 
 		for (uint32_t t = 0; t < 300; t++)
 			want += tid_seen[line % 50][t];
-		CHECK_EQ_U64(la[i]->tids.nr, want);
+		CHECK_EQ_U64(c2c_line__counts(la[i])->tids.nr, want);
 		CHECK(want > 250);
-		CHECK(la[i]->cpus.nr > 64 && la[i]->cpus.nr <= 96);
-		CHECK_EQ_U64(la[i]->nodes.nr, 2);
+		CHECK(c2c_line__counts(la[i])->cpus.nr > 64 && c2c_line__counts(la[i])->cpus.nr <= 96);
+		CHECK_EQ_U64(c2c_line__counts(la[i])->nodes.nr, 2);
 	}
 	c2c__delete(a);
 	c2c__delete(b);
+}
+
+/* Counts and rows are built when asked for; c2c__trim frees them once they
+ * pass the budget, but the kept line's, and they come back the same. */
+static void test_trim(void)
+{
+	const uint32_t NL = 20000;      /* ~20k counts and 40k rows: past the budget */
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	const struct c2c_counts *k0;
+	const struct c2c_row *r0;
+	uint32_t *entries = xcalloc(NL, sizeof(*entries)), *row_tid = xcalloc(NL, sizeof(*row_tid));
+	uint64_t sum = 0;
+	size_t n;
+
+	for (uint32_t i = 0; i < 4 * NL; i++) {
+		struct c2c_sample s = priv(1, 10 + i % 7, 0x100000 + (uint64_t)(i % NL) * 64 + (i / NL) % 2 * 8,
+					   0x400000 + (i / NL) % 2 * 4, i % 3 ? LCL_HITM : ST_L1MISS, 100);
+
+		c2c__add(c, &s);
+	}
+	n = c2c__sort(c, C2C_DISPLAY_ALL, true, &lines);
+	CHECK_EQ_U64(n, NL);
+	k0 = c2c_line__counts(lines[0]);
+	r0 = c2c_line__rows(lines[0]);
+	for (size_t i = 0; i < n; i++) {
+		const struct c2c_counts *k = c2c_line__counts(lines[i]);
+
+		entries[i] = k->stats.nr_entries;
+		row_tid[i] = u32set__data(&c2c_line__rows(lines[i])[lines[i]->nr_rows - 1].tids)[0];
+		sum += k->stats.nr_entries;
+		CHECK_EQ_U64(c2c_line__metric(lines[i], C2C_DISPLAY_ALL), k->stats.nr_entries);
+		CHECK_EQ_U64(c2c_line__metric(lines[i], C2C_DISPLAY_TOT), k->stats.tot_hitm);
+	}
+	CHECK_EQ_U64(sum, c2c__totals(c)->nr_entries);
+	c2c__trim(c, lines[0]);
+	/* the kept line's are where they were */
+	CHECK(c2c_line__counts(lines[0]) == k0);
+	CHECK(c2c_line__rows(lines[0]) == r0);
+	for (size_t i = 0; i < n; i++) {
+		CHECK_EQ_U64(c2c_line__counts(lines[i])->stats.nr_entries, entries[i]);
+		CHECK_EQ_U64(u32set__data(&c2c_line__rows(lines[i])[lines[i]->nr_rows - 1].tids)[0], row_tid[i]);
+		c2c__trim(c, NULL);
+	}
+	free(entries);
+	free(row_tid);
+	c2c__delete(c);
 }
 
 /*
@@ -528,6 +575,7 @@ int main(void)
 	test_false_sharing_stores();
 	test_double_cl();
 	test_sets();
+	test_trim();
 	test_consistency();
 	test_double_count();
 	test_stable_order();
