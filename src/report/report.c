@@ -15,6 +15,7 @@
 #include "perfdata/alloc.h"
 #include "report/report_int.h"
 #include "util/htab.h"
+#include "util/relay.h"
 #include "util/util.h"
 
 static uint64_t kernel_start_for(const char *arch)
@@ -398,10 +399,11 @@ const struct report_event *report__sample_event(const struct report *r, const st
 	return &r->events[ev->attr_idx];
 }
 
-static void count_sample(struct report *r, const struct pd_event *ev)
+/* Pass 2 keys samples here and counts them on the relay's thread. */
+static void count_sample(struct report *r, const struct pd_event *ev, struct relay *rl)
 {
 	struct report_event *e;
-	struct c2c_sample cs;
+	struct c2c_sample *cs;
 
 	r->nr_samples++;
 	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events) {
@@ -419,33 +421,52 @@ static void count_sample(struct report *r, const struct pd_event *ev)
 	}
 	if (e->has_data_src && datasrc__is_na(ev->u.sample.data_src))
 		r->samples_na++;
-	key_sample(r, ev, e, &cs);
-	if (cs.key.kind == CL_KERNEL) {
+	cs = relay__slot(rl);
+	key_sample(r, ev, e, cs);
+	if (cs->key.kind == CL_KERNEL) {
 		r->samples_kernel_key++;
-	} else if (cs.key.kind == CL_SHARED) {
+	} else if (cs->key.kind == CL_SHARED) {
 		r->samples_shared_key++;
 	} else {
 		r->samples_private_key++;
-		r->samples_unmapped += cs.key.unmapped;
+		r->samples_unmapped += cs->key.unmapped;
 	}
 	if (e->has_stack)
-		report__callchains_sample(r, ev, &cs);
-	c2c__add(r->c2c, &cs);
+		report__callchains_sample(r, ev, cs);
+	relay__push(rl);
 }
 
+static void add_samples(void *arg, const void *items, size_t nr)
+{
+	const struct c2c_sample *s = items;
+
+	for (size_t i = 0; i < nr; i++)
+		c2c__add(arg, &s[i]);
+}
+
+/* Reading, decoding and keying the samples on this thread, counting them
+ * (c2c__add: nothing else touches r->c2c meanwhile) on another. */
 static int pass2(struct report *r)
 {
 	struct pd_event ev;
+	struct relay *rl;
 	int ret;
 
 	ret = pd_reader__rewind(r->reader);
 	if (ret < 0)
 		return ret;
 	pd_reader__skip_samples(r->reader, false);
+	rl = relay__new(sizeof(struct c2c_sample), add_samples, r->c2c);
 	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
-		if (ev.kind == PD_SAMPLE)
-			count_sample(r, &ev);
+		if (ev.kind != PD_SAMPLE)
+			continue;
+		count_sample(r, &ev, rl);
+		/* the memory counting fills, cleared by the kernel here */
+		if (!(r->nr_samples & 1023) && relay__threaded(rl))
+			xbig_prefault();
 	}
+	relay__finish(rl);
+	xbig_prefault_end();
 	/* pass 1 already recorded the stream error, at the same place */
 	r->nr_records = pd_reader__stats(r->reader)->records;
 	return 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,20 +81,19 @@ void zero_mem(void *p, size_t n)
 }
 
 #define BIG_ALIGN (2u << 20)
+#define BIG_SPARES 2
 
-void *xbig_calloc(size_t size, bool huge)
+/* Huge chunks another thread faulted in ahead (xbig_prefault): the kernel
+ * clears a fresh page on its first touch, a tenth of aggregating. */
+static _Atomic(void *) big_spare[BIG_SPARES];
+
+static void *big_map(size_t len, bool huge)
 {
-	size_t len;
 	uint8_t *p, *a;
 
-	if (size < BIG_ALIGN / 2)
-		return xcalloc(1, size);
-	len = (size + BIG_ALIGN - 1) & ~(size_t)(BIG_ALIGN - 1);
-	if (len < size || len + BIG_ALIGN < len)
-		oom(SIZE_MAX);
 	p = mmap(NULL, len + BIG_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
-		oom(size);
+		oom(len);
 	a = (uint8_t *)(((uintptr_t)p + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
 	if (a > p)
 		munmap(p, a - p);
@@ -102,6 +102,49 @@ void *xbig_calloc(size_t size, bool huge)
 	if (huge)
 		madvise(a, len, MADV_HUGEPAGE);
 	return a;
+}
+
+void xbig_prefault(void)
+{
+	for (size_t i = 0; i < BIG_SPARES; i++) {
+		volatile uint8_t *a;
+
+		if (atomic_load_explicit(&big_spare[i], memory_order_relaxed))
+			continue;
+		a = big_map(BIG_ALIGN, true);
+		for (size_t off = 0; off < BIG_ALIGN; off += 4096)
+			a[off] = 0;
+		atomic_store_explicit(&big_spare[i], (void *)a, memory_order_release);
+	}
+}
+
+void xbig_prefault_end(void)
+{
+	for (size_t i = 0; i < BIG_SPARES; i++) {
+		void *p = atomic_exchange(&big_spare[i], NULL);
+
+		if (p)
+			munmap(p, BIG_ALIGN);
+	}
+}
+
+void *xbig_calloc(size_t size, bool huge)
+{
+	size_t len;
+
+	if (size < BIG_ALIGN / 2)
+		return xcalloc(1, size);
+	len = (size + BIG_ALIGN - 1) & ~(size_t)(BIG_ALIGN - 1);
+	if (len < size || len + BIG_ALIGN < len)
+		oom(SIZE_MAX);
+	for (size_t i = 0; huge && len == BIG_ALIGN && i < BIG_SPARES; i++) {
+		void *p;
+
+		if (atomic_load_explicit(&big_spare[i], memory_order_relaxed) &&
+		    (p = atomic_exchange_explicit(&big_spare[i], NULL, memory_order_acquire)))
+			return p;
+	}
+	return big_map(len, huge);
 }
 
 void xbig_free(void *p, size_t size)

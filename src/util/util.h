@@ -26,6 +26,11 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem);
  * Free with xbig_free(p, size) of the same size. */
 void *xbig_calloc(size_t size, bool huge);
 void xbig_free(void *p, size_t size);
+/* Faults in a few 2 MiB huge chunks for the next xbig_calloc(2 MiB, true)
+ * of any thread: a thread with time to spare calls it while another fills
+ * memory. xbig_prefault_end unmaps those not taken. */
+void xbig_prefault(void);
+void xbig_prefault_end(void);
 
 /* memset(p, 0, n) through libc: gcc expands a constant-size memset of a few
  * hundred bytes inline as `rep stosq`, whose start-up cost was most of the

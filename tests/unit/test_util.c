@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The shared pieces at the bottom: the hash table and the u64 map (util/htab.h). */
+/* The shared pieces at the bottom: the hash table and the u64 map (util/htab.h),
+ * the relay (util/relay.h), huge chunks faulted in ahead. */
 #include <stdlib.h>
+#include <unistd.h>
 #include "test.h"
 #include "util/htab.h"
+#include "util/relay.h"
 #include "util/timeline.h"
 #include "util/util.h"
 
@@ -203,8 +206,64 @@ static void test_timeline(void)
 	}
 }
 
+struct seen {
+	uint64_t next, sum, batches;
+	bool in_order;
+};
+
+static void consume(void *arg, const void *items, size_t nr)
+{
+	struct seen *s = arg;
+	const uint64_t *v = items;
+
+	s->batches++;
+	for (size_t i = 0; i < nr; i++) {
+		s->in_order &= v[i] == s->next;
+		s->next = v[i] + 1;
+		s->sum += v[i];
+		/* the consumer's allocations take the chunks made ahead */
+		if (v[i] % 50000 == 0)
+			xbig_free(xbig_calloc(2u << 20, true), 2u << 20);
+	}
+}
+
+/* Every item once, in order, threaded or not; any count, the empty one too. */
+static void test_relay(void)
+{
+	static const uint64_t counts[] = { 0, 1, 511, 512, 513, 4096, 1000003 };
+
+	for (int threads = 0; threads < 2; threads++) {
+		if (threads)
+			unsetenv("C2CSCAN_NO_THREADS");
+		else
+			setenv("C2CSCAN_NO_THREADS", "1", 1);
+		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+			struct seen s = { .in_order = true };
+			struct relay *rl = relay__new(sizeof(uint64_t), consume, &s);
+
+			if (threads)
+				CHECK(relay__threaded(rl) || sysconf(_SC_NPROCESSORS_ONLN) < 2);
+			else
+				CHECK(!relay__threaded(rl));
+			for (uint64_t i = 0; i < counts[k]; i++) {
+				*(uint64_t *)relay__slot(rl) = i;
+				relay__push(rl);
+				if (i % 10000 == 0)
+					xbig_prefault();
+			}
+			relay__finish(rl);
+			xbig_prefault_end();
+			CHECK(s.in_order);
+			CHECK_EQ_U64(s.next, counts[k]);
+			CHECK_EQ_U64(s.sum, counts[k] ? counts[k] * (counts[k] - 1) / 2 : 0);
+		}
+	}
+	unsetenv("C2CSCAN_NO_THREADS");
+}
+
 int main(void)
 {
+	test_relay();
 	test_timeline();
 	test_empty();
 	test_owner(good_hash, 0, 0, false, 10000);

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The relay: a ring of RELAY_BATCHES batches of RELAY_ITEMS items. The
+ * producer fills the batch at `filled`, the consumer works on the one at
+ * `taken`; a mutex and two conditions hand batches over, once per batch
+ * (a few thousand times for millions of items), so the lock costs nothing
+ * beside the items. A batch is small enough to still be in the shared
+ * cache when the consumer reads it.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "util/relay.h"
+#include "util/util.h"
+
+#define RELAY_ITEMS 512
+#define RELAY_BATCHES 8
+
+struct relay {
+	size_t item_size;
+	relay_fn consume;
+	void *arg;
+	unsigned char *ring;            /* RELAY_BATCHES x RELAY_ITEMS items */
+	size_t nr[RELAY_BATCHES];       /* items in each handed-over batch */
+	size_t fill;                    /* items in the batch being filled */
+	unsigned long filled, taken;    /* batches handed over, consumed */
+	bool done, threaded;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more, room;
+};
+
+static unsigned char *batch(const struct relay *rl, unsigned long i)
+{
+	return rl->ring + (i % RELAY_BATCHES) * RELAY_ITEMS * rl->item_size;
+}
+
+static void *consumer(void *p)
+{
+	struct relay *rl = p;
+
+	pthread_mutex_lock(&rl->lock);
+	for (;;) {
+		unsigned long i;
+
+		while (rl->taken == rl->filled && !rl->done)
+			pthread_cond_wait(&rl->more, &rl->lock);
+		if (rl->taken == rl->filled)
+			break;
+		i = rl->taken;
+		pthread_mutex_unlock(&rl->lock);
+		rl->consume(rl->arg, batch(rl, i), rl->nr[i % RELAY_BATCHES]);
+		pthread_mutex_lock(&rl->lock);
+		rl->taken++;
+		pthread_cond_signal(&rl->room);
+	}
+	pthread_mutex_unlock(&rl->lock);
+	return NULL;
+}
+
+struct relay *relay__new(size_t item_size, relay_fn consume, void *arg)
+{
+	struct relay *rl = xcalloc(1, sizeof(*rl));
+
+	rl->item_size = item_size;
+	rl->consume = consume;
+	rl->arg = arg;
+	rl->ring = xmalloc(RELAY_BATCHES * RELAY_ITEMS * item_size);
+	pthread_mutex_init(&rl->lock, NULL);
+	pthread_cond_init(&rl->more, NULL);
+	pthread_cond_init(&rl->room, NULL);
+	/* a second thread only helps where a second CPU runs it */
+	rl->threaded = sysconf(_SC_NPROCESSORS_ONLN) > 1 && !getenv("C2CSCAN_NO_THREADS") &&
+		       !pthread_create(&rl->thread, NULL, consumer, rl);
+	return rl;
+}
+
+int relay__threaded(const struct relay *rl)
+{
+	return rl->threaded;
+}
+
+void *relay__slot(struct relay *rl)
+{
+	return batch(rl, rl->filled) + rl->fill * rl->item_size;
+}
+
+/* Hands the batch being filled to the consumer. */
+static void hand_over(struct relay *rl)
+{
+	if (!rl->threaded) {
+		rl->consume(rl->arg, batch(rl, rl->filled), rl->fill);
+		rl->fill = 0;
+		return;
+	}
+	pthread_mutex_lock(&rl->lock);
+	rl->nr[rl->filled % RELAY_BATCHES] = rl->fill;
+	rl->filled++;
+	pthread_cond_signal(&rl->more);
+	while (rl->filled - rl->taken == RELAY_BATCHES)
+		pthread_cond_wait(&rl->room, &rl->lock);
+	pthread_mutex_unlock(&rl->lock);
+	rl->fill = 0;
+}
+
+void relay__push(struct relay *rl)
+{
+	if (++rl->fill == RELAY_ITEMS)
+		hand_over(rl);
+}
+
+void relay__finish(struct relay *rl)
+{
+	if (!rl)
+		return;
+	if (rl->fill)
+		hand_over(rl);
+	if (rl->threaded) {
+		pthread_mutex_lock(&rl->lock);
+		rl->done = true;
+		pthread_cond_signal(&rl->more);
+		pthread_mutex_unlock(&rl->lock);
+		pthread_join(rl->thread, NULL);
+	}
+	pthread_cond_destroy(&rl->more);
+	pthread_cond_destroy(&rl->room);
+	pthread_mutex_destroy(&rl->lock);
+	free(rl->ring);
+	free(rl);
+}
