@@ -713,29 +713,49 @@ static struct ref global_ref(struct dt *c, uint64_t vaddr, bool idx)
 }
 
 /* The stack variable at CFA offset at, in scope at vaddr. */
+/* Where variable location l puts its storage at an instruction in state t,
+ * as a CFA offset; false when it is not in the frame (or not known). */
+static bool frame_start(const struct dt *c, const struct loc *l, const struct tst *t, int64_t *start)
+{
+	if (l->kind == L_FB && c->fb_kind == FB_CFA)
+		*start = l->off;
+	else if (l->kind == L_FB && c->fb_kind == FB_REG && t->reg[c->fb_reg].kind == R_FRAME)
+		*start = t->reg[c->fb_reg].off + c->fb_off + l->off;
+	else if (l->kind == L_MEM && t->reg[l->reg].kind == R_FRAME)
+		*start = t->reg[l->reg].off + l->off;
+	else
+		return false;
+	return true;
+}
+
+static uint64_t distance(uint64_t vaddr, const struct loc *l)
+{
+	return vaddr < l->lo ? l->lo - vaddr : vaddr - l->hi + 1;
+}
+
 static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, int64_t at, bool idx)
 {
-	const struct loc *best = NULL;
-	int64_t best_start = 0;
+	const struct loc *best = NULL, *near = NULL;
+	int64_t best_start = 0, near_start = 0;
+	uint64_t near_d = UINT64_MAX;
 
 	for (size_t k = 0; k < c->nr_locs; k++) {
 		const struct loc *l = &c->locs[k];
 		int64_t start;
 
-		if (vaddr < l->lo || vaddr >= l->hi)
+		if (!frame_start(c, l, t, &start) || at < start || (uint64_t)(at - start) >= (l->size ? l->size : 1))
 			continue;
-		if (l->kind == L_FB && c->fb_kind == FB_CFA)
-			start = l->off;
-		else if (l->kind == L_FB && c->fb_kind == FB_REG && t->reg[c->fb_reg].kind == R_FRAME)
-			start = t->reg[c->fb_reg].off + c->fb_off + l->off;
-		else if (l->kind == L_MEM && t->reg[l->reg].kind == R_FRAME)
-			start = t->reg[l->reg].off + l->off;
-		else
-			continue;
-		if (at < start || (uint64_t)(at - start) >= (l->size ? l->size : 1))
-			continue;
-		best = l;       /* inner scopes come later */
-		best_start = start;
+		if (vaddr >= l->lo && vaddr < l->hi) {
+			best = l;       /* inner scopes come later */
+			best_start = start;
+		} else if (distance(vaddr, l) < near_d) {
+			/* the slot of a variable whose range starts after its
+			 * first store (an initialisation) or ends before a
+			 * last read: the nearest such range names it */
+			near = l;
+			near_start = start;
+			near_d = distance(vaddr, l);
+		}
 	}
 	if (!best) {
 		const struct slot *sl = slot_find((struct tst *)t, at);
@@ -745,7 +765,10 @@ static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, i
 			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type };
 		if (sl && sl->r.kind == R_PTR && sl->r.type)
 			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type, .ptr = true };
-		return (struct ref){ .reason = DT_STACK_SLOT };
+		if (!near)
+			return (struct ref){ .reason = DT_STACK_SLOT };
+		best = near;
+		best_start = near_start;
 	}
 	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = best->type, .var = best->var,
 			     .off = at - best_start };

@@ -62,6 +62,34 @@ long __attribute__((noinline)) dt_local(long v)
 	return local.b.val;
 }
 
+/* noipa: its callers assume it clobbers every caller-saved register */
+int __attribute__((noipa)) dt_opt(int i)
+{
+	return i % 11;
+}
+
+/* locals spilled to the frame, their first stores (the initialisations)
+ * before the location ranges DWARF gives them */
+int __attribute__((noinline)) dt_early(int n)
+{
+	int a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, flag = 0;
+
+	for (int i = 0; i < n; i++) {
+		switch (dt_opt(i)) {
+		case 1: a++; break;
+		case 2: b++; break;
+		case 3: c++; break;
+		case 4: d++; break;
+		case 5: e++; break;
+		case 6: f++; break;
+		case 7: g++; break;
+		case 8: h++; break;
+		case 9: flag = 1; break;
+		}
+	}
+	return a * b + c * d + e * f + g * h + flag;
+}
+
 int main(void)
 {
 	struct node pool[4] = { { 0 } };
@@ -72,5 +100,5 @@ int main(void)
 	dt_nested(&p);
 	dt_ret(pool);
 	dt_tls();
-	return (int)(dt_next(&pool[0]) + dt_local(2));
+	return (int)(dt_next(&pool[0]) + dt_local(2)) + dt_early(20);
 }
