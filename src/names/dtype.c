@@ -39,6 +39,7 @@
 #include "names/symbols_int.h"
 
 #define NR_REGS 17              /* DWARF x86-64: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip */
+#define DW_RDI 5
 #define DW_RBP 6
 #define DW_RSP 7
 #define DW_RIP 16
@@ -115,6 +116,7 @@ struct dt {
 	int64_t fb_off;
 	Dwarf_CFI *cfi;
 	Dwarf_Addr cfi_bias;
+	uint32_t sret;          /* die index of the struct returned in memory at %rdi, 0 */
 };
 
 const char *type_source__name(enum type_source t)
@@ -1169,6 +1171,27 @@ static void blocks_build(struct dt *c)
 	free(leader);
 }
 
+/* A function returning a struct in memory (SysV x86-64: one larger than
+ * 16 bytes) is given the address to build it at in %rdi. */
+static uint32_t sret_type(struct dt *c, Dwarf_Die *subp)
+{
+	Dwarf_Die t, peeled;
+	Dwarf_Word size;
+	Dwarf_Addr entry;
+	int tag;
+
+	if (!die_type(subp, &t) || dwarf_peel_type(&t, &peeled))
+		return 0;
+	tag = dwarf_tag(&peeled);
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type) ||
+	    dwarf_aggregate_size(&peeled, &size) || size <= 16)
+		return 0;
+	/* only the range the function is entered at */
+	if (dwarf_entrypc(subp, &entry) || entry + c->bias != c->lo)
+		return 0;
+	return die_intern(c, &t);
+}
+
 static void flow(struct dt *c)
 {
 	size_t *work = xmalloc(c->nb * sizeof(*work)), nw = 0, seed = 0;
@@ -1176,6 +1199,8 @@ static void flow(struct dt *c)
 	struct tst cur;
 
 	cfi_seed(c, c->lo, &c->in[0]);
+	if (c->sret)
+		c->in[0].reg[DW_RDI] = (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = c->sret };
 	work[nw++] = 0;
 	queued[0] = true;
 	for (;;) {
@@ -1294,6 +1319,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	if (!c.cfi)
 		c.cfi = dwfl_module_dwarf_cfi(o->mod, &c.cfi_bias);
 	frame_base(&c, (Dwarf_Die *)&sp->die);
+	c.sret = sret_type(&c, (Dwarf_Die *)&sp->die);
 	whole.lo[0] = sp->lo - sp->bias;
 	whole.hi[0] = sp->hi - sp->bias;
 	scope_scan(&c, (Dwarf_Die *)&sp->die, &whole, 0);

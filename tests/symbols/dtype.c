@@ -62,6 +62,17 @@ long __attribute__((noinline)) dt_local(long v)
 	return local.b.val;
 }
 
+struct big {
+	long a, b, c;
+	int tag;
+};
+
+/* a struct returned in memory: built at the address %rdi brings */
+struct big __attribute__((noinline)) dt_sret(long v)
+{
+	return (struct big){ .a = v, .c = v * 2, .tag = 3 };
+}
+
 /* noipa: its callers assume it clobbers every caller-saved register */
 int __attribute__((noipa)) dt_opt(int i)
 {
@@ -100,5 +111,5 @@ int main(void)
 	dt_nested(&p);
 	dt_ret(pool);
 	dt_tls();
-	return (int)(dt_next(&pool[0]) + dt_local(2)) + dt_early(20);
+	return (int)(dt_next(&pool[0]) + dt_local(2) + dt_sret(4).tag) + dt_early(20);
 }

@@ -879,7 +879,7 @@ static void test_dtype(const char *opt)
 	}
 	if (p)
 		pclose(p);
-	CHECK(seen.nr_fns == 9);
+	CHECK(seen.nr_fns == 10);
 	s = symbols__new(&so);
 	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
 	/* a pointer parameter (its register location at -O2, its stack slot
@@ -896,6 +896,8 @@ static void test_dtype(const char *opt)
 	/* dt_early's frame slots are its int locals, the initialisations
 	 * before their ranges too (a jump table read may stay untyped) */
 	CHECK(dt_has(&seen, "dt_early|int|flag|variable"));
+	CHECK(dt_has(&seen, "dt_sret|struct big|tag|tracked"));
+	CHECK(dt_has(&seen, "dt_sret|struct big|c|tracked"));
 	for (size_t i = 0; i < seen.nr; i++)
 		CHECK(strcmp(seen.got[i], "dt_early|!stack slot without a variable"));
 	CHECK(counts[DT_OK] > 0);
