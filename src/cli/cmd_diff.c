@@ -47,17 +47,16 @@ int cmd_diff(int argc, char **argv)
 	struct report_diff d;
 	bool json = false;
 	char err[512];
-	int c, ret = 0;
+	int c, opt, ret = 0;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
-		switch (cli__report_option(c, optarg, &o)) {
-		case 1:
+		opt = cli__report_option("diff", diff_usage, c, optarg, &o);
+		if (opt < 0)
+			return -opt;
+		if (opt)
 			continue;
-		case -1:
-			return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
-		}
 		switch (c) {
 		case OPT_STDIO:
 		case OPT_JSON:
@@ -66,10 +65,8 @@ int cmd_diff(int argc, char **argv)
 		case 'h':
 			fputs(diff_usage, stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli__unknown_option("diff", argv[optind - 1], longopts);
+			return cli__option_error("diff", diff_usage, c, argv[optind - 1], longopts);
 		}
 	}
 	if (argc - optind != 2)

@@ -258,10 +258,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		case 'h':
 			fputs(record_usage, stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli__unknown_option("record", argv[optind - 1], longopts);
+			return cli__option_error("record", record_usage, c, argv[optind - 1], longopts);
 		}
 	}
 	if (o->user && o->kernel)

@@ -102,17 +102,16 @@ int cmd_report(int argc, char **argv)
 	struct report *r;
 	char err[512];
 	bool tui_forced;
-	int c, ret;
+	int c, opt, ret;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:d:k:fghNc:", longopts, NULL)) != -1) {
-		switch (cli__report_option(c, optarg, &o)) {
-		case 1:
+		opt = cli__report_option("report", report_usage, c, optarg, &o);
+		if (opt < 0)
+			return -opt;
+		if (opt)
 			continue;
-		case -1:
-			return usage_error("unknown display mode '%s' (tot, lcl, rmt, peer, all)", optarg);
-		}
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -184,10 +183,8 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli__unknown_option("report", argv[optind - 1], longopts);
+			return cli__option_error("report", report_usage, c, argv[optind - 1], longopts);
 		}
 	}
 	/* "report FILE" as perf's users type it */

@@ -62,12 +62,19 @@ int cli__unknown_option(const char *cmd, const char *arg, const struct option *o
 	return 129;
 }
 
-int cli__report_option(int c, const char *arg, struct report_opts *o)
+int cli__option_error(const char *cmd, const char *usage, int c, const char *arg, const struct option *opts)
+{
+	if (c == ':')
+		return cli__usage_error(cmd, usage, "option '%s' needs a value", arg);
+	return cli__unknown_option(cmd, arg, opts);
+}
+
+int cli__report_option(const char *cmd, const char *usage, int c, const char *arg, struct report_opts *o)
 {
 	switch (c) {
 	case 'd':
 		if (c2c_display__parse(arg, &o->mode) < 0)
-			return -1;
+			return -cli__usage_error(cmd, usage, "unknown display mode '%s' (tot, lcl, rmt, peer, all)", arg);
 		o->mode_set = true;
 		return 1;
 	case CLI_OPT_SYMFS:
