@@ -281,10 +281,11 @@ static void free_built(struct c2c *c, const struct c2c_line *keep)
 	c->built_bytes = n ? line__built_size(keep) : 0;
 }
 
-/* l has just got counts or rows (of size bytes). */
+/* l is about to get counts or rows (of size bytes): listed for c2c__trim
+ * unless it has the other already. */
 static void note_built(struct c2c *c, struct c2c_line *l, size_t size)
 {
-	if (!line__built_size(l) || line__built_size(l) == size) {
+	if (!l->counts && !l->built) {
 		xgrow((void **)&c->built, &c->alloc_built, c->nr_built + 1, sizeof(*c->built));
 		c->built[c->nr_built++] = l;
 	}
@@ -1044,6 +1045,7 @@ const struct c2c_counts *c2c_line__counts(const struct c2c_line *cl)
 
 	if (l->counts)
 		return l->counts;
+	note_built(c, l, sizeof(*l->counts));
 	l->counts = xcalloc(1, sizeof(*l->counts));
 	for (uint32_t k = c->line_start[l->idx]; k < c->line_start[l->idx + 1]; k++) {
 		const struct acc *a = acc__get(c, c->line_accs[k]);
@@ -1055,7 +1057,6 @@ const struct c2c_counts *c2c_line__counts(const struct c2c_line *cl)
 			ctx__add_sets(&c->ctxs[ctx[j]], &l->counts->pids, &l->counts->tids, &l->counts->cpus,
 				      &l->counts->nodes);
 	}
-	note_built(c, l, sizeof(*l->counts));
 	return l->counts;
 }
 
@@ -1072,6 +1073,7 @@ const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)
 
 	if (l->built || !l->nr_rows)
 		return l->built;
+	note_built(c, l, l->nr_rows * sizeof(*l->built));
 	l->built = xcalloc(l->nr_rows, sizeof(*l->built));
 	for (uint32_t k = c->line_start[l->idx], n = 0; k < c->line_start[l->idx + 1]; k++, n++) {
 		uint32_t i = c->line_accs[k];
@@ -1095,7 +1097,6 @@ const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)
 	}
 	if (l->nr_rows > 1)
 		qsort_r(l->built, l->nr_rows, sizeof(*l->built), row_cmp, &c->mode);
-	note_built(c, l, l->nr_rows * sizeof(*l->built));
 	return l->built;
 }
 

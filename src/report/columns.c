@@ -297,7 +297,7 @@ static struct col_value row_iaddr(const struct report *r, const struct c2c_line 
 static struct col_value row_share(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 				  char *buf, size_t size)
 {
-	return percent(c2c_stats__metric(&row->stats, r->mode), c2c_stats__metric(&c2c_line__counts(l)->stats, r->mode), 1);
+	return percent(c2c_stats__metric(&row->stats, r->mode), c2c_line__metric(l, r->mode), 1);
 }
 
 /* The first thread ids that fit the column, then "+N" for the rest. */

@@ -834,13 +834,14 @@ static int line_heap_cmp(const void *a, const void *b)
 
 size_t report__line_heap(const struct report *r, const struct c2c_line *l, struct line_heap_obj *out, size_t max)
 {
+	const struct c2c_row *rows = c2c_line__rows(l);
 	size_t n = 0;
 
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		struct heap_ref h;
 		size_t k;
 
-		if (!report__row_heap(r, l, &c2c_line__rows(l)[i], &h))
+		if (!report__row_heap(r, l, &rows[i], &h))
 			continue;
 		for (k = 0; k < n && out[k].obj != h.obj; k++)
 			;
@@ -849,7 +850,7 @@ size_t report__line_heap(const struct report *r, const struct c2c_line *l, struc
 				continue;
 			out[n++] = (struct line_heap_obj){ h.obj, 0 };
 		}
-		out[k].samples += c2c_line__rows(l)[i].stats.nr_entries;
+		out[k].samples += rows[i].stats.nr_entries;
 	}
 	qsort(out, n, sizeof(*out), line_heap_cmp);
 	return n;

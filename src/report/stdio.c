@@ -631,6 +631,7 @@ static void data_width(const struct report *r, const struct c2c_line *l, const s
 static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 {
 	const struct c2c_line *l = r->lines[idx], *rl;
+	const struct c2c_counts *k = c2c_line__counts(l);
 	size_t nr_cols, n, hl;
 	char hdr[512];
 	bool skip[COLUMNS_MAX] = { false };
@@ -642,13 +643,11 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	cl_key__scnprintf(&l->key, r->maps, key, sizeof(key));
 	if (accesses_only(r))
 		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (accesses %" PRIu64 ", pids %u, tids %u)\n", idx,
-			    l->addr, key, line_object(l), c2c_stats__metric(&c2c_line__counts(l)->stats, C2C_DISPLAY_ALL), c2c_line__counts(l)->pids.nr,
-			    c2c_line__counts(l)->tids.nr);
+			    l->addr, key, line_object(l), c2c_line__metric(l, C2C_DISPLAY_ALL), k->pids.nr, k->tids.nr);
 	else
 		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 ", loads %u, stores %u, pids %u, tids %u)\n",
 			    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
-			    c2c_stats__metric(&c2c_line__counts(l)->stats, r->mode), c2c_line__counts(l)->stats.load, c2c_line__counts(l)->stats.store, c2c_line__counts(l)->pids.nr,
-			    c2c_line__counts(l)->tids.nr);
+			    c2c_line__metric(l, r->mode), k->stats.load, k->stats.store, k->pids.nr, k->tids.nr);
 	n += fprintf_verdict(r, l, fp);
 	n += fprintf_layout(r, l, fp);
 	while (nr_cols && cols[nr_cols - 1].wide)

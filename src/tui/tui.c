@@ -679,6 +679,7 @@ static int line_top(void *priv, int cols)
 {
 	struct tui *t = priv;
 	const struct c2c_line *l = report__lines(t->r)[t->idx];
+	const struct c2c_counts *k = c2c_line__counts(l);
 	char key[128], buf[768];
 	int y = 2;
 
@@ -687,9 +688,8 @@ static int line_top(void *priv, int cols)
 	draw_title(t, buf, cols);
 	snprintf(buf, sizeof(buf), " %s %" PRIu64 " (lcl %u rmt %u)  loads %u  stores %u  "
 		 "pids %u  tids %u  cpus %u  nodes %u",
-		 c2c_display__name(report__mode(t->r)), c2c_stats__metric(&c2c_line__counts(l)->stats, report__mode(t->r)),
-		 c2c_line__counts(l)->stats.lcl_hitm, c2c_line__counts(l)->stats.rmt_hitm, c2c_line__counts(l)->stats.load, c2c_line__counts(l)->stats.store, c2c_line__counts(l)->pids.nr, c2c_line__counts(l)->tids.nr,
-		 c2c_line__counts(l)->cpus.nr, c2c_line__counts(l)->nodes.nr);
+		 c2c_display__name(report__mode(t->r)), c2c_line__metric(l, report__mode(t->r)), k->stats.lcl_hitm,
+		 k->stats.rmt_hitm, k->stats.load, k->stats.store, k->pids.nr, k->tids.nr, k->cpus.nr, k->nodes.nr);
 	term__put(1, 0, cols, ST_NORMAL, buf);
 	draw_strip(t, l, &y, cols);
 	draw_heap(t, l, &y, cols);

@@ -401,10 +401,12 @@ static bool set_eq(const struct u32set *a, const struct u32set *b)
 
 static bool line_eq(const struct c2c_line *a, const struct c2c_line *b)
 {
+	const struct c2c_counts *ka = c2c_line__counts(a), *kb = c2c_line__counts(b);
+
 	if (!cl_key__equal(&a->key, &b->key) || a->addr != b->addr || a->first_pid != b->first_pid ||
-	    a->object != b->object || !stats_eq(&c2c_line__counts(a)->stats, &c2c_line__counts(b)->stats) || memcmp(&c2c_line__counts(a)->lat, &c2c_line__counts(b)->lat, sizeof(c2c_line__counts(a)->lat)) ||
-	    !set_eq(&c2c_line__counts(a)->pids, &c2c_line__counts(b)->pids) || !set_eq(&c2c_line__counts(a)->tids, &c2c_line__counts(b)->tids) || !set_eq(&c2c_line__counts(a)->cpus, &c2c_line__counts(b)->cpus) ||
-	    !set_eq(&c2c_line__counts(a)->nodes, &c2c_line__counts(b)->nodes) || a->nr_rows != b->nr_rows)
+	    a->object != b->object || !stats_eq(&ka->stats, &kb->stats) || memcmp(&ka->lat, &kb->lat, sizeof(ka->lat)) ||
+	    !set_eq(&ka->pids, &kb->pids) || !set_eq(&ka->tids, &kb->tids) || !set_eq(&ka->cpus, &kb->cpus) ||
+	    !set_eq(&ka->nodes, &kb->nodes) || a->nr_rows != b->nr_rows)
 		return false;
 	for (size_t i = 0; i < a->nr_rows; i++) {
 		const struct c2c_row *x = &c2c_line__rows(a)[i], *y = &c2c_line__rows(b)[i];
