@@ -92,6 +92,15 @@ struct loc {
 
 enum fbkind { FB_NONE, FB_CFA, FB_REG };
 
+/* A call the DWARF names the callee of (DW_TAG_call_site): what it returns
+ * in %rax, for calls call_ret cannot follow (through the PLT, to functions
+ * of other objects: __errno_location's int *). */
+struct call_site {
+	uint64_t ret;           /* module address after the call */
+	uint32_t type;          /* die index: the pointee, or the value's type */
+	bool val;               /* a value, not a pointer */
+};
+
 struct dt {
 	struct symbols *s;
 	struct obj *o;
@@ -117,6 +126,8 @@ struct dt {
 	Dwarf_CFI *cfi;
 	Dwarf_Addr cfi_bias;
 	uint32_t sret;          /* die index of the struct returned in memory at %rdi, 0 */
+	struct call_site *calls; /* sorted by return address */
+	size_t nr_calls, alloc_calls;
 };
 
 const char *type_source__name(enum type_source t)
@@ -301,6 +312,48 @@ static void scope_ranges(Dwarf_Die *d, struct ranges *r)
 	}
 }
 
+/* What a function returns in %rax: its pointee (*val false) or a value's
+ * type (*val true); 0 when void or unknown. */
+static uint32_t ret_type(struct dt *c, Dwarf_Die *fn, bool *val)
+{
+	Dwarf_Die type, to;
+	bool is_void;
+
+	*val = false;
+	if (!die_type(fn, &type))
+		return 0;
+	if (!pointee(&type, &to, &is_void)) {
+		*val = true;
+		return die_intern(c, &type);
+	}
+	return is_void ? 0 : die_intern(c, &to);
+}
+
+static void call_site(struct dt *c, Dwarf_Die *cs)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr ret;
+	Dwarf_Die fn;
+	uint32_t type;
+	bool val;
+
+	if ((!dwarf_attr(cs, DW_AT_call_return_pc, &a) && !dwarf_attr(cs, DW_AT_low_pc, &a)) ||
+	    dwarf_formaddr(&a, &ret))
+		return;
+	if ((!dwarf_attr(cs, DW_AT_call_origin, &a) && !dwarf_attr(cs, DW_AT_abstract_origin, &a)) ||
+	    !dwarf_formref_die(&a, &fn) || !(type = ret_type(c, &fn, &val)))
+		return;
+	xgrow((void **)&c->calls, &c->alloc_calls, c->nr_calls + 1, sizeof(*c->calls));
+	c->calls[c->nr_calls++] = (struct call_site){ .ret = ret + c->bias, .type = type, .val = val };
+}
+
+static int call_site_cmp(const void *a, const void *b)
+{
+	const struct call_site *x = a, *y = b;
+
+	return x->ret < y->ret ? -1 : x->ret > y->ret;
+}
+
 /* Every variable and parameter of the subprogram, its lexical blocks and
  * inlined instances, inner scopes after outer ones (they win). */
 static void scope_scan(struct dt *c, Dwarf_Die *parent, const struct ranges *r, int depth)
@@ -314,6 +367,8 @@ static void scope_scan(struct dt *c, Dwarf_Die *parent, const struct ranges *r, 
 
 		if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
 			var_locs(c, &child, r);
+		else if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site)
+			call_site(c, &child);
 	} while (!dwarf_siblingof(&child, &child));
 	if (dwarf_child(parent, &child))
 		return;
@@ -762,15 +817,23 @@ static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, i
 	if (!best) {
 		const struct slot *sl = slot_find((struct tst *)t, at);
 
+		/* the nearest variable, unless what was stored there says
+		 * it is something else (a slot reused) */
+		if (near && !(sl && sl->r.kind == R_PTR && !near->ptr) &&
+		    !(sl && sl->r.kind == R_VAL && (near->ptr || c->sizes[sl->r.type] != near->size))) {
+			best = near;
+			best_start = near_start;
+		}
+	}
+	if (!best) {
+		const struct slot *sl = slot_find((struct tst *)t, at);
+
 		/* a spill slot: the type of the register stored there */
 		if (sl && sl->r.kind == R_VAL)
 			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type };
 		if (sl && sl->r.kind == R_PTR && sl->r.type)
 			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type, .ptr = true };
-		if (!near)
-			return (struct ref){ .reason = DT_STACK_SLOT };
-		best = near;
-		best_start = near_start;
+		return (struct ref){ .reason = DT_STACK_SLOT };
 	}
 	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = best->type, .var = best->var,
 			     .off = at - best_start };
@@ -892,23 +955,31 @@ static void src_dst(const cs_x86 *x, const cs_x86_op **src, const cs_x86_op **ds
 }
 
 /* The type a direct call returns: its pointee (*val false), or a value's
- * type (*val true); 0 when unknown or void. */
-static uint32_t call_ret(struct dt *c, const cs_x86 *x, bool *val)
+ * type (*val true); 0 when unknown or void. A call the code cannot follow
+ * takes the callee its call site names. */
+static uint32_t call_ret(struct dt *c, const cs_insn *in, bool *val)
 {
-	const struct subp *sp;
-	Dwarf_Die type, to;
-	bool is_void;
+	const cs_x86 *x = &in->detail->x86;
+	const struct subp *sp = NULL;
+	size_t lo = 0, hi = c->nr_calls;
+	uint64_t ret = in->address + in->size;
 
-	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
-		return 0;
-	sp = subp_lookup(c->o, (uint64_t)x->operands[0].imm);
-	if (!sp || sp->lo != (uint64_t)x->operands[0].imm || !die_type((Dwarf_Die *)&sp->die, &type))
-		return 0;
-	if (!pointee(&type, &to, &is_void)) {
-		*val = true;
-		return die_intern(c, &type);
+	if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
+		sp = subp_lookup(c->o, (uint64_t)x->operands[0].imm);
+	if (sp && sp->lo == (uint64_t)x->operands[0].imm)
+		return ret_type(c, (Dwarf_Die *)&sp->die, val);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->calls[mid].ret < ret)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return is_void ? 0 : die_intern(c, &to);
+	if (lo == c->nr_calls || c->calls[lo].ret != ret)
+		return 0;
+	*val = c->calls[lo].val;
+	return c->calls[lo].type;
 }
 
 static void step(struct dt *c, const cs_insn *in, struct tst *t)
@@ -1088,7 +1159,7 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 	case X86_INS_CALL: {
 		static const int saved_not[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
 		bool val = false;
-		uint32_t ret = call_ret(c, x, &val);
+		uint32_t ret = call_ret(c, in, &val);
 
 		for (size_t i = 0; i < sizeof(saved_not) / sizeof(saved_not[0]); i++)
 			t->reg[saved_not[i]] = NONE_R;
@@ -1323,6 +1394,8 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	whole.lo[0] = sp->lo - sp->bias;
 	whole.hi[0] = sp->hi - sp->bias;
 	scope_scan(&c, (Dwarf_Die *)&sp->die, &whole, 0);
+	if (c.nr_calls)
+		qsort(c.calls, c.nr_calls, sizeof(*c.calls), call_site_cmp);
 	gens_build(&c);
 	blocks_build(&c);
 	c.in = xcalloc(c.nb, sizeof(*c.in));
@@ -1359,6 +1432,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	free(c.gen_off);
 	free(c.gen);
 	free(c.locs);
+	free(c.calls);
 	free(c.dies);
 	free(c.sizes);
 	u64map__exit(&c.die_idx);

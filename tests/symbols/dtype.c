@@ -4,7 +4,9 @@
  * test_dtype), built -O2 -g and -O0 -g at test time. Each function's
  * accesses have one expected type and member.
  */
+#include <errno.h>
 #include <stddef.h>
+#include <time.h>
 
 struct node {
 	long val;
@@ -101,6 +103,18 @@ int __attribute__((noinline)) dt_early(int n)
 	return a * b + c * d + e * f + g * h + flag;
 }
 
+/* calls through the PLT: the callee's declaration, which the call site
+ * names (DW_TAG_call_site), types %rax */
+int __attribute__((noinline)) dt_plt(const time_t *t)
+{
+	return localtime(t)->tm_hour;
+}
+
+int __attribute__((noinline)) dt_errno(void)
+{
+	return errno;
+}
+
 int main(void)
 {
 	struct node pool[4] = { { 0 } };
@@ -111,5 +125,6 @@ int main(void)
 	dt_nested(&p);
 	dt_ret(pool);
 	dt_tls();
-	return (int)(dt_next(&pool[0]) + dt_local(2) + dt_sret(4).tag) + dt_early(20);
+	return (int)(dt_next(&pool[0]) + dt_local(2) + dt_sret(4).tag) + dt_early(20) + dt_plt(&(time_t){ 0 }) +
+	       dt_errno();
 }
