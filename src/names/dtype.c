@@ -47,19 +47,20 @@
 #define MAX_INSNS 20000         /* a larger range is left untyped */
 #define MAX_RANGES 16
 
-enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL, R_TLSOFF, R_TLS };
+enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL, R_TLSOFF, R_TLS, R_FRAMEX };
 
 /* A register's content: a pointer into an object of type (die table
  * index, 0: void or unknown) at byte off; an address in the frame, off
  * from the CFA; the thread pointer plus off; a value of type (a scalar
  * loaded from a typed place, a variable); the thread pointer offset of
  * byte off of the object's TLS block (loaded from its GOT: initial exec);
- * the address of that byte. */
+ * the address of that byte; an address in the frame at off or after it
+ * (a pointer walking a local array: what the paths meeting disagreed on). */
 struct rst {
 	uint8_t kind;
 	uint8_t src;            /* enum type_source */
 	bool idx;               /* moved by an unknown amount (an index) */
-	uint8_t pad;
+	bool inner;             /* R_PTR idx: within an array member of type, not by whole elements */
 	uint32_t type;
 	uint32_t var;           /* die index of the variable whose storage it points into, 0 */
 	int64_t off;
@@ -451,8 +452,8 @@ static const struct rst NONE_R;
 
 static bool rst_eq(const struct rst *a, const struct rst *b)
 {
-	return a->kind == b->kind && a->src == b->src && a->idx == b->idx && a->type == b->type &&
-	       a->var == b->var && a->off == b->off;
+	return a->kind == b->kind && a->src == b->src && a->idx == b->idx && a->inner == b->inner &&
+	       a->type == b->type && a->var == b->var && a->off == b->off;
 }
 
 static struct slot *slot_find(struct tst *t, int64_t at)
@@ -485,7 +486,19 @@ static bool same_array(const struct dt *c, const struct rst *a, const struct rst
 	uint64_t size = c->sizes[a->type];
 
 	return a->kind == R_PTR && b->kind == R_PTR && a->type && a->type == b->type && a->var == b->var &&
-	       size && (uint64_t)(a->off > b->off ? a->off - b->off : b->off - a->off) % size == 0;
+	       !a->inner && !b->inner && size && (uint64_t)(a->off > b->off ? a->off - b->off : b->off - a->off) % size == 0;
+}
+
+/* Pointers to one type at offsets inside it that differ (a loop walking
+ * an array member, the accesses' displacements say which): the first
+ * offset, moved by an unknown amount inside the type. */
+static bool same_member_array(const struct dt *c, const struct rst *a, const struct rst *b)
+{
+	uint64_t size = c->sizes[a->type];
+
+	return a->kind == R_PTR && b->kind == R_PTR && a->type && a->type == b->type && a->var == b->var &&
+	       (!a->idx || a->inner) && (!b->idx || b->inner) && size && a->off >= 0 && b->off >= 0 &&
+	       (uint64_t)a->off < size && (uint64_t)b->off < size;
 }
 
 /* Meet src into dst: what every path agrees on. True when dst changed. */
@@ -510,6 +523,28 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 				dst->reg[i].idx = true;
 				dst->reg[i].src = TYPE_TRACKED;
 				dst->reg[i].off = dst->reg[i].off >= 0 ? (int64_t)((uint64_t)dst->reg[i].off % size) : 0;
+				changed = true;
+			}
+			continue;
+		}
+		if (same_member_array(c, &dst->reg[i], &src->reg[i])) {
+			/* set once: the walk cannot move it on */
+			if (!dst->reg[i].inner) {
+				dst->reg[i].idx = dst->reg[i].inner = true;
+				dst->reg[i].src = TYPE_TRACKED;
+				dst->reg[i].off = dst->reg[i].off < src->reg[i].off ? dst->reg[i].off : src->reg[i].off;
+				changed = true;
+			}
+			continue;
+		}
+		if (i != DW_RSP && (dst->reg[i].kind == R_FRAME || dst->reg[i].kind == R_FRAMEX) &&
+		    (src->reg[i].kind == R_FRAME || src->reg[i].kind == R_FRAMEX)) {
+			/* a pointer walking the frame (a local array): into
+			 * the variable at the first offset, element unknown;
+			 * set once, so that the walk cannot move it on */
+			if (dst->reg[i].kind == R_FRAME) {
+				dst->reg[i].kind = R_FRAMEX;
+				dst->reg[i].off = dst->reg[i].off < src->reg[i].off ? dst->reg[i].off : src->reg[i].off;
 				changed = true;
 			}
 			continue;
@@ -642,6 +677,7 @@ struct ref {
 	int8_t reason;
 	uint8_t src;
 	bool idx;
+	bool inner;             /* idx inside type (an array member) */
 	bool ptr;               /* a pointer to type (a spilled register), not a type */
 	uint32_t type, var;
 	int64_t off;
@@ -868,10 +904,11 @@ static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const 
 	case R_PTR:
 		if (!r->type)
 			return (struct ref){ .reason = DT_NO_POINTEE };
-		return (struct ref){ .src = r->src, .idx = idx || r->idx, .type = r->type, .var = r->var,
+		return (struct ref){ .src = r->src, .idx = idx || r->idx, .inner = r->inner, .type = r->type, .var = r->var,
 				     .off = r->off + m->disp };
 	case R_FRAME:
-		return stack_ref(c, vaddr, t, r->off + m->disp, idx);
+	case R_FRAMEX:
+		return stack_ref(c, vaddr, t, r->off + m->disp, idx || r->kind == R_FRAMEX);
 	case R_TP:
 		return tls_ref(c, r->off + m->disp, idx);
 	case R_TLS:
@@ -1066,7 +1103,8 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 			return;
 		}
 		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 &&
-		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_TP || t->reg[m.base].kind == R_TLS)) {
+		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_FRAMEX || t->reg[m.base].kind == R_TP ||
+		     t->reg[m.base].kind == R_TLS)) {
 			struct rst r = t->reg[m.base];
 
 			r.off += m.disp;
@@ -1081,7 +1119,7 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 			struct ref f = eval(c, in->address, &m, t);
 
 			t->reg[d] = f.reason ? NONE_R
-					     : (struct rst){ .kind = R_PTR, .src = f.src, .idx = f.idx,
+					     : (struct rst){ .kind = R_PTR, .src = f.src, .idx = f.idx, .inner = f.inner,
 							     .type = f.type, .var = f.var, .off = f.off };
 		}
 		return;
@@ -1100,8 +1138,8 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 			return;
 		}
 		if (src->type == X86_OP_IMM) {
-			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_TP || r->kind == R_TLS ||
-			    r->kind == R_TLSOFF)
+			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_FRAMEX || r->kind == R_TP ||
+			    r->kind == R_TLS || r->kind == R_TLSOFF)
 				r->off += in->id == X86_INS_ADD ? src->imm : -src->imm;
 			return;
 		}
@@ -1118,8 +1156,20 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 			*r = (struct rst){ .kind = R_TLS, .off = r->kind == R_TLSOFF ? r->off : sr->off };
 			return;
 		}
+		if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && (r->kind == R_NONE || r->kind == R_VAL) &&
+		    mem_of(in, src, &m) && m.size == 8) {
+			/* an index plus a pointer loaded from memory:
+			 * &base[i], base a pointer member */
+			struct ref f = eval(c, in->address, &m, t);
+			struct rst p = load_of(c, &f);
+
+			*r = p.kind == R_PTR ? p : NONE_R;
+			r->idx = p.kind == R_PTR;
+			return;
+		}
 		if (r->kind == R_PTR && sr->kind != R_PTR && src->type == X86_OP_REG) {
 			r->idx = true;          /* a pointer moved by an index */
+			r->inner = false;
 		} else if (in->id == X86_INS_ADD && (r->kind == R_NONE || r->kind == R_VAL) && sr->kind == R_PTR) {
 			*r = *sr;
 			r->idx = true;
@@ -1128,6 +1178,17 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 		}
 		return;
 	}
+	case X86_INS_AND:
+		/* a pointer aligned down (an inlined memset's start): the
+		 * object and the frame are aligned to 16 */
+		if (dst && src && dst->type == X86_OP_REG && src->type == X86_OP_IMM && x86_is64(dst->reg) &&
+		    (src->imm == -8 || src->imm == -16) && (d = x86_dw(dst->reg)) >= 0 && d < NR_REGS && d != DW_RSP &&
+		    ((t->reg[d].kind == R_PTR && t->reg[d].off >= 0) || t->reg[d].kind == R_FRAME ||
+		     t->reg[d].kind == R_FRAMEX)) {
+			t->reg[d].off &= src->imm;
+			return;
+		}
+		break;
 	case X86_INS_PUSH:
 		if (rsp->kind != R_FRAME)
 			break;
@@ -1320,6 +1381,7 @@ static void res_of(const struct dt *c, const struct ref *f, struct dtype_res *r)
 		return;
 	r->source = f->src;
 	r->indexed = f->idx;
+	r->inner = f->inner;
 	r->off = f->off;
 	r->ptr = f->ptr;
 	r->type = c->dies[f->type];
@@ -1534,10 +1596,13 @@ static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_star
 		struct data_loc inner;
 
 		memset(&inner, 0, sizeof(inner));
-		if (r->scale && sized && r->scale < size && off >= 0 && type_walk(&type, (uint64_t)off, &inner, NULL) &&
-		    strchr(inner.member, '[')) {
+		if (((r->scale && sized && r->scale < size) || r->inner) && off >= 0 &&
+		    type_walk(&type, (uint64_t)off, &inner, NULL) && strchr(inner.member, '[')) {
 			type_walk(&type, (uint64_t)off, out, NULL);
 			unknown_element(out, from);
+		} else if (r->inner) {
+			/* walking inside the type, not at an array member:
+			 * which member is not known */
 		} else if (sized && !r->var && off >= 0) {
 			append(out, "[?]", 0);
 			type_walk(&type, (uint64_t)off % size, out, NULL);

@@ -48,6 +48,7 @@ struct dtype_res {
 	uint8_t source;         /* enum type_source */
 	bool indexed;           /* an index register (or a pointer moved by one) adds an unknown offset */
 	bool ptr;               /* the object is a pointer to type (a spilled register) */
+	bool inner;             /* indexed inside type (an array member), not whole elements of it */
 	uint8_t scale;
 	int64_t off;            /* byte offset into type */
 	Dwarf_Die type;         /* the accessed object's type */

@@ -115,6 +115,51 @@ int __attribute__((noinline)) dt_errno(void)
 	return errno;
 }
 
+struct ring {
+	int head;
+	long slot[8];
+};
+
+struct item {
+	long key;
+	int v;
+};
+
+struct table {
+	int nr;
+	struct item *items;
+};
+
+/* a pointer walking an array member (the paths into the loop disagree
+ * on the offset: the element is unknown, the member is not) */
+long __attribute__((noinline)) dt_walk(struct ring *r, int n)
+{
+	long s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += r->slot[i];
+	return s;
+}
+
+/* an index scaled by a shift plus a pointer member (add mem, reg) */
+int __attribute__((noinline)) dt_addmem(struct table *t, long i)
+{
+	return t->items[i].v;
+}
+
+/* a pointer walking a local array in the frame */
+long __attribute__((noinline)) dt_fwalk(int n)
+{
+	long a[8], s = 0;
+
+	for (int i = 0; i < 8; i++)
+		a[i] = (long)i * n;
+	__asm__ volatile("" : : "r"(a) : "memory");
+	for (int i = 0; i < n && i < 8; i++)
+		s += a[i];
+	return s;
+}
+
 int main(void)
 {
 	struct node pool[4] = { { 0 } };
@@ -126,5 +171,6 @@ int main(void)
 	dt_ret(pool);
 	dt_tls();
 	return (int)(dt_next(&pool[0]) + dt_local(2) + dt_sret(4).tag) + dt_early(20) + dt_plt(&(time_t){ 0 }) +
-	       dt_errno();
+	       dt_errno() + (int)dt_walk(&(struct ring){ 0 }, 3) +
+	       dt_addmem(&(struct table){ 1, &(struct item){ 0 } }, 0) + (int)dt_fwalk(3);
 }

@@ -879,7 +879,7 @@ static void test_dtype(const char *opt)
 	}
 	if (p)
 		pclose(p);
-	CHECK(seen.nr_fns == 12);
+	CHECK(seen.nr_fns == 15);
 	s = symbols__new(&so);
 	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
 	/* a pointer parameter (its register location at -O2, its stack slot
@@ -905,6 +905,12 @@ static void test_dtype(const char *opt)
 	if (strcmp(opt, "-O0")) {
 		CHECK(dt_has(&seen, "dt_plt|struct tm|tm_hour|tracked"));
 		CHECK(dt_has(&seen, "dt_errno|int||tracked"));
+		/* where the walking pointer exists: a pointer through an
+		 * array member, a shifted index plus a pointer member, a
+		 * pointer through a local array */
+		CHECK(dt_has(&seen, "dt_walk|struct ring|slot[?]|tracked"));
+		CHECK(dt_has(&seen, "dt_addmem|struct item|[?].v|tracked"));
+		CHECK(dt_has(&seen, "dt_fwalk|long int[8]|a[?]|variable"));
 	}
 	CHECK(counts[DT_OK] > 0);
 	/* not an object file: an error, no crash */
