@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report/columns.h"
 #include "report/report_int.h"
@@ -607,21 +608,30 @@ static size_t fprintf_co_cells(const struct report *r, uint32_t pid, uint32_t ti
 
 /* The Data column as wide as the longest name of line l's rows ("struct
  * conn.st.bytes"), up to DATA_WIDTH_MAX and room more columns than its own. */
-static void data_width(const struct report *r, const struct c2c_line *l, const struct row_column *cols,
-		       size_t nr_cols, size_t room, int *width)
-{
-	char buf[256];
+/* The Data cells of a line's rows, named once: to size the column, then
+ * to print them. */
+struct data_cells {
+	size_t col;             /* the Data column, SIZE_MAX none */
+	size_t nr;              /* rows named, from the first */
+	char (*cell)[256];
+};
 
+static void data_width(const struct report *r, const struct c2c_line *l, const struct row_column *cols,
+		       size_t nr_cols, size_t room, int *width, struct data_cells *dc)
+{
 	for (size_t c = 0; c < nr_cols; c++) {
 		size_t w = (size_t)-cols[c].width, max = w + room < DATA_WIDTH_MAX ? w + room : DATA_WIDTH_MAX;
 
 		if (strcmp(cols[c].name, "Data") || cols[c].width >= 0)
 			continue;
+		dc->col = c;
+		dc->cell = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*dc->cell));
 		for (size_t i = 0; i < l->nr_rows && w < max; i++) {
 			size_t len;
 
-			row_column__cell(&cols[c], r, l, &c2c_line__rows(l)[i], buf, sizeof(buf));
-			len = strlen(buf);
+			row_column__cell(&cols[c], r, l, &c2c_line__rows(l)[i], dc->cell[i], sizeof(dc->cell[i]));
+			dc->nr = i + 1;
+			len = strlen(dc->cell[i]);
 			w = len > w ? (len < max ? len : max) : w;
 		}
 		width[c] = -(int)w;
@@ -638,6 +648,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	int width[COLUMNS_MAX];
 	const struct row_column *cols = row_columns(r, &nr_cols);
 	char key[128], buf[256];
+	struct data_cells dc = { .col = SIZE_MAX };
 	int used;
 
 	cl_key__scnprintf(&l->key, r->maps, key, sizeof(key));
@@ -672,7 +683,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		if (r->opts.node_info)
 			hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %s", "Node{cpus}");
 		if (!pass && hl < WIDTH)
-			data_width(r, rl, cols, nr_cols, WIDTH - hl, width);
+			data_width(r, rl, cols, nr_cols, WIDTH - hl, width, &dc);
 	}
 	n += fprintf(fp, "%.*s\n", (int)(hl < WIDTH ? hl : WIDTH), hdr);
 	for (size_t i = 0; i < rl->nr_rows; i++) {
@@ -688,9 +699,14 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 			bool last = c + 1 == nr_cols && !r->opts.node_info;
 
 			if (!skip[c]) {
-				row_column__cell(&cols[c], r, rl, row, buf, sizeof(buf));
+				const char *text = buf;
+
+				if (c == dc.col && i < dc.nr && row != &shown)
+					text = dc.cell[i];
+				else
+					row_column__cell(&cols[c], r, rl, row, buf, sizeof(buf));
 				putc(' ', fp);
-				used += 1 + cell(fp, buf, width[c], last, WIDTH - used);
+				used += 1 + cell(fp, text, width[c], last, WIDTH - used);
 			}
 			if (c == 1 && r->co)
 				used += fprintf_co_cells(r, pid, tid, dso, fp);
@@ -705,6 +721,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		if (!r->co)
 			n += fprintf_row_chains(r, l, row, fp);
 	}
+	free(dc.cell);
 	return n + fprintf_line_heap(r, l, fp);
 }
 
