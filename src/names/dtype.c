@@ -1080,6 +1080,17 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 			t->reg[d] = NONE_R;
 			return;
 		}
+		if (dst->type == X86_OP_MEM && src->type == X86_OP_REG && x86_is64(src->reg) && mem_of(in, dst, &m) &&
+		    m.size == 8 && (d = x86_dw(src->reg)) >= 0 && d < NR_REGS &&
+		    (t->reg[d].kind == R_NONE || (t->reg[d].kind == R_PTR && !t->reg[d].type))) {
+			/* an untyped pointer stored into a typed pointer (the
+			 * result of an allocation): the register is one */
+			struct ref f = eval(c, in->address, &m, t);
+			struct rst r = load_of(c, &f);
+
+			if (r.kind == R_PTR && r.type)
+				t->reg[d] = r;
+		}
 		if (dst->type == X86_OP_MEM && mem_of(in, dst, &m) && m.seg == 0 && m.base >= 0 && m.index < 0 &&
 		    t->reg[m.base].kind == R_FRAME) {
 			int sr = src->type == X86_OP_REG ? x86_dw(src->reg) : -1;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <time.h>
 
 struct node {
@@ -160,6 +161,22 @@ long __attribute__((noinline)) dt_fwalk(int n)
 	return s;
 }
 
+struct pt {
+	long x, y;
+};
+
+struct poly {
+	int nr;
+	struct pt *pts;
+};
+
+/* an allocation (void *) stored into a typed pointer member, then used */
+void __attribute__((noinline)) dt_store(struct poly *p, int n)
+{
+	p->pts = malloc((size_t)n * sizeof(*p->pts));
+	p->pts[0].y = 1;
+}
+
 int main(void)
 {
 	struct node pool[4] = { { 0 } };
@@ -172,5 +189,6 @@ int main(void)
 	dt_tls();
 	return (int)(dt_next(&pool[0]) + dt_local(2) + dt_sret(4).tag) + dt_early(20) + dt_plt(&(time_t){ 0 }) +
 	       dt_errno() + (int)dt_walk(&(struct ring){ 0 }, 3) +
-	       dt_addmem(&(struct table){ 1, &(struct item){ 0 } }, 0) + (int)dt_fwalk(3);
+	       dt_addmem(&(struct table){ 1, &(struct item){ 0 } }, 0) + (int)dt_fwalk(3) +
+	       (dt_store(&(struct poly){ 0 }, 1), 0);
 }

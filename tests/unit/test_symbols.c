@@ -879,7 +879,7 @@ static void test_dtype(const char *opt)
 	}
 	if (p)
 		pclose(p);
-	CHECK(seen.nr_fns == 15);
+	CHECK(seen.nr_fns == 16);
 	s = symbols__new(&so);
 	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
 	/* a pointer parameter (its register location at -O2, its stack slot
@@ -911,6 +911,8 @@ static void test_dtype(const char *opt)
 		CHECK(dt_has(&seen, "dt_walk|struct ring|slot[?]|tracked"));
 		CHECK(dt_has(&seen, "dt_addmem|struct item|[?].v|tracked"));
 		CHECK(dt_has(&seen, "dt_fwalk|long int[8]|a[?]|variable"));
+		/* malloc's void * stored into a struct pt * member */
+		CHECK(dt_has(&seen, "dt_store|struct pt|y|tracked"));
 	}
 	CHECK(counts[DT_OK] > 0);
 	/* not an object file: an error, no crash */
