@@ -14,9 +14,12 @@
  *    instructions (every branch inside the range followed, states met at
  *    joins: a register keeps a type only where every path agrees) carries
  *    the types through moves, lea, constant adds, loads of pointer members,
- *    spills to the stack and back, and drops them at calls (caller-saved
- *    registers; a direct call's return type types %rax) and at any other
- *    write;
+ *    spills to the stack and back, sums of an index and a loaded pointer,
+ *    untyped pointers stored into typed ones (an allocation's result), and
+ *    drops them at calls (caller-saved registers; the callee's return type,
+ *    from its DWARF or its call site's for calls through the PLT, types
+ *    %rax) and at any other write; pointers the paths disagree on inside
+ *    one type or the frame walk an array there (element unknown);
  *  - the stack pointer and the frame pointer are tracked as offsets from
  *    the CFA (seeded from the CFI at the range's start), so an access
  *    through them finds the local variable the frame base (DW_OP_fbreg) or
