@@ -26,7 +26,9 @@
  *    a register (DW_OP_bregN) locates there;
  *  - %rip-relative and absolute operands are globals (DW_OP_addr), %fs
  *    operands (and registers loaded from %fs:0) thread-local variables of
- *    an executable (the TLS block's offset from the thread pointer).
+ *    an executable (the TLS block's offset from the thread pointer), what
+ *    __tls_get_addr returns for a tls_index GOT pair a shared library's
+ *    (general and local dynamic: the pair's DTPOFF is the block offset).
  *
  * x86-64 only for now: aarch64 instructions decode (insn.c) but are not
  * tracked (DT_ARCH).
@@ -50,7 +52,7 @@
 #define MAX_INSNS 20000         /* a larger range is left untyped */
 #define MAX_RANGES 16
 
-enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL, R_TLSOFF, R_TLS, R_FRAMEX };
+enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL, R_TLSOFF, R_TLS, R_FRAMEX, R_TLSGD };
 
 /* A register's content: a pointer into an object of type (die table
  * index, 0: void or unknown) at byte off; an address in the frame, off
@@ -58,7 +60,9 @@ enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL, R_TLSOFF, R_TLS, R_FRAMEX };
  * loaded from a typed place, a variable); the thread pointer offset of
  * byte off of the object's TLS block (loaded from its GOT: initial exec);
  * the address of that byte; an address in the frame at off or after it
- * (a pointer walking a local array: what the paths meeting disagreed on). */
+ * (a pointer walking a local array: what the paths meeting disagreed on);
+ * the tls_index of byte off of the object's TLS block (general and local
+ * dynamic: __tls_get_addr's argument, which returns that byte's address). */
 struct rst {
 	uint8_t kind;
 	uint8_t src;            /* enum type_source */
@@ -654,6 +658,10 @@ static void apply_locs(const struct dt *c, size_t i, struct tst *t)
 		struct rst *r;
 
 		r = &t->reg[l->reg];
+		/* gcc's ranges run over the lea and call of __tls_get_addr as
+		 * one: the tls_index stays */
+		if (r->kind == R_TLSGD)
+			continue;
 		if (!l->ptr) {
 			if (l->kind == L_REG)
 				*r = (struct rst){ .kind = R_VAL, .src = TYPE_VARIABLE, .type = l->type };
@@ -686,11 +694,36 @@ struct ref {
 	int64_t off;
 };
 
+/* The 8 bytes the file holds at vaddr (a GOT slot the linker filled). */
+static bool file_word(Elf *elf, uint64_t vaddr, uint64_t *v)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < 8 || vaddr - sh.sh_addr > d->d_size - 8)
+			return false;
+		memcpy(v, (const uint8_t *)d->d_buf + (vaddr - sh.sh_addr), 8);
+		return true;
+	}
+	return false;
+}
+
 /* The object's TLS block: where an executable's sits below the thread
- * pointer, and the GOT slots the dynamic linker fills with a variable's
- * thread pointer offset (R_X86_64_TPOFF64: initial exec), by slot address. */
+ * pointer, the GOT slots the dynamic linker fills with a variable's
+ * thread pointer offset (R_X86_64_TPOFF64: initial exec), and the GOT
+ * pairs (tls_index: module, offset) __tls_get_addr takes (general and
+ * local dynamic: R_X86_64_DTPMOD64, the offset from the R_X86_64_DTPOFF64
+ * beside it or the linker's constant), by slot address. */
 static void tls_read(struct obj *o)
 {
+	struct u64map dtpoff = { .nr = 0 }, dtpmod = { .nr = 0 };
 	GElf_Addr bias;
 	Elf *elf = dwfl_module_getelf(o->mod, &bias);
 	size_t nph = 0;
@@ -738,14 +771,27 @@ static void tls_read(struct obj *o)
 			GElf_Sym sym = { 0 };
 			size_t si;
 
-			if (!gelf_getrela(d, (int)i, &rel) || GELF_R_TYPE(rel.r_info) != R_X86_64_TPOFF64)
+			if (!gelf_getrela(d, (int)i, &rel) || (GELF_R_TYPE(rel.r_info) != R_X86_64_TPOFF64 &&
+							       GELF_R_TYPE(rel.r_info) != R_X86_64_DTPOFF64 &&
+							       GELF_R_TYPE(rel.r_info) != R_X86_64_DTPMOD64))
 				continue;
 			si = GELF_R_SYM(rel.r_info);
 			if (si && (!syms || !gelf_getsym(syms, (int)si, &sym)))
 				continue;
-			u64map__put(&o->tls_got, rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
+			u64map__put(GELF_R_TYPE(rel.r_info) == R_X86_64_TPOFF64	 ? &o->tls_got
+				    : GELF_R_TYPE(rel.r_info) == R_X86_64_DTPOFF64 ? &dtpoff
+										   : &dtpmod,
+				    rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
 		}
 	}
+	for (size_t i = 0; i < dtpmod.nr; i++) {
+		uint64_t k = dtpmod.ents[i].key, v;
+
+		if (k + 8 > k && (u64map__get(&dtpoff, k + 8, &v) || file_word(elf, k + 8, &v)))
+			u64map__put(&o->tls_gd, k, v);
+	}
+	u64map__exit(&dtpoff);
+	u64map__exit(&dtpmod);
 }
 
 /* The TLS variable holding byte off of the object's TLS block. */
@@ -788,6 +834,19 @@ static bool tls_got(struct obj *o, uint64_t vaddr, int64_t *off)
 	if (!o->tls_state)
 		tls_read(o);
 	if (o->tls_state < 0 || !u64map__get(&o->tls_got, vaddr, &v))
+		return false;
+	*off = (int64_t)v;
+	return true;
+}
+
+/* A GOT pair (tls_index) for byte *off of the object's TLS block. */
+static bool tls_index(struct obj *o, uint64_t vaddr, int64_t *off)
+{
+	uint64_t v;
+
+	if (!o->tls_state)
+		tls_read(o);
+	if (o->tls_state < 0 || !u64map__get(&o->tls_gd, vaddr, &v))
 		return false;
 	*off = (int64_t)v;
 	return true;
@@ -1110,6 +1169,14 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 			t->reg[d] = NONE_R;
 			return;
 		}
+		if (m.base == DW_RIP && m.index < 0 && x86_is64(dst->reg)) {
+			int64_t tlsoff;
+
+			if (tls_index(c->o, m.next + (uint64_t)m.disp, &tlsoff)) {
+				t->reg[d] = (struct rst){ .kind = R_TLSGD, .off = tlsoff };
+				return;
+			}
+		}
 		if (!x86_is64(dst->reg)) {
 			/* 32-bit arithmetic on a value keeps its type */
 			t->reg[d] = m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL
@@ -1235,9 +1302,16 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 		static const int saved_not[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
 		bool val = false;
 		uint32_t ret = call_ret(c, in, &val);
+		struct rst arg = t->reg[DW_RDI];
 
 		for (size_t i = 0; i < sizeof(saved_not) / sizeof(saved_not[0]); i++)
 			t->reg[saved_not[i]] = NONE_R;
+		if (arg.kind == R_TLSGD) {
+			/* __tls_get_addr (the only taker of a tls_index):
+			 * the address of that byte of the block */
+			t->reg[0] = (struct rst){ .kind = R_TLS, .off = arg.off };
+			return;
+		}
 		if (ret)
 			t->reg[0] = (struct rst){ .kind = val ? R_VAL : R_PTR, .src = TYPE_TRACKED, .type = ret };
 		return;

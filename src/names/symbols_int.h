@@ -122,6 +122,7 @@ struct obj {
 	int tls_state;          /* 0 not read, 1 a TLS block, -1 none (dtype.c: tls_read) */
 	int64_t tls_base;       /* thread pointer offset of the TLS block (executables), else INT64_MIN */
 	struct u64map tls_got;  /* GOT slot -> TLS block offset (R_X86_64_TPOFF64) */
+	struct u64map tls_gd;   /* tls_index GOT pair -> TLS block offset (R_X86_64_DTPMOD64) */
 };
 
 struct ksym {

@@ -849,28 +849,20 @@ static bool dt_has(const struct dt_seen *seen, const char *want)
 	return false;
 }
 
-static void test_dtype(const char *opt)
+/* The dt_ functions of exe, their address ranges. */
+static void dt_fns(const char *exe, struct dt_seen *seen)
 {
-	char exe[256], cmd[512], buf[256];
-	struct dt_seen seen = { .nr_fns = 0 };
-	uint64_t counts[DT_NR] = { 0 };
-	struct symbols_opts so = { .no_debuginfod = true };
-	struct symbols *s;
+	char cmd[512], buf[256];
 	FILE *p;
 
-	snprintf(exe, sizeof(exe), "%s/dtype%s", tmpdir, opt);
-	if (sh("gcc -g %s -o %s tests/symbols/dtype.c 2>/dev/null", opt, exe)) {
-		printf("skip: cannot build tests/symbols/dtype.c %s\n", opt);
-		return;
-	}
 	snprintf(cmd, sizeof(cmd), "nm -S %s", exe);
 	p = popen(cmd, "r");
-	while (p && fgets(buf, sizeof(buf), p) && seen.nr_fns < 16) {
+	while (p && fgets(buf, sizeof(buf), p) && seen->nr_fns < 16) {
 		unsigned long long a, n;
 		char t, name[32];
 
 		if (sscanf(buf, "%llx %llx %c %31s", &a, &n, &t, name) == 4 && !strncmp(name, "dt_", 3)) {
-			struct dt_fn *f = &seen.fns[seen.nr_fns++];
+			struct dt_fn *f = &seen->fns[seen->nr_fns++];
 
 			snprintf(f->name, sizeof(f->name), "%s", name);
 			f->lo = a;
@@ -879,6 +871,22 @@ static void test_dtype(const char *opt)
 	}
 	if (p)
 		pclose(p);
+}
+
+static void test_dtype(const char *opt)
+{
+	char exe[256];
+	struct dt_seen seen = { .nr_fns = 0 };
+	uint64_t counts[DT_NR] = { 0 };
+	struct symbols_opts so = { .no_debuginfod = true };
+	struct symbols *s;
+
+	snprintf(exe, sizeof(exe), "%s/dtype%s", tmpdir, opt);
+	if (sh("gcc -g %s -o %s tests/symbols/dtype.c 2>/dev/null", opt, exe)) {
+		printf("skip: cannot build tests/symbols/dtype.c %s\n", opt);
+		return;
+	}
+	dt_fns(exe, &seen);
 	CHECK(seen.nr_fns == 16);
 	s = symbols__new(&so);
 	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
@@ -921,6 +929,31 @@ static void test_dtype(const char *opt)
 	symbols__delete(s);
 }
 
+/* A shared library's thread-local variables, reached through
+ * __tls_get_addr's tls_index GOT pairs (general and local dynamic). */
+static void test_dtype_dso(void)
+{
+	char so_path[256];
+	struct dt_seen seen = { .nr_fns = 0 };
+	uint64_t counts[DT_NR] = { 0 };
+	struct symbols_opts so = { .no_debuginfod = true };
+	struct symbols *s;
+
+	snprintf(so_path, sizeof(so_path), "%s/dtls.so", tmpdir);
+	if (sh("gcc -O2 -g -shared -fPIC -o %s tests/symbols/dtls.c 2>/dev/null", so_path)) {
+		printf("skip: cannot build tests/symbols/dtls.c\n");
+		return;
+	}
+	dt_fns(so_path, &seen);
+	CHECK(seen.nr_fns == 2);
+	s = symbols__new(&so);
+	CHECK(!symbols__type_all(s, so_path, counts, dt_each, &seen));
+	CHECK(dt_has(&seen, "dt_gd|struct node|gd_node.tag|variable"));
+	CHECK(dt_has(&seen, "dt_ld|struct node[2]|ld_node[1].val|variable"));
+	CHECK(dt_has(&seen, "dt_ld|struct node[2]|ld_node[0].tag|variable"));
+	symbols__delete(s);
+}
+
 int main(void)
 {
 	char exe[256], nopie[256];
@@ -936,6 +969,7 @@ int main(void)
 	test_insn();
 	test_dtype("-O2");
 	test_dtype("-O0");
+	test_dtype_dso();
 	line_ra = marker_line("tests/symbols/prog.c", "@ra");
 	line_call = marker_line("tests/symbols/prog.c", "@call");
 	snprintf(exe, sizeof(exe), "%s/prog", tmpdir);
