@@ -826,27 +826,16 @@ static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
 	return tls_block_ref(c, tpoff - o->tls_base, idx);
 }
 
-/* A GOT slot holding a TLS variable's thread pointer offset. */
-static bool tls_got(struct obj *o, uint64_t vaddr, int64_t *off)
+/* The TLS block offset the GOT entry at vaddr stands for: a slot holding
+ * a variable's thread pointer offset (tls_got, initial exec) or a
+ * tls_index pair for __tls_get_addr (tls_gd, general and local dynamic). */
+static bool tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int64_t *off)
 {
 	uint64_t v;
 
 	if (!o->tls_state)
 		tls_read(o);
-	if (o->tls_state < 0 || !u64map__get(&o->tls_got, vaddr, &v))
-		return false;
-	*off = (int64_t)v;
-	return true;
-}
-
-/* A GOT pair (tls_index) for byte *off of the object's TLS block. */
-static bool tls_index(struct obj *o, uint64_t vaddr, int64_t *off)
-{
-	uint64_t v;
-
-	if (!o->tls_state)
-		tls_read(o);
-	if (o->tls_state < 0 || !u64map__get(&o->tls_gd, vaddr, &v))
+	if (o->tls_state < 0 || !u64map__get(which, vaddr, &v))
 		return false;
 	*off = (int64_t)v;
 	return true;
@@ -1125,7 +1114,7 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 					return;
 				}
 				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
-				    tls_got(c->o, m.next + (uint64_t)m.disp, &tlsoff)) {
+				    tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
 					t->reg[d] = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
 					return;
 				}
@@ -1172,7 +1161,7 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 		if (m.base == DW_RIP && m.index < 0 && x86_is64(dst->reg)) {
 			int64_t tlsoff;
 
-			if (tls_index(c->o, m.next + (uint64_t)m.disp, &tlsoff)) {
+			if (tls_slot(c->o, &c->o->tls_gd, m.next + (uint64_t)m.disp, &tlsoff)) {
 				t->reg[d] = (struct rst){ .kind = R_TLSGD, .off = tlsoff };
 				return;
 			}
@@ -1227,7 +1216,7 @@ static void step(struct dt *c, const cs_insn *in, struct tst *t)
 		sr = src->type == X86_OP_REG && x86_dw(src->reg) >= 0 && x86_dw(src->reg) < NR_REGS
 			     ? &t->reg[x86_dw(src->reg)] : &NONE_R;
 		if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && r->kind == R_TP && mem_of(in, src, &m) &&
-		    m.base == DW_RIP && m.index < 0 && tls_got(c->o, m.next + (uint64_t)m.disp, &tlsoff)) {
+		    m.base == DW_RIP && m.index < 0 && tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
 			/* the thread pointer plus a variable's offset from the GOT */
 			*r = (struct rst){ .kind = R_TLS, .off = tlsoff };
 			return;
