@@ -910,17 +910,14 @@ static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, i
 		    !(sl && sl->r.kind == R_VAL && (near->ptr || c->sizes[sl->r.type] != near->size))) {
 			best = near;
 			best_start = near_start;
-		}
-	}
-	if (!best) {
-		const struct slot *sl = slot_find((struct tst *)t, at);
-
-		/* a spill slot: the type of the register stored there */
-		if (sl && sl->r.kind == R_VAL)
+		} else if (sl && sl->r.kind == R_VAL) {
+			/* a spill slot: the type of the register stored there */
 			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type };
-		if (sl && sl->r.kind == R_PTR && sl->r.type)
+		} else if (sl && sl->r.kind == R_PTR && sl->r.type) {
 			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type, .ptr = true };
-		return (struct ref){ .reason = DT_STACK_SLOT };
+		} else {
+			return (struct ref){ .reason = DT_STACK_SLOT };
+		}
 	}
 	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = best->type, .var = best->var,
 			     .off = at - best_start };
