@@ -41,102 +41,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names/symbols_int.h"
+#include "names/dtype_int.h"
 
-#define NR_REGS 17              /* DWARF x86-64: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip */
-#define DW_RDI 5
-#define DW_RBP 6
-#define DW_RSP 7
-#define DW_RIP 16
-#define NR_SLOTS 8
-#define MAX_INSNS 20000         /* a larger range is left untyped */
-#define MAX_RANGES 16
-
-enum rkind { R_NONE, R_PTR, R_FRAME, R_TP, R_VAL, R_TLSOFF, R_TLS, R_FRAMEX, R_TLSGD };
-
-/* A register's content: a pointer into an object of type (die table
- * index, 0: void or unknown) at byte off; an address in the frame, off
- * from the CFA; the thread pointer plus off; a value of type (a scalar
- * loaded from a typed place, a variable); the thread pointer offset of
- * byte off of the object's TLS block (loaded from its GOT: initial exec);
- * the address of that byte; an address in the frame at off or after it
- * (a pointer walking a local array: what the paths meeting disagreed on);
- * the tls_index of byte off of the object's TLS block (general and local
- * dynamic: __tls_get_addr's argument, which returns that byte's address). */
-struct rst {
-	uint8_t kind;
-	uint8_t src;            /* enum type_source */
-	bool idx;               /* moved by an unknown amount (an index) */
-	bool inner;             /* R_PTR idx: within an array member of type, not by whole elements */
-	uint32_t type;
-	uint32_t var;           /* die index of the variable whose storage it points into, 0 */
-	int64_t off;
-};
-
-struct slot {
-	int64_t at;             /* CFA offset */
-	struct rst r;
-};
-
-struct tst {
-	bool seen;
-	uint8_t nr_slots;
-	struct rst reg[NR_REGS];
-	struct slot slot[NR_SLOTS];
-};
-
-enum lkind { L_REG, L_REGVAL, L_FB, L_MEM };
-
-/* One location of a variable or parameter over [lo, hi) (module addresses). */
-struct loc {
-	uint64_t lo, hi;
-	uint8_t kind, reg;
-	int64_t off;
-	uint32_t var, type;     /* die indexes: the variable, its type */
-	uint32_t pointee;       /* its type is a pointer: to this (0: not, or void) */
-	bool ptr;
-	uint64_t size;          /* of the variable */
-};
-
-enum fbkind { FB_NONE, FB_CFA, FB_REG };
-
-/* A call the DWARF names the callee of (DW_TAG_call_site): what it returns
- * in %rax, for calls call_ret cannot follow (through the PLT, to functions
- * of other objects: __errno_location's int *). */
-struct call_site {
-	uint64_t ret;           /* module address after the call */
-	uint32_t type;          /* die index: the pointee, or the value's type */
-	bool val;               /* a value, not a pointer */
-};
-
-struct dt {
-	struct symbols *s;
-	struct obj *o;
-	csh h;
-	Dwarf_Addr bias;        /* module address - DWARF address */
-	uint64_t lo, hi;
-	cs_insn *ins;
-	size_t n;
-	struct tst *in;         /* per block: the state at its start */
-	struct loc *locs;
-	size_t nr_locs, alloc_locs;
-	uint32_t *blk_of, *bstart; /* the block of each instruction; each block's first (bstart[nb] = n) */
-	size_t nb;
-	size_t *gen_off;        /* instruction i's register locations: gen[gen_off[i] .. gen_off[i + 1]) */
-	uint32_t *gen;
-	size_t nr_gen;
-	Dwarf_Die *dies;
-	uint64_t *sizes;        /* of each die's type, 0 unknown */
-	size_t nr_dies, alloc_dies, alloc_sizes;
-	struct u64map die_idx;
-	uint8_t fb_kind, fb_reg;
-	int64_t fb_off;
-	Dwarf_CFI *cfi;
-	Dwarf_Addr cfi_bias;
-	uint32_t sret;          /* die index of the struct returned in memory at %rdi, 0 */
-	struct call_site *calls; /* sorted by return address */
-	size_t nr_calls, alloc_calls;
-};
 
 const char *type_source__name(enum type_source t)
 {
@@ -414,48 +320,9 @@ static void frame_base(struct dt *c, Dwarf_Die *subp)
 		c->fb_kind = FB_NONE;
 }
 
-/* ---- x86-64 registers ---- */
-
-static int x86_dw(unsigned int r)
-{
-	switch (r) {
-	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH: return 0;
-	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH: return 1;
-	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH: return 2;
-	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH: return 3;
-	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL: return 4;
-	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL: return 5;
-	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL: return 6;
-	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL: return 7;
-	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B: return 8;
-	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B: return 9;
-	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B: return 10;
-	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B: return 11;
-	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B: return 12;
-	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B: return 13;
-	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B: return 14;
-	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B: return 15;
-	case X86_REG_RIP: return DW_RIP;
-	default: return -1;
-	}
-}
-
-static bool x86_is64(unsigned int r)
-{
-	switch (r) {
-	case X86_REG_RAX: case X86_REG_RDX: case X86_REG_RCX: case X86_REG_RBX: case X86_REG_RSI:
-	case X86_REG_RDI: case X86_REG_RBP: case X86_REG_RSP: case X86_REG_R8: case X86_REG_R9:
-	case X86_REG_R10: case X86_REG_R11: case X86_REG_R12: case X86_REG_R13: case X86_REG_R14:
-	case X86_REG_R15:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* ---- states ---- */
 
-static const struct rst NONE_R;
+const struct rst dt_none;
 
 static bool rst_eq(const struct rst *a, const struct rst *b)
 {
@@ -463,7 +330,7 @@ static bool rst_eq(const struct rst *a, const struct rst *b)
 	       a->type == b->type && a->var == b->var && a->off == b->off;
 }
 
-static struct slot *slot_find(struct tst *t, int64_t at)
+struct slot *dt_slot_find(struct tst *t, int64_t at)
 {
 	for (uint8_t i = 0; i < t->nr_slots; i++)
 		if (t->slot[i].at == at)
@@ -471,9 +338,9 @@ static struct slot *slot_find(struct tst *t, int64_t at)
 	return NULL;
 }
 
-static void slot_set(struct tst *t, int64_t at, const struct rst *r)
+void dt_slot_set(struct tst *t, int64_t at, const struct rst *r)
 {
-	struct slot *sl = slot_find(t, at);
+	struct slot *sl = dt_slot_find(t, at);
 
 	if (!sl && r->kind == R_NONE)
 		return;
@@ -519,7 +386,7 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 		dst->seen = true;
 		return true;
 	}
-	for (int i = 0; i < NR_REGS; i++) {
+	for (int i = 0; i < c->arch->nr_regs; i++) {
 		if (dst->reg[i].kind == R_NONE || rst_eq(&dst->reg[i], &src->reg[i]))
 			continue;
 		if (same_array(c, &dst->reg[i], &src->reg[i])) {
@@ -544,7 +411,7 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 			}
 			continue;
 		}
-		if (i != DW_RSP && (dst->reg[i].kind == R_FRAME || dst->reg[i].kind == R_FRAMEX) &&
+		if (i != c->arch->sp && (dst->reg[i].kind == R_FRAME || dst->reg[i].kind == R_FRAMEX) &&
 		    (src->reg[i].kind == R_FRAME || src->reg[i].kind == R_FRAMEX)) {
 			/* a pointer walking the frame (a local array): into
 			 * the variable at the first offset, element unknown;
@@ -556,11 +423,11 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 			}
 			continue;
 		}
-		dst->reg[i] = NONE_R;
+		dst->reg[i] = dt_none;
 		changed = true;
 	}
 	for (uint8_t i = 0; i < dst->nr_slots; i++) {
-		struct slot *o = slot_find((struct tst *)src, dst->slot[i].at);
+		struct slot *o = dt_slot_find((struct tst *)src, dst->slot[i].at);
 
 		if (o && rst_eq(&o->r, &dst->slot[i].r))
 			dst->slot[k++] = dst->slot[i];
@@ -666,33 +533,13 @@ static void apply_locs(const struct dt *c, size_t i, struct tst *t)
 			if (l->kind == L_REG)
 				*r = (struct rst){ .kind = R_VAL, .src = TYPE_VARIABLE, .type = l->type };
 			else if (r->kind == R_PTR)
-				*r = NONE_R;
+				*r = dt_none;
 			continue;
 		}
 		*r = (struct rst){ .kind = R_PTR, .src = TYPE_VARIABLE, .type = l->pointee,
 				   .off = l->kind == L_REGVAL ? -l->off : 0 };
 	}
 }
-
-/* ---- evaluating an operand ---- */
-
-struct mem {
-	int seg, base, index;   /* DWARF numbers, -1 none; seg: 1 for %fs */
-	uint8_t scale, size;
-	int64_t disp;
-	uint64_t next;          /* address of the next instruction (%rip) */
-};
-
-/* An address: what it points into (type, offset), or why unknown. */
-struct ref {
-	int8_t reason;
-	uint8_t src;
-	bool idx;
-	bool inner;             /* idx inside type (an array member) */
-	bool ptr;               /* a pointer to type (a spilled register), not a type */
-	uint32_t type, var;
-	int64_t off;
-};
 
 /* The 8 bytes the file holds at vaddr (a GOT slot the linker filled). */
 static bool file_word(Elf *elf, uint64_t vaddr, uint64_t *v)
@@ -829,7 +676,7 @@ static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
 /* The TLS block offset the GOT entry at vaddr stands for: a slot holding
  * a variable's thread pointer offset (tls_got, initial exec) or a
  * tls_index pair for __tls_get_addr (tls_gd, general and local dynamic). */
-static bool tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int64_t *off)
+bool dt_tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int64_t *off)
 {
 	uint64_t v;
 
@@ -902,7 +749,7 @@ static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, i
 		}
 	}
 	if (!best) {
-		const struct slot *sl = slot_find((struct tst *)t, at);
+		const struct slot *sl = dt_slot_find((struct tst *)t, at);
 
 		/* the nearest variable, unless what was stored there says
 		 * it is something else (a slot reused) */
@@ -923,7 +770,7 @@ static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, i
 			     .off = at - best_start };
 }
 
-static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const struct tst *t)
+struct ref dt_eval(struct dt *c, uint64_t vaddr, const struct mem *m, const struct tst *t)
 {
 	bool idx = m->index >= 0;
 	const struct rst *r;
@@ -938,7 +785,7 @@ static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const 
 			return tls_block_ref(c, t->reg[m->base].off + m->disp, idx);
 		return (struct ref){ .reason = DT_TLS };
 	}
-	if (m->base == DW_RIP)
+	if (m->base >= 0 && m->base == c->arch->pc)
 		return global_ref(c, m->next + (uint64_t)m->disp, idx);
 	if (m->base < 0)
 		return m->index >= 0 || m->disp ? global_ref(c, (uint64_t)m->disp, idx)
@@ -961,13 +808,15 @@ static struct ref eval(struct dt *c, uint64_t vaddr, const struct mem *m, const 
 		return tls_ref(c, r->off + m->disp, idx);
 	case R_TLS:
 		return tls_block_ref(c, r->off + m->disp, idx);
+	case R_ADDR:
+		return global_ref(c, (uint64_t)(r->off + m->disp), idx);
 	default:
 		return (struct ref){ .reason = DT_UNTYPED_REG };
 	}
 }
 
 /* What a pointer-sized load through ref gives: a pointer's pointee. */
-static struct rst load_of(struct dt *c, const struct ref *f)
+struct rst dt_load_of(struct dt *c, const struct ref *f)
 {
 	struct data_loc tmp;
 	Dwarf_Die leaf, to;
@@ -976,82 +825,34 @@ static struct rst load_of(struct dt *c, const struct ref *f)
 	int64_t off = f->off;
 
 	if (f->reason || (f->idx && off < 0))
-		return NONE_R;
+		return dt_none;
 	if (!dwarf_aggregate_size(&c->dies[f->type], &size) && size && (off < 0 || (uint64_t)off >= size)) {
 		if (off < 0)
-			return NONE_R;
+			return dt_none;
 		off %= (int64_t)size;
 	}
 	memset(&tmp, 0, sizeof(tmp));
 	if (f->ptr) {
 		/* a pointer out of a spill slot */
 		if (off)
-			return NONE_R;
+			return dt_none;
 		return (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = f->type };
 	}
 	if (!type_walk(&c->dies[f->type], (uint64_t)off, &tmp, &leaf) || tmp.member_off)
-		return NONE_R;
+		return dt_none;
 	if (!pointee(&leaf, &to, &is_void))
 		return (struct rst){ .kind = R_VAL, .src = TYPE_TRACKED, .type = die_intern(c, &leaf) };
 	return (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = is_void ? 0 : die_intern(c, &to) };
 }
 
-/* ---- the transfer ---- */
+/* ---- calls ---- */
 
-static bool mem_of(const cs_insn *in, const cs_x86_op *op, struct mem *m)
+uint32_t dt_call_ret(struct dt *c, uint64_t target, uint64_t ret, bool *val)
 {
-	if (op->type != X86_OP_MEM)
-		return false;
-	m->seg = op->mem.segment == X86_REG_FS ? 1 : op->mem.segment == X86_REG_GS ? 2 : 0;
-	m->base = op->mem.base ? x86_dw(op->mem.base) : -1;
-	m->index = op->mem.index ? x86_dw(op->mem.index) : -1;
-	m->scale = (uint8_t)op->mem.scale;
-	m->disp = op->mem.disp;
-	m->size = op->size;
-	m->next = in->address + in->size;
-	return !(op->mem.base && m->base < 0) && !(op->mem.index && m->index < 0);
-}
-
-static void clobber_written(struct dt *c, const cs_insn *in, struct tst *t)
-{
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-
-	if (cs_regs_access(c->h, in, rd, &nrd, wr, &nwr))
-		return;
-	for (uint8_t i = 0; i < nwr; i++) {
-		int r = x86_dw(wr[i]);
-
-		if (r >= 0 && r < NR_REGS)
-			t->reg[r] = NONE_R;
-	}
-}
-
-/* the operands that a mov-like instruction reads and writes */
-static void src_dst(const cs_x86 *x, const cs_x86_op **src, const cs_x86_op **dst)
-{
-	*src = *dst = NULL;
-	for (uint8_t i = 0; i < x->op_count; i++) {
-		if (x->operands[i].access & CS_AC_WRITE)
-			*dst = &x->operands[i];
-		else
-			*src = &x->operands[i];
-	}
-}
-
-/* The type a direct call returns: its pointee (*val false), or a value's
- * type (*val true); 0 when unknown or void. A call the code cannot follow
- * takes the callee its call site names. */
-static uint32_t call_ret(struct dt *c, const cs_insn *in, bool *val)
-{
-	const cs_x86 *x = &in->detail->x86;
-	const struct subp *sp = NULL;
+	const struct subp *sp = target ? subp_lookup(c->o, target) : NULL;
 	size_t lo = 0, hi = c->nr_calls;
-	uint64_t ret = in->address + in->size;
 
-	if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
-		sp = subp_lookup(c->o, (uint64_t)x->operands[0].imm);
-	if (sp && sp->lo == (uint64_t)x->operands[0].imm)
+	if (sp && sp->lo == target)
 		return ret_type(c, (Dwarf_Die *)&sp->die, val);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -1067,250 +868,9 @@ static uint32_t call_ret(struct dt *c, const cs_insn *in, bool *val)
 	return c->calls[lo].type;
 }
 
-static void step(struct dt *c, const cs_insn *in, struct tst *t)
-{
-	const cs_x86 *x = &in->detail->x86;
-	const cs_x86_op *src, *dst;
-	struct rst *rsp = &t->reg[DW_RSP];
-	struct mem m;
-	int d;
-
-	src_dst(x, &src, &dst);
-	switch (in->id) {
-	case X86_INS_MOV:
-	case X86_INS_MOVZX:
-	case X86_INS_MOVSX:
-	case X86_INS_MOVSXD:
-		if (!dst || !src)
-			break;
-		if (dst->type == X86_OP_REG) {
-			bool wide = x86_is64(dst->reg), full = wide || dst->size == 4;
-
-			d = x86_dw(dst->reg);
-			if (d < 0 || d >= NR_REGS)
-				return;
-			if (!full) {
-				t->reg[d] = NONE_R;     /* a byte or word: the rest stays */
-				return;
-			}
-			if (src->type == X86_OP_REG) {
-				int sr = x86_dw(src->reg);
-				const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &NONE_R;
-
-				t->reg[d] = (wide && x86_is64(src->reg)) || r->kind == R_VAL ? *r : NONE_R;
-				return;
-			}
-			if (src->type == X86_OP_MEM && mem_of(in, src, &m)) {
-				struct slot *sl;
-				struct ref f;
-				struct rst r;
-				int64_t tlsoff;
-
-				if (m.seg == 1 && m.base < 0 && m.index < 0 && !m.disp && wide) {
-					t->reg[d] = (struct rst){ .kind = R_TP };
-					return;
-				}
-				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
-				    tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
-					t->reg[d] = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
-					return;
-				}
-				if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
-				    (sl = slot_find(t, t->reg[m.base].off + m.disp))) {
-					t->reg[d] = sl->r.kind == R_VAL || wide ? sl->r : NONE_R;
-					return;
-				}
-				f = eval(c, in->address, &m, t);
-				r = load_of(c, &f);
-				t->reg[d] = r.kind == R_VAL || (wide && m.size == 8) ? r : NONE_R;
-				return;
-			}
-			t->reg[d] = NONE_R;
-			return;
-		}
-		if (dst->type == X86_OP_MEM && src->type == X86_OP_REG && x86_is64(src->reg) && mem_of(in, dst, &m) &&
-		    m.size == 8 && (d = x86_dw(src->reg)) >= 0 && d < NR_REGS &&
-		    (t->reg[d].kind == R_NONE || (t->reg[d].kind == R_PTR && !t->reg[d].type))) {
-			/* an untyped pointer stored into a typed pointer (the
-			 * result of an allocation): the register is one */
-			struct ref f = eval(c, in->address, &m, t);
-			struct rst r = load_of(c, &f);
-
-			if (r.kind == R_PTR && r.type)
-				t->reg[d] = r;
-		}
-		if (dst->type == X86_OP_MEM && mem_of(in, dst, &m) && m.seg == 0 && m.base >= 0 && m.index < 0 &&
-		    t->reg[m.base].kind == R_FRAME) {
-			int sr = src->type == X86_OP_REG ? x86_dw(src->reg) : -1;
-			const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &NONE_R;
-
-			slot_set(t, t->reg[m.base].off + m.disp,
-				 r->kind == R_VAL || (r->kind != R_NONE && m.size == 8) ? r : &NONE_R);
-		}
-		return;
-	case X86_INS_LEA:
-		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
-			break;
-		if (!mem_of(in, src, &m) || m.seg || (!x86_is64(dst->reg) && dst->size != 4)) {
-			t->reg[d] = NONE_R;
-			return;
-		}
-		if (m.base == DW_RIP && m.index < 0 && x86_is64(dst->reg)) {
-			int64_t tlsoff;
-
-			if (tls_slot(c->o, &c->o->tls_gd, m.next + (uint64_t)m.disp, &tlsoff)) {
-				t->reg[d] = (struct rst){ .kind = R_TLSGD, .off = tlsoff };
-				return;
-			}
-		}
-		if (!x86_is64(dst->reg)) {
-			/* 32-bit arithmetic on a value keeps its type */
-			t->reg[d] = m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL
-					    ? t->reg[m.base] : NONE_R;
-			return;
-		}
-		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 &&
-		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_FRAMEX || t->reg[m.base].kind == R_TP ||
-		     t->reg[m.base].kind == R_TLS)) {
-			struct rst r = t->reg[m.base];
-
-			r.off += m.disp;
-			t->reg[d] = r;
-			return;
-		}
-		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL) {
-			t->reg[d] = t->reg[m.base];     /* arithmetic on a value: its type */
-			return;
-		}
-		{
-			struct ref f = eval(c, in->address, &m, t);
-
-			t->reg[d] = f.reason ? NONE_R
-					     : (struct rst){ .kind = R_PTR, .src = f.src, .idx = f.idx, .inner = f.inner,
-							     .type = f.type, .var = f.var, .off = f.off };
-		}
-		return;
-	case X86_INS_ADD:
-	case X86_INS_SUB: {
-		struct rst *r;
-		const struct rst *sr;
-		int64_t tlsoff;
-
-		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
-			break;
-		r = &t->reg[d];
-		if (!x86_is64(dst->reg)) {
-			if (r->kind != R_VAL || dst->size != 4)
-				*r = NONE_R;
-			return;
-		}
-		if (src->type == X86_OP_IMM) {
-			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_FRAMEX || r->kind == R_TP ||
-			    r->kind == R_TLS || r->kind == R_TLSOFF)
-				r->off += in->id == X86_INS_ADD ? src->imm : -src->imm;
-			return;
-		}
-		sr = src->type == X86_OP_REG && x86_dw(src->reg) >= 0 && x86_dw(src->reg) < NR_REGS
-			     ? &t->reg[x86_dw(src->reg)] : &NONE_R;
-		if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && r->kind == R_TP && mem_of(in, src, &m) &&
-		    m.base == DW_RIP && m.index < 0 && tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
-			/* the thread pointer plus a variable's offset from the GOT */
-			*r = (struct rst){ .kind = R_TLS, .off = tlsoff };
-			return;
-		}
-		if (in->id == X86_INS_ADD && ((r->kind == R_TP && sr->kind == R_TLSOFF) ||
-					      (r->kind == R_TLSOFF && sr->kind == R_TP))) {
-			*r = (struct rst){ .kind = R_TLS, .off = r->kind == R_TLSOFF ? r->off : sr->off };
-			return;
-		}
-		if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && (r->kind == R_NONE || r->kind == R_VAL) &&
-		    mem_of(in, src, &m) && m.size == 8) {
-			/* an index plus a pointer loaded from memory:
-			 * &base[i], base a pointer member */
-			struct ref f = eval(c, in->address, &m, t);
-			struct rst p = load_of(c, &f);
-
-			*r = p.kind == R_PTR ? p : NONE_R;
-			r->idx = p.kind == R_PTR;
-			return;
-		}
-		if (r->kind == R_PTR && sr->kind != R_PTR && src->type == X86_OP_REG) {
-			r->idx = true;          /* a pointer moved by an index */
-			r->inner = false;
-		} else if (in->id == X86_INS_ADD && (r->kind == R_NONE || r->kind == R_VAL) && sr->kind == R_PTR) {
-			*r = *sr;
-			r->idx = true;
-		} else {
-			*r = NONE_R;
-		}
-		return;
-	}
-	case X86_INS_AND:
-		/* a pointer aligned down (an inlined memset's start): the
-		 * object and the frame are aligned to 16 */
-		if (dst && src && dst->type == X86_OP_REG && src->type == X86_OP_IMM && x86_is64(dst->reg) &&
-		    (src->imm == -8 || src->imm == -16) && (d = x86_dw(dst->reg)) >= 0 && d < NR_REGS && d != DW_RSP &&
-		    ((t->reg[d].kind == R_PTR && t->reg[d].off >= 0) || t->reg[d].kind == R_FRAME ||
-		     t->reg[d].kind == R_FRAMEX)) {
-			t->reg[d].off &= src->imm;
-			return;
-		}
-		break;
-	case X86_INS_PUSH:
-		if (rsp->kind != R_FRAME)
-			break;
-		rsp->off -= 8;
-		d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
-		slot_set(t, rsp->off, d >= 0 && d < NR_REGS ? &t->reg[d] : &NONE_R);
-		return;
-	case X86_INS_POP:
-		if (rsp->kind != R_FRAME)
-			break;
-		d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
-		if (d >= 0 && d < NR_REGS) {
-			struct slot *sl = slot_find(t, rsp->off);
-
-			t->reg[d] = sl ? sl->r : NONE_R;
-		}
-		rsp->off += 8;
-		return;
-	case X86_INS_LEAVE:
-		if (t->reg[DW_RBP].kind == R_FRAME) {
-			struct slot *sl = slot_find(t, t->reg[DW_RBP].off);
-
-			*rsp = t->reg[DW_RBP];
-			rsp->off += 8;
-			t->reg[DW_RBP] = sl ? sl->r : NONE_R;
-			return;
-		}
-		break;
-	case X86_INS_CALL: {
-		static const int saved_not[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
-		bool val = false;
-		uint32_t ret = call_ret(c, in, &val);
-		struct rst arg = t->reg[DW_RDI];
-
-		for (size_t i = 0; i < sizeof(saved_not) / sizeof(saved_not[0]); i++)
-			t->reg[saved_not[i]] = NONE_R;
-		if (arg.kind == R_TLSGD) {
-			/* __tls_get_addr (the only taker of a tls_index):
-			 * the address of that byte of the block */
-			t->reg[0] = (struct rst){ .kind = R_TLS, .off = arg.off };
-			return;
-		}
-		if (ret)
-			t->reg[0] = (struct rst){ .kind = val ? R_VAL : R_PTR, .src = TYPE_TRACKED, .type = ret };
-		return;
-	}
-	default:
-		break;
-	}
-	clobber_written(c, in, t);
-}
-
 /* ---- the data flow over one range ---- */
 
-static size_t insn_at(const struct dt *c, uint64_t a)
+size_t dt_insn_at(const struct dt *c, uint64_t a)
 {
 	size_t lo = 0, hi = c->n;
 
@@ -1325,29 +885,6 @@ static size_t insn_at(const struct dt *c, uint64_t a)
 	return lo < c->n && c->ins[lo].address == a ? lo : SIZE_MAX;
 }
 
-/* Successors of instruction i: fallthrough (SIZE_MAX none) and a branch
- * target inside the range (SIZE_MAX none); *indirect for jmp *x. */
-static void succs(const struct dt *c, size_t i, size_t *fall, size_t *target, bool *indirect)
-{
-	const cs_insn *in = &c->ins[i];
-	const cs_x86 *x = &in->detail->x86;
-	bool jump = cs_insn_group(c->h, in, CS_GRP_JUMP);
-
-	*fall = i + 1 < c->n ? i + 1 : SIZE_MAX;
-	*target = SIZE_MAX;
-	*indirect = false;
-	if (in->id == X86_INS_RET || in->id == X86_INS_UD2 || in->id == X86_INS_HLT)
-		*fall = SIZE_MAX;
-	if (!jump)
-		return;
-	if (in->id == X86_INS_JMP)
-		*fall = SIZE_MAX;
-	if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
-		*target = insn_at(c, (uint64_t)x->operands[0].imm);
-	else
-		*indirect = in->id == X86_INS_JMP;
-}
-
 /* Basic blocks: the range's start, branch targets and what follows a
  * branch lead one; the data flow keeps one state per block. */
 static void blocks_build(struct dt *c)
@@ -1359,7 +896,7 @@ static void blocks_build(struct dt *c)
 		size_t f, tg;
 		bool ind;
 
-		succs(c, i, &f, &tg, &ind);
+		c->arch->succs(c, i, &f, &tg, &ind);
 		if (tg != SIZE_MAX)
 			leader[tg] = true;
 		if (f != i + 1 || tg != SIZE_MAX || ind)
@@ -1406,7 +943,7 @@ static void flow(struct dt *c)
 
 	cfi_seed(c, c->lo, &c->in[0]);
 	if (c->sret)
-		c->in[0].reg[DW_RDI] = (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = c->sret };
+		c->in[0].reg[c->arch->sret] = (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = c->sret };
 	work[nw++] = 0;
 	queued[0] = true;
 	for (;;) {
@@ -1418,9 +955,9 @@ static void flow(struct dt *c)
 			cur = c->in[b];
 			for (size_t i = c->bstart[b]; i <= last; i++) {
 				apply_locs(c, i, &cur);
-				step(c, &c->ins[i], &cur);
+				c->arch->step(c, &c->ins[i], &cur);
 			}
-			succs(c, last, &next[0], &next[1], &ind);
+			c->arch->succs(c, last, &next[0], &next[1], &ind);
 			for (int k = 0; k < 2; k++) {
 				size_t nb = next[k] == SIZE_MAX ? SIZE_MAX : c->blk_of[next[k]];
 
@@ -1434,8 +971,7 @@ static void flow(struct dt *c)
 		 * frame from the CFI, registers unknown (not the padding after
 		 * a ret: its CFI is the epilogue's, and it falls into code
 		 * the branches reach) */
-		while (seed < c->nb && (c->in[seed].seen || c->ins[c->bstart[seed]].id == X86_INS_NOP ||
-					c->ins[c->bstart[seed]].id == X86_INS_INT3))
+		while (seed < c->nb && (c->in[seed].seen || c->arch->pad(&c->ins[c->bstart[seed]])))
 			seed++;
 		if (seed == c->nb)
 			break;
@@ -1462,43 +998,11 @@ static void res_of(const struct dt *c, const struct ref *f, struct dtype_res *r)
 	r->var = f->var ? dwarf_diename(&c->dies[f->var]) : NULL;
 }
 
-/* The memory operand of in, if any (not lea, not the stack's own
- * push/pop/call/ret). */
-static const cs_x86_op *mem_operand(const cs_insn *in)
-{
-	const cs_x86 *x = &in->detail->x86;
-
-	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
-		return NULL;
-	for (uint8_t i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_MEM)
-			return &x->operands[i];
-	return NULL;
-}
-
-/* A register stored to a stack slot no variable covers (a spill): the
- * register's type. */
-static struct ref spill_ref(const cs_insn *in, const struct tst *t, const struct ref *f)
-{
-	const cs_x86_op *src, *dst;
-	const struct rst *r;
-	int sr;
-
-	src_dst(&in->detail->x86, &src, &dst);
-	if (in->id != X86_INS_MOV || !src || src->type != X86_OP_REG || (sr = x86_dw(src->reg)) < 0 || sr >= NR_REGS)
-		return *f;
-	r = &t->reg[sr];
-	if (r->kind == R_VAL)
-		return (struct ref){ .src = TYPE_TRACKED, .type = r->type };
-	if (r->kind == R_PTR && r->type && x86_is64(src->reg))
-		return (struct ref){ .src = TYPE_TRACKED, .type = r->type, .ptr = true };
-	return *f;
-}
-
 /* Type every instruction of the range [lo, hi) of subprogram sp. */
-static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, csh h)
+static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, csh h,
+		       const struct dt_arch *arch)
 {
-	struct dt c = { .s = s, .o = o, .h = h, .bias = sp->bias, .lo = sp->lo, .hi = sp->hi };
+	struct dt c = { .arch = arch, .s = s, .o = o, .h = h, .bias = sp->bias, .lo = sp->lo, .hi = sp->hi };
 	const uint8_t *code = NULL;
 	size_t avail = code_span(o, sp->lo, &code);
 	struct ranges whole = { .n = 1 };
@@ -1540,24 +1044,24 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 		struct tst t = c.in[b];
 
 		for (size_t i = c.bstart[b]; i < c.bstart[b + 1]; i++) {
-			const cs_x86_op *op = mem_operand(&c.ins[i]);
-			struct dtype_res r = { .reason = op ? DT_UNTYPED_REG : DT_NO_MEM };
 			struct mem m;
+			int has = c.arch->mem(&c.ins[i], &m);
+			struct dtype_res r = { .reason = has ? DT_UNTYPED_REG : DT_NO_MEM };
 			int rc = -ENOENT;
 
 			if (t.seen)
 				apply_locs(&c, i, &t);
-			if (t.seen && op && mem_of(&c.ins[i], op, &m)) {
-				struct ref f = eval(&c, c.ins[i].address, &m, &t);
+			if (t.seen && has > 0) {
+				struct ref f = dt_eval(&c, c.ins[i].address, &m, &t);
 
 				if (f.reason == DT_STACK_SLOT)
-					f = spill_ref(&c.ins[i], &t, &f);
+					f = c.arch->spill(&c, &c.ins[i], &t, &f);
 				res_of(&c, &f, &r);
 				r.scale = m.index >= 0 ? m.scale : 0;
 				rc = f.reason ? -ENOENT : 0;
 			}
 			if (t.seen)
-				step(&c, &c.ins[i], &t);
+				c.arch->step(&c, &c.ins[i], &t);
 			if (!acache__get(&o->dtypes, c.ins[i].address, &(struct dtype_res){ 0 }, &(int){ 0 }))
 				acache__put(&o->dtypes, c.ins[i].address, rc, &r); /* an earlier range may overlap */
 		}
@@ -1575,10 +1079,23 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	cs_free(c.ins, c.n);
 }
 
+static const struct dt_arch *arch_of(struct obj *o)
+{
+	switch (obj_machine(o)) {
+	case EM_X86_64:
+		return &dt_x86;
+	case EM_AARCH64:
+		return &dt_a64;
+	default:
+		return NULL;
+	}
+}
+
 /* The cached answer for vaddr, typing its function's range on the first
  * question. */
 static int dtype_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r)
 {
+	const struct dt_arch *arch = arch_of(o);
 	const struct subp *sp;
 	csh *h;
 	int rc;
@@ -1586,14 +1103,14 @@ static int dtype_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dt
 	if (acache__get(&o->dtypes, vaddr, r, &rc))
 		return rc;
 	memset(r, 0, sizeof(*r));
-	if (obj_machine(o) != EM_X86_64) {
+	if (!arch) {
 		r->reason = DT_ARCH;
-	} else if (!cs_handle(s, EM_X86_64, &h)) {
+	} else if (!cs_handle(s, arch->machine, &h)) {
 		r->reason = DT_NO_CODE;
 	} else if (!(sp = subp_lookup(o, vaddr))) {
 		r->reason = DT_NO_DWARF;
 	} else {
-		range_type(s, o, sp, *h);
+		range_type(s, o, sp, *h, arch);
 		if (acache__get(&o->dtypes, vaddr, r, &rc))
 			return rc;
 		r->reason = DT_NO_CODE;     /* not on an instruction boundary */
@@ -1732,13 +1249,15 @@ int symbols__type_all(struct symbols *s, const char *path, uint64_t counts[DT_NR
 	GElf_Addr bias;
 	Elf *elf;
 	Elf_Scn *scn = NULL;
+	const struct dt_arch *arch;
 	csh *h;
 	int rc = o ? obj_err(o) : -ENOENT;
 
 	if (rc)
 		return rc;
+	arch = arch_of(o);
 	elf = dwfl_module_getelf(o->mod, &bias);
-	if (!elf || obj_machine(o) != EM_X86_64 || !cs_handle(s, EM_X86_64, &h))
+	if (!elf || !arch || !cs_handle(s, arch->machine, &h))
 		return -ENOEXEC;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -1764,8 +1283,7 @@ int symbols__type_all(struct symbols *s, const char *path, uint64_t counts[DT_NR
 				continue;
 			}
 			code = p, avail = left, a = at;
-			/* stack pushes and pops excluded */
-			if (!mem_operand(in) || in->id == X86_INS_PUSH || in->id == X86_INS_POP)
+			if (!arch->counted(in))
 				continue;
 			memset(&d, 0, sizeof(d));
 			rc = dtype_get(s, o, in->address, &r);
