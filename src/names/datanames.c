@@ -36,7 +36,14 @@ static bool var_tls_op(uint8_t atom)
 	return atom == DW_OP_form_tls_address || atom == DW_OP_GNU_push_tls_address;
 }
 
-static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth)
+/* Variables DWARF gives no location: a thread-local one may be found in
+ * the symbol table (gcc before 13 writes no TLS location on aarch64). */
+struct unplaced {
+	struct var *v;
+	size_t nr, alloc;
+};
+
+static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth, struct unplaced *un)
 {
 	Dwarf_Die child;
 
@@ -52,14 +59,22 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
 		    tag == DW_TAG_namespace || tag == DW_TAG_module) {
-			vars_scan(o, &child, bias, depth + 1);
+			vars_scan(o, &child, bias, depth + 1, un);
 			continue;
 		}
-		if (tag != DW_TAG_variable || !dwarf_attr(&child, DW_AT_location, &a) ||
-		    dwarf_getlocation(&a, &ops, &nops))
+		if (tag != DW_TAG_variable)
 			continue;
 		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
 			size = 0;
+		if (!dwarf_attr(&child, DW_AT_location, &a)) {
+			if (depth == 0 && !dwarf_hasattr(&child, DW_AT_declaration) && dwarf_diename(&child)) {
+				xgrow((void **)&un->v, &un->alloc, un->nr + 1, sizeof(*un->v));
+				un->v[un->nr++] = (struct var){ 0, size, child };
+			}
+			continue;
+		}
+		if (dwarf_getlocation(&a, &ops, &nops))
+			continue;
 		if (nops == 1 && ops[0].atom == DW_OP_addr) {
 			xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
 			o->vars[o->nr_vars++] = (struct var){ ops[0].number + bias, size, child };
@@ -71,16 +86,77 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 	} while (!dwarf_siblingof(&child, &child));
 }
 
+static int var_name_cmp(const void *a, const void *b)
+{
+	return strcmp(dwarf_diename((Dwarf_Die *)&((const struct var *)a)->die),
+		      dwarf_diename((Dwarf_Die *)&((const struct var *)b)->die));
+}
+
+/* The thread-local symbols (STT_TLS: st_value is the offset in the TLS
+ * block) of elf named like an unplaced variable. */
+static void tls_symbols(struct obj *o, Elf *elf, struct unplaced *un)
+{
+	Elf_Scn *scn = NULL;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+			struct var *v = NULL;
+
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_TLS ||
+			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)))
+				continue;
+			for (size_t lo = 0, hi = un->nr; lo < hi;) {
+				size_t mid = lo + (hi - lo) / 2;
+				int c = strcmp(name, dwarf_diename(&un->v[mid].die));
+
+				if (!c) {
+					v = &un->v[mid];
+					break;
+				}
+				if (c < 0)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			if (!v || v->addr)
+				continue;
+			v->addr = 1;    /* placed once */
+			xgrow((void **)&o->tls_vars, &o->alloc_tls_vars, o->nr_tls_vars + 1, sizeof(*o->tls_vars));
+			o->tls_vars[o->nr_tls_vars++] = (struct var){ sym.st_value, v->size ? v->size : sym.st_size, v->die };
+		}
+	}
+}
+
 /* Every variable with a fixed address, once per object, on the first data
  * question: DWARF has no address index for data (aranges cover code). */
 void vars_build(struct obj *o)
 {
 	Dwarf_Die *cu = NULL;
 	Dwarf_Addr bias;
+	struct unplaced un = { .nr = 0 };
 
 	o->vars_built = true;
 	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
-		vars_scan(o, cu, bias, 0);
+		vars_scan(o, cu, bias, 0, &un);
+	if (un.nr) {
+		GElf_Addr eb;
+		Dwarf *dw = dwfl_module_getdwarf(o->mod, &bias);
+		Elf *main_elf = dwfl_module_getelf(o->mod, &eb), *dbg = dw ? dwarf_getelf(dw) : NULL;
+
+		qsort(un.v, un.nr, sizeof(*un.v), var_name_cmp);
+		tls_symbols(o, main_elf, &un);
+		if (dbg != main_elf)
+			tls_symbols(o, dbg, &un);
+		free(un.v);
+	}
 	if (o->nr_vars)
 		qsort(o->vars, o->nr_vars, sizeof(*o->vars), cmp_u64_key);
 	if (o->nr_tls_vars)

@@ -24,14 +24,17 @@
  *    the CFA (seeded from the CFI at the range's start), so an access
  *    through them finds the local variable the frame base (DW_OP_fbreg) or
  *    a register (DW_OP_bregN) locates there;
- *  - %rip-relative and absolute operands are globals (DW_OP_addr), %fs
+ *  - %rip-relative and absolute operands, and what aarch64's adrp and add
+ *    build, are globals (DW_OP_addr); a load from a .got slot gives the
+ *    address it holds (of something the object defines); %fs
  *    operands (and registers loaded from %fs:0) thread-local variables of
  *    an executable (the TLS block's offset from the thread pointer), what
  *    __tls_get_addr returns for a tls_index GOT pair a shared library's
  *    (general and local dynamic: the pair's DTPOFF is the block offset).
  *
- * x86-64 only for now: aarch64 instructions decode (insn.c) but are not
- * tracked (DT_ARCH).
+ * x86-64 (dtype_x86.c) and aarch64 (dtype_a64.c) are followed; those
+ * files turn one instruction into a change of state (dtype_int.h), the
+ * rest is theirs in common. Other instruction sets: DT_ARCH.
  */
 #include <capstone.h>
 #include <dwarf.h>
@@ -65,7 +68,7 @@ const char *dtype_reason__name(enum dtype_reason r)
 		[DT_NO_GLOBAL] = "fixed address without a DWARF variable",
 		[DT_TLS] = "thread-local access not resolved",
 		[DT_ABSOLUTE] = "no base register",
-		[DT_TCB] = "thread control block (stack protector canary)",
+		[DT_TCB] = "thread control block or descriptor (stack protector canary, struct pthread)",
 	};
 
 	return (unsigned)r < DT_NR ? n[r] : "?";
@@ -200,7 +203,7 @@ static void var_locs(struct dt *c, Dwarf_Die *var, const struct ranges *scope)
 	if (!dwarf_aggregate_size(&type, &size))
 		l.size = size;
 	while ((off = dwarf_getlocations(&a, off, &base, &start, &end, &ops, &nops)) > 0) {
-		if (!loc_form(ops, nops, &l) || l.reg >= NR_REGS)
+		if (!loc_form(ops, nops, &l) || l.reg >= c->arch->nr_regs)
 			continue;
 		if (start == 0 && end == (Dwarf_Addr)-1) {
 			/* one expression for the whole scope */
@@ -525,9 +528,11 @@ static void apply_locs(const struct dt *c, size_t i, struct tst *t)
 		struct rst *r;
 
 		r = &t->reg[l->reg];
-		/* gcc's ranges run over the lea and call of __tls_get_addr as
-		 * one: the tls_index stays */
-		if (r->kind == R_TLSGD)
+		/* gcc's ranges run over the lea and call of __tls_get_addr
+		 * (aarch64: adrp, ldr, add and call of a TLS descriptor) as
+		 * one: the tls_index or descriptor, and the module address
+		 * on its way there, stay */
+		if (r->kind == R_TLSGD || r->kind == R_ADDR)
 			continue;
 		if (!l->ptr) {
 			if (l->kind == L_REG)
@@ -562,12 +567,32 @@ static bool file_word(Elf *elf, uint64_t vaddr, uint64_t *v)
 	return false;
 }
 
-/* The object's TLS block: where an executable's sits below the thread
+enum tls_rel { TR_NONE, TR_TPOFF, TR_DTPOFF, TR_DTPMOD, TR_DESC, TR_ADDR };
+
+static enum tls_rel tls_rel(int machine, uint64_t type)
+{
+	if (machine == EM_X86_64)
+		return type == R_X86_64_TPOFF64 ? TR_TPOFF : type == R_X86_64_DTPOFF64 ? TR_DTPOFF
+			: type == R_X86_64_DTPMOD64 ? TR_DTPMOD
+			: type == R_X86_64_GLOB_DAT || type == R_X86_64_RELATIVE || type == R_X86_64_64 ? TR_ADDR
+			: TR_NONE;
+	if (machine == EM_AARCH64)
+		return type == R_AARCH64_TLS_TPREL ? TR_TPOFF : type == R_AARCH64_TLS_DTPREL ? TR_DTPOFF
+			: type == R_AARCH64_TLS_DTPMOD ? TR_DTPMOD : type == R_AARCH64_TLSDESC ? TR_DESC
+			: type == R_AARCH64_GLOB_DAT || type == R_AARCH64_RELATIVE || type == R_AARCH64_ABS64 ? TR_ADDR
+			: TR_NONE;
+	return TR_NONE;
+}
+
+/* The object's TLS block: where an executable's sits from the thread
  * pointer, the GOT slots the dynamic linker fills with a variable's
- * thread pointer offset (R_X86_64_TPOFF64: initial exec), and the GOT
- * pairs (tls_index: module, offset) __tls_get_addr takes (general and
- * local dynamic: R_X86_64_DTPMOD64, the offset from the R_X86_64_DTPOFF64
- * beside it or the linker's constant), by slot address. */
+ * thread pointer offset (initial exec: R_X86_64_TPOFF64,
+ * R_AARCH64_TLS_TPREL), and the GOT entries a call turns into a
+ * variable's place (general and local dynamic): x86-64's tls_index pairs
+ * for __tls_get_addr (R_X86_64_DTPMOD64, the offset from the
+ * R_X86_64_DTPOFF64 beside it or the linker's constant), aarch64's TLS
+ * descriptors (R_AARCH64_TLSDESC), by slot address. Also the .got slots
+ * holding the address of something the object defines (got). */
 static void tls_read(struct obj *o)
 {
 	struct u64map dtpoff = { .nr = 0 }, dtpmod = { .nr = 0 };
@@ -593,11 +618,19 @@ static void tls_read(struct obj *o)
 		if (ph.p_type == PT_TLS)
 			tls = ph;
 	}
+	o->got_exec = eh.e_type == ET_EXEC;
 	if (tls.p_type != PT_TLS || tls.p_memsz > (1ULL << 40))
-		return;
-	o->tls_state = 1;
-	/* variant II (x86-64): the executable's block ends at the thread pointer */
-	if (exec)
+		o->tls_state = -1;
+	else
+		o->tls_state = 1;
+	if (o->tls_state < 0)
+		o->tls_base = INT64_MIN;
+	else if (exec && eh.e_machine == EM_AARCH64)
+		/* variant I: the block follows the 16-byte TCB, aligned */
+		o->tls_base = (int64_t)((16 + (tls.p_align > 1 ? tls.p_align - 1 : 0)) &
+					~(tls.p_align > 1 ? tls.p_align - 1 : 0));
+	else if (exec)
+		/* variant II (x86-64): the block ends at the thread pointer */
 		o->tls_base = -(int64_t)((tls.p_memsz + (tls.p_align > 1 ? tls.p_align - 1 : 0)) &
 					 ~(tls.p_align > 1 ? tls.p_align - 1 : 0));
 	else
@@ -606,7 +639,14 @@ static void tls_read(struct obj *o)
 		GElf_Shdr sh, symsh;
 		Elf_Data *d, *syms = NULL;
 		Elf_Scn *symscn;
+		size_t shstr;
+		const char *name;
 
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS && !elf_getshdrstrndx(elf, &shstr) &&
+		    (name = elf_strptr(elf, shstr, sh.sh_name)) && !strcmp(name, ".got")) {
+			o->got_lo = sh.sh_addr;
+			o->got_hi = sh.sh_addr + sh.sh_size;
+		}
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
 		    !(d = elf_getdata(scn, NULL)))
 			continue;
@@ -616,19 +656,20 @@ static void tls_read(struct obj *o)
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Rela rel;
 			GElf_Sym sym = { 0 };
+			enum tls_rel kind;
+			struct u64map *to[] = { [TR_NONE] = NULL, [TR_TPOFF] = &o->tls_got, [TR_DTPOFF] = &dtpoff,
+						[TR_DTPMOD] = &dtpmod, [TR_DESC] = &o->tls_gd, [TR_ADDR] = &o->got };
 			size_t si;
 
-			if (!gelf_getrela(d, (int)i, &rel) || (GELF_R_TYPE(rel.r_info) != R_X86_64_TPOFF64 &&
-							       GELF_R_TYPE(rel.r_info) != R_X86_64_DTPOFF64 &&
-							       GELF_R_TYPE(rel.r_info) != R_X86_64_DTPMOD64))
+			if (!gelf_getrela(d, (int)i, &rel) || !(kind = tls_rel(eh.e_machine, GELF_R_TYPE(rel.r_info))))
 				continue;
 			si = GELF_R_SYM(rel.r_info);
 			if (si && (!syms || !gelf_getsym(syms, (int)si, &sym)))
 				continue;
-			u64map__put(GELF_R_TYPE(rel.r_info) == R_X86_64_TPOFF64	 ? &o->tls_got
-				    : GELF_R_TYPE(rel.r_info) == R_X86_64_DTPOFF64 ? &dtpoff
-										   : &dtpmod,
-				    rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
+			/* an address slot: only what this object defines */
+			if (kind == TR_ADDR && si && sym.st_shndx == SHN_UNDEF)
+				continue;
+			u64map__put(to[kind], rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
 		}
 	}
 	for (size_t i = 0; i < dtpmod.nr; i++) {
@@ -639,6 +680,24 @@ static void tls_read(struct obj *o)
 	}
 	u64map__exit(&dtpoff);
 	u64map__exit(&dtpmod);
+}
+
+/* What the .got slot at vaddr holds when it is the address of something
+ * the object defines: from its relocation, or in an executable without
+ * one, the linker's constant. */
+bool dt_got(struct obj *o, uint64_t vaddr, uint64_t *target)
+{
+	GElf_Addr bias;
+	Elf *elf;
+
+	if (!o->tls_state)
+		tls_read(o);
+	if (vaddr < o->got_lo || vaddr >= o->got_hi || vaddr & 7)
+		return false;
+	if (u64map__get(&o->got, vaddr, target))
+		return true;
+	elf = o->got_exec ? dwfl_module_getelf(o->mod, &bias) : NULL;
+	return elf && file_word(elf, vaddr, target) && *target;
 }
 
 /* The TLS variable holding byte off of the object's TLS block. */
@@ -666,6 +725,10 @@ static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
 {
 	struct obj *o = c->o;
 
+	/* aarch64 (variant I): below the thread pointer is the thread's
+	 * descriptor (glibc's struct pthread), at it the 16-byte TCB */
+	if (c->arch->machine == EM_AARCH64 && tpoff < 16)
+		return (struct ref){ .reason = DT_TCB };
 	if (!o->tls_state)
 		tls_read(o);
 	if (o->tls_state < 0 || o->tls_base == INT64_MIN)
@@ -791,6 +854,16 @@ struct ref dt_eval(struct dt *c, uint64_t vaddr, const struct mem *m, const stru
 		return m->index >= 0 || m->disp ? global_ref(c, (uint64_t)m->disp, idx)
 						: (struct ref){ .reason = DT_ABSOLUTE };
 	r = &t->reg[m->base];
+	if (m->index >= 0 && m->index < NR_REGS && m->scale <= 1) {
+		/* the thread pointer plus a variable's offset (aarch64
+		 * initial exec: ldr w0, [x1, x0]) */
+		const struct rst *x = &t->reg[m->index];
+
+		if (r->kind == R_TP && x->kind == R_TLSOFF)
+			return tls_block_ref(c, x->off + r->off + m->disp, false);
+		if (r->kind == R_TLSOFF && x->kind == R_TP)
+			return tls_block_ref(c, r->off + x->off + m->disp, false);
+	}
 	/* base and index are interchangeable at scale 1: the pointer is the one typed */
 	if (r->kind != R_PTR && m->index >= 0 && m->index < NR_REGS && m->scale == 1 &&
 	    t->reg[m->index].kind == R_PTR)
@@ -802,8 +875,16 @@ struct ref dt_eval(struct dt *c, uint64_t vaddr, const struct mem *m, const stru
 		return (struct ref){ .src = r->src, .idx = idx || r->idx, .inner = r->inner, .type = r->type, .var = r->var,
 				     .off = r->off + m->disp };
 	case R_FRAME:
-	case R_FRAMEX:
-		return stack_ref(c, vaddr, t, r->off + m->disp, idx || r->kind == R_FRAMEX);
+		return stack_ref(c, vaddr, t, r->off + m->disp, idx);
+	case R_FRAMEX: {
+		struct ref f = stack_ref(c, vaddr, t, r->off + m->disp, true);
+
+		/* an element before the one the walk starts at (a loop
+		 * counting from 1): the array the walk is in */
+		if (f.reason == DT_STACK_SLOT && m->disp < 0)
+			f = stack_ref(c, vaddr, t, r->off, true);
+		return f;
+	}
 	case R_TP:
 		return tls_ref(c, r->off + m->disp, idx);
 	case R_TLS:

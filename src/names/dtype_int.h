@@ -159,6 +159,8 @@ void dt_slot_set(struct tst *t, int64_t at, const struct rst *r);
 struct ref dt_eval(struct dt *c, uint64_t vaddr, const struct mem *m, const struct tst *t);
 struct rst dt_load_of(struct dt *c, const struct ref *f);
 bool dt_tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int64_t *off);
+/* The address the .got slot at vaddr holds (something the object defines). */
+bool dt_got(struct obj *o, uint64_t vaddr, uint64_t *target);
 /* What the call returning to ret returns: a direct call to target (0:
  * not direct) whose DWARF gives its type, else the call site's; the
  * pointee (*val false) or a value's type (*val true), 0 unknown or void. */

@@ -141,6 +141,7 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 				struct ref f;
 				struct rst r;
 				int64_t tlsoff;
+				uint64_t target;
 
 				if (m.seg == 1 && m.base < 0 && m.index < 0 && !m.disp && wide) {
 					t->reg[d] = (struct rst){ .kind = R_TP };
@@ -149,6 +150,12 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
 				    dt_tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
 					t->reg[d] = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
+					return;
+				}
+				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide && m.size == 8 &&
+				    dt_got(c->o, m.next + (uint64_t)m.disp, &target)) {
+					/* a GOT slot: the address of a variable */
+					t->reg[d] = (struct rst){ .kind = R_ADDR, .off = (int64_t)target };
 					return;
 				}
 				if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
@@ -207,7 +214,7 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 		}
 		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 &&
 		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_FRAMEX || t->reg[m.base].kind == R_TP ||
-		     t->reg[m.base].kind == R_TLS)) {
+		     t->reg[m.base].kind == R_TLS || t->reg[m.base].kind == R_ADDR)) {
 			struct rst r = t->reg[m.base];
 
 			r.off += m.disp;
@@ -242,7 +249,7 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 		}
 		if (src->type == X86_OP_IMM) {
 			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_FRAMEX || r->kind == R_TP ||
-			    r->kind == R_TLS || r->kind == R_TLSOFF)
+			    r->kind == R_TLS || r->kind == R_TLSOFF || r->kind == R_ADDR)
 				r->off += in->id == X86_INS_ADD ? src->imm : -src->imm;
 			return;
 		}

@@ -74,9 +74,9 @@ static void reg_name(csh h, unsigned int reg, char *buf, size_t size)
 	snprintf(buf, size, "%s", n ? n : "");
 }
 
-/* aarch64 leaves the access size to the mnemonic and the register. */
-static uint8_t arm64_size(const cs_insn *in, const cs_arm64 *a)
+uint8_t a64_access_size(const cs_insn *in)
 {
+	const cs_arm64 *a = &in->detail->arm64;
 	const char *m = in->mnemonic;
 	size_t len = strlen(m);
 
@@ -139,7 +139,7 @@ int symbols__insn_bytes(struct symbols *s, int machine, const uint8_t *buf, size
 			if (op->type != ARM64_OP_MEM)
 				continue;
 			out->mem = true;
-			out->size = arm64_size(in, a);
+			out->size = a64_access_size(in);
 			out->load = in->mnemonic[0] == 'l';
 			out->store = in->mnemonic[0] == 's';
 			reg_name(*h, op->mem.base, out->base, sizeof(out->base));

@@ -221,6 +221,7 @@ static void obj__delete(struct obj *o)
 	free(o->tls_vars);
 	u64map__exit(&o->tls_got);
 	u64map__exit(&o->tls_gd);
+	u64map__exit(&o->got);
 	free(o->subps);
 	u64map__exit(&o->subps_cus);
 	free(o->esyms);

@@ -97,7 +97,7 @@ enum dtype_reason {
 	DT_NO_GLOBAL,           /* a fixed address no DWARF variable covers */
 	DT_TLS,                 /* a thread-local access not resolved */
 	DT_ABSOLUTE,            /* no base register */
-	DT_TCB,                 /* the thread control block (%fs:0x28: the stack protector's canary) */
+	DT_TCB,                 /* the TCB (x86-64 %fs:0x28, the canary) or aarch64's struct pthread below tpidr_el0 */
 	DT_NR
 };
 const char *dtype_reason__name(enum dtype_reason r);

@@ -121,8 +121,11 @@ struct obj {
 	struct acache dtypes;   /* what each instruction's memory operand points at (dtype.c) */
 	int tls_state;          /* 0 not read, 1 a TLS block, -1 none (dtype.c: tls_read) */
 	int64_t tls_base;       /* thread pointer offset of the TLS block (executables), else INT64_MIN */
-	struct u64map tls_got;  /* GOT slot -> TLS block offset (R_X86_64_TPOFF64) */
-	struct u64map tls_gd;   /* tls_index GOT pair -> TLS block offset (R_X86_64_DTPMOD64) */
+	struct u64map tls_got;  /* GOT slot -> TLS block offset (initial exec) */
+	struct u64map tls_gd;   /* tls_index GOT pair or TLS descriptor -> TLS block offset */
+	struct u64map got;      /* .got slot -> the address it holds, of something the object defines */
+	uint64_t got_lo, got_hi; /* the .got section */
+	bool got_exec;          /* ET_EXEC: slots without a relocation hold their final address */
 };
 
 struct ksym {
@@ -222,6 +225,9 @@ void type_name(Dwarf_Die *type, char *buf, size_t size);
 /* The executable section bytes holding link address vaddr: a pointer to
  * them and how many follow (0: none). */
 size_t code_span(struct obj *o, uint64_t vaddr, const uint8_t **p);
+/* The bytes an aarch64 load or store moves (a pair: both registers),
+ * from its mnemonic and registers: aarch64 leaves the size to them. */
+uint8_t a64_access_size(const cs_insn *in);
 /* The capstone handle for machine (EM_X86_64, EM_AARCH64), opened once. */
 bool cs_handle(struct symbols *s, int machine, csh **hp);
 int obj_machine(struct obj *o);

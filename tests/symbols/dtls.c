@@ -3,7 +3,7 @@
  * Thread-local variables of a shared library (tests/unit/test_symbols.c,
  * test_dtype_dso), built -O2 -g -shared -fPIC at test time: general dynamic (an
  * exported variable) and local dynamic (a static one), both through
- * __tls_get_addr.
+ * __tls_get_addr on x86-64, through TLS descriptors on aarch64.
  */
 struct node {
 	long val;
