@@ -35,22 +35,25 @@ static void each(void *arg, uint64_t vaddr, enum dtype_reason r, const struct da
 int main(int argc, char **argv)
 {
 	struct opts o = { .reason = -1 };
+	const char *symfs = NULL;
 	int c, status = 0;
 
-	while ((c = getopt(argc, argv, "vr:")) != -1) {
+	while ((c = getopt(argc, argv, "vr:s:")) != -1) {
 		if (c == 'v')
 			o.verbose = true;
+		else if (c == 's')
+			symfs = optarg;     /* FILE and its DWARF under this root */
 		else if (c == 'r')
 			o.reason = atoi(optarg);
 		else
 			return 2;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: typecov [-v] [-r REASON] FILE...\n");
+		fprintf(stderr, "usage: typecov [-v] [-r REASON] [-s SYMFS] FILE...\n");
 		return 2;
 	}
 	for (int i = optind; i < argc; i++) {
-		struct symbols_opts so = { .no_debuginfod = true };
+		struct symbols_opts so = { .no_debuginfod = true, .symfs = symfs };
 		struct symbols *s = symbols__new(&so);
 		uint64_t counts[DT_NR] = { 0 }, total = 0;
 		int rc;
