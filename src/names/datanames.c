@@ -92,46 +92,30 @@ static int var_name_cmp(const void *a, const void *b)
 		      dwarf_diename((Dwarf_Die *)&((const struct var *)b)->die));
 }
 
-/* The thread-local symbols (STT_TLS: st_value is the offset in the TLS
- * block) of elf named like an unplaced variable. */
-static void tls_symbols(struct obj *o, Elf *elf, struct unplaced *un)
+static int name_var_cmp(const void *key, const void *v)
 {
-	Elf_Scn *scn = NULL;
+	return strcmp(key, dwarf_diename((Dwarf_Die *)&((const struct var *)v)->die));
+}
 
-	while (elf && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
+/* The module's thread-local symbols (STT_TLS: st_value, which libdwfl
+ * leaves as the file has it, is the offset in the TLS block) named like an
+ * unplaced variable; un sorted by name. */
+static void tls_symbols(struct obj *o, struct unplaced *un)
+{
+	int n = dwfl_module_getsymtab(o->mod);
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr, NULL, NULL, NULL);
+		struct var *v;
+
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_TLS ||
+		    !(v = bsearch(name, un->v, un->nr, sizeof(*un->v), name_var_cmp)) || v->addr)
 			continue;
-		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *name;
-			struct var *v = NULL;
-
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_TLS ||
-			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)))
-				continue;
-			for (size_t lo = 0, hi = un->nr; lo < hi;) {
-				size_t mid = lo + (hi - lo) / 2;
-				int c = strcmp(name, dwarf_diename(&un->v[mid].die));
-
-				if (!c) {
-					v = &un->v[mid];
-					break;
-				}
-				if (c < 0)
-					hi = mid;
-				else
-					lo = mid + 1;
-			}
-			if (!v || v->addr)
-				continue;
-			v->addr = 1;    /* placed once */
-			xgrow((void **)&o->tls_vars, &o->alloc_tls_vars, o->nr_tls_vars + 1, sizeof(*o->tls_vars));
-			o->tls_vars[o->nr_tls_vars++] = (struct var){ sym.st_value, v->size ? v->size : sym.st_size, v->die };
-		}
+		v->addr = 1;    /* placed once */
+		xgrow((void **)&o->tls_vars, &o->alloc_tls_vars, o->nr_tls_vars + 1, sizeof(*o->tls_vars));
+		o->tls_vars[o->nr_tls_vars++] = (struct var){ sym.st_value, v->size ? v->size : sym.st_size, v->die };
 	}
 }
 
@@ -147,14 +131,8 @@ void vars_build(struct obj *o)
 	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
 		vars_scan(o, cu, bias, 0, &un);
 	if (un.nr) {
-		GElf_Addr eb;
-		Dwarf *dw = dwfl_module_getdwarf(o->mod, &bias);
-		Elf *main_elf = dwfl_module_getelf(o->mod, &eb), *dbg = dw ? dwarf_getelf(dw) : NULL;
-
 		qsort(un.v, un.nr, sizeof(*un.v), var_name_cmp);
-		tls_symbols(o, main_elf, &un);
-		if (dbg != main_elf)
-			tls_symbols(o, dbg, &un);
+		tls_symbols(o, &un);
 		free(un.v);
 	}
 	if (o->nr_vars)

@@ -685,7 +685,7 @@ static void tls_read(struct obj *o)
 /* What the .got slot at vaddr holds when it is the address of something
  * the object defines: from its relocation, or in an executable without
  * one, the linker's constant. */
-bool dt_got(struct obj *o, uint64_t vaddr, uint64_t *target)
+static bool got_slot(struct obj *o, uint64_t vaddr, uint64_t *target)
 {
 	GElf_Addr bias;
 	Elf *elf;
@@ -698,6 +698,22 @@ bool dt_got(struct obj *o, uint64_t vaddr, uint64_t *target)
 		return true;
 	elf = o->got_exec ? dwfl_module_getelf(o->mod, &bias) : NULL;
 	return elf && file_word(elf, vaddr, target) && *target;
+}
+
+bool dt_got_load(struct obj *o, uint64_t vaddr, uint8_t size, struct rst *r)
+{
+	int64_t tlsoff;
+	uint64_t target;
+
+	if (dt_tls_slot(o, &o->tls_got, vaddr, &tlsoff)) {
+		*r = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
+		return true;
+	}
+	if (size == 8 && got_slot(o, vaddr, &target)) {
+		*r = (struct rst){ .kind = R_ADDR, .off = (int64_t)target };
+		return true;
+	}
+	return false;
 }
 
 /* The TLS variable holding byte off of the object's TLS block. */

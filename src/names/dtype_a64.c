@@ -196,19 +196,14 @@ static void a64_load(struct dt *c, const cs_insn *in, struct tst *t)
 		struct mem mi = m;
 		const struct rst *b = &t->reg[m.base];
 		struct slot *sl;
-		int64_t tlsoff;
-		uint64_t target;
 
 		mi.disp += i * size;
 		mi.size = size;
+		/* a GOT slot: TLS initial exec, or a variable's address */
 		if (b->kind == R_ADDR && m.index < 0 && wide && size == 8 &&
-		    dt_tls_slot(c->o, &c->o->tls_got, (uint64_t)(b->off + mi.disp), &tlsoff)) {
-			/* initial exec: the variable's thread pointer offset */
-			got[i] = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
-		} else if (b->kind == R_ADDR && m.index < 0 && wide && size == 8 &&
-			   dt_got(c->o, (uint64_t)(b->off + mi.disp), &target)) {
-			got[i] = (struct rst){ .kind = R_ADDR, .off = (int64_t)target };
-		} else if (b->kind == R_FRAME && m.index < 0 && (sl = dt_slot_find(t, b->off + mi.disp))) {
+		    dt_got_load(c->o, (uint64_t)(b->off + mi.disp), size, &got[i]))
+			continue;
+		if (b->kind == R_FRAME && m.index < 0 && (sl = dt_slot_find(t, b->off + mi.disp))) {
 			got[i] = sl->r.kind == R_VAL || wide ? sl->r : dt_none;
 		} else {
 			struct ref f = dt_eval(c, in->address, &mi, t);

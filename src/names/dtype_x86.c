@@ -140,24 +140,14 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 				struct slot *sl;
 				struct ref f;
 				struct rst r;
-				int64_t tlsoff;
-				uint64_t target;
 
 				if (m.seg == 1 && m.base < 0 && m.index < 0 && !m.disp && wide) {
 					t->reg[d] = (struct rst){ .kind = R_TP };
 					return;
 				}
 				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
-				    dt_tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
-					t->reg[d] = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
+				    dt_got_load(c->o, m.next + (uint64_t)m.disp, m.size, &t->reg[d]))
 					return;
-				}
-				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide && m.size == 8 &&
-				    dt_got(c->o, m.next + (uint64_t)m.disp, &target)) {
-					/* a GOT slot: the address of a variable */
-					t->reg[d] = (struct rst){ .kind = R_ADDR, .off = (int64_t)target };
-					return;
-				}
 				if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
 				    (sl = dt_slot_find(t, t->reg[m.base].off + m.disp))) {
 					t->reg[d] = sl->r.kind == R_VAL || wide ? sl->r : dt_none;
