@@ -43,6 +43,26 @@ struct unplaced {
 	size_t nr, alloc;
 };
 
+/* A CU-level struct pthread or tcbhead_t defined (sized), the first seen. */
+static void thread_type_of(struct obj *o, Dwarf_Die *die, int tag)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Die type;
+	Dwarf_Word size;
+
+	if (!name)
+		return;
+	if (tag == DW_TAG_structure_type && !o->has_thread_type && !strcmp(name, "pthread") &&
+	    !dwarf_hasattr(die, DW_AT_declaration) && !dwarf_aggregate_size(die, &size) && size) {
+		o->thread_type = *die;
+		o->has_thread_type = true;
+	} else if (tag == DW_TAG_typedef && !o->has_tcb_type && !strcmp(name, "tcbhead_t") &&
+		   die_type(die, &type) && !dwarf_aggregate_size(&type, &size) && size) {
+		o->tcb_type = *die;
+		o->has_tcb_type = true;
+	}
+}
+
 static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth, struct unplaced *un)
 {
 	Dwarf_Die child;
@@ -62,12 +82,20 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 			vars_scan(o, &child, bias, depth + 1, un);
 			continue;
 		}
+		if (depth == 0 && (tag == DW_TAG_structure_type || tag == DW_TAG_typedef)) {
+			thread_type_of(o, &child, tag);
+			continue;
+		}
 		if (tag != DW_TAG_variable)
 			continue;
 		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
 			size = 0;
 		if (!dwarf_attr(&child, DW_AT_location, &a)) {
-			if (depth == 0 && !dwarf_hasattr(&child, DW_AT_declaration) && dwarf_diename(&child)) {
+			const char *name = depth ? NULL : dwarf_diename(&child);
+
+			if (name && dwarf_hasattr(&child, DW_AT_declaration)) {
+				got_ext_decl(o, &child, name);
+			} else if (name) {
 				xgrow((void **)&un->v, &un->alloc, un->nr + 1, sizeof(*un->v));
 				un->v[un->nr++] = (struct var){ 0, size, child };
 			}
@@ -128,6 +156,7 @@ void vars_build(struct obj *o)
 	struct unplaced un = { .nr = 0 };
 
 	o->vars_built = true;
+	obj_relocs(o);  /* the .got slots declarations are matched to */
 	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
 		vars_scan(o, cu, bias, 0, &un);
 	if (un.nr) {

@@ -68,7 +68,9 @@ const char *dtype_reason__name(enum dtype_reason r)
 		[DT_NO_GLOBAL] = "fixed address without a DWARF variable",
 		[DT_TLS] = "thread-local access not resolved",
 		[DT_ABSOLUTE] = "no base register",
-		[DT_TCB] = "thread control block or descriptor (stack protector canary, struct pthread)",
+		[DT_TCB] = "thread control block or descriptor, no type for it in the DWARF (stack protector canary)",
+		[DT_ASM] = "hand-written assembly (no types in its DWARF)",
+		[DT_GOT] = ".got slot (the linker's, no source type)",
 	};
 
 	return (unsigned)r < DT_NR ? n[r] : "?";
@@ -584,6 +586,34 @@ static enum tls_rel tls_rel(int machine, uint64_t type)
 	return TR_NONE;
 }
 
+static int got_ext_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct got_ext *)a)->name, ((const struct got_ext *)b)->name);
+}
+
+static int name_got_ext_cmp(const void *key, const void *e)
+{
+	return strcmp(key, ((const struct got_ext *)e)->name);
+}
+
+void got_ext_decl(struct obj *o, Dwarf_Die *die, const char *name)
+{
+	struct got_ext *e = o->nr_got_ext ? bsearch(name, o->got_ext, o->nr_got_ext, sizeof(*o->got_ext),
+						    name_got_ext_cmp) : NULL;
+	Dwarf_Die type;
+
+	if (!e || e->has_decl || !die_type(die, &type))
+		return;
+	/* every slot of the name (a name has one GOT slot, but a file can
+	 * say otherwise): bsearch found one of them */
+	while (e > o->got_ext && !strcmp(e[-1].name, name))
+		e--;
+	for (; e < o->got_ext + o->nr_got_ext && !strcmp(e->name, name); e++) {
+		e->decl = *die;
+		e->has_decl = true;
+	}
+}
+
 /* The object's TLS block: where an executable's sits from the thread
  * pointer, the GOT slots the dynamic linker fills with a variable's
  * thread pointer offset (initial exec: R_X86_64_TPOFF64,
@@ -593,7 +623,7 @@ static enum tls_rel tls_rel(int machine, uint64_t type)
  * R_X86_64_DTPOFF64 beside it or the linker's constant), aarch64's TLS
  * descriptors (R_AARCH64_TLSDESC), by slot address. Also the .got slots
  * holding the address of something the object defines (got). */
-static void tls_read(struct obj *o)
+void obj_relocs(struct obj *o)
 {
 	struct u64map dtpoff = { .nr = 0 }, dtpmod = { .nr = 0 };
 	GElf_Addr bias;
@@ -666,11 +696,25 @@ static void tls_read(struct obj *o)
 			si = GELF_R_SYM(rel.r_info);
 			if (si && (!syms || !gelf_getsym(syms, (int)si, &sym)))
 				continue;
-			/* an address slot: only what this object defines */
-			if (kind == TR_ADDR && si && sym.st_shndx == SHN_UNDEF)
+			/* an address slot of what another object defines: by
+			 * name, for the declaration that gives its type */
+			if (kind == TR_ADDR && si && sym.st_shndx == SHN_UNDEF) {
+				const char *sname = elf_strptr(elf, symsh.sh_link, sym.st_name);
+
+				if (sname && *sname) {
+					xgrow((void **)&o->got_ext, &o->alloc_got_ext, o->nr_got_ext + 1,
+					      sizeof(*o->got_ext));
+					o->got_ext[o->nr_got_ext++] = (struct got_ext){ .name = sname, .slot = rel.r_offset };
+				}
 				continue;
+			}
 			u64map__put(to[kind], rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
 		}
+	}
+	if (o->nr_got_ext) {
+		qsort(o->got_ext, o->nr_got_ext, sizeof(*o->got_ext), got_ext_cmp);
+		for (size_t i = 0; i < o->nr_got_ext; i++)
+			u64map__put(&o->got_ext_idx, o->got_ext[i].slot, i);
 	}
 	for (size_t i = 0; i < dtpmod.nr; i++) {
 		uint64_t k = dtpmod.ents[i].key, v;
@@ -691,7 +735,7 @@ static bool got_slot(struct obj *o, uint64_t vaddr, uint64_t *target)
 	Elf *elf;
 
 	if (!o->tls_state)
-		tls_read(o);
+		obj_relocs(o);
 	if (vaddr < o->got_lo || vaddr >= o->got_hi || vaddr & 7)
 		return false;
 	if (u64map__get(&o->got, vaddr, target))
@@ -700,17 +744,30 @@ static bool got_slot(struct obj *o, uint64_t vaddr, uint64_t *target)
 	return elf && file_word(elf, vaddr, target) && *target;
 }
 
-bool dt_got_load(struct obj *o, uint64_t vaddr, uint8_t size, struct rst *r)
+bool dt_got_load(struct dt *c, uint64_t vaddr, uint8_t size, struct rst *r)
 {
+	struct obj *o = c->o;
 	int64_t tlsoff;
-	uint64_t target;
+	uint64_t target, i;
+	Dwarf_Die type;
 
 	if (dt_tls_slot(o, &o->tls_got, vaddr, &tlsoff)) {
 		*r = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
 		return true;
 	}
-	if (size == 8 && got_slot(o, vaddr, &target)) {
+	if (size != 8)
+		return false;
+	if (got_slot(o, vaddr, &target)) {
 		*r = (struct rst){ .kind = R_ADDR, .off = (int64_t)target };
+		return true;
+	}
+	/* another object's variable, declared here */
+	if (!o->vars_built)
+		vars_build(o);
+	if (u64map__get(&o->got_ext_idx, vaddr, &i) && o->got_ext[i].has_decl &&
+	    die_type(&o->got_ext[i].decl, &type)) {
+		*r = (struct rst){ .kind = R_PTR, .src = TYPE_VARIABLE, .type = die_intern(c, &type),
+				   .var = die_intern(c, &o->got_ext[i].decl) };
 		return true;
 	}
 	return false;
@@ -736,6 +793,36 @@ static struct ref tls_block_ref(struct dt *c, int64_t off, bool idx)
 	return (struct ref){ .reason = DT_TLS };
 }
 
+/*
+ * What the thread pointer points at, at offset tpoff, not a TLS variable:
+ * on x86-64 (variant II) glibc's struct pthread starts there (its header,
+ * tcbhead_t, holds the stack protector's canary at 0x28); on aarch64
+ * (variant I) the 16-byte tcbhead_t is at it and struct pthread just below.
+ * Typed where the object's DWARF defines them (the C library's), else the
+ * TCB is the reason.
+ */
+static struct ref tcb_ref(struct dt *c, int64_t tpoff, bool idx)
+{
+	struct obj *o = c->o;
+	Dwarf_Word size;
+
+	if (!o->vars_built)
+		vars_build(o);
+	if (c->arch->machine == EM_AARCH64 && tpoff >= 0) {
+		if (o->has_tcb_type && !dwarf_aggregate_size(&o->tcb_type, &size) && (uint64_t)tpoff < size)
+			return (struct ref){ .src = TYPE_TRACKED, .idx = idx, .type = die_intern(c, &o->tcb_type),
+					     .off = tpoff };
+		return (struct ref){ .reason = DT_TCB };
+	}
+	if (!o->has_thread_type || dwarf_aggregate_size(&o->thread_type, &size))
+		return (struct ref){ .reason = DT_TCB };
+	if (c->arch->machine == EM_AARCH64)
+		tpoff += (int64_t)size;     /* struct pthread ends at the thread pointer */
+	if (tpoff < 0 || (uint64_t)tpoff >= size)
+		return (struct ref){ .reason = DT_TCB };
+	return (struct ref){ .src = TYPE_TRACKED, .idx = idx, .type = die_intern(c, &o->thread_type), .off = tpoff };
+}
+
 /* The TLS variable at thread pointer offset tpoff (an executable's). */
 static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
 {
@@ -743,10 +830,10 @@ static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
 
 	/* aarch64 (variant I): below the thread pointer is the thread's
 	 * descriptor (glibc's struct pthread), at it the 16-byte TCB */
-	if (c->arch->machine == EM_AARCH64 && tpoff < 16)
-		return (struct ref){ .reason = DT_TCB };
+	if (c->arch->machine == EM_AARCH64 ? tpoff < 16 : tpoff >= 0)
+		return tcb_ref(c, tpoff, idx);
 	if (!o->tls_state)
-		tls_read(o);
+		obj_relocs(o);
 	if (o->tls_state < 0 || o->tls_base == INT64_MIN)
 		return (struct ref){ .reason = DT_TLS };
 	return tls_block_ref(c, tpoff - o->tls_base, idx);
@@ -760,7 +847,7 @@ bool dt_tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int6
 	uint64_t v;
 
 	if (!o->tls_state)
-		tls_read(o);
+		obj_relocs(o);
 	if (o->tls_state < 0 || !u64map__get(which, vaddr, &v))
 		return false;
 	*off = (int64_t)v;
@@ -776,8 +863,11 @@ static struct ref global_ref(struct dt *c, uint64_t vaddr, bool idx)
 		vars_build(c->o);       /* the first global asked for: every CU's, once */
 	v = var_find(c->o, vaddr);
 
-	if (!v || !die_type((Dwarf_Die *)&v->die, &type))
-		return (struct ref){ .reason = DT_NO_GLOBAL };
+	if (!v || !die_type((Dwarf_Die *)&v->die, &type)) {
+		if (!c->o->tls_state)
+			obj_relocs(c->o);
+		return (struct ref){ .reason = vaddr >= c->o->got_lo && vaddr < c->o->got_hi ? DT_GOT : DT_NO_GLOBAL };
+	}
 	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
 			     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = (int64_t)(vaddr - v->addr) };
 }
@@ -857,7 +947,7 @@ struct ref dt_eval(struct dt *c, uint64_t vaddr, const struct mem *m, const stru
 	if (m->seg == 1) {
 		/* at and above the thread pointer: the TCB, not a variable */
 		if (m->base < 0 && m->index < 0 && m->disp >= 0)
-			return (struct ref){ .reason = DT_TCB };
+			return tcb_ref(c, m->disp, idx);
 		if (m->base < 0)
 			return tls_ref(c, m->disp, idx);
 		if (m->base < NR_REGS && t->reg[m->base].kind == R_TLSOFF)
@@ -912,6 +1002,17 @@ struct ref dt_eval(struct dt *c, uint64_t vaddr, const struct mem *m, const stru
 	}
 }
 
+/* Is ref, a member of the thread descriptor, glibc's pointer to the
+ * descriptor itself (x86-64's THREAD_SELF: header.self at %fs:0x10)? */
+static bool thread_self(const struct dt *c, const struct ref *f, const char *member)
+{
+	size_t len = strlen(member);
+
+	return c->arch->machine == EM_X86_64 && c->o->has_thread_type && !f->ptr &&
+	       dwarf_dieoffset(&c->dies[f->type]) == dwarf_dieoffset(&c->o->thread_type) && len >= 4 &&
+	       !strcmp(member + len - 4, "self") && (len == 4 || member[len - 5] == '.');
+}
+
 /* What a pointer-sized load through ref gives: a pointer's pointee. */
 struct rst dt_load_of(struct dt *c, const struct ref *f)
 {
@@ -937,6 +1038,8 @@ struct rst dt_load_of(struct dt *c, const struct ref *f)
 	}
 	if (!type_walk(&c->dies[f->type], (uint64_t)off, &tmp, &leaf) || tmp.member_off)
 		return dt_none;
+	if (thread_self(c, f, tmp.member))
+		return (struct rst){ .kind = R_TP };
 	if (!pointee(&leaf, &to, &is_void))
 		return (struct rst){ .kind = R_VAL, .src = TYPE_TRACKED, .type = die_intern(c, &leaf) };
 	return (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = is_void ? 0 : die_intern(c, &to) };
@@ -1103,6 +1206,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	const uint8_t *code = NULL;
 	size_t avail = code_span(o, sp->lo, &code);
 	struct ranges whole = { .n = 1 };
+	bool is_asm = dwarf_srclang((Dwarf_Die *)&sp->cu) == DW_LANG_Mips_Assembler;
 	Dwarf_Die dummy;
 
 	memset(&dummy, 0, sizeof(dummy));
@@ -1157,6 +1261,11 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 				r.scale = m.index >= 0 ? m.scale : 0;
 				rc = f.reason ? -ENOENT : 0;
 			}
+			/* assembly has no variables to type a register: only
+			 * its fixed addresses and the thread pointer's are named */
+			if (is_asm && (r.reason == DT_UNTYPED_REG || r.reason == DT_STACK_SLOT ||
+				       r.reason == DT_NO_POINTEE || r.reason == DT_ABSOLUTE || r.reason == DT_NO_GLOBAL))
+				r.reason = DT_ASM;
 			if (t.seen)
 				c.arch->step(&c, &c.ins[i], &t);
 			if (!acache__get(&o->dtypes, c.ins[i].address, &(struct dtype_res){ 0 }, &(int){ 0 }))
@@ -1210,7 +1319,8 @@ static int dtype_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dt
 		range_type(s, o, sp, *h, arch);
 		if (acache__get(&o->dtypes, vaddr, r, &rc))
 			return rc;
-		r->reason = DT_NO_CODE;     /* not on an instruction boundary */
+		/* not on an instruction boundary (the decoder stopped early) */
+		r->reason = dwarf_srclang((Dwarf_Die *)&sp->cu) == DW_LANG_Mips_Assembler ? DT_ASM : DT_NO_CODE;
 	}
 	acache__put(&o->dtypes, vaddr, -ENOENT, r);
 	return -ENOENT;

@@ -201,7 +201,7 @@ static void a64_load(struct dt *c, const cs_insn *in, struct tst *t)
 		mi.size = size;
 		/* a GOT slot: TLS initial exec, or a variable's address */
 		if (b->kind == R_ADDR && m.index < 0 && wide && size == 8 &&
-		    dt_got_load(c->o, (uint64_t)(b->off + mi.disp), size, &got[i]))
+		    dt_got_load(c, (uint64_t)(b->off + mi.disp), size, &got[i]))
 			continue;
 		if (b->kind == R_FRAME && m.index < 0 && (sl = dt_slot_find(t, b->off + mi.disp))) {
 			got[i] = sl->r.kind == R_VAL || wide ? sl->r : dt_none;

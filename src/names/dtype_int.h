@@ -161,8 +161,9 @@ struct rst dt_load_of(struct dt *c, const struct ref *f);
 bool dt_tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int64_t *off);
 /* A size-byte load into a 64-bit register from the GOT slot at vaddr: a
  * TLS variable's thread pointer offset (initial exec: R_TLSOFF), or the
- * address a .got slot holds of something the object defines (R_ADDR). */
-bool dt_got_load(struct obj *o, uint64_t vaddr, uint8_t size, struct rst *r);
+ * address a .got slot holds of something the object defines (R_ADDR), or
+ * of another object's variable this one declares (R_PTR to its type). */
+bool dt_got_load(struct dt *c, uint64_t vaddr, uint8_t size, struct rst *r);
 /* What the call returning to ret returns: a direct call to target (0:
  * not direct) whose DWARF gives its type, else the call site's; the
  * pointee (*val false) or a value's type (*val true), 0 unknown or void. */

@@ -146,7 +146,7 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 					return;
 				}
 				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
-				    dt_got_load(c->o, m.next + (uint64_t)m.disp, m.size, &t->reg[d]))
+				    dt_got_load(c, m.next + (uint64_t)m.disp, m.size, &t->reg[d]))
 					return;
 				if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
 				    (sl = dt_slot_find(t, t->reg[m.base].off + m.disp))) {

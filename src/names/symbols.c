@@ -222,6 +222,8 @@ static void obj__delete(struct obj *o)
 	u64map__exit(&o->tls_got);
 	u64map__exit(&o->tls_gd);
 	u64map__exit(&o->got);
+	u64map__exit(&o->got_ext_idx);
+	free(o->got_ext);
 	free(o->subps);
 	u64map__exit(&o->subps_cus);
 	free(o->esyms);

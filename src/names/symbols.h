@@ -97,7 +97,9 @@ enum dtype_reason {
 	DT_NO_GLOBAL,           /* a fixed address no DWARF variable covers */
 	DT_TLS,                 /* a thread-local access not resolved */
 	DT_ABSOLUTE,            /* no base register */
-	DT_TCB,                 /* the TCB (x86-64 %fs:0x28, the canary) or aarch64's struct pthread below tpidr_el0 */
+	DT_TCB,                 /* the thread pointer's TCB or struct pthread, where the object's DWARF has no such type */
+	DT_ASM,                 /* code assembled from hand-written assembly: its DWARF has no types */
+	DT_GOT,                 /* a .got slot (the linker's: no variable, no type in the source) */
 	DT_NR
 };
 const char *dtype_reason__name(enum dtype_reason r);

@@ -103,6 +103,11 @@ struct obj {
 	struct var *tls_vars;   /* thread-local variables: addr is the offset in the TLS block */
 	size_t nr_tls_vars, alloc_tls_vars;
 	bool vars_built;
+	/* glibc's thread descriptor (struct pthread) and aarch64's TCB
+	 * (tcbhead_t), where the object's DWARF defines them (the C
+	 * library's own): what the thread pointer points at */
+	Dwarf_Die thread_type, tcb_type;
+	bool has_thread_type, has_tcb_type;
 	struct esym *esyms;     /* the ELF symbol table, sorted: libdwfl's address lookup is linear */
 	size_t nr_esyms, alloc_esyms;
 	bool esyms_built;
@@ -124,6 +129,17 @@ struct obj {
 	struct u64map tls_got;  /* GOT slot -> TLS block offset (initial exec) */
 	struct u64map tls_gd;   /* tls_index GOT pair or TLS descriptor -> TLS block offset */
 	struct u64map got;      /* .got slot -> the address it holds, of something the object defines */
+	/* .got slots of what other objects define (GLOB_DAT of an undefined
+	 * symbol), sorted by name; decl: the variable's declaration in this
+	 * object's DWARF (vars_build), which gives its type */
+	struct got_ext {
+		const char *name;
+		uint64_t slot;
+		Dwarf_Die decl;
+		bool has_decl;
+	} *got_ext;
+	size_t nr_got_ext, alloc_got_ext;
+	struct u64map got_ext_idx; /* slot -> index in got_ext */
 	uint64_t got_lo, got_hi; /* the .got section */
 	bool got_exec;          /* ET_EXEC: slots without a relocation hold their final address */
 };
@@ -212,6 +228,11 @@ const struct subp *subp_lookup(struct obj *o, uint64_t vaddr);
 
 /* datanames.c */
 bool die_type(Dwarf_Die *die, Dwarf_Die *type);
+/* dtype.c: the object's TLS layout and .got slots from its relocations, once */
+void obj_relocs(struct obj *o);
+/* dtype.c: a CU-level declaration of a variable named name (vars_build):
+ * the type of the variable a .got slot of another object's holds */
+void got_ext_decl(struct obj *o, Dwarf_Die *die, const char *name);
 /* every variable with a fixed address (vars) or a TLS offset (tls_vars) */
 void vars_build(struct obj *o);
 const struct var *var_find(const struct obj *o, uint64_t vaddr);

@@ -73,6 +73,16 @@ int main(int argc, char **argv)
 		       " with a member or variable (%.1f%%)\n", argv[i], total, counts[DT_OK],
 		       total ? 100.0 * (double)counts[DT_OK] / (double)total : 0.0, o.with_member,
 		       total ? 100.0 * (double)o.with_member / (double)total : 0.0);
+		if (counts[DT_ASM] || counts[DT_GOT]) {
+			/* what compiled source can type: assembly and the
+			 * linker's slots have no source types to find */
+			uint64_t src = total - counts[DT_ASM] - counts[DT_GOT];
+
+			printf("  compiled source (assembly and .got slots apart): %" PRIu64 ", %.1f%% typed, "
+			       "%.1f%% with a member or variable\n", src,
+			       src ? 100.0 * (double)counts[DT_OK] / (double)src : 0.0,
+			       src ? 100.0 * (double)o.with_member / (double)src : 0.0);
+		}
 		for (int r = 1; r < DT_NR; r++)
 			if (counts[r])
 				printf("  %8" PRIu64 " %5.1f%%  [%d] %s\n", counts[r],

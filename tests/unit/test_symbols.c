@@ -962,6 +962,61 @@ static void test_dtype_dso(const char *cc)
 	symbols__delete(s);
 }
 
+/* What the thread pointer points at, typed from a C library's kind of
+ * DWARF (struct pthread, tcbhead_t); assembly; another object's variable
+ * through the .got. */
+static void test_dthread(const char *cc)
+{
+	static const char *const asm_reason = "dt_asm|!hand-written assembly (no types in its DWARF)";
+	char exe[256], so_path[256];
+	struct dt_seen seen = { .nr_fns = 0 }, sseen = { .nr_fns = 0 };
+	uint64_t counts[DT_NR] = { 0 };
+	struct symbols_opts so = { .no_debuginfod = true };
+	struct symbols *s;
+	bool a64 = strstr(cc, "aarch64") != NULL;
+
+	snprintf(exe, sizeof(exe), "%s/dthread-%s", tmpdir, cc);
+	snprintf(so_path, sizeof(so_path), "%s/dthread-%s.so", tmpdir, cc);
+	if (sh("%s -O2 -g -fstack-protector-all -o %s tests/symbols/dthread.c tests/symbols/dasm.S 2>/dev/null", cc,
+	       exe) ||
+	    sh("%s -O2 -g -shared -fPIC -DSHARED -o %s tests/symbols/dthread.c tests/symbols/dasm.S 2>/dev/null", cc,
+	       so_path)) {
+		printf("skip: cannot build tests/symbols/dthread.c with %s\n", cc);
+		return;
+	}
+	dt_fns(exe, &seen);
+	dt_fns(so_path, &sseen);
+	CHECK(seen.nr_fns == 8 && sseen.nr_fns == 8);
+	s = symbols__new(&so);
+	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
+	CHECK(!symbols__type_all(s, so_path, counts, dt_each, &sseen));
+	if (a64) {
+		/* struct pthread ends at tpidr_el0, tcbhead_t starts there */
+		CHECK(dt_has(&seen, "dt_tid|struct pthread|tid|tracked"));
+		CHECK(dt_has(&seen, "dt_cancel|struct pthread|cancelhandling|tracked"));
+		CHECK(dt_has(&seen, "dt_threads|tcbhead_t|private|tracked"));
+	} else {
+		/* %fs:0x10 (header.self) is the descriptor itself */
+		CHECK(dt_has(&seen, "dt_tid|struct pthread|header.self|tracked"));
+		CHECK(dt_has(&seen, "dt_tid|struct pthread|tid|variable"));
+		CHECK(dt_has(&seen, "dt_cancel|struct pthread|cancelhandling|variable"));
+		CHECK(dt_has(&seen, "dt_threads|struct pthread|header.multiple_threads|tracked"));
+		CHECK(dt_has(&seen, "dt_guarded|struct pthread|header.stack_guard|tracked"));
+		CHECK(dt_has(&seen, "dt_guarded|char[64]|buf[?]|variable"));
+	}
+	/* both loads of the assembly function, and nothing else said of it */
+	CHECK(dt_has(&seen, asm_reason) && dt_has(&sseen, asm_reason));
+	for (size_t i = 0; i < seen.nr; i++)
+		CHECK(strncmp(seen.got[i], "dt_asm|", 7) || !strcmp(seen.got[i], asm_reason));
+	/* a shared library: its own variable and another object's, each
+	 * through a .got slot, which is itself the linker's */
+	CHECK(dt_has(&sseen, "dt_global|int|dt_counter|variable"));
+	CHECK(dt_has(&sseen, "dt_peer|struct pthread|peer.tid|variable"));
+	CHECK(dt_has(&sseen, "dt_peer|!.got slot (the linker's, no source type)"));
+	CHECK(counts[DT_ASM] >= 4 && counts[DT_GOT] >= 2);
+	symbols__delete(s);
+}
+
 int main(void)
 {
 	char exe[256], nopie[256];
@@ -978,12 +1033,14 @@ int main(void)
 	test_dtype("gcc", "-O2");
 	test_dtype("gcc", "-O0");
 	test_dtype_dso("gcc");
+	test_dthread("gcc");
 	/* aarch64 (scripts/install-deps installs the cross compiler):
 	 * executable TLS from the symbol table (gcc 12 gives it no DWARF
 	 * location), a shared library's through TLS descriptors */
 	test_dtype(A64_CC, "-O2");
 	test_dtype(A64_CC, "-O0");
 	test_dtype_dso(A64_CC);
+	test_dthread(A64_CC);
 	line_ra = marker_line("tests/symbols/prog.c", "@ra");
 	line_call = marker_line("tests/symbols/prog.c", "@call");
 	snprintf(exe, sizeof(exe), "%s/prog", tmpdir);
