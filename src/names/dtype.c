@@ -183,6 +183,28 @@ struct ranges {
 	int n;
 };
 
+/* DW_OP_entry_value(DW_OP_regN) [DW_OP_plus_uconst k] DW_OP_stack_value:
+ * the variable is what register *reg held on entry, plus *k. */
+static bool entry_value(Dwarf_Attribute *a, const Dwarf_Op *ops, size_t n, uint8_t *reg, int64_t *k)
+{
+	Dwarf_Attribute sub;
+	Dwarf_Op *sops;
+	size_t ns;
+	int64_t off = 0;
+
+	if ((n != 2 && n != 3) || (ops[0].atom != DW_OP_entry_value && ops[0].atom != DW_OP_GNU_entry_value) ||
+	    ops[n - 1].atom != DW_OP_stack_value || (n == 3 && ops[1].atom != DW_OP_plus_uconst))
+		return false;
+	if (dwarf_getlocation_attr(a, &ops[0], &sub) || dwarf_getlocation(&sub, &sops, &ns) || ns != 1)
+		return false;
+	if (sops[0].atom >= DW_OP_reg0 && sops[0].atom <= DW_OP_reg31)
+		*reg = (uint8_t)(sops[0].atom - DW_OP_reg0);
+	else if (!op_breg(&sops[0], reg, &off) || off)
+		return false;
+	*k = n == 3 ? (int64_t)ops[1].number : 0;
+	return *reg < NR_REGS;
+}
+
 static void var_locs(struct dt *c, Dwarf_Die *var, const struct ranges *scope)
 {
 	Dwarf_Attribute a;
@@ -205,6 +227,19 @@ static void var_locs(struct dt *c, Dwarf_Die *var, const struct ranges *scope)
 	if (!dwarf_aggregate_size(&type, &size))
 		l.size = size;
 	while ((off = dwarf_getlocations(&a, off, &base, &start, &end, &ops, &nops)) > 0) {
+		uint8_t reg;
+		int64_t k;
+
+		/* a pointer that was a register's on entry: the register's
+		 * type there, where nothing else gives one (the first one
+		 * found: outer scopes come first) */
+		if (l.pointee && entry_value(&a, ops, nops, &reg, &k)) {
+			if (reg < c->arch->nr_regs && !c->entry_type[reg]) {
+				c->entry_type[reg] = l.pointee;
+				c->entry_off[reg] = -k;
+			}
+			continue;
+		}
 		if (!loc_form(ops, nops, &l) || l.reg >= c->arch->nr_regs)
 			continue;
 		if (start == 0 && end == (Dwarf_Addr)-1) {
@@ -543,6 +578,12 @@ static void apply_locs(const struct dt *c, size_t i, struct tst *t)
 				*r = dt_none;
 			continue;
 		}
+		/* a void * variable says less than the typed pointer the
+		 * register already holds (the register is not written here:
+		 * the same address): a callback's void *arg where the range of
+		 * its cast, struct ctx *c = arg, ended an instruction early */
+		if (!l->pointee && r->kind == R_PTR && r->type && l->kind == L_REG)
+			continue;
 		*r = (struct rst){ .kind = R_PTR, .src = TYPE_VARIABLE, .type = l->pointee,
 				   .off = l->kind == L_REGVAL ? -l->off : 0 };
 	}
@@ -1142,6 +1183,11 @@ static void flow(struct dt *c)
 	struct tst cur;
 
 	cfi_seed(c, c->lo, &c->in[0]);
+	/* a location at the entry (a typed parameter) comes after these */
+	for (int r = 0; c->lo == c->entry && r < c->arch->nr_regs; r++)
+		if (c->entry_type[r] && r != c->arch->sp)
+			c->in[0].reg[r] = (struct rst){ .kind = R_PTR, .src = TYPE_VARIABLE, .type = c->entry_type[r],
+							 .off = c->entry_off[r] };
 	if (c->sret)
 		c->in[0].reg[c->arch->sret] = (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = c->sret };
 	work[nw++] = 0;
@@ -1198,6 +1244,15 @@ static void res_of(const struct dt *c, const struct ref *f, struct dtype_res *r)
 	r->var = f->var ? dwarf_diename(&c->dies[f->var]) : NULL;
 }
 
+/* Where a function is entered: its entry_pc or low_pc, else the start
+ * of its first range (a function split into hot and cold parts). */
+static bool entry_pc(Dwarf_Die *fn, Dwarf_Addr *entry)
+{
+	Dwarf_Addr base, hi;
+
+	return !dwarf_entrypc(fn, entry) || dwarf_ranges(fn, 0, &base, entry, &hi) > 0;
+}
+
 /* Type every instruction of the range [lo, hi) of subprogram sp. */
 static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, csh h,
 		       const struct dt_arch *arch)
@@ -1207,6 +1262,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	size_t avail = code_span(o, sp->lo, &code);
 	struct ranges whole = { .n = 1 };
 	bool is_asm = dwarf_srclang((Dwarf_Die *)&sp->cu) == DW_LANG_Mips_Assembler;
+	Dwarf_Addr entry;
 	Dwarf_Die dummy;
 
 	memset(&dummy, 0, sizeof(dummy));
@@ -1231,6 +1287,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	if (!c.cfi)
 		c.cfi = dwfl_module_dwarf_cfi(o->mod, &c.cfi_bias);
 	frame_base(&c, (Dwarf_Die *)&sp->die);
+	c.entry = entry_pc((Dwarf_Die *)&sp->die, &entry) ? entry + sp->bias : 0;
 	c.sret = sret_type(&c, (Dwarf_Die *)&sp->die);
 	whole.lo[0] = sp->lo - sp->bias;
 	whole.hi[0] = sp->hi - sp->bias;

@@ -102,6 +102,12 @@ struct dt {
 	Dwarf_CFI *cfi;
 	Dwarf_Addr cfi_bias;
 	uint32_t sret;          /* die index of the struct returned in memory at %rdi, 0 */
+	/* what each register held on entry, from variables located by
+	 * DW_OP_entry_value: a pointer to entry_type[r] (die index, 0 none)
+	 * at entry_off[r]; seeds the range that starts at the entry */
+	uint32_t entry_type[NR_REGS];
+	int64_t entry_off[NR_REGS];
+	uint64_t entry;         /* the function's entry (module address), 0 unknown */
 	struct call_site *calls; /* sorted by return address */
 	size_t nr_calls, alloc_calls;
 };

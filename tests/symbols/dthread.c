@@ -100,11 +100,35 @@ int __attribute__((noinline)) dt_peer(void)
 	return peer.tid;
 }
 
+/* a callback's void *arg, typed by the cast an inlined helper makes; gcc
+ * ends the helper's range (and its parameter's) before its last load */
+struct job {
+	long id;
+	int hits;
+};
+
+void __attribute__((noipa)) dt_work(long v)
+{
+	__asm__ volatile("" : : "r"(v));
+}
+
+static inline int job_hits(struct job *j)
+{
+	dt_work(1);
+	return j->hits;
+}
+
+int __attribute__((noinline)) dt_callback(void *arg)
+{
+	dt_work(2);
+	return job_hits(arg);
+}
+
 long dt_asm(long *p);
 
 int main(void)
 {
 	long x[2] = { 1, 2 };
 
-	return (int)dt_asm(x) + dt_global() + dt_peer();
+	return (int)dt_asm(x) + dt_global() + dt_peer() + dt_callback(&(struct job){ 1, 2 });
 }

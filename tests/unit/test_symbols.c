@@ -986,7 +986,7 @@ static void test_dthread(const char *cc)
 	}
 	dt_fns(exe, &seen);
 	dt_fns(so_path, &sseen);
-	CHECK(seen.nr_fns == 8 && sseen.nr_fns == 8);
+	CHECK(seen.nr_fns == 10 && sseen.nr_fns == 10);
 	s = symbols__new(&so);
 	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
 	CHECK(!symbols__type_all(s, so_path, counts, dt_each, &sseen));
@@ -1004,6 +1004,10 @@ static void test_dthread(const char *cc)
 		CHECK(dt_has(&seen, "dt_guarded|struct pthread|header.stack_guard|tracked"));
 		CHECK(dt_has(&seen, "dt_guarded|char[64]|buf[?]|variable"));
 	}
+	/* void *arg at a load the range of its typed cast (an inlined
+	 * helper's parameter) ends just before: the register keeps the type */
+	CHECK(dt_has(&seen, "dt_callback|struct job|hits|variable"));
+	CHECK(dt_has(&sseen, "dt_callback|struct job|hits|variable"));
 	/* both loads of the assembly function, and nothing else said of it */
 	CHECK(dt_has(&seen, asm_reason) && dt_has(&sseen, asm_reason));
 	for (size_t i = 0; i < seen.nr; i++)
@@ -1014,6 +1018,30 @@ static void test_dthread(const char *cc)
 	CHECK(dt_has(&sseen, "dt_peer|struct pthread|peer.tid|variable"));
 	CHECK(dt_has(&sseen, "dt_peer|!.got slot (the linker's, no source type)"));
 	CHECK(counts[DT_ASM] >= 4 && counts[DT_GOT] >= 2);
+	symbols__delete(s);
+}
+
+/* A pointer known only as a register's value on entry
+ * (DW_OP_GNU_entry_value, hand-written DWARF): the register is typed
+ * there and the type follows the value. */
+static void test_dentry(void)
+{
+	char so_path[256];
+	struct dt_seen seen = { .nr_fns = 0 };
+	uint64_t counts[DT_NR] = { 0 };
+	struct symbols_opts so = { .no_debuginfod = true };
+	struct symbols *s;
+
+	snprintf(so_path, sizeof(so_path), "%s/dentry.so", tmpdir);
+	if (sh("gcc -shared -o %s tests/symbols/dentry.S 2>/dev/null", so_path)) {
+		printf("skip: cannot build tests/symbols/dentry.S\n");
+		return;
+	}
+	dt_fns(so_path, &seen);
+	CHECK(seen.nr_fns == 2);
+	s = symbols__new(&so);
+	CHECK(!symbols__type_all(s, so_path, counts, dt_each, &seen));
+	CHECK(dt_has(&seen, "dt_entry|struct ctx|b|variable"));
 	symbols__delete(s);
 }
 
@@ -1034,6 +1062,7 @@ int main(void)
 	test_dtype("gcc", "-O0");
 	test_dtype_dso("gcc");
 	test_dthread("gcc");
+	test_dentry();
 	/* aarch64 (scripts/install-deps installs the cross compiler):
 	 * executable TLS from the symbol table (gcc 12 gives it no DWARF
 	 * location), a shared library's through TLS descriptors */
