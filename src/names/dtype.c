@@ -9,7 +9,9 @@
  *
  *  - variables and parameters whose location at an address is a register
  *    (DW_OP_regN, or DW_OP_bregN k; DW_OP_stack_value: the register holds
- *    the value minus k) type that register there;
+ *    the value minus k) type that register there (a void * one does not
+ *    untype a register holding a typed pointer); pointers located by
+ *    DW_OP_entry_value(DW_OP_regN) type register N at the entry;
  *  - between those places, a forward data flow over the decoded
  *    instructions (every branch inside the range followed, states met at
  *    joins: a register keeps a type only where every path agrees) carries
@@ -30,7 +32,15 @@
  *    operands (and registers loaded from %fs:0) thread-local variables of
  *    an executable (the TLS block's offset from the thread pointer), what
  *    __tls_get_addr returns for a tls_index GOT pair a shared library's
- *    (general and local dynamic: the pair's DTPOFF is the block offset).
+ *    (general and local dynamic: the pair's DTPOFF is the block offset);
+ *    at and above x86-64's thread pointer (below aarch64's) glibc's
+ *    struct pthread, where the object's DWARF defines it (the C library);
+ *  - a load from a .got slot of another object's variable gives a pointer
+ *    to the type this object's DWARF declares it with.
+ *
+ * Code assembled from hand-written assembly (its CU's language) has no
+ * types: what fails there is DT_ASM; reads of .got slots themselves,
+ * DT_GOT.
  *
  * x86-64 (dtype_x86.c) and aarch64 (dtype_a64.c) are followed; those
  * files turn one instruction into a change of state (dtype_int.h), the
