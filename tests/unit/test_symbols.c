@@ -937,6 +937,27 @@ static void test_dtype(const char *cc, const char *opt)
 	symbols__delete(s);
 }
 
+/* Builds src (cc flags) into out and types every instruction of it into
+ * seen, whose dt_ functions must number nr_fns; false (a skip, said) when
+ * it cannot be built. */
+static bool dt_build_type(const char *cc, const char *flags, const char *src, const char *out, size_t nr_fns,
+			  struct dt_seen *seen, uint64_t counts[DT_NR])
+{
+	struct symbols_opts so = { .no_debuginfod = true };
+	struct symbols *s;
+
+	if (sh("%s %s -o %s %s 2>/dev/null", cc, flags, out, src)) {
+		printf("skip: cannot build %s with %s\n", src, cc);
+		return false;
+	}
+	dt_fns(out, seen);
+	CHECK(seen->nr_fns == nr_fns);
+	s = symbols__new(&so);
+	CHECK(!symbols__type_all(s, out, counts, dt_each, seen));
+	symbols__delete(s);
+	return true;
+}
+
 /* A shared library's thread-local variables, reached through
  * __tls_get_addr's tls_index GOT pairs (general and local dynamic). */
 static void test_dtype_dso(const char *cc)
@@ -944,22 +965,13 @@ static void test_dtype_dso(const char *cc)
 	char so_path[256];
 	struct dt_seen seen = { .nr_fns = 0 };
 	uint64_t counts[DT_NR] = { 0 };
-	struct symbols_opts so = { .no_debuginfod = true };
-	struct symbols *s;
 
 	snprintf(so_path, sizeof(so_path), "%s/dtls-%s.so", tmpdir, cc);
-	if (sh("%s -O2 -g -shared -fPIC -o %s tests/symbols/dtls.c 2>/dev/null", cc, so_path)) {
-		printf("skip: cannot build tests/symbols/dtls.c with %s\n", cc);
+	if (!dt_build_type(cc, "-O2 -g -shared -fPIC", "tests/symbols/dtls.c", so_path, 2, &seen, counts))
 		return;
-	}
-	dt_fns(so_path, &seen);
-	CHECK(seen.nr_fns == 2);
-	s = symbols__new(&so);
-	CHECK(!symbols__type_all(s, so_path, counts, dt_each, &seen));
 	CHECK(dt_has(&seen, "dt_gd|struct node|gd_node.tag|variable"));
 	CHECK(dt_has(&seen, "dt_ld|struct node[2]|ld_node[1].val|variable"));
 	CHECK(dt_has(&seen, "dt_ld|struct node[2]|ld_node[0].tag|variable"));
-	symbols__delete(s);
 }
 
 /* What the thread pointer points at, typed from a C library's kind of
@@ -968,28 +980,17 @@ static void test_dtype_dso(const char *cc)
 static void test_dthread(const char *cc)
 {
 	static const char *const asm_reason = "dt_asm|!hand-written assembly (no types in its DWARF)";
+	static const char *const src = "tests/symbols/dthread.c tests/symbols/dasm.S";
 	char exe[256], so_path[256];
 	struct dt_seen seen = { .nr_fns = 0 }, sseen = { .nr_fns = 0 };
 	uint64_t counts[DT_NR] = { 0 };
-	struct symbols_opts so = { .no_debuginfod = true };
-	struct symbols *s;
 	bool a64 = strstr(cc, "aarch64") != NULL;
 
 	snprintf(exe, sizeof(exe), "%s/dthread-%s", tmpdir, cc);
 	snprintf(so_path, sizeof(so_path), "%s/dthread-%s.so", tmpdir, cc);
-	if (sh("%s -O2 -g -fstack-protector-all -o %s tests/symbols/dthread.c tests/symbols/dasm.S 2>/dev/null", cc,
-	       exe) ||
-	    sh("%s -O2 -g -shared -fPIC -DSHARED -o %s tests/symbols/dthread.c tests/symbols/dasm.S 2>/dev/null", cc,
-	       so_path)) {
-		printf("skip: cannot build tests/symbols/dthread.c with %s\n", cc);
+	if (!dt_build_type(cc, "-O2 -g -fstack-protector-all", src, exe, 10, &seen, counts) ||
+	    !dt_build_type(cc, "-O2 -g -shared -fPIC -DSHARED", src, so_path, 10, &sseen, counts))
 		return;
-	}
-	dt_fns(exe, &seen);
-	dt_fns(so_path, &sseen);
-	CHECK(seen.nr_fns == 10 && sseen.nr_fns == 10);
-	s = symbols__new(&so);
-	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
-	CHECK(!symbols__type_all(s, so_path, counts, dt_each, &sseen));
 	if (a64) {
 		/* struct pthread ends at tpidr_el0, tcbhead_t starts there */
 		CHECK(dt_has(&seen, "dt_tid|struct pthread|tid|tracked"));
@@ -1018,7 +1019,6 @@ static void test_dthread(const char *cc)
 	CHECK(dt_has(&sseen, "dt_peer|struct pthread|peer.tid|variable"));
 	CHECK(dt_has(&sseen, "dt_peer|!.got slot (the linker's, no source type)"));
 	CHECK(counts[DT_ASM] >= 4 && counts[DT_GOT] >= 2);
-	symbols__delete(s);
 }
 
 /* A pointer known only as a register's value on entry
@@ -1029,20 +1029,10 @@ static void test_dentry(void)
 	char so_path[256];
 	struct dt_seen seen = { .nr_fns = 0 };
 	uint64_t counts[DT_NR] = { 0 };
-	struct symbols_opts so = { .no_debuginfod = true };
-	struct symbols *s;
 
 	snprintf(so_path, sizeof(so_path), "%s/dentry.so", tmpdir);
-	if (sh("gcc -shared -o %s tests/symbols/dentry.S 2>/dev/null", so_path)) {
-		printf("skip: cannot build tests/symbols/dentry.S\n");
-		return;
-	}
-	dt_fns(so_path, &seen);
-	CHECK(seen.nr_fns == 2);
-	s = symbols__new(&so);
-	CHECK(!symbols__type_all(s, so_path, counts, dt_each, &seen));
-	CHECK(dt_has(&seen, "dt_entry|struct ctx|b|variable"));
-	symbols__delete(s);
+	if (dt_build_type("gcc", "-shared", "tests/symbols/dentry.S", so_path, 2, &seen, counts))
+		CHECK(dt_has(&seen, "dt_entry|struct ctx|b|variable"));
 }
 
 int main(void)
