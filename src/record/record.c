@@ -1587,6 +1587,17 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 	rc->task_mode = o->nr_pids || o->nr_tids;
 	rc->sys_mode = o->system_wide || (o->cpus && !rc->task_mode && !cmd);
 
+	/* a command that cannot run is said before anything about events */
+	if (cmd && !rc->task_mode && !rc->sys_mode) {
+		char exe[4096];
+		int err = command_path(cmd[0], exe, sizeof(exe));
+
+		if (err) {
+			fprintf(stderr, "c2cscan record: cannot run '%s': %s\n", cmd[0], strerror(-err));
+			status = 1;
+			goto out;
+		}
+	}
 	status = choose_events(rc);
 	if (status)
 		goto out;

@@ -134,6 +134,15 @@ fi
 expect_eq "command not found" "$rc" 1
 grep -q "cannot run '/nonexistent/cmd'" err || fail "command not found message: $(cat err)"
 [ -e y.data ] && fail "output left behind for a command that never ran"
+# without -e (memory events, which this machine may lack): the command
+# is named first, not the PMU
+"$C2CSCAN" record -q -o y.data -- ./nosuch-cmd 2>err; rc=$?
+expect_eq "command not found, default events" "$rc" 1
+expect_eq "one line for it" "$(cat err)" "c2cscan record: cannot run './nosuch-cmd': No such file or directory"
+: > noexec
+"$C2CSCAN" record -q -o y.data -- ./noexec 2>err; rc=$?
+expect_eq "not executable" "$rc" 1
+grep -q "cannot run './noexec': Permission denied" err || fail "not executable message: $(cat err)"
 "$C2CSCAN" record -q -e page-faults -o /nonexistent/dir/z.data -- true 2>err; rc=$?
 expect_eq "unwritable output" "$rc" 1
 grep -q "/nonexistent/dir/z.data" err || fail "unwritable output message: $(cat err)"
