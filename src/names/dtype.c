@@ -17,7 +17,9 @@
  *    joins: a register keeps a type only where every path agrees) carries
  *    the types through moves, lea, constant adds, loads of pointer members,
  *    spills to the stack and back, sums of an index and a loaded pointer,
- *    untyped pointers stored into typed ones (an allocation's result), and
+ *    untyped pointers stored into typed ones (an allocation's result: the
+ *    call is then typed, and the flow runs again for the accesses before
+ *    the store), and
  *    drops them at calls (caller-saved registers; the callee's return type,
  *    from its DWARF or its call site's for calls through the PLT, types
  *    %rax) and at any other write; pointers the paths disagree on inside
@@ -377,7 +379,7 @@ const struct rst dt_none;
 static bool rst_eq(const struct rst *a, const struct rst *b)
 {
 	return a->kind == b->kind && a->src == b->src && a->idx == b->idx && a->inner == b->inner &&
-	       a->type == b->type && a->var == b->var && a->off == b->off;
+	       a->type == b->type && a->var == b->var && a->off == b->off && a->from == b->from;
 }
 
 struct slot *dt_slot_find(struct tst *t, int64_t at)
@@ -437,7 +439,7 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 		return true;
 	}
 	for (int i = 0; i < c->arch->nr_regs; i++) {
-		if (dst->reg[i].kind == R_NONE || rst_eq(&dst->reg[i], &src->reg[i]))
+		if ((dst->reg[i].kind == R_NONE && !dst->reg[i].from) || rst_eq(&dst->reg[i], &src->reg[i]))
 			continue;
 		if (same_array(c, &dst->reg[i], &src->reg[i])) {
 			uint64_t size = c->sizes[dst->reg[i].type];
@@ -1103,8 +1105,12 @@ uint32_t dt_call_ret(struct dt *c, uint64_t target, uint64_t ret, bool *val)
 	const struct subp *sp = target ? subp_lookup(c->o, target) : NULL;
 	size_t lo = 0, hi = c->nr_calls;
 
-	if (sp && sp->lo == target)
-		return ret_type(c, (Dwarf_Die *)&sp->die, val);
+	uint32_t t;
+
+	/* a void * from the callee's DWARF: what its result was stored
+	 * into may say more (dt_infer) */
+	if (sp && sp->lo == target && ((t = ret_type(c, (Dwarf_Die *)&sp->die, val)) || *val))
+		return t;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -1117,6 +1123,48 @@ uint32_t dt_call_ret(struct dt *c, uint64_t target, uint64_t ret, bool *val)
 		return 0;
 	*val = c->calls[lo].val;
 	return c->calls[lo].type;
+}
+
+struct rst dt_call_result(const struct dt *c, const cs_insn *in, uint32_t ret, bool val)
+{
+	if (ret)
+		return (struct rst){ .kind = val ? R_VAL : R_PTR, .src = TYPE_TRACKED, .type = ret };
+	return (struct rst){ .kind = R_NONE, .from = (uint32_t)(in - c->ins) + 1 };
+}
+
+void dt_infer(struct dt *c, const struct rst *r, uint32_t type)
+{
+	const cs_insn *call;
+
+	if (!r->from || r->from > c->n || c->infer_done)
+		return;
+	call = &c->ins[r->from - 1];
+	for (size_t i = 0; i < c->nr_infer; i++)
+		if (c->infer[i].ret == call->address + call->size)
+			return;
+	xgrow((void **)&c->infer, &c->alloc_infer, c->nr_infer + 1, sizeof(*c->infer));
+	c->infer[c->nr_infer++] = (struct call_site){ .ret = call->address + call->size, .type = type };
+}
+
+/* The calls dt_infer typed, where nothing named their type before:
+ * true when the flow is to run again. */
+static bool infer_calls(struct dt *c)
+{
+	size_t before = c->nr_calls;
+
+	c->infer_done = true;
+	for (size_t i = 0; i < c->nr_infer; i++) {
+		bool val;
+
+		if (dt_call_ret(c, 0, c->infer[i].ret, &val))
+			continue;
+		xgrow((void **)&c->calls, &c->alloc_calls, c->nr_calls + 1, sizeof(*c->calls));
+		c->calls[c->nr_calls++] = c->infer[i];
+	}
+	if (c->nr_calls == before)
+		return false;
+	qsort(c->calls, c->nr_calls, sizeof(*c->calls), call_site_cmp);
+	return true;
 }
 
 /* ---- the data flow over one range ---- */
@@ -1308,6 +1356,10 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	blocks_build(&c);
 	c.in = xcalloc(c.nb, sizeof(*c.in));
 	flow(&c);
+	if (infer_calls(&c)) {
+		memset(c.in, 0, c.nb * sizeof(*c.in));
+		flow(&c);
+	}
 	for (size_t b = 0; b < c.nb; b++) {
 		struct tst t = c.in[b];
 
@@ -1346,6 +1398,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	free(c.gen);
 	free(c.locs);
 	free(c.calls);
+	free(c.infer);
 	free(c.dies);
 	free(c.sizes);
 	u64map__exit(&c.die_idx);

@@ -247,8 +247,10 @@ static void a64_store(struct dt *c, const cs_insn *in, struct tst *t)
 			struct ref f = dt_eval(c, in->address, &mi, t);
 			struct rst p = dt_load_of(c, &f);
 
-			if (p.kind == R_PTR && p.type)
+			if (p.kind == R_PTR && p.type) {
+				dt_infer(c, r, p.type);
 				t->reg[sr] = p;
+			}
 		}
 		if (b->kind == R_FRAME && m.index < 0)
 			dt_slot_set(t, b->off + mi.disp, r->kind == R_VAL || (r->kind != R_NONE && size == 8) ? r : &dt_none);
@@ -321,8 +323,7 @@ static void a64_call(struct dt *c, const cs_insn *in, struct tst *t)
 	for (int r = 0; r <= 18; r++)
 		t->reg[r] = dt_none;
 	t->reg[A64_LR] = dt_none;
-	if (ret)
-		t->reg[0] = (struct rst){ .kind = val ? R_VAL : R_PTR, .src = TYPE_TRACKED, .type = ret };
+	t->reg[0] = dt_call_result(c, in, ret, val);
 }
 
 static void a64_step(struct dt *c, const cs_insn *in, struct tst *t)

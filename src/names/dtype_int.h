@@ -37,6 +37,7 @@ struct rst {
 	bool inner;             /* R_PTR idx: within an array member of type, not by whole elements */
 	uint32_t type;
 	uint32_t var;           /* die index of the variable whose storage it points into, 0 */
+	uint32_t from;          /* untyped: what the call at instruction from - 1 returned (0: not) */
 	int64_t off;
 };
 
@@ -110,6 +111,11 @@ struct dt {
 	uint64_t entry;         /* the function's entry (module address), 0 unknown */
 	struct call_site *calls; /* sorted by return address */
 	size_t nr_calls, alloc_calls;
+	/* calls whose untyped result the flow saw stored into a typed
+	 * pointer: their return type, for a second flow (dt_infer) */
+	struct call_site *infer;
+	size_t nr_infer, alloc_infer;
+	bool infer_done;
 };
 /* ---- evaluating an operand ---- */
 
@@ -174,6 +180,14 @@ bool dt_got_load(struct dt *c, uint64_t vaddr, uint8_t size, struct rst *r);
  * not direct) whose DWARF gives its type, else the call site's; the
  * pointee (*val false) or a value's type (*val true), 0 unknown or void. */
 uint32_t dt_call_ret(struct dt *c, uint64_t target, uint64_t ret, bool *val);
+/* What register r holds after the call at in: the call's result of type
+ * ret (a pointee, or with val a value's type), or an untyped result that
+ * remembers the call (dt_infer). */
+struct rst dt_call_result(const struct dt *c, const cs_insn *in, uint32_t ret, bool val);
+/* An untyped register r stored into a pointer to type: when r is a
+ * call's result, that call returns such a pointer (its accesses before
+ * the store are typed by a second flow). */
+void dt_infer(struct dt *c, const struct rst *r, uint32_t type);
 size_t dt_insn_at(const struct dt *c, uint64_t a);
 
 #endif

@@ -169,8 +169,10 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 			struct ref f = dt_eval(c, in->address, &m, t);
 			struct rst r = dt_load_of(c, &f);
 
-			if (r.kind == R_PTR && r.type)
+			if (r.kind == R_PTR && r.type) {
+				dt_infer(c, &t->reg[d], r.type);
 				t->reg[d] = r;
+			}
 		}
 		if (dst->type == X86_OP_MEM && mem_of(in, dst, &m) && m.seg == 0 && m.base >= 0 && m.index < 0 &&
 		    t->reg[m.base].kind == R_FRAME) {
@@ -331,8 +333,7 @@ static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
 			t->reg[0] = (struct rst){ .kind = R_TLS, .off = arg.off };
 			return;
 		}
-		if (ret)
-			t->reg[0] = (struct rst){ .kind = val ? R_VAL : R_PTR, .src = TYPE_TRACKED, .type = ret };
+		t->reg[0] = dt_call_result(c, in, ret, val);
 		return;
 	}
 	default:
