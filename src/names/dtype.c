@@ -405,6 +405,13 @@ void dt_slot_set(struct tst *t, int64_t at, const struct rst *r)
 	sl->r = *r;
 }
 
+/* The same place or value but for how it was found (src, var, from). */
+static bool same_place(const struct rst *a, const struct rst *b)
+{
+	return a->kind == b->kind && (a->kind == R_PTR || a->kind == R_VAL) && a->type == b->type &&
+	       a->off == b->off && a->idx == b->idx && a->inner == b->inner;
+}
+
 /* Pointers to one type whose offsets differ by whole elements (a loop
  * walking an array): one pointer to an unknown element. */
 static bool same_array(const struct dt *c, const struct rst *a, const struct rst *b)
@@ -441,6 +448,21 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 	for (int i = 0; i < c->arch->nr_regs; i++) {
 		if ((dst->reg[i].kind == R_NONE && !dst->reg[i].from) || rst_eq(&dst->reg[i], &src->reg[i]))
 			continue;
+		if (same_place(&dst->reg[i], &src->reg[i])) {
+			/* one pointer or value reached two ways (a variable
+			 * on one path, a load on the other): the type stays,
+			 * what told it goes where they differ */
+			struct rst m = dst->reg[i];
+
+			m.src = m.src == src->reg[i].src ? m.src : TYPE_TRACKED;
+			m.var = m.var == src->reg[i].var ? m.var : 0;
+			m.from = m.from == src->reg[i].from ? m.from : 0;
+			if (!rst_eq(&m, &dst->reg[i])) {
+				dst->reg[i] = m;
+				changed = true;
+			}
+			continue;
+		}
 		if (same_array(c, &dst->reg[i], &src->reg[i])) {
 			uint64_t size = c->sizes[dst->reg[i].type];
 

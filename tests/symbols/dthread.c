@@ -124,11 +124,19 @@ int __attribute__((noinline)) dt_callback(void *arg)
 	return job_hits(arg);
 }
 
+/* one pointer reached two ways, a parameter and a load: a join, not an
+ * array walk */
+int __attribute__((noinline)) dt_join(struct job *j, struct job **alt)
+{
+	return (dt_counter ? *alt : j)->hits;
+}
+
 long dt_asm(long *p);
 
 int main(void)
 {
 	long x[2] = { 1, 2 };
 
-	return (int)dt_asm(x) + dt_global() + dt_peer() + dt_callback(&(struct job){ 1, 2 });
+	return (int)dt_asm(x) + dt_global() + dt_peer() + dt_callback(&(struct job){ 1, 2 }) +
+	       dt_join(&(struct job){ 1, 2 }, &(struct job *){ 0 });
 }

@@ -988,8 +988,8 @@ static void test_dthread(const char *cc)
 
 	snprintf(exe, sizeof(exe), "%s/dthread-%s", tmpdir, cc);
 	snprintf(so_path, sizeof(so_path), "%s/dthread-%s.so", tmpdir, cc);
-	if (!dt_build_type(cc, "-O2 -g -fstack-protector-all", src, exe, 10, &seen, counts) ||
-	    !dt_build_type(cc, "-O2 -g -shared -fPIC -DSHARED", src, so_path, 10, &sseen, counts))
+	if (!dt_build_type(cc, "-O2 -g -fstack-protector-all", src, exe, 11, &seen, counts) ||
+	    !dt_build_type(cc, "-O2 -g -shared -fPIC -DSHARED", src, so_path, 11, &sseen, counts))
 		return;
 	if (a64) {
 		/* struct pthread ends at tpidr_el0, tcbhead_t starts there */
@@ -1009,6 +1009,10 @@ static void test_dthread(const char *cc)
 	 * helper's parameter) ends just before: the register keeps the type */
 	CHECK(dt_has(&seen, "dt_callback|struct job|hits|variable"));
 	CHECK(dt_has(&sseen, "dt_callback|struct job|hits|variable"));
+	/* paths agreeing on the type, not on how it was known: the member,
+	 * not an element of an array no one walks */
+	CHECK(dt_has(&seen, "dt_join|struct job|hits|tracked"));
+	CHECK(dt_has(&sseen, "dt_join|struct job|hits|tracked"));
 	/* both loads of the assembly function, and nothing else said of it */
 	CHECK(dt_has(&seen, asm_reason) && dt_has(&sseen, asm_reason));
 	for (size_t i = 0; i < seen.nr; i++)
