@@ -307,7 +307,13 @@ static void call_site(struct dt *c, Dwarf_Die *cs)
 	    dwarf_formaddr(&a, &ret))
 		return;
 	if ((!dwarf_attr(cs, DW_AT_call_origin, &a) && !dwarf_attr(cs, DW_AT_abstract_origin, &a)) ||
-	    !dwarf_formref_die(&a, &fn) || !(type = ret_type(c, &fn, &val)))
+	    !dwarf_formref_die(&a, &fn))
+		return;
+	if (dwarf_hasattr_integrate(&fn, DW_AT_noreturn)) {
+		xgrow((void **)&c->noret, &c->alloc_noret, c->nr_noret + 1, sizeof(*c->noret));
+		c->noret[c->nr_noret++] = ret + c->bias;
+	}
+	if (!(type = ret_type(c, &fn, &val)))
 		return;
 	xgrow((void **)&c->calls, &c->alloc_calls, c->nr_calls + 1, sizeof(*c->calls));
 	c->calls[c->nr_calls++] = (struct call_site){ .ret = ret + c->bias, .type = type, .val = val };
@@ -1189,6 +1195,18 @@ static bool infer_calls(struct dt *c)
 	return true;
 }
 
+bool dt_noreturn(const struct dt *c, size_t i, uint64_t target)
+{
+	const struct subp *sp = target ? subp_lookup(c->o, target) : NULL;
+	uint64_t ret = c->ins[i].address + c->ins[i].size;
+	size_t k;
+
+	if (sp && sp->lo == target)
+		return dwarf_hasattr_integrate((Dwarf_Die *)&sp->die, DW_AT_noreturn);
+	k = upper_bound_u64(c->noret, c->nr_noret, sizeof(*c->noret), ret);
+	return k && c->noret[k - 1] == ret;
+}
+
 /* ---- the data flow over one range ---- */
 
 size_t dt_insn_at(const struct dt *c, uint64_t a)
@@ -1374,6 +1392,8 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	scope_scan(&c, (Dwarf_Die *)&sp->die, &whole, 0);
 	if (c.nr_calls)
 		qsort(c.calls, c.nr_calls, sizeof(*c.calls), call_site_cmp);
+	if (c.nr_noret)
+		qsort(c.noret, c.nr_noret, sizeof(*c.noret), cmp_u64_key);
 	gens_build(&c);
 	blocks_build(&c);
 	c.in = xcalloc(c.nb, sizeof(*c.in));
@@ -1420,6 +1440,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	free(c.gen);
 	free(c.locs);
 	free(c.calls);
+	free(c.noret);
 	free(c.infer);
 	free(c.dies);
 	free(c.sizes);

@@ -420,6 +420,11 @@ static void a64_succs(const struct dt *c, size_t i, size_t *fall, size_t *target
 	case ARM64_INS_TBZ:
 	case ARM64_INS_TBNZ:
 		break;
+	case ARM64_INS_BL:
+	case ARM64_INS_BLR:
+		if (dt_noreturn(c, i, in->id == ARM64_INS_BL && last && last->type == ARM64_OP_IMM ? (uint64_t)last->imm : 0))
+			*fall = SIZE_MAX;
+		return;
 	default:
 		return;
 	}

@@ -111,6 +111,8 @@ struct dt {
 	uint64_t entry;         /* the function's entry (module address), 0 unknown */
 	struct call_site *calls; /* sorted by return address */
 	size_t nr_calls, alloc_calls;
+	uint64_t *noret;        /* return addresses of calls that do not return (call sites), sorted */
+	size_t nr_noret, alloc_noret;
 	/* calls whose untyped result the flow saw stored into a typed
 	 * pointer: their return type, for a second flow (dt_infer) */
 	struct call_site *infer;
@@ -189,5 +191,10 @@ struct rst dt_call_result(const struct dt *c, const cs_insn *in, uint32_t ret, b
  * the store are typed by a second flow). */
 void dt_infer(struct dt *c, const struct rst *r, uint32_t type);
 size_t dt_insn_at(const struct dt *c, uint64_t a);
+/* Does the call at instruction i not return (abort, exit, a failed
+ * assertion: DW_AT_noreturn on the callee, found directly or through its
+ * call site)? target: a direct call's, else 0. Code after it is not its
+ * successor. */
+bool dt_noreturn(const struct dt *c, size_t i, uint64_t target);
 
 #endif

@@ -353,6 +353,9 @@ static void x86_succs(const struct dt *c, size_t i, size_t *fall, size_t *target
 	*indirect = false;
 	if (in->id == X86_INS_RET || in->id == X86_INS_UD2 || in->id == X86_INS_HLT)
 		*fall = SIZE_MAX;
+	if (in->id == X86_INS_CALL &&
+	    dt_noreturn(c, i, x->op_count == 1 && x->operands[0].type == X86_OP_IMM ? (uint64_t)x->operands[0].imm : 0))
+		*fall = SIZE_MAX;
 	if (!jump)
 		return;
 	if (in->id == X86_INS_JMP)

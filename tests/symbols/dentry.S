@@ -10,7 +10,14 @@
  *	long dt_entry(void *arg) { struct ctx *c = arg; ext(); return c->b; }
  *
  * arg (void *) is in %rdi at the first instruction; c's only location is
- * DW_OP_GNU_entry_value(DW_OP_reg5) DW_OP_stack_value. x86-64 only.
+ * DW_OP_GNU_entry_value(DW_OP_reg5) DW_OP_stack_value. And a call that
+ * does not return (DW_AT_noreturn), with code after it that a branch
+ * reaches:
+ *
+ *	long dt_noret(struct ctx **pp, int ok)
+ *	{ struct ctx *c = *pp; if (!ok) dt_stop(); return c->b; }
+ *
+ * x86-64 only.
  */
 	.text
 	.globl dt_entry
@@ -29,6 +36,23 @@ dt_entry_end:
 dt_entry_ext:
 	ret
 	.size dt_entry_ext, .-dt_entry_ext
+
+	.globl dt_noret
+	.type dt_noret, @function
+dt_noret:
+	mov (%rdi), %rax
+	test %esi, %esi
+	jne 1f
+	call dt_stop
+1:	mov 8(%rax), %rax
+	ret
+	.size dt_noret, .-dt_noret
+dt_noret_end:
+	.type dt_stop, @function
+dt_stop:
+	ud2
+	.size dt_stop, .-dt_stop
+dt_stop_end:
 
 	.section .debug_abbrev,"",@progbits
 abbrev:
@@ -76,6 +100,12 @@ abbrev:
 	.uleb128 0x49; .uleb128 0x13
 	.uleb128 0x02; .uleb128 0x18
 	.byte 0, 0
+	.uleb128 10; .uleb128 0x2e; .byte 0            /* subprogram that does not return */
+	.uleb128 0x03; .uleb128 0x08
+	.uleb128 0x11; .uleb128 0x01
+	.uleb128 0x12; .uleb128 0x07
+	.uleb128 0x87; .uleb128 0x19                   /* noreturn: flag_present */
+	.byte 0, 0
 	.byte 0
 
 	.section .debug_info,"",@progbits
@@ -89,7 +119,7 @@ cu_version:
 	.asciz "hand-written DWARF (c2cscan tests)"
 	.byte 0x0c                                     /* DW_LANG_C99 */
 	.quad dt_entry
-	.quad dt_entry_end - dt_entry
+	.quad dt_stop_end - dt_entry
 t_long:
 	.uleb128 2
 	.asciz "long int"
@@ -128,6 +158,24 @@ t_voidp:
 	.long t_ctxp - cu
 	.uleb128 4; .byte 0xf3, 1, 0x55, 0x9f          /* GNU_entry_value(reg5) stack_value */
 	.byte 0
+t_ctxpp:
+	.uleb128 5
+	.byte 8
+	.long t_ctxp - cu
+	.uleb128 7
+	.asciz "dt_noret"
+	.long t_long - cu
+	.quad dt_noret
+	.quad dt_noret_end - dt_noret
+	.uleb128 8
+	.asciz "pp"
+	.long t_ctxpp - cu
+	.uleb128 1; .byte 0x55                         /* DW_OP_reg5 */
+	.byte 0
+	.uleb128 10
+	.asciz "dt_stop"
+	.quad dt_stop
+	.quad dt_stop_end - dt_stop
 	.byte 0
 cu_end:
 	.section .note.GNU-stack,"",@progbits

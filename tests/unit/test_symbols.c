@@ -1027,7 +1027,8 @@ static void test_dthread(const char *cc)
 
 /* A pointer known only as a register's value on entry
  * (DW_OP_GNU_entry_value, hand-written DWARF): the register is typed
- * there and the type follows the value. */
+ * there and the type follows the value. A call that does not return
+ * (DW_AT_noreturn) has no successor. */
 static void test_dentry(void)
 {
 	char so_path[256];
@@ -1035,8 +1036,12 @@ static void test_dentry(void)
 	uint64_t counts[DT_NR] = { 0 };
 
 	snprintf(so_path, sizeof(so_path), "%s/dentry.so", tmpdir);
-	if (dt_build_type("gcc", "-shared", "tests/symbols/dentry.S", so_path, 2, &seen, counts))
-		CHECK(dt_has(&seen, "dt_entry|struct ctx|b|variable"));
+	if (!dt_build_type("gcc", "-shared", "tests/symbols/dentry.S", so_path, 4, &seen, counts))
+		return;
+	CHECK(dt_has(&seen, "dt_entry|struct ctx|b|variable"));
+	/* the block after a call that does not return is reached only by
+	 * the branch around it, %rax typed */
+	CHECK(dt_has(&seen, "dt_noret|struct ctx|b|tracked"));
 }
 
 int main(void)
