@@ -703,19 +703,23 @@ void got_ext_decl(struct obj *o, Dwarf_Die *die, const char *name)
  * for __tls_get_addr (R_X86_64_DTPMOD64, the offset from the
  * R_X86_64_DTPOFF64 beside it or the linker's constant), aarch64's TLS
  * descriptors (R_AARCH64_TLSDESC), by slot address. Also the .got slots
- * holding the address of something the object defines (got). */
+ * holding the address of something the object defines (got), and those
+ * of what other objects define (got_ext). Read once: later calls return. */
 void obj_relocs(struct obj *o)
 {
 	struct u64map dtpoff = { .nr = 0 }, dtpmod = { .nr = 0 };
 	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	Elf *elf;
 	size_t nph = 0;
 	bool exec = false;
 	GElf_Phdr tls = { 0 };
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
 
+	if (o->tls_state)
+		return;
 	o->tls_state = -1;
+	elf = dwfl_module_getelf(o->mod, &bias);
 	if (!elf || elf_getphdrnum(elf, &nph) || !gelf_getehdr(elf, &eh))
 		return;
 	exec = eh.e_type == ET_EXEC;
@@ -815,8 +819,7 @@ static bool got_slot(struct obj *o, uint64_t vaddr, uint64_t *target)
 	GElf_Addr bias;
 	Elf *elf;
 
-	if (!o->tls_state)
-		obj_relocs(o);
+	obj_relocs(o);
 	if (vaddr < o->got_lo || vaddr >= o->got_hi || vaddr & 7)
 		return false;
 	if (u64map__get(&o->got, vaddr, target))
@@ -913,8 +916,7 @@ static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
 	 * descriptor (glibc's struct pthread), at it the 16-byte TCB */
 	if (c->arch->machine == EM_AARCH64 ? tpoff < 16 : tpoff >= 0)
 		return tcb_ref(c, tpoff, idx);
-	if (!o->tls_state)
-		obj_relocs(o);
+	obj_relocs(o);
 	if (o->tls_state < 0 || o->tls_base == INT64_MIN)
 		return (struct ref){ .reason = DT_TLS };
 	return tls_block_ref(c, tpoff - o->tls_base, idx);
@@ -927,8 +929,7 @@ bool dt_tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int6
 {
 	uint64_t v;
 
-	if (!o->tls_state)
-		obj_relocs(o);
+	obj_relocs(o);
 	if (o->tls_state < 0 || !u64map__get(which, vaddr, &v))
 		return false;
 	*off = (int64_t)v;
@@ -944,11 +945,9 @@ static struct ref global_ref(struct dt *c, uint64_t vaddr, bool idx)
 		vars_build(c->o);       /* the first global asked for: every CU's, once */
 	v = var_find(c->o, vaddr);
 
-	if (!v || !die_type((Dwarf_Die *)&v->die, &type)) {
-		if (!c->o->tls_state)
-			obj_relocs(c->o);
+	/* vars_build read the .got's place (obj_relocs) */
+	if (!v || !die_type((Dwarf_Die *)&v->die, &type))
 		return (struct ref){ .reason = vaddr >= c->o->got_lo && vaddr < c->o->got_hi ? DT_GOT : DT_NO_GLOBAL };
-	}
 	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
 			     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = (int64_t)(vaddr - v->addr) };
 }

@@ -124,7 +124,7 @@ struct obj {
 	struct strtab *demangled; /* C++ symbol names demangled on first use (obj__demangle) */
 	struct acache insns;    /* decoded instructions (insn.c) by address */
 	struct acache dtypes;   /* what each instruction's memory operand points at (dtype.c) */
-	int tls_state;          /* 0 not read, 1 a TLS block, -1 none (dtype.c: tls_read) */
+	int tls_state;          /* 0 not read, 1 a TLS block, -1 none (dtype.c: obj_relocs) */
 	int64_t tls_base;       /* thread pointer offset of the TLS block (executables), else INT64_MIN */
 	struct u64map tls_got;  /* GOT slot -> TLS block offset (initial exec) */
 	struct u64map tls_gd;   /* tls_index GOT pair or TLS descriptor -> TLS block offset */

@@ -875,11 +875,32 @@ static void dt_fns(const char *exe, struct dt_seen *seen)
 		pclose(p);
 }
 
+/* Builds src (cc flags) into out and types every instruction of it into
+ * seen, whose dt_ functions must number nr_fns; false (a skip, said) when
+ * it cannot be built. */
+static bool dt_build_type(const char *cc, const char *flags, const char *src, const char *out, size_t nr_fns,
+			  struct dt_seen *seen, uint64_t counts[DT_NR])
+{
+	struct symbols_opts so = { .no_debuginfod = true };
+	struct symbols *s;
+
+	if (sh("%s %s -o %s %s 2>/dev/null", cc, flags, out, src)) {
+		printf("skip: cannot build %s with %s\n", src, cc);
+		return false;
+	}
+	dt_fns(out, seen);
+	CHECK(seen->nr_fns == nr_fns);
+	s = symbols__new(&so);
+	CHECK(!symbols__type_all(s, out, counts, dt_each, seen));
+	symbols__delete(s);
+	return true;
+}
+
 /* cc: gcc, or the aarch64 cross compiler (the same source, the same
  * answers, but for the forms each instruction set compiles differently) */
 static void test_dtype(const char *cc, const char *opt)
 {
-	char exe[256];
+	char exe[256], flags[64];
 	struct dt_seen seen = { .nr_fns = 0 };
 	uint64_t counts[DT_NR] = { 0 };
 	struct symbols_opts so = { .no_debuginfod = true };
@@ -887,14 +908,9 @@ static void test_dtype(const char *cc, const char *opt)
 	bool a64 = strstr(cc, "aarch64") != NULL;
 
 	snprintf(exe, sizeof(exe), "%s/dtype%s%s", tmpdir, opt, a64 ? "-a64" : "");
-	if (sh("%s -g %s -o %s tests/symbols/dtype.c 2>/dev/null", cc, opt, exe)) {
-		printf("skip: cannot build tests/symbols/dtype.c %s with %s\n", opt, cc);
+	snprintf(flags, sizeof(flags), "-g %s", opt);
+	if (!dt_build_type(cc, flags, "tests/symbols/dtype.c", exe, 16, &seen, counts))
 		return;
-	}
-	dt_fns(exe, &seen);
-	CHECK(seen.nr_fns == 16);
-	s = symbols__new(&so);
-	CHECK(!symbols__type_all(s, exe, counts, dt_each, &seen));
 	/* a pointer parameter (its register location at -O2, its stack slot
 	 * at -O0), a pointer member loaded and followed, a nested member, a
 	 * call's return type, TLS, a local struct in the frame */
@@ -932,30 +948,10 @@ static void test_dtype(const char *cc, const char *opt)
 	}
 	CHECK(counts[DT_OK] > 0);
 	/* not an object file: an error, no crash */
+	s = symbols__new(&so);
 	CHECK(symbols__type_all(s, "tests/symbols/dtype.c", counts, NULL, NULL) < 0);
 	CHECK(symbols__type_all(s, "/nonexistent/x", counts, NULL, NULL) < 0);
 	symbols__delete(s);
-}
-
-/* Builds src (cc flags) into out and types every instruction of it into
- * seen, whose dt_ functions must number nr_fns; false (a skip, said) when
- * it cannot be built. */
-static bool dt_build_type(const char *cc, const char *flags, const char *src, const char *out, size_t nr_fns,
-			  struct dt_seen *seen, uint64_t counts[DT_NR])
-{
-	struct symbols_opts so = { .no_debuginfod = true };
-	struct symbols *s;
-
-	if (sh("%s %s -o %s %s 2>/dev/null", cc, flags, out, src)) {
-		printf("skip: cannot build %s with %s\n", src, cc);
-		return false;
-	}
-	dt_fns(out, seen);
-	CHECK(seen->nr_fns == nr_fns);
-	s = symbols__new(&so);
-	CHECK(!symbols__type_all(s, out, counts, dt_each, seen));
-	symbols__delete(s);
-	return true;
 }
 
 /* A shared library's thread-local variables, reached through
