@@ -648,15 +648,18 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t srclen, ui
  */
 #define RELEASE_CHUNK (32u << 20)
 
+static void release_upto(struct pd_reader *r, uint64_t upto)
+{
+	if (r->map && upto > r->released) {
+		madvise((uint8_t *)r->map + r->released, upto - r->released, MADV_DONTNEED);
+		r->released = upto;
+	}
+}
+
 static void release_consumed(struct pd_reader *r)
 {
-	uint64_t upto;
-
-	if (!r->map || r->pos < r->released + RELEASE_CHUNK)
-		return;
-	upto = r->pos & ~(uint64_t)(RELEASE_CHUNK - 1);
-	madvise((uint8_t *)r->map + r->released, upto - r->released, MADV_DONTNEED);
-	r->released = upto;
+	if (r->pos >= r->released + RELEASE_CHUNK)
+		release_upto(r, r->pos & ~(uint64_t)(RELEASE_CHUNK - 1));
 }
 
 /*
@@ -766,6 +769,9 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 
 		off = r->pos;
 		if (off >= r->data_end) {
+			/* the end of a pass: the last pages read go too, or
+			 * the next pass would map them on top */
+			release_upto(r, r->map_len);
 			if (r->truncated)
 				return reader_stream_fail(r, "the file is truncated: it ends at %" PRIu64
 						   " bytes, inside the data section (%" PRIu64 " bytes from offset %"

@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "perfdata/reader.h"
+#include "perfdata/writer.h"
 #include "test.h"
 
 #define RD "../shared/realdata/"
@@ -1391,6 +1392,73 @@ static void test_window(void)
 	}
 }
 
+/* Resident kilobytes of the mappings of path in this process (smaps). */
+static long mapped_kb(const char *path)
+{
+	char line[1024];
+	long kb = 0, v;
+	bool in = false;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strchr(line, '/') && strstr(line, " r"))
+			in = strstr(line, path) != NULL;
+		else if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb += v;
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * A file with user stacks is read from its mapping (not copied through the
+ * window): after a whole pass, none of its data pages stay mapped, the last
+ * ones included (they stayed, up to RELEASE_CHUNK of them, and the next
+ * pass mapped the file again on top).
+ */
+static void test_mapped_release(void)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+					.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_STACK_USER,
+					.sample_stack_user = 4096 };
+	static uint8_t stack[4096];
+	char path[] = "/tmp/c2cscan-test-mapped-XXXXXX", err[512], rec[8192];
+	struct pd_sample s = { .ip = 0x401000, .pid = 1, .tid = 1, .stack = stack, .stack_size = sizeof(stack) };
+	struct pd_writer *w;
+	struct pd_reader *r;
+	struct pd_event ev;
+	int fd = mkstemp(path), n = 0;
+	long kb;
+
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(pd_writer__open(&w, path) == 0);
+	CHECK(pd_writer__add_attr(w, &attr, "dummy", NULL, 0) >= 0);
+	for (int i = 0; i < 2000; i++) {
+		ssize_t len = pd_fmt_sample(rec, sizeof(rec), &attr, PERF_RECORD_MISC_USER, &s);
+
+		CHECK(len > 0 && pd_writer__write(w, rec, (size_t)len) == 0);
+	}
+	CHECK(pd_writer__finish(w) == 0);
+	pd_writer__delete(w);
+	CHECK(pd_reader__open(&r, path, err, sizeof(err)) == 0);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			CHECK(pd_reader__rewind(r) == 0);
+		while (pd_reader__next(r, &ev) > 0)
+			n += ev.kind == PD_SAMPLE;
+		kb = mapped_kb(path);
+		/* 8 MB of records; a page or two outside them (the header's)
+		 * may be read again after the pass */
+		CHECK(kb >= 0 && kb <= 16);
+	}
+	CHECK_EQ_U64(n, 4000);
+	pd_reader__delete(r);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_refusals();
@@ -1406,6 +1474,7 @@ int main(void)
 	test_real_files();
 	test_real_facts();
 	test_window();
+	test_mapped_release();
 	test_mutations();
 	return test_done("test_reader");
 }
