@@ -1396,6 +1396,7 @@ static void test_window(void)
 static long mapped_kb(const char *path)
 {
 	char line[1024];
+	unsigned long from, to;
 	long kb = 0, v;
 	bool in = false;
 	FILE *f = fopen("/proc/self/smaps", "r");
@@ -1403,7 +1404,8 @@ static long mapped_kb(const char *path)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (strchr(line, '-') && strchr(line, '/') && strstr(line, " r"))
+		/* a mapping's first line ("from-to perms ... [path]"), then its fields */
+		if (sscanf(line, "%lx-%lx ", &from, &to) == 2)
 			in = strstr(line, path) != NULL;
 		else if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
 			kb += v;
