@@ -105,6 +105,7 @@ struct recorder {
 	sigset_t sigorig;
 	bool signals_caught;
 	struct alloc_rec *alloc;        /* --alloc with a launched command: the shim */
+	char exe[4096];                 /* a launched command's executable (command_path) */
 	struct probes *probes;          /* --alloc through uprobes, --alloc-fn, --free-fn */
 	int cpu_out[PMU_MAX_CPUS];      /* the ring buffer's fd of each CPU (task and system modes) */
 	pid_t *new_tids;                /* threads of -p/-t's processes born while recording */
@@ -1219,7 +1220,7 @@ static int probe_user_fns(struct recorder *rc, const char *exe, pid_t pid, char 
  * uprobes on the user's functions, in the command's executable or -p's. */
 static int start_alloc(struct recorder *rc)
 {
-	char why[512], exe[4096];
+	char why[512];
 	bool launched = rc->cmd && !rc->task_mode && !rc->sys_mode;
 	bool user_fns = rc->o.nr_alloc_fns || rc->o.nr_free_fns;
 	pid_t target = rc->nr_procs ? rc->procs[0] : 0;
@@ -1234,16 +1235,14 @@ static int start_alloc(struct recorder *rc)
 	if (!launched)
 		err = probes__add_libc(rc->probes, target, why, sizeof(why));
 	if (!err && user_fns) {
-		if (launched)
-			err = command_path(rc->cmd[0], exe, sizeof(exe));
-		else if (!target)
+		/* a launched command's executable was found before (record__run) */
+		if (!launched && !target) {
 			err = -EINVAL;
-		if (err)
-			snprintf(why, sizeof(why), "--alloc-fn: %s", err == -EINVAL ?
-				 "give the process (-p) or the command whose functions to probe" :
-				 "cannot find the command's executable");
-		else
-			err = probe_user_fns(rc, launched ? exe : NULL, target, why, sizeof(why));
+			snprintf(why, sizeof(why),
+				 "--alloc-fn: give the process (-p) or the command whose functions to probe");
+		} else {
+			err = probe_user_fns(rc, launched ? rc->exe : NULL, target, why, sizeof(why));
+		}
 	}
 	for (int i = 0; !err && rc->probes && i < rc->probes->nr; i++)
 		err = add_event(rc, &rc->probes->ev[i]);
@@ -1589,8 +1588,7 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 
 	/* a command that cannot run is said before anything about events */
 	if (cmd && !rc->task_mode && !rc->sys_mode) {
-		char exe[4096];
-		int err = command_path(cmd[0], exe, sizeof(exe));
+		int err = command_path(cmd[0], rc->exe, sizeof(rc->exe));
 
 		if (err) {
 			fprintf(stderr, "c2cscan record: cannot run '%s': %s\n", cmd[0], strerror(-err));
