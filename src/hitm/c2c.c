@@ -59,6 +59,7 @@
 #define QUEUE 32                /* samples in flight (a power of two) */
 #define STEP 8
 #define CTX_CACHE 64            /* last context per tid slot */
+#define DEC_CACHE_BITS 6        /* last decode per data_src slot: 64 slots */
 #define CTX_BITS 64             /* context ids below this fit the inline bitmap */
 #define CTX_HEAP 0x80           /* nr_ids flag: the contexts are listed in the ext */
 
@@ -191,6 +192,11 @@ struct c2c {
 	struct dec *decs;
 	size_t nr_decs, alloc_decs;
 	struct htab dec_idx;    /* (data_src, flags) -> decs */
+	struct dec_hit {        /* by a few bits of data_src: the last decode seen there */
+		uint64_t data_src;
+		uint8_t flags;
+		uint16_t idx;   /* index + 1, 0 empty */
+	} dec_cache[1u << DEC_CACHE_BITS];
 
 	struct ctx *ctxs;
 	size_t nr_ctxs, alloc_ctxs;
@@ -426,18 +432,26 @@ static uint16_t dec__get(struct c2c *c, const struct c2c_sample *s)
 {
 	uint8_t flags = sample_flags(s);
 	uint64_t data_src = s->no_datasrc ? 0 : s->data_src;
-	uint32_t hash = dec_hash(data_src, flags), i;
-	size_t pos = htab__start(&c->dec_idx, hash);
+	struct dec_hit *hit = &c->dec_cache[((data_src ^ flags) * 0x9e3779b97f4a7c15ULL) >> (64 - DEC_CACHE_BITS)];
+	uint32_t hash, i;
+	size_t pos;
 
+	if (hit->idx && hit->data_src == data_src && hit->flags == flags)
+		return (uint16_t)(hit->idx - 1);
+	hash = dec_hash(data_src, flags);
+	pos = htab__start(&c->dec_idx, hash);
 	while ((i = htab__next(&c->dec_idx, hash, &pos)) != HTAB_NONE)
 		if (c->decs[i].data_src == data_src && c->decs[i].flags == flags)
-			return (uint16_t)i;
+			goto found;
 	if (c->nr_decs == DEC_MAX)
 		return DEC_NONE;
 	xgrow((void **)&c->decs, &c->alloc_decs, c->nr_decs + 1, sizeof(*c->decs));
 	dec__compute(&c->decs[c->nr_decs], data_src, flags, s->addr, s->mapped);
-	htab__insert(&c->dec_idx, pos, hash, (uint32_t)c->nr_decs);
-	return (uint16_t)c->nr_decs++;
+	i = (uint32_t)c->nr_decs++;
+	htab__insert(&c->dec_idx, pos, hash, i);
+found:
+	*hit = (struct dec_hit){ data_src, flags, (uint16_t)(i + 1) };
+	return (uint16_t)i;
 }
 
 static void stats__apply(struct c2c_stats *st, const uint8_t *idx, uint8_t nr, const struct c2c_stats *full,
@@ -830,7 +844,7 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	q->s = *s;
 	q->dec = id;
 	q->ctx = ctx__get(c, s);
-	q->line_hash = (uint32_t)cl_key__hash(&s->key);
+	q->line_hash = s->key_hash ? s->key_hash : (uint32_t)cl_key__hash(&s->key);
 	__builtin_prefetch(htab__slot_addr(&c->line_idx, q->line_hash));
 	c->q_in++;
 	advance(c);

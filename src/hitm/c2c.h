@@ -29,6 +29,8 @@ struct c2c_sample {
 	int32_t node;             /* NUMA node of cpu, -1 unknown */
 	uint8_t cpumode;
 	bool mapped;              /* data and code address resolved to mappings */
+	uint32_t key_hash;        /* (uint32_t)cl_key__hash(&key) made by the keying thread, or 0:
+				   * c2c__add makes it (whoever changes key after setting it clears it) */
 	struct cl_key key;
 	const char *object;       /* data mapping name; must outlive the c2c */
 	const char *code_object;  /* code mapping name; must outlive the c2c */

@@ -726,9 +726,16 @@ static __thread struct lookup_cache {
 	uint64_t gen;
 	uint32_t pid;
 	uint32_t next;          /* way replaced on the next miss */
+	uint32_t last;          /* way of the last hit */
 	const struct aspace *as;
+	uint64_t t_begin, t_span; /* as's time range: t_begin + [0, t_span) */
 	const struct tl_entry *e[LOOKUP_CACHE_WAYS];
 } lookup_cache[LOOKUP__NR][LOOKUP_CACHE_SLOTS];
+
+static inline bool tl_entry__has(const struct tl_entry *x, uint64_t addr, uint64_t time)
+{
+	return (addr - x->start < x->end - x->start) & (time - x->t_begin < x->t_end - x->t_begin);
+}
 
 static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
 					   enum lookup_kind which)
@@ -739,19 +746,25 @@ static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, u
 
 	if (!m->finalized)
 		return NULL;
-	if (lc->gen == m->gen && lc->pid == pid && lc->as && lc->as->t_begin <= time && time < lc->as->t_until) {
+	if (lc->gen == m->gen && lc->pid == pid && lc->as && time - lc->t_begin < lc->t_span) {
 		const struct tl_entry *hit = NULL;
+		uint32_t way = 0;
 
-		/* which way holds a sample's mapping is as random as the
-		 * sample: test them all without branches, take the match */
+		/* code addresses come in runs from one mapping */
+		if (tl_entry__has(lc->e[lc->last], addr, time))
+			return lc->e[lc->last];
+		/* which way holds a data address's mapping is as random as
+		 * the sample: test them all without branches, take the match */
 		for (unsigned int i = 0; i < LOOKUP_CACHE_WAYS; i++) {
-			const struct tl_entry *x = lc->e[i];
-			bool in = (addr - x->start < x->end - x->start) & (time - x->t_begin < x->t_end - x->t_begin);
+			bool in = tl_entry__has(lc->e[i], addr, time);
 
-			hit = in ? x : hit;
+			hit = in ? lc->e[i] : hit;
+			way = in ? i : way;
 		}
-		if (hit)
+		if (hit) {
+			lc->last = way;
 			return hit;
+		}
 		as = lc->as;
 	} else {
 		const struct proc *p = proc__find(m, pid);
@@ -763,12 +776,15 @@ static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, u
 		lc->gen = m->gen;
 		lc->pid = pid;
 		lc->as = as;
+		lc->t_begin = as->t_begin;
+		lc->t_span = as->t_until - as->t_begin;
 		for (unsigned int i = 0; i < LOOKUP_CACHE_WAYS; i++)
 			lc->e[i] = &no_entry;
 	}
 	e = timeline__find(as->tl, addr, time);
 	if (e) {
 		lc->e[lc->next] = e;
+		lc->last = lc->next;
 		lc->next = (lc->next + 1) % LOOKUP_CACHE_WAYS;
 	}
 	return e;

@@ -216,7 +216,7 @@ struct rattr *reader_add_attr(struct pd_reader *r, const uint8_t *p, uint32_t si
 		ra->a.nr_ids = nr_ids;
 		for (size_t i = 0; i < nr_ids; i++)
 			u64map__put(&r->ids, ra->a.ids[i], idx);
-		r->last_idx = -2;
+		memset(r->id_cache, 0, sizeof(r->id_cache));
 		r->total_ids += nr_ids;
 	}
 	ra->a.name = synth_name(&ra->a.attr);

@@ -52,10 +52,27 @@
 
 enum name_prio { NAME_SYNTH, NAME_UPDATE, NAME_DESC };
 
+/* Where the fields of a sample sit when its attr's sample_type has only
+ * fields of a fixed size (records.c: fixed_sample); found on first use. */
+enum sample_field {
+	SF_IDENTIFIER, SF_IP, SF_TID, SF_TIME, SF_ADDR, SF_ID, SF_STREAM_ID, SF_CPU, SF_PERIOD, SF_WEIGHT,
+	SF_DATA_SRC, SF_TRANSACTION, SF_PHYS_ADDR, SF_CGROUP, SF_DATA_PAGE_SIZE, SF_CODE_PAGE_SIZE, SF__NR
+};
+
+struct sample_layout {
+	bool checked;           /* the fields below are known */
+	bool fixed;             /* every field has a fixed size */
+	uint32_t size;          /* bytes of them after the record header */
+	int16_t off[SF__NR];    /* offset after the header, -1: not sampled */
+};
+
 struct rattr {
 	struct pd_attr a;       /* first: pd_reader__attr() hands out &ra->a */
 	enum name_prio name_prio;
+	struct sample_layout layout;
 };
+
+#define ID_CACHE 64
 
 struct desc_name {              /* EVENT_DESC entry kept to name late attrs */
 	char *name;
@@ -97,8 +114,12 @@ struct pd_reader {
 	size_t stream_attrs_seen;       /* HEADER_ATTR records seen this pass */
 	size_t total_ids;
 	struct u64map ids;           /* sample id -> attr index */
-	uint64_t last_id;               /* the last id asked (records come in runs of one event) */
-	int32_t last_idx;               /* its attr, -2 none */
+	/* the attrs of the ids asked lately, by the id's low bits: a stream
+	 * interleaves the ids of every event on every cpu (id 0: empty) */
+	struct id_hit {
+		uint64_t id;
+		int32_t idx;
+	} id_cache[ID_CACHE];
 
 	struct desc_name *descs;
 	size_t nr_descs;

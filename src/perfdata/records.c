@@ -16,18 +16,19 @@
 
 static int attr_of_id(struct pd_reader *r, uint64_t id)
 {
+	struct id_hit *hit = &r->id_cache[(id ^ id >> 6) % ID_CACHE];
 	int32_t idx;
 
 	/* perf gives id 0 (synthesized records with a zeroed trailer) to the
 	 * first event */
 	if (!id)
 		return 0;
-	if (id == r->last_id && r->last_idx != -2)
-		idx = r->last_idx;
-	else
+	if (hit->id == id) {
+		idx = hit->idx;
+	} else {
 		idx = reader_attr_index(&r->ids, id);
-	r->last_id = id;
-	r->last_idx = idx;
+		*hit = (struct id_hit){ id, idx };
+	}
 	if (idx < 0 || (size_t)idx >= r->nr_attrs)
 		return -1;
 	return idx;
@@ -289,6 +290,108 @@ static bool take_weight(struct scur *c, uint64_t t, struct pd_sample *s)
 	return !(t & PERF_SAMPLE_WEIGHT) || s_u64(c, &s->weight);
 }
 
+/* The offsets of a's sample fields when all of them have a fixed size:
+ * the sizes parse_sample reads, in its order. */
+static void layout__find(struct sample_layout *l, const struct perf_event_attr *a)
+{
+	static const struct {
+		uint64_t bit;
+		enum sample_field f;
+	} order[] = {
+		{ PERF_SAMPLE_IDENTIFIER, SF_IDENTIFIER }, { PERF_SAMPLE_IP, SF_IP }, { PERF_SAMPLE_TID, SF_TID },
+		{ PERF_SAMPLE_TIME, SF_TIME }, { PERF_SAMPLE_ADDR, SF_ADDR }, { PERF_SAMPLE_ID, SF_ID },
+		{ PERF_SAMPLE_STREAM_ID, SF_STREAM_ID }, { PERF_SAMPLE_CPU, SF_CPU }, { PERF_SAMPLE_PERIOD, SF_PERIOD },
+		{ PERF_SAMPLE_READ, SF__NR }, { PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, SF_WEIGHT },
+		{ PERF_SAMPLE_DATA_SRC, SF_DATA_SRC }, { PERF_SAMPLE_TRANSACTION, SF_TRANSACTION },
+		{ PERF_SAMPLE_PHYS_ADDR, SF_PHYS_ADDR }, { PERF_SAMPLE_CGROUP, SF_CGROUP },
+		{ PERF_SAMPLE_DATA_PAGE_SIZE, SF_DATA_PAGE_SIZE }, { PERF_SAMPLE_CODE_PAGE_SIZE, SF_CODE_PAGE_SIZE },
+	};
+	const uint64_t variable = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK |
+				  PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR |
+				  PERF_SAMPLE_AUX;
+	uint64_t t = a->sample_type, rf = a->read_format;
+	uint32_t off = 0;
+
+	l->checked = true;
+	l->fixed = !(t & variable) && !(t & PERF_SAMPLE_READ && rf & PERF_FORMAT_GROUP);
+	for (unsigned int i = 0; i < SF__NR; i++)
+		l->off[i] = -1;
+	for (unsigned int i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!(t & order[i].bit))
+			continue;
+		if (order[i].f == SF__NR) {
+			/* a READ without GROUP: the value and what read_format adds */
+			off += 8 * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST) +
+				    !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
+			continue;
+		}
+		l->off[order[i].f] = (int16_t)off;
+		off += 8;
+	}
+	l->size = off;
+}
+
+static inline uint64_t field(const uint8_t *body, const struct sample_layout *l, enum sample_field f)
+{
+	return l->off[f] >= 0 ? ld64(body + l->off[f]) : 0;
+}
+
+/* A sample whose attr has only fixed-size fields, read from their offsets;
+ * false when it is not one (or is too short: parse_sample then says so).
+ * The event is filled whole, as reader_decode's clearing would leave it. */
+static bool fixed_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	struct sample_layout *l;
+	const uint8_t *b = rec + 8;
+	struct pd_sample *s = &ev->u.sample;
+	uint64_t tid, w;
+	int idx;
+
+	if (!r->nr_attrs)
+		return false;
+	idx = 0;
+	if (r->nr_attrs > 1 && r->sample_id_off >= 0) {
+		if (size < 8 + (uint32_t)r->sample_id_off + 8)
+			return false;
+		idx = attr_of_id(r, ld64(b + r->sample_id_off));
+		if (idx < 0)
+			return false;
+	}
+	l = &r->attrs[idx]->layout;
+	if (!l->checked)
+		layout__find(l, &r->attrs[idx]->a.attr);
+	if (!l->fixed || size - 8 < l->size)
+		return false;
+	tid = field(b, l, SF_TID);
+	w = field(b, l, SF_WEIGHT);
+	if (r->attrs[idx]->a.attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+		*s = (struct pd_sample){ .weight = (uint32_t)w, .ins_lat = (uint16_t)(w >> 32),
+					 .weight3 = (uint16_t)(w >> 48) };
+	else
+		*s = (struct pd_sample){ .weight = w };
+	s->id = l->off[SF_ID] >= 0 ? ld64(b + l->off[SF_ID]) : field(b, l, SF_IDENTIFIER);
+	s->ip = field(b, l, SF_IP);
+	s->pid = (uint32_t)tid;
+	s->tid = (uint32_t)(tid >> 32);
+	s->time = field(b, l, SF_TIME);
+	s->addr = field(b, l, SF_ADDR);
+	s->stream_id = field(b, l, SF_STREAM_ID);
+	s->cpu = (uint32_t)field(b, l, SF_CPU);
+	s->period = field(b, l, SF_PERIOD);
+	s->data_src = field(b, l, SF_DATA_SRC);
+	s->transaction = field(b, l, SF_TRANSACTION);
+	s->phys_addr = field(b, l, SF_PHYS_ADDR);
+	s->cgroup = field(b, l, SF_CGROUP);
+	s->data_page_size = field(b, l, SF_DATA_PAGE_SIZE);
+	s->code_page_size = field(b, l, SF_CODE_PAGE_SIZE);
+	ev->attr_idx = idx;
+	ev->kind = PD_SAMPLE;
+	ev->has_sid = true;
+	ev->sid = (struct pd_sample_id){ .pid = s->pid, .tid = s->tid, .time = s->time, .id = s->id,
+					 .stream_id = s->stream_id, .cpu = s->cpu };
+	return true;
+}
+
 /* The fields of a sample, in the order sample_type lays them out
  * (perf_event_open(2), "overflow" records). */
 static bool parse_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
@@ -416,7 +519,7 @@ static void handle_id_index(struct pd_reader *r, const uint8_t *rec, uint32_t si
 
 		if (idx < PD_MAX_ATTRS && reader_attr_index(&r->ids, ld64(e)) < 0 && r->ids.nr < PD_MAX_IDS) {
 			u64map__put(&r->ids, ld64(e), idx);
-			r->last_idx = -2;
+			memset(r->id_cache, 0, sizeof(r->id_cache));
 		}
 	}
 	r->names_stale = nr > 0;
@@ -581,9 +684,20 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 	uint16_t misc = ld16(rec + 4);
 	bool ok = true;
 
-	zero_mem(ev, sizeof(*ev));
 	/* every record takes a number, yielded or not, so that the numbers
 	 * agree between a pass that skips samples and one that does not */
+	if (type == PERF_RECORD_SAMPLE && fixed_sample(r, ev, rec, size)) {
+		ev->seq = r->seq++;
+		ev->type = type;
+		ev->misc = misc;
+		ev->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		ev->size = size;
+		ev->offset = off;
+		r->stats.records++;
+		r->stats.by_kind[PD_SAMPLE]++;
+		return 1;
+	}
+	zero_mem(ev, sizeof(*ev));
 	ev->seq = r->seq++;
 	ev->type = type;
 	ev->misc = misc;

@@ -351,7 +351,7 @@ static inline void key_sample(const struct report *r, const struct pd_event *ev,
 	const struct map_desc *dmap, *imap;
 	uint64_t t = r->use_time ? s->time : ev->seq;
 
-	zero_mem(cs, sizeof(*cs));
+	/* every field is set below: no clearing first */
 	dmap = maps__key(r->maps, s->pid, s->addr, t, ev->cpumode, r->line_size, &cs->key);
 	if (cs->key.kind == CL_KERNEL && !dmap)
 		dmap = maps__find(r->maps, KERNEL_PID, s->addr, t);
@@ -377,6 +377,9 @@ static inline void key_sample(const struct report *r, const struct pd_event *ev,
 	cs->time = t;
 	cs->data_map = dmap;
 	cs->code_map = imap;
+	cs->tag = 0;
+	/* hashed here, beside the keying, not on the counting thread */
+	cs->key_hash = (uint32_t)cl_key__hash(&cs->key);
 	if (r->heap && cs->key.kind != CL_KERNEL) {
 		/* rows keep apart the objects an address held over time */
 		const struct heap_obj *o = heap__find(r->heap, s->pid, s->addr, t);

@@ -25,6 +25,10 @@ struct relay {
 	size_t nr[RELAY_BATCHES];       /* items in each handed-over batch */
 	size_t fill;                    /* items in the batch being filled */
 	unsigned long filled, taken;    /* batches handed over, consumed */
+	/* a side that waits is woken once the other has made half the ring
+	 * ready (or at the end), not at each batch: a wake-up costs more
+	 * than a batch in a VM */
+	bool consumer_waits, producer_waits;
 	bool done, threaded;
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -44,8 +48,10 @@ static void *consumer(void *p)
 	for (;;) {
 		unsigned long i;
 
-		while (rl->taken == rl->filled && !rl->done)
+		while (rl->taken == rl->filled && !rl->done) {
+			rl->consumer_waits = true;
 			pthread_cond_wait(&rl->more, &rl->lock);
+		}
 		if (rl->taken == rl->filled)
 			break;
 		i = rl->taken;
@@ -53,7 +59,10 @@ static void *consumer(void *p)
 		rl->consume(rl->arg, batch(rl, i), rl->nr[i % RELAY_BATCHES]);
 		pthread_mutex_lock(&rl->lock);
 		rl->taken++;
-		pthread_cond_signal(&rl->room);
+		if (rl->producer_waits && rl->filled - rl->taken <= RELAY_BATCHES / 2) {
+			rl->producer_waits = false;
+			pthread_cond_signal(&rl->room);
+		}
 	}
 	pthread_mutex_unlock(&rl->lock);
 	return NULL;
@@ -97,9 +106,16 @@ static void hand_over(struct relay *rl)
 	pthread_mutex_lock(&rl->lock);
 	rl->nr[rl->filled % RELAY_BATCHES] = rl->fill;
 	rl->filled++;
-	pthread_cond_signal(&rl->more);
-	while (rl->filled - rl->taken == RELAY_BATCHES)
-		pthread_cond_wait(&rl->room, &rl->lock);
+	if (rl->consumer_waits && rl->filled - rl->taken >= RELAY_BATCHES / 2) {
+		rl->consumer_waits = false;
+		pthread_cond_signal(&rl->more);
+	}
+	if (rl->filled - rl->taken == RELAY_BATCHES) {
+		while (rl->filled - rl->taken > RELAY_BATCHES / 2) {
+			rl->producer_waits = true;
+			pthread_cond_wait(&rl->room, &rl->lock);
+		}
+	}
 	pthread_mutex_unlock(&rl->lock);
 	rl->fill = 0;
 }
@@ -119,6 +135,7 @@ void relay__finish(struct relay *rl)
 	if (rl->threaded) {
 		pthread_mutex_lock(&rl->lock);
 		rl->done = true;
+		rl->consumer_waits = false;
 		pthread_cond_signal(&rl->more);
 		pthread_mutex_unlock(&rl->lock);
 		pthread_join(rl->thread, NULL);
