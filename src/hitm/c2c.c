@@ -10,8 +10,8 @@
  *
  * A view (c2c__sort) ranks lines by per-line metrics summed once, and
  * makes a small struct c2c_line per line it holds; the counts and rows of
- * a line are summed from its accumulators (listed per line) only when a
- * renderer asks, and c2c__trim frees them again: a browser showing every
+ * a line are summed from its accumulators (listed per line, for the lines
+ * of the view only) only when a renderer asks, and c2c__trim frees them again: a browser showing every
  * one of 100k lines holds the 20 on screen, not 600k rows.
  *
  * An accumulator does not increment 35 counters per sample either: decoding
@@ -144,6 +144,7 @@ struct code {
  * made only for the lines a view holds. */
 struct line_metric {
 	uint32_t lcl_hitm, rmt_hitm, tot_hitm, tot_peer, nr_entries;
+	uint32_t nr_accs;       /* its accumulators: summed in the same pass */
 };
 
 struct pending {
@@ -163,8 +164,9 @@ struct c2c {
 	size_t nr_lines, alloc_lines;
 	size_t nr_made;                 /* struct c2c_line made (in line_chunks) */
 	struct line_metric *metrics;    /* [nr_lines], when not dirty */
-	uint32_t *line_start;           /* [nr_lines + 1]: each line's accumulators in line_accs */
-	uint32_t *line_accs;            /* [nr_accs], by line, then in order of making */
+	uint32_t *line_start;           /* [nr_lines + 1]: the accumulators of each line of the view in
+					 * line_accs (other lines: none) */
+	uint32_t *line_accs;            /* those of the view's lines, by line, then in order of making */
 	struct c2c_line **built;        /* lines whose counts or rows are built */
 	size_t nr_built, alloc_built, built_bytes;
 	enum c2c_display mode;          /* of the view: the order of rows */
@@ -985,42 +987,60 @@ static void metric__add(struct line_metric *m, const struct c2c_stats *st, uint3
 	m->nr_entries += st->nr_entries * times;
 }
 
-/* After adding: the metrics of every line; the lines made so far are
- * emptied, to be built again when a view holds them. */
+/* After adding: the metrics of every line, and how many accumulators each
+ * has, in one pass; the lines made so far are emptied, to be built again
+ * when a view holds them. */
 static void build_metrics(struct c2c *c)
 {
 	free_built(c, NULL);
 	free(c->metrics);
 	c->metrics = xcalloc(c->nr_lines ? c->nr_lines : 1, sizeof(*c->metrics));
-	/* each line's accumulators, in order of making (a counting sort) */
-	free(c->line_start);
-	free(c->line_accs);
-	c->line_start = xcalloc(c->nr_lines + 1, sizeof(*c->line_start));
-	c->line_accs = xmalloc((c->nr_accs ? c->nr_accs : 1) * sizeof(*c->line_accs));
-	for (size_t i = 0; i < c->nr_accs; i++)
-		c->line_start[acc__get(c, i)->line + 1]++;
-	for (size_t i = 0; i < c->nr_lines; i++)
-		c->line_start[i + 1] += c->line_start[i];
 	for (size_t i = 0; i < c->nr_accs; i++) {
 		const struct acc *a = acc__get(c, i);
 		struct line_metric *m = &c->metrics[a->line];
 
-		/* line_start[line] is the fill cursor until the shift below */
-		c->line_accs[c->line_start[a->line]++] = (uint32_t)i;
-
+		m->nr_accs++;
 		if (a->ext)
 			metric__add(m, &c->exts[a->ext - 1].full, 1);
 		for (unsigned int k = 0; k < (a->nr_ids & ~CTX_HEAP); k++)
 			metric__add(m, &c->decs[a->ids[k]].one, a->cnt[k]);
 	}
-	for (size_t i = c->nr_lines; i > 0; i--)
-		c->line_start[i] = c->line_start[i - 1];
-	c->line_start[0] = 0;
 	xgrow((void **)&c->lines, &c->alloc_lines, c->nr_lines ? c->nr_lines : 1, sizeof(*c->lines));
 	for (size_t i = c->nr_made; i < c->nr_lines; i++)
 		c->lines[i] = NULL;
 	c->nr_made = c->nr_lines;
 	c->dirty = false;
+}
+
+/* The accumulators of the lines in the view (in_view: a bit per line), in
+ * order of making (a counting sort): a view of the contended lines lists a
+ * small part of them, and the rest is not touched but for its line. */
+static void group_view(struct c2c *c, const uint64_t *in_view)
+{
+	size_t total = 0;
+
+	free(c->line_start);
+	free(c->line_accs);
+	c->line_start = xcalloc(c->nr_lines + 1, sizeof(*c->line_start));
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		c->line_start[i] = (uint32_t)total;
+		if (in_view[i / 64] >> (i % 64) & 1)
+			total += c->metrics[i].nr_accs;
+	}
+	c->line_start[c->nr_lines] = (uint32_t)total;
+	c->line_accs = xmalloc((total ? total : 1) * sizeof(*c->line_accs));
+	/* line_start[line] is the fill cursor until the shift below */
+	for (size_t i = 0; i < c->nr_accs && total; i++) {
+		uint32_t line = acc__get(c, i)->line;
+
+		if (in_view[line / 64] >> (line % 64) & 1)
+			c->line_accs[c->line_start[line]++] = (uint32_t)i;
+	}
+	/* each cursor ended where the next line starts (lines outside the
+	 * view are empty: theirs never moved, and equal it too) */
+	for (size_t i = c->nr_lines; i > 0; i--)
+		c->line_start[i] = c->line_start[i - 1];
+	c->line_start[0] = 0;
 }
 
 static struct c2c_line *line__make(struct c2c *c, size_t i)
@@ -1118,6 +1138,7 @@ size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 		 const struct c2c_line *const **linesp)
 {
 	struct sort_arg arg = { c, mode };
+	uint64_t *in_view;
 	size_t n = 0;
 
 	flush(c);
@@ -1132,11 +1153,17 @@ size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 	/* rows are in the mode's order: built again when asked for */
 	free_built(c, NULL);
 	c->mode = mode;
+	in_view = xcalloc(c->nr_lines / 64 + 1, sizeof(*in_view));
+	for (size_t i = 0; i < c->nr_lines; i++)
+		if (show_all || metric__get(&c->metrics[i], mode))
+			in_view[i / 64] |= 1ULL << (i % 64);
+	group_view(c, in_view);
 	free(c->view);
 	c->view = xcalloc(c->nr_lines ? c->nr_lines : 1, sizeof(*c->view));
 	for (size_t i = 0; i < c->nr_lines; i++)
-		if (show_all || metric__get(&c->metrics[i], mode))
+		if (in_view[i / 64] >> (i % 64) & 1)
 			c->view[n++] = line__make(c, i);
+	free(in_view);
 	if (n > 1)
 		qsort_r(c->view, n, sizeof(*c->view), line_cmp, &arg);
 	*linesp = (const struct c2c_line *const *)c->view;

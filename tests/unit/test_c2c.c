@@ -336,6 +336,61 @@ static void test_consistency(void)
 	c2c__delete(c);
 }
 
+/* Each view lists the accumulators of its own lines only: switching
+ * between a view of a few contended lines and one of every line (and back)
+ * gives each line the counts and rows a fresh aggregation gives it. */
+static void check_view(struct c2c *c, struct c2c *fresh, enum c2c_display mode, bool all)
+{
+	const struct c2c_line *const *lines, *const *want;
+	size_t n = c2c__sort(c, mode, all, &lines), nw = c2c__sort(fresh, mode, all, &want);
+
+	CHECK_EQ_U64(n, nw);
+	for (size_t i = 0; i < n && i < nw; i++) {
+		CHECK(cl_key__equal(&lines[i]->key, &want[i]->key));
+		CHECK_EQ_U64(lines[i]->nr_rows, want[i]->nr_rows);
+		CHECK(stats_eq(&c2c_line__counts(lines[i])->stats, &c2c_line__counts(want[i])->stats));
+		for (size_t r = 0; r < lines[i]->nr_rows && r < want[i]->nr_rows; r++) {
+			CHECK_EQ_U64(c2c_line__rows(lines[i])[r].iaddr, c2c_line__rows(want[i])[r].iaddr);
+			CHECK(stats_eq(&c2c_line__rows(lines[i])[r].stats, &c2c_line__rows(want[i])[r].stats));
+		}
+		c2c__trim(c, NULL);
+		c2c__trim(fresh, NULL);
+	}
+}
+
+static void test_view_switch(void)
+{
+	const enum c2c_display modes[] = { C2C_DISPLAY_TOT, C2C_DISPLAY_ALL, C2C_DISPLAY_RMT, C2C_DISPLAY_TOT };
+	uint64_t seed = 777;
+	struct c2c *c = c2c__new(64);
+
+	for (int i = 0; i < 20000; i++) {
+		uint64_t line = rnd(&seed) % 3000, ds = rnd(&seed) % 50 ? ST_L1MISS : rnd(&seed) % 2 ? LCL_HITM
+												  : SKL_RMT_HITM;
+		struct c2c_sample s = priv(1 + line % 3, 10 + rnd(&seed) % 4, 0x100000 + line * 64 + rnd(&seed) % 8 * 8,
+					   0x400000 + rnd(&seed) % 5 * 4, ds, 0);
+
+		c2c__add(c, &s);
+	}
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		struct c2c *fresh = c2c__new(64);
+
+		seed = 777;
+		for (int i = 0; i < 20000; i++) {
+			uint64_t line = rnd(&seed) % 3000, ds = rnd(&seed) % 50 ? ST_L1MISS : rnd(&seed) % 2 ? LCL_HITM
+													  : SKL_RMT_HITM;
+			struct c2c_sample s = priv(1 + line % 3, 10 + rnd(&seed) % 4,
+						   0x100000 + line * 64 + rnd(&seed) % 8 * 8, 0x400000 + rnd(&seed) % 5 * 4,
+						   ds, 0);
+
+			c2c__add(fresh, &s);
+		}
+		check_view(c, fresh, modes[m], m == 1);
+		c2c__delete(fresh);
+	}
+	c2c__delete(c);
+}
+
 /* perf's double count survives aggregation: one Skylake remote HITM is a
  * remote DRAM load too, and two LLC misses. */
 static void test_double_count(void)
@@ -579,6 +634,7 @@ int main(void)
 	test_sets();
 	test_trim();
 	test_consistency();
+	test_view_switch();
 	test_double_count();
 	test_stable_order();
 	test_incremental();
