@@ -2,6 +2,7 @@
 /* The shared pieces at the bottom: the hash table and the u64 map (util/htab.h),
  * the relay (util/relay.h), huge chunks faulted in ahead. */
 #include <stdlib.h>
+#include <signal.h>
 #include <unistd.h>
 #include "test.h"
 #include "util/htab.h"
@@ -261,9 +262,59 @@ static void test_relay(void)
 	unsetenv("C2CSCAN_NO_THREADS");
 }
 
+/* A side that waits is woken once half the ring is ready: phases of a slow
+ * consumer (the producer fills the ring and waits) and of a slow producer
+ * (the consumer empties it and waits) lose no item and no wake-up (a lost
+ * one hangs: relay_alarm ends the test). */
+static _Atomic unsigned int slow_consumer;
+
+static void consume_slowly(void *arg, const void *items, size_t nr)
+{
+	if (slow_consumer)
+		usleep(slow_consumer);
+	consume(arg, items, nr);
+}
+
+static void relay_alarm(int sig)
+{
+	static const char msg[] = "test_util: the relay hung (a lost wake-up)\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static void test_relay_waits(void)
+{
+	struct seen s = { .in_order = true };
+	struct relay *rl = relay__new(sizeof(uint64_t), consume_slowly, &s);
+	const uint64_t n = 200000;
+
+	for (uint64_t i = 0; i < n; i++) {
+		/* every 20k items the slow side changes */
+		bool consumer_phase = i / 20000 % 2 == 0;
+
+		slow_consumer = consumer_phase ? 300 : 0;
+		if (!consumer_phase && i % 700 == 0)
+			usleep(300);
+		*(uint64_t *)relay__slot(rl) = i;
+		relay__push(rl);
+	}
+	relay__finish(rl);
+	CHECK(s.in_order);
+	CHECK_EQ_U64(s.next, n);
+	CHECK_EQ_U64(s.sum, n * (n - 1) / 2);
+}
+
 int main(void)
 {
+	/* a wake-up the relay loses hangs it: fail instead */
+	signal(SIGALRM, relay_alarm);
+	alarm(60);
 	test_relay();
+	test_relay_waits();
+	alarm(0);
 	test_timeline();
 	test_empty();
 	test_owner(good_hash, 0, 0, false, 10000);
