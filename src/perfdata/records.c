@@ -677,33 +677,35 @@ static bool absorb_stream_header(struct pd_reader *r, uint32_t type, const uint8
 	}
 }
 
+/* The record header's part of ev. Every record takes a number, yielded or
+ * not, so that the numbers agree between a pass that skips samples and one
+ * that does not. */
+static void set_header(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size, uint64_t off)
+{
+	uint16_t misc = ld16(rec + 4);
+
+	ev->seq = r->seq++;
+	ev->type = ld32(rec);
+	ev->misc = misc;
+	ev->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	ev->size = size;
+	ev->offset = off;
+}
+
 /* One record into ev: 1 = yield it, 0 = consumed or skipped (counted). */
 int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size, uint64_t off)
 {
 	uint32_t type = ld32(rec);
-	uint16_t misc = ld16(rec + 4);
 	bool ok = true;
 
-	/* every record takes a number, yielded or not, so that the numbers
-	 * agree between a pass that skips samples and one that does not */
 	if (type == PERF_RECORD_SAMPLE && fixed_sample(r, ev, rec, size)) {
-		ev->seq = r->seq++;
-		ev->type = type;
-		ev->misc = misc;
-		ev->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		ev->size = size;
-		ev->offset = off;
+		set_header(r, ev, rec, size, off);
 		r->stats.records++;
 		r->stats.by_kind[PD_SAMPLE]++;
 		return 1;
 	}
 	zero_mem(ev, sizeof(*ev));
-	ev->seq = r->seq++;
-	ev->type = type;
-	ev->misc = misc;
-	ev->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	ev->size = size;
-	ev->offset = off;
+	set_header(r, ev, rec, size, off);
 	ev->attr_idx = -1;
 
 	switch (type) {
