@@ -10,9 +10,10 @@
  *
  * A view (c2c__sort) ranks lines by per-line metrics summed once, and
  * makes a small struct c2c_line per line it holds; the counts and rows of
- * a line are summed from its accumulators (listed per line, for the lines
- * of the view only) only when a renderer asks, and c2c__trim frees them again: a browser showing every
- * one of 100k lines holds the 20 on screen, not 600k rows.
+ * a line are summed from its accumulators (listed per line for the lines of
+ * the view) only when a renderer asks, and c2c__trim frees them again: a
+ * browser showing every one of 100k lines holds the 20 on screen, not 600k
+ * rows.
  *
  * An accumulator does not increment 35 counters per sample either: decoding
  * is a pure function of (data_src, has address, mapped), real streams use a
@@ -1012,6 +1013,11 @@ static void build_metrics(struct c2c *c)
 	c->dirty = false;
 }
 
+static inline bool in_view__has(const uint64_t *in_view, size_t line)
+{
+	return in_view[line / 64] >> (line % 64) & 1;
+}
+
 /* The accumulators of the lines in the view (in_view: a bit per line), in
  * order of making (a counting sort): a view of the contended lines lists a
  * small part of them, and the rest is not touched but for its line. */
@@ -1024,7 +1030,7 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	c->line_start = xcalloc(c->nr_lines + 1, sizeof(*c->line_start));
 	for (size_t i = 0; i < c->nr_lines; i++) {
 		c->line_start[i] = (uint32_t)total;
-		if (in_view[i / 64] >> (i % 64) & 1)
+		if (in_view__has(in_view, i))
 			total += c->metrics[i].nr_accs;
 	}
 	c->line_start[c->nr_lines] = (uint32_t)total;
@@ -1033,7 +1039,7 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	for (size_t i = 0; i < c->nr_accs && total; i++) {
 		uint32_t line = acc__get(c, i)->line;
 
-		if (in_view[line / 64] >> (line % 64) & 1)
+		if (in_view__has(in_view, line))
 			c->line_accs[c->line_start[line]++] = (uint32_t)i;
 	}
 	/* each cursor ended where the next line starts (lines outside the
@@ -1161,7 +1167,7 @@ size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 	free(c->view);
 	c->view = xcalloc(c->nr_lines ? c->nr_lines : 1, sizeof(*c->view));
 	for (size_t i = 0; i < c->nr_lines; i++)
-		if (in_view[i / 64] >> (i % 64) & 1)
+		if (in_view__has(in_view, i))
 			c->view[n++] = line__make(c, i);
 	free(in_view);
 	if (n > 1)

@@ -64,6 +64,15 @@ int32_t reader_attr_index(const struct u64map *m, uint64_t id)
 	return u64map__get(m, id, &idx) ? (int32_t)idx : -1;
 }
 
+void reader_put_id(struct pd_reader *r, uint64_t id, uint64_t idx)
+{
+	struct id_hit *hit = reader_id_slot(r, id);
+
+	u64map__put(&r->ids, id, idx);
+	if (hit->id == id)
+		hit->id = 0;
+}
+
 /* ---- attr names ------------------------------------------------------- */
 
 static const char *const hw_names[] = {
@@ -215,8 +224,7 @@ struct rattr *reader_add_attr(struct pd_reader *r, const uint8_t *p, uint32_t si
 		memcpy(ra->a.ids, ids, nr_ids * sizeof(uint64_t));
 		ra->a.nr_ids = nr_ids;
 		for (size_t i = 0; i < nr_ids; i++)
-			u64map__put(&r->ids, ra->a.ids[i], idx);
-		memset(r->id_cache, 0, sizeof(r->id_cache));
+			reader_put_id(r, ra->a.ids[i], idx);
 		r->total_ids += nr_ids;
 	}
 	ra->a.name = synth_name(&ra->a.attr);

@@ -180,6 +180,13 @@ static inline uint16_t ld16(const uint8_t *p)
 __attribute__((format(printf, 3, 4))) int reader_set_err(struct pd_reader *r, int code, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) int reader_stream_fail(struct pd_reader *r, const char *fmt, ...);
 int32_t reader_attr_index(const struct u64map *m, uint64_t id);
+/* Where the id cache keeps id. */
+static inline struct id_hit *reader_id_slot(struct pd_reader *r, uint64_t id)
+{
+	return &r->id_cache[(id ^ id >> 6) % ID_CACHE];
+}
+/* id belongs to attr idx from now on (the cache forgets what it knew). */
+void reader_put_id(struct pd_reader *r, uint64_t id, uint64_t idx);
 void reader_set_name(struct rattr *ra, const char *name, enum name_prio prio);
 void reader_apply_desc_names(struct pd_reader *r);
 void reader_setup_layout(struct pd_reader *r);

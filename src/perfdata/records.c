@@ -16,7 +16,7 @@
 
 static int attr_of_id(struct pd_reader *r, uint64_t id)
 {
-	struct id_hit *hit = &r->id_cache[(id ^ id >> 6) % ID_CACHE];
+	struct id_hit *hit = reader_id_slot(r, id);
 	int32_t idx;
 
 	/* perf gives id 0 (synthesized records with a zeroed trailer) to the
@@ -142,20 +142,28 @@ static const uint64_t *aligned_u64s(struct pd_reader *r, const uint8_t *p, uint6
 	return r->scratch;
 }
 
-/* Decodes every sample_type field in the kernel's order; false when the
- * record is shorter than its sample_type needs. */
-/* The attr of a sample: by its id when several attrs need telling apart. */
-static bool sample_attr(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+/* The attr of a sample: by its id when several attrs need telling apart
+ * (*idx -1: an id no attr has); false without attrs or when the record is
+ * too short to hold the id. */
+static bool sample_attr_idx(struct pd_reader *r, const uint8_t *rec, uint32_t size, int *idx)
 {
 	if (!r->nr_attrs)
 		return false;
 	if (r->nr_attrs == 1 || r->sample_id_off < 0) {
-		ev->attr_idx = 0;
+		*idx = 0;
 		return true;
 	}
 	if (size < 8 + (uint32_t)r->sample_id_off + 8)
 		return false;
-	ev->attr_idx = attr_of_id(r, ld64(rec + 8 + r->sample_id_off));
+	*idx = attr_of_id(r, ld64(rec + 8 + r->sample_id_off));
+	return true;
+}
+
+/* The same into ev, counting an unknown id (-1). */
+static bool sample_attr(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	if (!sample_attr_idx(r, rec, size, &ev->attr_idx))
+		return false;
 	if (ev->attr_idx < 0)
 		r->stats.unknown_ids++;
 	return true;
@@ -347,16 +355,9 @@ static bool fixed_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 	uint64_t tid, w;
 	int idx;
 
-	if (!r->nr_attrs)
+	/* parse_sample counts what is wrong with the attr */
+	if (!sample_attr_idx(r, rec, size, &idx) || idx < 0)
 		return false;
-	idx = 0;
-	if (r->nr_attrs > 1 && r->sample_id_off >= 0) {
-		if (size < 8 + (uint32_t)r->sample_id_off + 8)
-			return false;
-		idx = attr_of_id(r, ld64(b + r->sample_id_off));
-		if (idx < 0)
-			return false;
-	}
 	l = &r->attrs[idx]->layout;
 	if (!l->checked)
 		layout__find(l, &r->attrs[idx]->a.attr);
@@ -518,8 +519,7 @@ static void handle_id_index(struct pd_reader *r, const uint8_t *rec, uint32_t si
 		uint64_t idx = ld64(e + 8);
 
 		if (idx < PD_MAX_ATTRS && reader_attr_index(&r->ids, ld64(e)) < 0 && r->ids.nr < PD_MAX_IDS) {
-			u64map__put(&r->ids, ld64(e), idx);
-			memset(r->id_cache, 0, sizeof(r->id_cache));
+			reader_put_id(r, ld64(e), idx);
 		}
 	}
 	r->names_stale = nr > 0;

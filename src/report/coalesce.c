@@ -97,7 +97,7 @@ int report__coalesce(struct report *r, size_t nr_lines)
 		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
 			continue;
 		report__key_sample(r, &ev, e, &cs);
-		hash = (uint32_t)cl_key__hash(&cs.key);
+		hash = cs.key_hash;
 		pos = htab__start(&keys, hash);
 		while (!ours && (i = htab__next(&keys, hash, &pos)) != HTAB_NONE)
 			ours = cl_key__equal(&r->lines[i]->key, &cs.key);

@@ -358,9 +358,9 @@ static void check_view(struct c2c *c, struct c2c *fresh, enum c2c_display mode, 
 	}
 }
 
-static void test_view_switch(void)
+/* 20k samples over 3000 lines, one in 50 a HITM: the same ones each call. */
+static struct c2c *view_samples(void)
 {
-	const enum c2c_display modes[] = { C2C_DISPLAY_TOT, C2C_DISPLAY_ALL, C2C_DISPLAY_RMT, C2C_DISPLAY_TOT };
 	uint64_t seed = 777;
 	struct c2c *c = c2c__new(64);
 
@@ -372,19 +372,17 @@ static void test_view_switch(void)
 
 		c2c__add(c, &s);
 	}
+	return c;
+}
+
+static void test_view_switch(void)
+{
+	const enum c2c_display modes[] = { C2C_DISPLAY_TOT, C2C_DISPLAY_ALL, C2C_DISPLAY_RMT, C2C_DISPLAY_TOT };
+	struct c2c *c = view_samples();
+
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-		struct c2c *fresh = c2c__new(64);
+		struct c2c *fresh = view_samples();
 
-		seed = 777;
-		for (int i = 0; i < 20000; i++) {
-			uint64_t line = rnd(&seed) % 3000, ds = rnd(&seed) % 50 ? ST_L1MISS : rnd(&seed) % 2 ? LCL_HITM
-													  : SKL_RMT_HITM;
-			struct c2c_sample s = priv(1 + line % 3, 10 + rnd(&seed) % 4,
-						   0x100000 + line * 64 + rnd(&seed) % 8 * 8, 0x400000 + rnd(&seed) % 5 * 4,
-						   ds, 0);
-
-			c2c__add(fresh, &s);
-		}
 		check_view(c, fresh, modes[m], m == 1);
 		c2c__delete(fresh);
 	}
