@@ -496,6 +496,8 @@ static int parse_header(struct pd_reader *r)
 
 static void rewind_state(struct pd_reader *r)
 {
+	reader_skim_end(r);
+	r->skim_at = UINT64_MAX;
 	r->pos = r->data_start;
 	r->err_code = 0;
 	r->err[0] = '\0';
@@ -560,6 +562,7 @@ void pd_reader__delete(struct pd_reader *r)
 
 	if (!r)
 		return;
+	reader_skim_end(r);
 	in = &r->info;
 	for (size_t i = 0; i < r->nr_attrs; i++) {
 		free(r->attrs[i]->a.name);
@@ -713,7 +716,9 @@ static const uint8_t *data_at(struct pd_reader *r, uint64_t off, uint64_t left)
 		return r->win + (off - r->win_off);
 	if (!r->win)
 		r->win = xmalloc(WIN_SIZE + WIN_MAX_RECORD);
-	want = r->len - off < WIN_SIZE + WIN_MAX_RECORD ? r->len - off : WIN_SIZE + WIN_MAX_RECORD;
+	/* a skim's records lie far apart: one at a time */
+	want = reader_skim_taken(r) ? WIN_MAX_RECORD : WIN_SIZE + WIN_MAX_RECORD;
+	want = r->len - off < want ? r->len - off : want;
 	while (got < want) {
 		ssize_t n = pread(r->fd, r->win + got, want - got, (off_t)(off + got));
 
@@ -776,6 +781,10 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 		}
 
 		off = r->pos;
+		if (off >= r->skim_at && r->skim) {
+			reader_skim_step(r);
+			off = r->pos;
+		}
 		if (off >= r->data_end) {
 			/* the end of a pass: the last pages read go too, or
 			 * the next pass would map them on top */

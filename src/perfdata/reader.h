@@ -49,6 +49,14 @@ void pd_reader__delete(struct pd_reader *r);
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
 /* Pass over samples without decoding or yielding them (a side-band pass). */
 void pd_reader__skip_samples(struct pd_reader *r, bool skip);
+/* With samples skipped, from the start of a pass over a file: its second
+ * half is walked on another thread meanwhile (from: where that thread starts
+ * looking for a record; 0: the middle, and only for data sections of 8 MiB
+ * or more). The pass reads the same records, with the same ordinals, as
+ * without; it ends with the pass. */
+void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from);
+/* Whether a skim was taken (tests: the other thread's walk was used). */
+bool pd_reader__skimmed(const struct pd_reader *r);
 /* Back to the first record; stats restart. */
 int pd_reader__rewind(struct pd_reader *r);
 

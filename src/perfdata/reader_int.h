@@ -7,6 +7,7 @@
 #ifndef C2CSCAN_READER_INT_H
 #define C2CSCAN_READER_INT_H
 
+#include <string.h>
 #include <zstd.h>
 #include "perfdata/reader.h"
 #include "util/htab.h"
@@ -150,6 +151,13 @@ struct pd_reader {
 	struct pd_info info;
 	struct pd_reader_stats stats;
 	uint64_t seq;
+
+	/* skim.c: the second half of a side-band pass, walked on another
+	 * thread; reader_skim_step runs once the walk reaches skim_at
+	 * (UINT64_MAX: no skim; 0: taken, every step jumps) */
+	struct skim *skim;
+	uint64_t skim_at;
+	unsigned int skims_taken;
 };
 
 static inline uint64_t ld64(const uint8_t *p)
@@ -193,6 +201,15 @@ void reader_setup_layout(struct pd_reader *r);
 /* Takes a copy of min(size, sizeof) bytes of the attr; ids are copied too. */
 struct rattr *reader_add_attr(struct pd_reader *r, const uint8_t *p, uint32_t size, const uint8_t *ids,
 			      size_t nr_ids, uint32_t file_attr_size);
+/* skim.c */
+void reader_skim_step(struct pd_reader *r);
+/* Ends the skim, if any (waits for its thread). */
+void reader_skim_end(struct pd_reader *r);
+/* Whether records are read from a skim's list: one at a time, not a window. */
+static inline bool reader_skim_taken(const struct pd_reader *r)
+{
+	return r->skim_at == 0;
+}
 /* features.c */
 void reader_parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t *p, size_t len);
 bool reader_feat_present(const struct pd_reader *r, uint64_t feat);

@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include "util/relay.h"
 #include "util/util.h"
 
@@ -80,8 +79,7 @@ struct relay *relay__new(size_t item_size, relay_fn consume, void *arg)
 	pthread_cond_init(&rl->more, NULL);
 	pthread_cond_init(&rl->room, NULL);
 	/* a second thread only helps where a second CPU runs it */
-	rl->threaded = sysconf(_SC_NPROCESSORS_ONLN) > 1 && !getenv("C2CSCAN_NO_THREADS") &&
-		       !pthread_create(&rl->thread, NULL, consumer, rl);
+	rl->threaded = threads_wanted() && !pthread_create(&rl->thread, NULL, consumer, rl);
 	return rl;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "util/htab.h"
 #include "util/util.h"
 
@@ -73,6 +74,11 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
 		n *= 2;
 	*p = xrealloc(*p, n, elem);
 	*alloc = n;
+}
+
+bool threads_wanted(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN) > 1 && !getenv("C2CSCAN_NO_THREADS");
 }
 
 void zero_mem(void *p, size_t n)

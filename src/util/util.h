@@ -32,6 +32,10 @@ void xbig_free(void *p, size_t size);
 void xbig_prefault(void);
 void xbig_prefault_end(void);
 
+/* Whether work should go to a second thread: the machine has a second CPU
+ * and C2CSCAN_NO_THREADS is not set (the results are the same either way). */
+bool threads_wanted(void);
+
 /* memset(p, 0, n) through libc: gcc expands a constant-size memset of a few
  * hundred bytes inline as `rep stosq`, whose start-up cost was most of the
  * per-record work of the reader and of the report's per-sample step. */

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -64,6 +65,14 @@ static void put_hdr(struct buf *b, uint32_t type, uint16_t misc, uint16_t size)
 static void set16(struct buf *b, size_t off, uint16_t v)
 {
 	memcpy(b->p + off, &v, 2);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
 }
 
 /* perf string: u32 padded length, bytes, NUL padding to 8 */
@@ -1540,6 +1549,231 @@ static void test_window(void)
 	}
 }
 
+/* ---- skimming: the second half of a side-band pass on another thread -- */
+
+enum skim_damage { SKIM_CLEAN, SKIM_ZERO_SIZE, SKIM_SHORT_COMM, SKIM_TRUNCATED };
+
+/*
+ * Records of one attr (IP, TID, TIME, RAW; sample_id_all): samples with 4
+ * raw bytes that make no header, COMMs, FINISHED_ROUNDs and EXITs among
+ * them, and at record fake_at (0: none; a sample) a raw payload of 40 headers of
+ * empty FINISHED_ROUND records in a row (a boundary a skim believes). The
+ * offset of that payload in the data goes to *fake_off.
+ */
+static struct buf skim_data(unsigned int nr, unsigned int fake_at, size_t *fake_off)
+{
+	struct buf d = { 0 };
+
+	for (unsigned int i = 0; i < nr; i++) {
+		if (i % 7 == 3) {
+			put_comm(&d, 1000 + i, i % 2 ? "worker" : "main", true, 1000000000ULL + i);
+		} else if (i % 13 == 5) {
+			put_hdr(&d, PD_REC_FINISHED_ROUND, 0, 8);
+		} else if (i % 29 == 11) {
+			put_hdr(&d, PERF_RECORD_EXIT, 0, 8 + 24 + 16);
+			put32(&d, 1000 + i);
+			put32(&d, 1000);
+			put32(&d, 1000 + i);
+			put32(&d, 1000);
+			put64(&d, 1000000000ULL + i);
+			put32(&d, 1000 + i);
+			put32(&d, 1000 + i);
+			put64(&d, 1000000000ULL + i);
+		} else {
+			bool fake = fake_at && i == fake_at;
+			uint32_t raw = fake ? 4 + 40 * 8 : 4;
+
+			put_hdr(&d, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, (uint16_t)(8 + 24 + 4 + raw));
+			put64(&d, 0x401000 + i);
+			put32(&d, 1000 + i % 5);
+			put32(&d, 1000 + i % 5);
+			put64(&d, 1000000000ULL + i);
+			put32(&d, raw);
+			if (!fake) {
+				put32(&d, 0xffffffff);
+				continue;
+			}
+			put32(&d, 0xffffffff);
+			*fake_off = d.len;
+			for (int k = 0; k < 40; k++)
+				put_hdr(&d, PD_REC_FINISHED_ROUND, 0, 8);
+		}
+	}
+	return d;
+}
+
+/* The side-band pass over path with a skim from data offset from, and
+ * without: the same events (kind, offset, ordinal, size, names), the same
+ * end and error; then a whole pass after a rewind, the same too. Returns
+ * whether the skim was taken. */
+static bool skim_compare(const char *path, uint64_t from)
+{
+	struct pd_reader *a, *b;
+	struct pd_event ea, eb;
+	char err[512];
+	bool taken, same = true;
+	int ra, rb;
+
+	CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&b, path, err, sizeof(err)) == 0);
+	for (int pass = 0; pass < 2; pass++) {
+		pd_reader__skip_samples(a, !pass);
+		pd_reader__skip_samples(b, !pass);
+		if (!pass)
+			pd_reader__skim_ahead(b, pd_reader__info(b)->data_offset + from);
+		for (;;) {
+			ra = pd_reader__next(a, &ea);
+			rb = pd_reader__next(b, &eb);
+			if (ra != rb || ra <= 0)
+				break;
+			if (ea.kind != eb.kind || ea.offset != eb.offset || ea.seq != eb.seq || ea.size != eb.size ||
+			    ea.attr_idx != eb.attr_idx || (ea.kind == PD_COMM && strcmp(ea.u.comm.comm, eb.u.comm.comm)) ||
+			    (ea.kind == PD_SAMPLE && ea.u.sample.ip != eb.u.sample.ip)) {
+				same = false;
+				break;
+			}
+		}
+		if (!same || ra != rb || strcmp(pd_reader__strerror(a), pd_reader__strerror(b)))
+			fprintf(stderr, "  skim from %" PRIu64 ", pass %d: %d \"%s\" against %d \"%s\"\n", from, pass, rb,
+				pd_reader__strerror(b), ra, pd_reader__strerror(a));
+		CHECK(same);
+		CHECK_EQ_U64(ra, rb);
+		CHECK_STR(pd_reader__strerror(a), pd_reader__strerror(b));
+		CHECK_EQ_U64(pd_reader__stats(a)->records, pd_reader__stats(b)->records);
+		if (!pass) {
+			taken = pd_reader__skimmed(b);
+			pd_reader__rewind(a);
+			pd_reader__rewind(b);
+		}
+	}
+	pd_reader__delete(a);
+	pd_reader__delete(b);
+	return taken;
+}
+
+/* A rewind or a delete before the reader reaches the skim ends it: the
+ * next pass reads every record, samples too. */
+static void skim_abandoned(const char *path)
+{
+	struct pd_reader *a, *b;
+	struct pd_event ea, eb;
+	char err[512];
+	uint64_t n = 0;
+	int ra, rb;
+
+	CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&b, path, err, sizeof(err)) == 0);
+	pd_reader__skip_samples(b, true);
+	pd_reader__skim_ahead(b, pd_reader__info(b)->data_offset + pd_reader__info(b)->data_size / 2);
+	for (int i = 0; i < 3; i++)
+		CHECK(pd_reader__next(b, &eb) == 1);
+	CHECK(pd_reader__rewind(b) == 0);
+	pd_reader__skip_samples(b, false);
+	do {
+		ra = pd_reader__next(a, &ea);
+		rb = pd_reader__next(b, &eb);
+		n += ra > 0 && ea.kind == PD_SAMPLE;
+	} while (ra == rb && ra > 0 && ea.offset == eb.offset && ea.seq == eb.seq);
+	CHECK_EQ_U64(ra, 0);
+	CHECK_EQ_U64(rb, 0);
+	CHECK(n > 1000);
+	CHECK(!pd_reader__skimmed(b));
+	pd_reader__delete(a);
+	/* deleted while the other thread walks */
+	pd_reader__rewind(b);
+	pd_reader__skip_samples(b, true);
+	pd_reader__skim_ahead(b, pd_reader__info(b)->data_offset + 8);
+	pd_reader__delete(b);
+}
+
+static void skim_case(enum skim_damage damage, unsigned int fake_at)
+{
+	struct perf_event_attr attr = attr_of(PERF_TYPE_SOFTWARE, 2, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					      PERF_SAMPLE_TIME | PERF_SAMPLE_RAW, true);
+	char path[] = "/tmp/c2cscan-test-skim-XXXXXX";
+	struct file_spec fs = { .attrs = &attr, .nr_attrs = 1 };
+	size_t fake_off = 0, damaged = 0, nr_from = 0, nr_taken = 0;
+	struct buf data = skim_data(3000, fake_at, &fake_off), b;
+	int fd = mkstemp(path);
+
+	/* the damage sits in the second half, where the skim walks */
+	for (size_t off = 0; damage != SKIM_CLEAN && off < data.len; off += get16(data.p + off + 6)) {
+		uint16_t size = get16(data.p + off + 6);
+
+		if (off < data.len * 3 / 4 || (damage == SKIM_SHORT_COMM && data.p[off] != PERF_RECORD_COMM) ||
+		    (damage == SKIM_TRUNCATED && data.p[off] != PERF_RECORD_SAMPLE))
+			continue;
+		damaged = off;
+		if (damage == SKIM_TRUNCATED) {
+			/* the file ends inside a sample, after its header */
+			damaged = off + 16;
+			break;
+		}
+		if (damage == SKIM_ZERO_SIZE) {
+			set16(&data, off + 6, 0);
+			break;
+		}
+		/* a COMM too short for its fields, then a record of what is
+		 * left of it: the skim walks on, the reader refuses the COMM */
+		set16(&data, off + 6, 16);
+		memcpy(data.p + off + 16, &(uint32_t){ PD_REC_FINISHED_ROUND }, 4);
+		set16(&data, off + 20, 0);
+		set16(&data, off + 22, (uint16_t)(size - 16));
+		break;
+	}
+	CHECK(damage == SKIM_CLEAN || damaged);
+	fs.data = &data;
+	b = make_file(&fs);
+	CHECK(fd >= 0 && write(fd, b.p, damage == SKIM_TRUNCATED ? b.len - data.len + damaged : b.len) > 0);
+	close(fd);
+	/* from anywhere: inside records, on their boundaries, near the end */
+	for (uint64_t from = 8; from < data.len + 64; from += from < 4096 ? 8 : 997, nr_from++)
+		nr_taken += skim_compare(path, from);
+	if (damage == SKIM_CLEAN)
+		skim_abandoned(path);
+	if (fake_at) {
+		/* the skim believes the fake headers, and the reader steps
+		 * over them: dropped, and the pass reads as without */
+		CHECK(!skim_compare(path, fake_off - 16));
+		CHECK(!skim_compare(path, fake_off));
+	}
+	/* a clean file's skim is taken nearly wherever it starts; a damaged
+	 * one where it starts past the damage (or never) */
+	if (damage == SKIM_CLEAN)
+		CHECK(nr_taken * 10 >= nr_from * 9);
+	if (damage != SKIM_CLEAN && damage != SKIM_SHORT_COMM)
+		CHECK(nr_taken * 2 < nr_from);
+	if (damage == SKIM_SHORT_COMM)
+		CHECK(nr_taken * 2 > nr_from);
+	unlink(path);
+	free(b.p);
+	free(data.p);
+}
+
+static void test_skim(void)
+{
+	/* real streams: rounds, mmaps, forks, throttles, compressed records,
+	 * old attrs, a corrupt file; each from seven places in its data */
+	for (size_t i = 0; i < ARRAY_SIZE(expects); i++) {
+		char path[512], err[512];
+		struct pd_reader *r;
+		uint64_t size;
+
+		snprintf(path, sizeof(path), RD "%s", expects[i].file);
+		if (access(path, R_OK) || pd_reader__open(&r, path, err, sizeof(err)))
+			continue;
+		size = pd_reader__info(r)->data_size;
+		pd_reader__delete(r);
+		for (uint64_t k = 1; k < 8 && size > 64; k++)
+			skim_compare(path, size * k / 8);
+	}
+	skim_case(SKIM_CLEAN, 0);
+	skim_case(SKIM_CLEAN, 2000);
+	skim_case(SKIM_ZERO_SIZE, 0);
+	skim_case(SKIM_SHORT_COMM, 0);
+	skim_case(SKIM_TRUNCATED, 0);
+}
+
 /* Resident kilobytes of the mappings of path in this process (smaps). */
 static long mapped_kb(const char *path)
 {
@@ -1624,6 +1858,7 @@ int main(void)
 	test_real_facts();
 	test_window();
 	test_mapped_release();
+	test_skim();
 	test_mutations();
 	return test_done("test_reader");
 }
