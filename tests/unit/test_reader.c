@@ -1611,7 +1611,7 @@ static bool skim_compare(const char *path, uint64_t from)
 	struct pd_reader *a, *b;
 	struct pd_event ea, eb;
 	char err[512];
-	bool taken, same = true;
+	bool taken = false, same = true;
 	int ra, rb;
 
 	CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
