@@ -870,6 +870,9 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 
 void pd_reader__skip_samples(struct pd_reader *r, bool skip)
 {
+	/* a skim lists no samples: the walk goes on alone from here */
+	if (!skip)
+		reader_skim_end(r);
 	r->skip_samples = skip;
 }
 

@@ -53,7 +53,7 @@ void pd_reader__skip_samples(struct pd_reader *r, bool skip);
  * half is walked on another thread meanwhile (from: where that thread starts
  * looking for a record; 0: the middle, and only for data sections of 8 MiB
  * or more). The pass reads the same records, with the same ordinals, as
- * without; it ends with the pass. */
+ * without; it ends with the pass (or a rewind, or samples asked for). */
 void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from);
 /* Whether a skim was taken (tests: the other thread's walk was used). */
 bool pd_reader__skimmed(const struct pd_reader *r);

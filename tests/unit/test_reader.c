@@ -1651,8 +1651,8 @@ static bool skim_compare(const char *path, uint64_t from)
 	return taken;
 }
 
-/* A rewind or a delete before the reader reaches the skim ends it: the
- * next pass reads every record, samples too. */
+/* A rewind, samples asked for again, or a delete before the reader reaches
+ * the skim end it: every record is read from there, samples too. */
 static void skim_abandoned(const char *path)
 {
 	struct pd_reader *a, *b;
@@ -1678,6 +1678,21 @@ static void skim_abandoned(const char *path)
 	CHECK_EQ_U64(rb, 0);
 	CHECK(n > 1000);
 	CHECK(!pd_reader__skimmed(b));
+	/* samples asked for again in the middle of the pass: every one comes */
+	CHECK(pd_reader__rewind(a) == 0 && pd_reader__rewind(b) == 0);
+	pd_reader__skip_samples(b, true);
+	pd_reader__skim_ahead(b, pd_reader__info(b)->data_offset + pd_reader__info(b)->data_size / 2);
+	CHECK(pd_reader__next(b, &eb) == 1);
+	pd_reader__skip_samples(b, false);
+	do {
+		ra = pd_reader__next(a, &ea);
+	} while (ra > 0 && ea.offset != eb.offset);
+	do {
+		ra = pd_reader__next(a, &ea);
+		rb = pd_reader__next(b, &eb);
+	} while (ra == rb && ra > 0 && ea.offset == eb.offset && ea.seq == eb.seq);
+	CHECK_EQ_U64(ra, 0);
+	CHECK_EQ_U64(rb, 0);
 	pd_reader__delete(a);
 	/* deleted while the other thread walks */
 	pd_reader__rewind(b);
