@@ -49,10 +49,10 @@ void pd_reader__delete(struct pd_reader *r);
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
 /* Pass over samples without decoding or yielding them (a side-band pass). */
 void pd_reader__skip_samples(struct pd_reader *r, bool skip);
-/* With samples skipped, from the start of a pass over a file: its second
- * half is walked on another thread meanwhile (from: where that thread starts
- * looking for a record; 0: the middle, and only for data sections of 8 MiB
- * or more). The pass reads the same records, with the same ordinals, as
+/* With samples skipped, from the start of a pass over a file: its latter
+ * part is walked on another thread meanwhile (from: where that thread starts
+ * looking for a record; 0: three sevenths in, and only for data sections of
+ * 8 MiB or more). The pass reads the same records, with the same ordinals, as
  * without; it ends with the pass (or a rewind, or samples asked for). */
 void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from);
 /* Whether a skim was taken (tests: the other thread's walk was used). */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Skimming: a side-band pass over a large file (samples skipped) walks the
- * second half of the data section on another thread while the reader walks
+ * latter part of the data section on another thread while the reader walks
  * the first. Walking is reading every byte (a record's size says where the
- * next one starts), so two threads halve the copying.
+ * next one starts), so two threads share the copying.
  *
  * The skimming thread finds a record boundary from an offset on (the first
  * 8-byte aligned offset from which SKIM_CHAIN records in a row have headers
@@ -160,8 +160,11 @@ void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from)
 	if (r->skim || !r->skip_samples || !r->have_fd || r->pipe || r->unterminated || r->pos != r->data_start ||
 	    r->dlen != r->dpos || r->err_code || (!from && size < SKIM_MIN_DATA))
 		return;
+	/* the reader decodes the side-band records of its part, the skim
+	 * only lists those of its own: the reader takes the smaller part
+	 * (on the 2M-sample bench file, halves took 25-32 ms and 18-24 ms) */
 	if (!from)
-		from = r->data_start + size / 2;
+		from = r->data_start + size / 7 * 3;
 	from = r->data_start + ((from - r->data_start + 7) & ~(uint64_t)7);
 	if (from <= r->data_start || from >= r->data_end)
 		return;
