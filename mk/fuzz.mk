@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # libFuzzer targets (issue 6), built with clang into build-fuzz/:
 #   fuzz_report  the whole report pipeline on an in-memory file (the main one)
-#   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples
+#   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples,
+#                a skimmed pass against a plain one
 #   fuzz_maps    the maps timeline and keying rule, from a program of events
 #   fuzz_dwline  the line table decoder: against libdw on generated tables,
 #                alone on raw bytes
@@ -11,7 +12,7 @@
 #   make fuzz-ci   replay every reproducer (tests/fuzz/regress/) through
 #                  fuzz_report and fuzz_reader, then a bounded run
 #                  (FUZZ_CI_SECONDS, default 120) of fuzz_report, and a
-#                  quarter of that of fuzz_dwline
+#                  quarter of that of fuzz_dwline and of fuzz_reader
 #
 # Seeds: scenarios built by mkperf, the bad-file catalogue, the reproducers,
 # real recordings with call graphs (tests/fuzz/seeds/: `ls /` under -g and
@@ -77,6 +78,8 @@ fuzz-regress: fuzz-deps
 fuzz-ci: fuzz-regress
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_report FUZZ_SECONDS=$(or $(FUZZ_CI_SECONDS),120)
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_dwline \
+		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_reader \
 		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
 
 .PHONY: fuzz fuzz-ci fuzz-deps fuzz-seeds fuzz-regress
