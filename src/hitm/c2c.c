@@ -215,6 +215,7 @@ struct c2c {
 	bool unindexed;         /* line_idx and acc_idx dropped (by c2c__sort) */
 	bool tagged;            /* a sample had a tag: compare the accumulators' tags too */
 	const struct c2c_line **view;
+	uint64_t view_hitm_sum, view_hitm_cnt;  /* over the view's accumulators (group_view) */
 };
 
 /* Line identities in chunks of 2 MiB: they never move, so growing copies
@@ -685,9 +686,8 @@ static const uint32_t *acc__ctx(const struct c2c *c, const struct acc *a, uint32
 		*nr = c->exts[a->ext - 1].nr_ctx;
 		return c->exts[a->ext - 1].ctx;
 	}
-	for (uint32_t i = 0; i < CTX_BITS; i++)
-		if (a->ctx >> i & 1)
-			buf[k++] = i;
+	for (uint64_t bits = a->ctx; bits; bits &= bits - 1)
+		buf[k++] = (uint32_t)__builtin_ctzll(bits);
 	*nr = k;
 	return buf;
 }
@@ -955,6 +955,20 @@ static void ctx__add_sets(const struct ctx *x, struct u32set *pids, struct u32se
 		u32set__add(nodes, (uint32_t)x->node);
 }
 
+/* The weighted HITM loads of a (acc__apply's lat.hitm_cnt). */
+static uint32_t acc__hitm_cnt(const struct c2c *c, const struct acc *a)
+{
+	uint32_t n = a->ext ? c->exts[a->ext - 1].hitm_cnt : 0;
+
+	for (unsigned int k = 0; k < (a->nr_ids & ~CTX_HEAP); k++) {
+		const struct dec *d = &c->decs[a->ids[k]];
+
+		if ((d->flags & F_WEIGHT) && d->load && d->hitm)
+			n += a->cnt[k];
+	}
+	return n;
+}
+
 /* Adds the counters and latency of a into st and lat. */
 static void acc__apply(const struct c2c *c, const struct acc *a, struct c2c_stats *st, struct c2c_lat *lat)
 {
@@ -1020,10 +1034,13 @@ static inline bool in_view__has(const uint64_t *in_view, size_t line)
 
 /* The accumulators of the lines in the view (in_view: a bit per line), in
  * order of making (a counting sort): a view of the contended lines lists a
- * small part of them, and the rest is not touched but for its line. */
+ * small part of them, and the rest is not touched but for its line. Their
+ * HITM latency sums go to the view's. */
 static void group_view(struct c2c *c, const uint64_t *in_view)
 {
 	size_t total = 0;
+
+	c->view_hitm_sum = c->view_hitm_cnt = 0;
 
 	free(c->line_start);
 	free(c->line_accs);
@@ -1037,10 +1054,13 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	c->line_accs = xmalloc((total ? total : 1) * sizeof(*c->line_accs));
 	/* line_start[line] is the fill cursor until the shift below */
 	for (size_t i = 0; i < c->nr_accs && total; i++) {
-		uint32_t line = acc__get(c, i)->line;
+		const struct acc *a = acc__get(c, i);
 
-		if (in_view__has(in_view, line))
-			c->line_accs[c->line_start[line]++] = (uint32_t)i;
+		if (!in_view__has(in_view, a->line))
+			continue;
+		c->line_accs[c->line_start[a->line]++] = (uint32_t)i;
+		c->view_hitm_sum += a->hitm_sum;
+		c->view_hitm_cnt += acc__hitm_cnt(c, a);
 	}
 	/* each cursor ended where the next line starts (lines outside the
 	 * view are empty: theirs never moved, and equal it too) */
@@ -1077,32 +1097,79 @@ static struct c2c_line *line__make(struct c2c *c, size_t i)
 	return l;
 }
 
+/* The accumulators of a line's rows lie anywhere among all of them: each
+ * is requested from memory ROW_AHEAD rows before it is read (with its cold
+ * part when the rows are built). */
+#define ROW_AHEAD 8
+
+/* always inlined: GCC drops calls to a helper whose only effect is a
+ * prefetch (it counts as none) */
+static inline __attribute__((always_inline)) void request_acc(const struct c2c *c, uint32_t k, uint32_t end,
+								 bool cold)
+{
+	uint32_t i;
+
+	if (k >= end)
+		return;
+	i = c->line_accs[k];
+	__builtin_prefetch(acc__get(c, i));
+	if (cold)
+		__builtin_prefetch(&c->cold[i / COLD_CHUNK][i % COLD_CHUNK]);
+}
+
 const struct c2c_counts *c2c_line__counts(const struct c2c_line *cl)
 {
 	/* a cache: the line is never defined const, only this view of it */
 	struct c2c_line *l = (struct c2c_line *)cl;
 	struct c2c *c = l->owner;
+	struct u32set more = { 0 };
+	uint64_t bits = 0;
 
 	if (l->counts)
 		return l->counts;
 	note_built(c, l, sizeof(*l->counts));
 	l->counts = xcalloc(1, sizeof(*l->counts));
+	/* the rows of a line share most of their contexts: each distinct
+	 * one goes into the sets once */
+	for (uint32_t k = c->line_start[l->idx]; k < c->line_start[l->idx] + ROW_AHEAD; k++)
+		request_acc(c, k, c->line_start[l->idx + 1], false);
 	for (uint32_t k = c->line_start[l->idx]; k < c->line_start[l->idx + 1]; k++) {
 		const struct acc *a = acc__get(c, c->line_accs[k]);
-		uint32_t buf[CTX_BITS], nr;
-		const uint32_t *ctx = acc__ctx(c, a, buf, &nr);
 
+		request_acc(c, k + ROW_AHEAD, c->line_start[l->idx + 1], false);
 		acc__apply(c, a, &l->counts->stats, &l->counts->lat);
-		for (uint32_t j = 0; j < nr; j++)
-			ctx__add_sets(&c->ctxs[ctx[j]], &l->counts->pids, &l->counts->tids, &l->counts->cpus,
+		if (!(a->nr_ids & CTX_HEAP)) {
+			bits |= a->ctx;
+			continue;
+		}
+		for (uint32_t j = 0; j < c->exts[a->ext - 1].nr_ctx; j++)
+			u32set__add(&more, c->exts[a->ext - 1].ctx[j]);
+	}
+	for (; bits; bits &= bits - 1) {
+		uint32_t j = (uint32_t)__builtin_ctzll(bits);
+
+		if (more.nr)
+			u32set__add(&more, j);
+		else
+			ctx__add_sets(&c->ctxs[j], &l->counts->pids, &l->counts->tids, &l->counts->cpus,
 				      &l->counts->nodes);
 	}
+	for (uint32_t j = 0; j < more.nr; j++)
+		ctx__add_sets(&c->ctxs[u32set__data(&more)[j]], &l->counts->pids, &l->counts->tids,
+			      &l->counts->cpus, &l->counts->nodes);
+	u32set__exit(&more);
 	return l->counts;
 }
 
 uint64_t c2c_line__metric(const struct c2c_line *l, enum c2c_display mode)
 {
 	return metric__get(&l->owner->metrics[l->idx], mode);
+}
+
+void c2c__view_hitm(const struct c2c *c, uint64_t *sum, uint64_t *cnt)
+{
+	*sum = c->view_hitm_sum;
+	*cnt = c->view_hitm_cnt;
 }
 
 const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)
@@ -1115,6 +1182,8 @@ const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)
 		return l->built;
 	note_built(c, l, l->nr_rows * sizeof(*l->built));
 	l->built = xcalloc(l->nr_rows, sizeof(*l->built));
+	for (uint32_t k = c->line_start[l->idx]; k < c->line_start[l->idx] + ROW_AHEAD; k++)
+		request_acc(c, k, c->line_start[l->idx + 1], true);
 	for (uint32_t k = c->line_start[l->idx], n = 0; k < c->line_start[l->idx + 1]; k++, n++) {
 		uint32_t i = c->line_accs[k];
 		const struct acc *a = acc__get(c, i);
@@ -1122,6 +1191,8 @@ const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)
 		struct c2c_row *row = &l->built[n];
 		uint32_t buf[CTX_BITS], nr;
 		const uint32_t *ctx = acc__ctx(c, a, buf, &nr);
+
+		request_acc(c, k + ROW_AHEAD, c->line_start[l->idx + 1], true);
 
 		row->offset = a->offset;
 		row->iaddr = a->iaddr;

@@ -130,6 +130,9 @@ size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 const struct c2c_counts *c2c_line__counts(const struct c2c_line *l);
 /* c2c_stats__metric of its counts, without building them. */
 uint64_t c2c_line__metric(const struct c2c_line *l, enum c2c_display mode);
+/* The sums of lat.hitm_sum and lat.hitm_cnt over every line of the view,
+ * without building their counts (made by c2c__sort). */
+void c2c__view_hitm(const struct c2c *c, uint64_t *sum, uint64_t *cnt);
 const struct c2c_row *c2c_line__rows(const struct c2c_line *l);
 
 /* Frees the counts and rows built so far, but keep's, once they exceed

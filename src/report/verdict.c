@@ -307,11 +307,7 @@ void report__gain_setup(struct report *r)
 	}
 	r->mean_period = samples ? (double)period / (double)samples : 0;
 	r->total_cycles = (double)weight * r->mean_period;
-	for (size_t i = 0; i < r->nr_lines; i++) {
-		hsum += c2c_line__counts(r->lines[i])->lat.hitm_sum;
-		hcnt += c2c_line__counts(r->lines[i])->lat.hitm_cnt;
-		report__trim(r, NULL);
-	}
+	c2c__view_hitm(r->c2c, &hsum, &hcnt);
 	r->base_latency = loads > hcnt && weight > hsum ? (double)(weight - hsum) / (double)(loads - hcnt) : 0;
 	free(r->by_gain);
 	r->by_gain = NULL;

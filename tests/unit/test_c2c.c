@@ -261,6 +261,53 @@ static void test_sets(void)
 	c2c__delete(c);
 }
 
+static bool set_eq(const struct u32set *a, const struct u32set *b);
+
+/* A line's sets are the union of its rows' sets, whether a row keeps its
+ * contexts in its bitmap (ids below 64) or in a list (beyond). */
+static void test_ctx_union(void)
+{
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	const struct c2c_counts *k;
+	struct u32set pids = { 0 }, tids = { 0 }, cpus = { 0 }, nodes = { 0 };
+	uint64_t seed = 99;
+
+	for (int i = 0; i < 3000; i++) {
+		/* row 1 first: tids 500-539, one context each (a bitmap of
+		 * ids 0-39); row 0: tids 0-99 on two cpus (a list); row 2:
+		 * tids 300-309, interned last (a list of ids >= 64) */
+		uint32_t row = i < 1000 ? 1 : i < 2000 ? 0 : 2;
+		uint32_t tid = row == 0 ? i % 100 : row == 1 ? 500 + i % 40 : 300 + i % 10;
+		struct c2c_sample s = priv(1 + tid % 7, tid, 0x9000 + row * 8, 0x400000 + row * 4, LCL_HITM, 0);
+
+		s.cpu = row == 1 || rnd(&seed) % 2 ? tid % 9 : (uint32_t)-1;
+		s.node = (int32_t)(tid % 3) - 1;
+		c2c__add(c, &s);
+	}
+	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_TOT, false, &lines), 7);
+	for (size_t l = 0; l < 7; l++) {
+		k = c2c_line__counts(lines[l]);
+		for (size_t r = 0; r < lines[l]->nr_rows; r++) {
+			const struct c2c_row *row = &c2c_line__rows(lines[l])[r];
+
+			u32set__merge(&pids, &row->pids);
+			u32set__merge(&tids, &row->tids);
+			u32set__merge(&cpus, &row->cpus);
+			u32set__merge(&nodes, &row->nodes);
+		}
+		CHECK(set_eq(&k->pids, &pids) && set_eq(&k->tids, &tids) && set_eq(&k->cpus, &cpus) &&
+		      set_eq(&k->nodes, &nodes));
+		CHECK(k->tids.nr >= 15);
+		u32set__exit(&pids);
+		u32set__exit(&tids);
+		u32set__exit(&cpus);
+		u32set__exit(&nodes);
+		pids = tids = cpus = nodes = (struct u32set){ 0 };
+	}
+	c2c__delete(c);
+}
+
 /*
  * Random samples with random data sources: totals equal the sum of
  * c2c_stats__decode over all samples (the decode cache changes nothing,
@@ -302,6 +349,21 @@ static void test_consistency(void)
 	CHECK(stats_eq(&sum, &want));
 	CHECK_EQ_U64(c2c__totals(c)->ld_llcmiss, want.lcl_dram + want.rmt_dram + want.rmt_hitm + want.rmt_hit);
 
+	/* a view's HITM latency sums are those of its lines */
+	for (int all = 0; all < 2; all++) {
+		uint64_t hsum = 0, hcnt = 0, vsum, vcnt;
+
+		n = c2c__sort(c, all ? C2C_DISPLAY_ALL : C2C_DISPLAY_TOT, all, &lines);
+		for (size_t i = 0; i < n; i++) {
+			hsum += c2c_line__counts(lines[i])->lat.hitm_sum;
+			hcnt += c2c_line__counts(lines[i])->lat.hitm_cnt;
+			c2c__trim(c, NULL);
+		}
+		c2c__view_hitm(c, &vsum, &vcnt);
+		CHECK(hcnt > 100 && n > 10);
+		CHECK_EQ_U64(vsum, hsum);
+		CHECK_EQ_U64(vcnt, hcnt);
+	}
 	n = c2c__sort(c, C2C_DISPLAY_ALL, true, &lines);
 	CHECK_EQ_U64(n, c2c__nr_lines(c));
 	memset(&sum, 0, sizeof(sum));
@@ -630,6 +692,7 @@ int main(void)
 	test_false_sharing_stores();
 	test_double_cl();
 	test_sets();
+	test_ctx_union();
 	test_trim();
 	test_consistency();
 	test_view_switch();
