@@ -1002,6 +1002,8 @@ static void metric__add(struct line_metric *m, const struct c2c_stats *st, uint3
 	m->nr_entries += st->nr_entries * times;
 }
 
+#define METRIC_AHEAD 16         /* accumulators whose line's metrics are requested ahead */
+
 /* After adding: the metrics of every line, and how many accumulators each
  * has, in one pass; the lines made so far are emptied, to be built again
  * when a view holds them. */
@@ -1014,6 +1016,9 @@ static void build_metrics(struct c2c *c)
 		const struct acc *a = acc__get(c, i);
 		struct line_metric *m = &c->metrics[a->line];
 
+		/* the lines of the accumulators lie anywhere */
+		if (i + METRIC_AHEAD < c->nr_accs)
+			__builtin_prefetch(&c->metrics[acc__get(c, i + METRIC_AHEAD)->line], 1);
 		m->nr_accs++;
 		if (a->ext)
 			metric__add(m, &c->exts[a->ext - 1].full, 1);
