@@ -708,7 +708,7 @@ static int trailing_data(struct pd_reader *r, const uint8_t *rec, uint32_t size,
  */
 static const uint8_t *data_at(struct pd_reader *r, uint64_t off, uint64_t left)
 {
-	uint64_t need = left < WIN_MAX_RECORD ? left : WIN_MAX_RECORD, want, got = 0;
+	uint64_t need = left < WIN_MAX_RECORD ? left : WIN_MAX_RECORD, want, got;
 
 	if (!r->have_fd)
 		return r->base + off;
@@ -719,15 +719,7 @@ static const uint8_t *data_at(struct pd_reader *r, uint64_t off, uint64_t left)
 	/* a skim's records lie far apart: one at a time */
 	want = reader_skim_taken(r) ? WIN_MAX_RECORD : WIN_SIZE + WIN_MAX_RECORD;
 	want = r->len - off < want ? r->len - off : want;
-	while (got < want) {
-		ssize_t n = pread(r->fd, r->win + got, want - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-	}
+	got = pread_full(r->fd, r->win, want, off);
 	if (got < need) {
 		/* the file changed under us, or an I/O error: the mapping
 		 * says what it can (or faults, as any mapping would) */

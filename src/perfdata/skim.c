@@ -17,7 +17,6 @@
  * stepping over the boundary, a list too long) drops the skim and the
  * reader walks on alone: a skim saves time and never changes what is read.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -60,22 +59,13 @@ struct skim {
  * be read (or the reader said stop). */
 static const uint8_t *skim_hdr(struct skim *s, uint64_t off)
 {
-	uint64_t want, got = 0;
+	size_t got;
 
 	if (off >= s->win_off && off + 8 <= s->win_off + s->win_len)
 		return s->win + (off - s->win_off);
 	if (atomic_load_explicit(&s->stop, memory_order_relaxed))
 		return NULL;
-	want = s->end - off < SKIM_WIN ? s->end - off : SKIM_WIN;
-	while (got < want) {
-		ssize_t n = pread(s->fd, s->win + got, want - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (uint64_t)n;
-	}
+	got = pread_full(s->fd, s->win, s->end - off < SKIM_WIN ? s->end - off : SKIM_WIN, off);
 	if (got < 8)
 		return NULL;
 	s->win_off = off;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -74,6 +75,22 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
 		n *= 2;
 	*p = xrealloc(*p, n, elem);
 	*alloc = n;
+}
+
+size_t pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
 }
 
 bool threads_wanted(void)

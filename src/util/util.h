@@ -32,6 +32,10 @@ void xbig_free(void *p, size_t size);
 void xbig_prefault(void);
 void xbig_prefault_end(void);
 
+/* Up to len bytes of fd at off (short reads and EINTR retried): how many
+ * were read, fewer at the end of the file or on an error. */
+size_t pread_full(int fd, void *buf, size_t len, uint64_t off);
+
 /* Whether work should go to a second thread: the machine has a second CPU
  * and C2CSCAN_NO_THREADS is not set (the results are the same either way). */
 bool threads_wanted(void);
