@@ -716,8 +716,10 @@ static const uint8_t *data_at(struct pd_reader *r, uint64_t off, uint64_t left)
 		return r->win + (off - r->win_off);
 	if (!r->win)
 		r->win = xmalloc(WIN_SIZE + WIN_MAX_RECORD);
-	/* a skim's records lie far apart: one at a time */
-	want = reader_skim_taken(r) ? WIN_MAX_RECORD : WIN_SIZE + WIN_MAX_RECORD;
+	/* a skim's records: those close together, not the samples between
+	 * far-apart ones */
+	want = reader_skim_taken(r) ? reader_skim_read_len(r, off, WIN_MAX_RECORD, WIN_MAX_RECORD)
+				    : WIN_SIZE + WIN_MAX_RECORD;
 	want = r->len - off < want ? r->len - off : want;
 	got = pread_full(r->fd, r->win, want, off);
 	if (got < need) {

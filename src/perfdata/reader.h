@@ -50,10 +50,12 @@ int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
 /* Pass over samples without decoding or yielding them (a side-band pass). */
 void pd_reader__skip_samples(struct pd_reader *r, bool skip);
 /* With samples skipped, from the start of a pass over a file: its latter
- * part is walked on another thread meanwhile (from: where that thread starts
- * looking for a record; 0: three sevenths in, and only for data sections of
- * 8 MiB or more). The pass reads the same records, with the same ordinals, as
- * without; it ends with the pass (or a rewind, or samples asked for). */
+ * part is walked on another thread meanwhile. The pass reads the same
+ * records, with the same ordinals, as without; it ends with the pass (or a
+ * rewind, or samples asked for). from 0: when it pays, for data sections of
+ * 8 MiB or more, from three sevenths in, records other than samples 64 KiB
+ * apart on average at the least; else (tests) where that thread starts
+ * looking for a record, whatever the size and spacing. */
 void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from);
 /* Whether a skim was taken (tests: the other thread's walk was used). */
 bool pd_reader__skimmed(const struct pd_reader *r);

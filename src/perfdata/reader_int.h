@@ -205,11 +205,15 @@ struct rattr *reader_add_attr(struct pd_reader *r, const uint8_t *p, uint32_t si
 void reader_skim_step(struct pd_reader *r);
 /* Ends the skim, if any (waits for its thread). */
 void reader_skim_end(struct pd_reader *r);
-/* Whether records are read from a skim's list: one at a time, not a window. */
+/* Whether records are read from a skim's list (the walk jumps). */
 static inline bool reader_skim_taken(const struct pd_reader *r)
 {
 	return r->skim_at == 0;
 }
+/* Bytes to read at off, the listed record the walk stands on: through the
+ * last listed record starting within win bytes of it (the bytes between
+ * come along, the records after are not read), plus max_record. */
+uint64_t reader_skim_read_len(const struct pd_reader *r, uint64_t off, uint64_t win, uint64_t max_record);
 /* features.c */
 void reader_parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t *p, size_t len);
 bool reader_feat_present(const struct pd_reader *r, uint64_t feat);

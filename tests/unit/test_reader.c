@@ -1602,8 +1602,8 @@ static struct buf skim_data(unsigned int nr, unsigned int fake_at, size_t *fake_
 	return d;
 }
 
-/* The side-band pass over path with a skim from data offset from, and
- * without: the same events (kind, offset, ordinal, size, names), the same
+/* The side-band pass over path with a skim from data offset from (0: where
+ * the reader chooses, if it does), and without: the same events (kind, offset, ordinal, size, names), the same
  * end and error; then a whole pass after a rewind, the same too. Returns
  * whether the skim was taken. */
 static bool skim_compare(const char *path, uint64_t from)
@@ -1620,7 +1620,7 @@ static bool skim_compare(const char *path, uint64_t from)
 		pd_reader__skip_samples(a, !pass);
 		pd_reader__skip_samples(b, !pass);
 		if (!pass)
-			pd_reader__skim_ahead(b, pd_reader__info(b)->data_offset + from);
+			pd_reader__skim_ahead(b, from ? pd_reader__info(b)->data_offset + from : 0);
 		for (;;) {
 			ra = pd_reader__next(a, &ea);
 			rb = pd_reader__next(b, &eb);
@@ -1765,8 +1765,46 @@ static void skim_case(enum skim_damage damage, unsigned int fake_at)
 	free(data.p);
 }
 
+/* Unasked, the reader skims a data section of 8 MiB or more whose records
+ * other than samples lie 64 KiB apart or more, not one where they are close
+ * (read one by one, they would cost what the walk costs). */
+static void skim_spacing(unsigned int every, bool want)
+{
+	struct perf_event_attr attr = attr_of(PERF_TYPE_SOFTWARE, 2, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					      PERF_SAMPLE_TIME | PERF_SAMPLE_RAW, true);
+	char path[] = "/tmp/c2cscan-test-skim-XXXXXX";
+	struct file_spec fs = { .attrs = &attr, .nr_attrs = 1 };
+	struct buf data = { 0 }, b;
+	int fd = mkstemp(path);
+
+	for (unsigned int i = 0; data.len < (9u << 20); i++) {
+		if (i % every == every / 2) {
+			put_comm(&data, 1000 + i, "worker", true, 1000000000ULL + i);
+			continue;
+		}
+		put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 24 + 8);
+		put64(&data, 0x401000 + i);
+		put32(&data, 1000);
+		put32(&data, 1000);
+		put64(&data, 1000000000ULL + i);
+		put32(&data, 4);
+		put32(&data, 0xffffffff);
+	}
+	fs.data = &data;
+	b = make_file(&fs);
+	CHECK(fd >= 0 && write(fd, b.p, b.len) == (ssize_t)b.len);
+	close(fd);
+	CHECK(skim_compare(path, 0) == want);
+	unlink(path);
+	free(b.p);
+	free(data.p);
+}
+
 static void test_skim(void)
 {
+	skim_spacing(3000, true);       /* a COMM per 120 KB */
+	skim_spacing(1000, false);      /* per 40 KB */
+	skim_spacing(7, false);
 	/* real streams: rounds, mmaps, forks, throttles, compressed records,
 	 * old attrs, a corrupt file; each from seven places in its data */
 	for (size_t i = 0; i < ARRAY_SIZE(expects); i++) {
