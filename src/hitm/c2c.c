@@ -1059,7 +1059,6 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	size_t total = 0;
 
 	c->view_hitm_sum = c->view_hitm_cnt = 0;
-
 	free(c->line_start);
 	free(c->line_accs);
 	c->line_start = xcalloc(c->nr_lines + 1, sizeof(*c->line_start));
@@ -1147,10 +1146,10 @@ const struct c2c_counts *c2c_line__counts(const struct c2c_line *cl)
 		return l->counts;
 	note_built(c, l, sizeof(*l->counts));
 	l->counts = xcalloc(1, sizeof(*l->counts));
-	/* the rows of a line share most of their contexts: each distinct
-	 * one goes into the sets once */
 	for (uint32_t k = c->line_start[l->idx]; k < c->line_start[l->idx] + ROW_AHEAD; k++)
 		request_acc(c, k, c->line_start[l->idx + 1], false);
+	/* the rows of a line share most of their contexts: each distinct
+	 * one goes into the sets once */
 	for (uint32_t k = c->line_start[l->idx]; k < c->line_start[l->idx + 1]; k++) {
 		const struct acc *a = acc__get(c, c->line_accs[k]);
 

@@ -152,7 +152,7 @@ struct pd_reader {
 	struct pd_reader_stats stats;
 	uint64_t seq;
 
-	/* skim.c: the second half of a side-band pass, walked on another
+	/* skim.c: the latter part of a side-band pass, walked on another
 	 * thread; reader_skim_step runs once the walk reaches skim_at
 	 * (UINT64_MAX: no skim; 0: taken, every step jumps) */
 	struct skim *skim;

@@ -1549,7 +1549,7 @@ static void test_window(void)
 	}
 }
 
-/* ---- skimming: the second half of a side-band pass on another thread -- */
+/* ---- skimming: the latter part of a side-band pass on another thread - */
 
 enum skim_damage { SKIM_CLEAN, SKIM_ZERO_SIZE, SKIM_SHORT_COMM, SKIM_TRUNCATED };
 
@@ -1711,7 +1711,7 @@ static void skim_case(enum skim_damage damage, unsigned int fake_at)
 	struct buf data = skim_data(3000, fake_at, &fake_off), b;
 	int fd = mkstemp(path);
 
-	/* the damage sits in the second half, where the skim walks */
+	/* the damage sits in the last quarter, where the skim walks */
 	for (size_t off = 0; damage != SKIM_CLEAN && off < data.len; off += get16(data.p + off + 6)) {
 		uint16_t size = get16(data.p + off + 6);
 
