@@ -968,7 +968,7 @@ static void ctx__add_sets(const struct ctx *x, struct u32set *pids, struct u32se
 		u32set__add(nodes, (uint32_t)x->node);
 }
 
-/* The weighted HITM loads of a (acc__apply's lat.hitm_cnt). */
+/* The weighted HITM loads of a. */
 static uint32_t acc__hitm_cnt(const struct c2c *c, const struct acc *a)
 {
 	uint32_t n = a->ext ? c->exts[a->ext - 1].hitm_cnt : 0;
@@ -990,18 +990,15 @@ static void acc__apply(const struct c2c *c, const struct acc *a, struct c2c_stat
 
 		c2c_stats__add(st, &x->full);
 		lat->load_cnt += x->load_cnt;
-		lat->hitm_cnt += x->hitm_cnt;
 	}
 	for (unsigned int k = 0; k < (a->nr_ids & ~CTX_HEAP); k++) {
 		const struct dec *d = &c->decs[a->ids[k]];
 
 		stats__apply(st, d->one_idx, d->nr_one, &d->one, a->cnt[k]);
-		if ((d->flags & F_WEIGHT) && d->load) {
+		if ((d->flags & F_WEIGHT) && d->load)
 			lat->load_cnt += a->cnt[k];
-			if (d->hitm)
-				lat->hitm_cnt += a->cnt[k];
-		}
 	}
+	lat->hitm_cnt += acc__hitm_cnt(c, a);
 	lat->load_sum += a->load_sum;
 	lat->hitm_sum += a->hitm_sum;
 }

@@ -53,7 +53,7 @@ struct skim {
 	size_t nr, alloc;
 	uint64_t tail;                  /* samples after the last record listed */
 	/* the reader's side */
-	bool joined, taken;
+	bool joined;
 	size_t next;
 	/* the thread's window on the file */
 	uint8_t *win;
@@ -210,7 +210,7 @@ void reader_skim_step(struct pd_reader *r)
 {
 	struct skim *s = r->skim;
 
-	if (!s->taken) {
+	if (!reader_skim_taken(r)) {
 		if (!s->joined) {
 			pthread_join(s->thread, NULL);
 			s->joined = true;
@@ -228,7 +228,6 @@ void reader_skim_step(struct pd_reader *r)
 			reader_skim_end(r);
 			return;
 		}
-		s->taken = true;
 		r->skim_at = 0;
 		r->skims_taken++;
 	}
