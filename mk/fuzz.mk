@@ -2,7 +2,8 @@
 # libFuzzer targets (issue 6), built with clang into build-fuzz/:
 #   fuzz_report  the whole report pipeline on an in-memory file (the main one)
 #   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples,
-#                a skimmed pass against a plain one
+#                a skimmed pass against a plain one, runs of fixed samples
+#                against events
 #   fuzz_maps    the maps timeline and keying rule, from a program of events
 #   fuzz_dwline  the line table decoder: against libdw on generated tables,
 #                alone on raw bytes
@@ -34,7 +35,7 @@ FUZZ_RUN_FLAGS := -max_len=262144 -timeout=10 -rss_limit_mb=2048 -print_final_st
 	-artifact_prefix=$(FUZZ_DIR)/
 FUZZ_REGRESS := $(filter-out %.keep,$(wildcard tests/fuzz/regress/*))
 
-$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*/*.h) tests/unit/dwline_oracle.h
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*/*.h) $(wildcard tests/unit/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	$(call msg,FUZZCC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)

@@ -210,6 +210,17 @@ struct pd_sample {
 };
 #define PD_SAMPLE_REGS 64
 
+/* The fields of a sample that a report keys and counts, as struct
+ * pd_event and its pd_sample hold them (pd_reader__next_fixed yields
+ * these alone for samples whose fields all have a fixed size). */
+struct pd_sample_core {
+	uint64_t seq;           /* pd_event.seq */
+	uint64_t ip, addr, time, period, weight, data_src;
+	uint32_t pid, tid, cpu;
+	int attr_idx;
+	uint8_t cpumode;
+};
+
 /* Register number bit (perf's PERF_REG_* of the recording's arch) of a
  * REGS_USER sample; false when the mask does not hold it. */
 static inline bool pd_sample__reg(const struct pd_sample *s, unsigned int bit, uint64_t *v)
@@ -294,6 +305,16 @@ struct pd_event {
 		struct pd_throttle throttle;
 	} u;
 };
+
+static inline void pd_sample_core__of(struct pd_sample_core *c, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->u.sample;
+
+	*c = (struct pd_sample_core){ .seq = ev->seq, .ip = s->ip, .addr = s->addr, .time = s->time,
+				      .period = s->period, .weight = s->weight, .data_src = s->data_src,
+				      .pid = s->pid, .tid = s->tid, .cpu = s->cpu, .attr_idx = ev->attr_idx,
+				      .cpumode = ev->cpumode };
+}
 
 /* Recording description gathered from features (file mode: header; pipe
  * mode: HEADER_FEATURE records, so complete only after the first pass). */

@@ -853,6 +853,30 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 	}
 }
 
+size_t pd_reader__next_fixed(struct pd_reader *r, struct pd_sample_core *out, size_t max)
+{
+	uint64_t off = r->pos, end = r->data_end, start_end, base = 0;
+	const uint8_t *p = r->base;
+	size_t n;
+
+	/* what next_record does first (compressed records, the skim's
+	 * boundary, refilling the window, errors, the end) is left to it */
+	if (r->err_code || r->skip_samples || r->dlen != r->dpos)
+		return 0;
+	if (r->have_fd) {
+		if (off < r->win_off || off - r->win_off >= r->win_len)
+			return 0;
+		p = r->win;
+		base = r->win_off;
+		end = r->win_off + r->win_len < end ? r->win_off + r->win_len : end;
+	}
+	start_end = r->skim && r->skim_at < end ? r->skim_at : end;
+	n = reader_fixed_run(r, p, base, &off, start_end, end, out, max);
+	r->pos = off;
+	release_consumed(r);
+	return n;
+}
+
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev)
 {
 	int ret = next_record(r, ev);

@@ -47,6 +47,12 @@ void pd_reader__delete(struct pd_reader *r);
 /* Next record: 1 = *ev filled, 0 = end of data, < 0 = error (stop; what was
  * yielded before stays valid; pd_reader__strerror says what and where). */
 int pd_reader__next(struct pd_reader *r, struct pd_event *ev);
+/* The samples that come next, up to max, into out, when their fields all
+ * have a fixed size: what pd_reader__next would yield of them, with the
+ * same ordinals and counters, without the rest of struct pd_event. 0: the
+ * next record is something else (or the end, or an error): ask
+ * pd_reader__next. */
+size_t pd_reader__next_fixed(struct pd_reader *r, struct pd_sample_core *out, size_t max);
 /* Pass over samples without decoding or yielding them (a side-band pass). */
 void pd_reader__skip_samples(struct pd_reader *r, bool skip);
 /* With samples skipped, from the start of a pass over a file: its latter

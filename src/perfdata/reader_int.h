@@ -63,6 +63,7 @@ enum sample_field {
 struct sample_layout {
 	bool checked;           /* the fields below are known */
 	bool fixed;             /* every field has a fixed size */
+	bool weight_struct;     /* SF_WEIGHT is PERF_SAMPLE_WEIGHT_STRUCT */
 	uint32_t size;          /* bytes of them after the record header */
 	int16_t off[SF__NR];    /* offset after the header, -1: not sampled */
 };
@@ -221,5 +222,11 @@ size_t reader_add_build_id(struct pd_reader *r, const uint8_t *p, size_t len);
 void reader_free_descs(struct desc_name *d, size_t n);
 /* records.c */
 int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size, uint64_t off);
+/* Fixed-layout samples in a row from file offset *off (p holds the bytes
+ * from file offset base), those starting before start_end and ending by
+ * end, into out (max); *off moves past them. It stops at any record
+ * reader_decode would treat otherwise. */
+size_t reader_fixed_run(struct pd_reader *r, const uint8_t *p, uint64_t base, uint64_t *off, uint64_t start_end,
+			uint64_t end, struct pd_sample_core *out, size_t max);
 
 #endif

@@ -322,6 +322,7 @@ static void layout__find(struct sample_layout *l, const struct perf_event_attr *
 
 	l->checked = true;
 	l->fixed = !(t & variable) && !(t & PERF_SAMPLE_READ && rf & PERF_FORMAT_GROUP);
+	l->weight_struct = t & PERF_SAMPLE_WEIGHT_STRUCT;
 	for (unsigned int i = 0; i < SF__NR; i++)
 		l->off[i] = -1;
 	for (unsigned int i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
@@ -365,7 +366,7 @@ static bool fixed_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 		return false;
 	tid = field(b, l, SF_TID);
 	w = field(b, l, SF_WEIGHT);
-	if (r->attrs[idx]->a.attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+	if (l->weight_struct)
 		*s = (struct pd_sample){ .weight = (uint32_t)w, .ins_lat = (uint16_t)(w >> 32),
 					 .weight3 = (uint16_t)(w >> 48) };
 	else
@@ -391,6 +392,51 @@ static bool fixed_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t
 	ev->sid = (struct pd_sample_id){ .pid = s->pid, .tid = s->tid, .time = s->time, .id = s->id,
 					 .stream_id = s->stream_id, .cpu = s->cpu };
 	return true;
+}
+
+size_t reader_fixed_run(struct pd_reader *r, const uint8_t *p, uint64_t base, uint64_t *off, uint64_t start_end,
+			uint64_t end, struct pd_sample_core *out, size_t max)
+{
+	uint64_t o = *off;
+	size_t n = 0;
+
+	while (n < max && o < start_end && end - o >= 8) {
+		const uint8_t *rec = p + (o - base), *b = rec + 8;
+		uint32_t size = ld16(rec + 6);
+		const struct sample_layout *l;
+		struct pd_sample_core *c = &out[n];
+		uint64_t tid, w;
+		int idx;
+
+		if (ld32(rec) != PERF_RECORD_SAMPLE || size < 8 || size > end - o ||
+		    !sample_attr_idx(r, rec, size, &idx) || idx < 0)
+			break;
+		l = &r->attrs[idx]->layout;
+		if (!l->checked)
+			layout__find(&r->attrs[idx]->layout, &r->attrs[idx]->a.attr);
+		if (!l->fixed || size - 8 < l->size)
+			break;
+		tid = field(b, l, SF_TID);
+		w = field(b, l, SF_WEIGHT);
+		c->seq = r->seq++;
+		c->ip = field(b, l, SF_IP);
+		c->addr = field(b, l, SF_ADDR);
+		c->time = field(b, l, SF_TIME);
+		c->period = field(b, l, SF_PERIOD);
+		c->weight = l->weight_struct ? (uint32_t)w : w;
+		c->data_src = field(b, l, SF_DATA_SRC);
+		c->pid = (uint32_t)tid;
+		c->tid = (uint32_t)(tid >> 32);
+		c->cpu = (uint32_t)field(b, l, SF_CPU);
+		c->attr_idx = idx;
+		c->cpumode = ld16(rec + 4) & PERF_RECORD_MISC_CPUMODE_MASK;
+		o += size;
+		n++;
+	}
+	r->stats.records += n;
+	r->stats.by_kind[PD_SAMPLE] += n;
+	*off = o;
+	return n;
 }
 
 /* The fields of a sample, in the order sample_type lays them out

@@ -346,19 +346,18 @@ static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
 
 /* Keys sample s of event e and fills cs: what pass 2 counts, and what a
  * re-reading for another grouping of rows counts again. */
-static inline void key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
-		       struct c2c_sample *cs)
+static inline void key_sample(const struct report *r, const struct pd_sample_core *s, const struct report_event *e,
+			      struct c2c_sample *cs)
 {
-	const struct pd_sample *s = &ev->u.sample;
 	const struct map_desc *dmap, *imap;
-	uint64_t t = r->use_time ? s->time : ev->seq;
+	uint64_t t = r->use_time ? s->time : s->seq;
 
 	/* every field is set below: no clearing first */
-	dmap = maps__key(r->maps, s->pid, s->addr, t, ev->cpumode, r->line_size, &cs->key);
+	dmap = maps__key(r->maps, s->pid, s->addr, t, s->cpumode, r->line_size, &cs->key);
 	if (cs->key.kind == CL_KERNEL && !dmap)
 		dmap = maps__find(r->maps, KERNEL_PID, s->addr, t);
-	imap = maps__find(r->maps, ev->cpumode == PERF_RECORD_MISC_KERNEL ? KERNEL_PID : s->pid, s->ip, t);
-	if (!imap && ev->cpumode != PERF_RECORD_MISC_KERNEL)
+	imap = maps__find(r->maps, s->cpumode == PERF_RECORD_MISC_KERNEL ? KERNEL_PID : s->pid, s->ip, t);
+	if (!imap && s->cpumode != PERF_RECORD_MISC_KERNEL)
 		imap = maps__find(r->maps, KERNEL_PID, s->ip, t);
 
 	cs->data_src = e->has_data_src ? s->data_src : 0;
@@ -370,7 +369,7 @@ static inline void key_sample(const struct report *r, const struct pd_event *ev,
 	cs->tid = s->tid;
 	cs->cpu = s->cpu;
 	cs->node = cpu_node(pd_reader__info(r->reader), s->cpu);
-	cs->cpumode = ev->cpumode;
+	cs->cpumode = s->cpumode;
 	/* kernel memory has no mmap records beyond the text and modules (the
 	 * direct map, vmalloc): a kernel data address is mapped by definition */
 	cs->mapped = (dmap || cs->key.kind == CL_KERNEL) && imap;
@@ -393,7 +392,10 @@ static inline void key_sample(const struct report *r, const struct pd_event *ev,
 void report__key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
 			struct c2c_sample *cs)
 {
-	key_sample(r, ev, e, cs);
+	struct pd_sample_core s;
+
+	pd_sample_core__of(&s, ev);
+	key_sample(r, &s, e, cs);
 }
 
 /* The event of a sample, if it has data addresses. */
@@ -404,30 +406,34 @@ const struct report_event *report__sample_event(const struct report *r, const st
 	return &r->events[ev->attr_idx];
 }
 
-/* Pass 2 keys samples here and counts them on the relay's thread. */
-static void count_sample(struct report *r, const struct pd_event *ev, struct relay *rl)
+/* Pass 2 keys samples here and counts them on the relay's thread; ev is
+ * the whole sample when it has a call chain or stack to unwind. */
+static void count_sample(struct report *r, const struct pd_sample_core *s, const struct pd_event *ev,
+			 struct relay *rl)
 {
 	struct report_event *e;
 	struct c2c_sample *cs;
 
-	r->nr_samples++;
-	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events) {
+	/* the memory counting fills, cleared by the kernel here */
+	if (!(++r->nr_samples & 1023) && relay__threaded(rl))
+		xbig_prefault();
+	if (s->attr_idx < 0 || (size_t)s->attr_idx >= r->nr_events) {
 		r->samples_unknown_attr++;
 		return;
 	}
-	e = &r->events[ev->attr_idx];
+	e = &r->events[s->attr_idx];
 	e->samples++;
-	e->period_sum += ev->u.sample.period;
+	e->period_sum += s->period;
 	if (e->has_weight)
-		e->weight_sum += ev->u.sample.weight;
+		e->weight_sum += s->weight;
 	if (!e->has_addr) {
 		r->samples_no_addr_field++;
 		return;
 	}
-	if (e->has_data_src && datasrc__is_na(ev->u.sample.data_src))
+	if (e->has_data_src && datasrc__is_na(s->data_src))
 		r->samples_na++;
 	cs = relay__slot(rl);
-	key_sample(r, ev, e, cs);
+	key_sample(r, s, e, cs);
 	if (cs->key.kind == CL_KERNEL) {
 		r->samples_kernel_key++;
 	} else if (cs->key.kind == CL_SHARED) {
@@ -436,7 +442,8 @@ static void count_sample(struct report *r, const struct pd_event *ev, struct rel
 		r->samples_private_key++;
 		r->samples_unmapped += cs->key.unmapped;
 	}
-	if (e->has_stack)
+	/* samples with a call chain or stack are never of a fixed layout */
+	if (e->has_stack && ev)
 		report__callchains_sample(r, ev, cs);
 	relay__push(rl);
 }
@@ -453,6 +460,8 @@ static void add_samples(void *arg, const void *items, size_t nr)
  * (c2c__add: nothing else touches r->c2c meanwhile) on another. */
 static int pass2(struct report *r)
 {
+	enum { RUN = 64 };
+	struct pd_sample_core run[RUN];
 	struct pd_event ev;
 	struct relay *rl;
 	int ret;
@@ -462,13 +471,21 @@ static int pass2(struct report *r)
 		return ret;
 	pd_reader__skip_samples(r->reader, false);
 	rl = relay__new(sizeof(struct c2c_sample), add_samples, r->c2c);
-	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
+	for (;;) {
+		/* most samples come in runs of one fixed layout */
+		size_t n = pd_reader__next_fixed(r->reader, run, RUN);
+
+		for (size_t i = 0; i < n; i++)
+			count_sample(r, &run[i], NULL, rl);
+		if (n)
+			continue;
+		ret = pd_reader__next(r->reader, &ev);
+		if (ret <= 0)
+			break;
 		if (ev.kind != PD_SAMPLE)
 			continue;
-		count_sample(r, &ev, rl);
-		/* the memory counting fills, cleared by the kernel here */
-		if (!(r->nr_samples & 1023) && relay__threaded(rl))
-			xbig_prefault();
+		pd_sample_core__of(&run[0], &ev);
+		count_sample(r, &run[0], &ev, rl);
 	}
 	relay__finish(rl);
 	xbig_prefault_end();
@@ -510,7 +527,7 @@ int report__regroup(struct report *r, enum report_coalesce by, const struct cl_k
 
 		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
 			continue;
-		key_sample(r, &ev, e, &cs);
+		report__key_sample(r, &ev, e, &cs);
 		if (!cl_key__equal(&cs.key, line))
 			continue;
 		/* the row identity is (offset, iaddr): put the grouping there */

@@ -5,7 +5,9 @@
  * in the middle of a stream. Every field of every yielded record is touched
  * so that a pointer into the input that is out of bounds shows up under ASan.
  * Then the input as a file: a side-band pass with a skim (perfdata/skim.c)
- * from a place the input picks must yield what a pass without yields.
+ * from a place the input picks must yield what a pass without yields, and
+ * so must a pass asking for runs of fixed-layout samples (lengths the input
+ * picks).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "perfdata/reader.h"
+#include "../unit/fixed_oracle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -102,9 +105,25 @@ static void skim_check(const uint8_t *data, size_t size)
 	pd_reader__delete(b);
 }
 
+/* Runs of fixed samples against events (fixed_oracle.h); abort if they differ. */
+static void fixed_check(const uint8_t *data, size_t size)
+{
+	struct pd_reader *a, *b;
+	char err[512];
+
+	if (size < 4 || pd_reader__open_mem(&a, data, size, "fuzz", err, sizeof(err)) < 0)
+		return;
+	if (pd_reader__open_mem(&b, data, size, "fuzz", err, sizeof(err)) < 0 ||
+	    fixed_oracle(a, b, data + size - 4, 4) < 0)
+		abort();
+	pd_reader__delete(a);
+	pd_reader__delete(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	skim_check(data, size);
+	fixed_check(data, size);
 	struct pd_reader *rd;
 	const struct pd_info *in;
 	char err[512];
