@@ -53,12 +53,13 @@
 #define ACC_CHUNK 32768         /* accumulators per chunk: 2 MiB (chunks never move) */
 #define COLD_CHUNK 131072       /* their struct acc_cold: 2 MiB */
 #define LINE_CHUNK ((2u << 20) / sizeof(struct c2c_line))  /* lines per 2 MiB chunk (users keep pointers) */
-/* The pipeline (see flush): a sample is queued (its line slot requested),
- * STEP samples later its line key is requested, 2 STEP later its line is
- * resolved and its accumulator slot requested, 3 STEP later the accumulator
- * itself, and QUEUE - 1 later it is counted. */
+/* The pipelines: c2c__resolve requests a sample's line slot, STEP samples
+ * later its line key, 2 STEP later resolves its line; c2c__add queues it
+ * (its accumulator slot requested), STEP samples later requests the
+ * accumulator, QUEUE - 1 later counts it. */
 #define QUEUE 32                /* samples in flight (a power of two) */
 #define STEP 8
+#define RSTEP 24               /* c2c__resolve's: its steps are shorter */
 #define CTX_CACHE 64            /* last context per tid slot */
 #define DEC_CACHE_BITS 6        /* last decode per data_src slot: 64 slots */
 #define CTX_BITS 64             /* context ids below this fit the inline bitmap */
@@ -149,12 +150,8 @@ struct line_metric {
 };
 
 struct pending {
-	struct c2c_sample s;
-	uint32_t line_hash;
-	uint32_t line;          /* resolved at 2 STEP */
-	uint32_t hash;          /* of the accumulator, from 2 STEP */
-	uint32_t ctx;
-	uint16_t dec;
+	struct c2c_sample s;    /* resolved */
+	uint32_t hash;          /* of its accumulator */
 };
 
 struct c2c {
@@ -193,7 +190,7 @@ struct c2c {
 	size_t nr_exts, alloc_exts;
 
 	struct dec *decs;
-	size_t nr_decs, alloc_decs;
+	size_t nr_decs;                 /* of DEC_MAX allocated at once */
 	/* samples of each decode not yet in the totals (c2c__totals adds
 	 * them: counters wrap at 32 bits either way) */
 	uint32_t dec_count[DEC_MAX];
@@ -447,7 +444,10 @@ static uint16_t dec__get(struct c2c *c, const struct c2c_sample *s)
 			goto found;
 	if (c->nr_decs == DEC_MAX)
 		return DEC_NONE;
-	xgrow((void **)&c->decs, &c->alloc_decs, c->nr_decs + 1, sizeof(*c->decs));
+	/* all at once: a decode never moves while another thread counts
+	 * with it (c2c__resolve) */
+	if (!c->decs)
+		c->decs = xcalloc(DEC_MAX, sizeof(*c->decs));
 	dec__compute(&c->decs[c->nr_decs], data_src, flags, s->addr, s->mapped);
 	i = (uint32_t)c->nr_decs++;
 	htab__insert(&c->dec_idx, pos, hash, i);
@@ -525,9 +525,15 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_
 	struct line_id *id;
 	uint32_t i;
 
-	while ((i = htab__next(&c->line_idx, hash, &pos)) != HTAB_NONE)
-		if (cl_key__equal(&line_id(c, i)->key, &s->key))
+	while ((i = htab__next(&c->line_idx, hash, &pos)) != HTAB_NONE) {
+		id = line_id(c, i);
+		if (cl_key__equal(&id->key, &s->key)) {
+			/* a line's object is the first one known among its samples */
+			if (!id->object)
+				id->object = s->object;
 			return i;
+		}
+	}
 	if (c->nr_lines == c->nr_lid_chunks * LID_CHUNK) {
 		size_t alloc = c->alloc_lid_chunks;
 
@@ -615,10 +621,6 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 		}
 		c->nr_cold++;
 	}
-	/* a line's object is the first one known among the samples that
-	 * made its rows */
-	if (!line_id(c, line)->object)
-		line_id(c, line)->object = s->object;
 	a = acc__get(c, c->nr_accs);
 	a->line = line;
 	a->offset = (uint16_t)offset;
@@ -736,27 +738,64 @@ static void acc__count(struct c2c *c, struct acc *a, uint16_t id, const struct d
 }
 
 /*
- * The pipeline. A uniform stream misses the caches at every step of a
+ * The pipelines. A uniform stream misses the caches at every step of a
  * lookup (line slot, line key, accumulator slot, accumulator), and each
  * step needs the one before, so each step is requested STEP samples before
- * the next one reads it. Lines are resolved (and made) in sample order,
- * accumulators made and counted in sample order.
+ * the next one reads it: c2c__resolve does so for the lines of a batch,
+ * c2c__add for the accumulators through its queue. Lines are resolved (and
+ * made) in sample order, accumulators made and counted in sample order.
  */
-static void step_line_key(const struct c2c *c, const struct pending *q)
+static void reindex(struct c2c *c);
+
+static uint32_t line_hash(const struct c2c_sample *s)
 {
-	size_t pos = htab__start(&c->line_idx, q->line_hash);
-	uint32_t i = htab__next(&c->line_idx, q->line_hash, &pos);
+	return s->key_hash ? s->key_hash : (uint32_t)cl_key__hash(&s->key);
+}
+
+static void step_line_key(const struct c2c *c, uint32_t hash)
+{
+	size_t pos = htab__start(&c->line_idx, hash);
+	uint32_t i = htab__next(&c->line_idx, hash, &pos);
 
 	if (i != HTAB_NONE)
 		__builtin_prefetch(line_id(c, i));
 }
 
-static void step_line(struct c2c *c, struct pending *q)
+/* s's decode and, when it is counted into a line, its line (its context
+ * is c2c__add's: that thread has less to do). */
+static void resolve(struct c2c *c, struct c2c_sample *s)
 {
-	q->line = line__findnew(c, &q->s, q->line_hash);
-	/* a tag of 0 leaves the hash as it was without tags */
-	q->hash = acc_hash(q->line, q->s.ip ^ (uint64_t)q->s.tag << 47, q->s.addr & (c->line_size - 1));
-	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
+	struct dec one;
+	bool keep;
+
+	s->resolved = true;
+	s->dec = dec__get(c, s);
+	s->line = 0;
+	if (s->dec != DEC_NONE) {
+		c->dec_count[s->dec]++;
+		keep = c->decs[s->dec].keep;
+	} else {
+		/* more distinct data sources than the registry keeps (a
+		 * hostile file): c2c__add decodes this one on its own */
+		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped);
+		keep = one.keep;
+	}
+	if (keep)
+		s->line = line__findnew(c, s, line_hash(s)) + 1;
+}
+
+void c2c__resolve(struct c2c *c, struct c2c_sample *s, size_t nr)
+{
+	if (c->unindexed)
+		reindex(c);
+	for (size_t i = 0; i < nr + 2 * RSTEP; i++) {
+		if (i < nr)
+			__builtin_prefetch(htab__slot_addr(&c->line_idx, line_hash(&s[i])));
+		if (i >= RSTEP && i - RSTEP < nr)
+			step_line_key(c, line_hash(&s[i - RSTEP]));
+		if (i >= 2 * RSTEP)
+			resolve(c, &s[i - 2 * RSTEP]);
+	}
 }
 
 static void step_acc(const struct c2c *c, const struct pending *q)
@@ -770,17 +809,13 @@ static void step_acc(const struct c2c *c, const struct pending *q)
 
 static void count(struct c2c *c, const struct pending *q)
 {
-	acc__count(c, acc__findnew(c, &q->s, q->line, q->hash), q->dec, &c->decs[q->dec], &q->s, q->ctx);
+	acc__count(c, acc__findnew(c, &q->s, q->s.line - 1, q->hash), q->s.dec, &c->decs[q->s.dec], &q->s,
+		   q->s.ctx);
 }
 
 /* Count every queued sample, in order. */
 static void flush(struct c2c *c)
 {
-	/* samples queued in the last 2 STEP have no line yet */
-	uint64_t from = c->q_in > c->q_out + 2 * STEP ? c->q_in - 2 * STEP : c->q_out;
-
-	for (uint64_t i = from; i < c->q_in; i++)
-		step_line(c, &c->queue[i % QUEUE]);
 	while (c->q_out < c->q_in)
 		count(c, &c->queue[c->q_out++ % QUEUE]);
 }
@@ -790,11 +825,7 @@ static void advance(struct c2c *c)
 	uint64_t n = c->q_in - c->q_out;
 
 	if (n > STEP)
-		step_line_key(c, &c->queue[(c->q_in - 1 - STEP) % QUEUE]);
-	if (n > 2 * STEP)
-		step_line(c, &c->queue[(c->q_in - 1 - 2 * STEP) % QUEUE]);
-	if (n > 3 * STEP)
-		step_acc(c, &c->queue[(c->q_in - 1 - 3 * STEP) % QUEUE]);
+		step_acc(c, &c->queue[(c->q_in - 1 - STEP) % QUEUE]);
 	if (n == QUEUE)
 		count(c, &c->queue[c->q_out++ % QUEUE]);
 }
@@ -828,40 +859,36 @@ static void reindex(struct c2c *c)
 
 int c2c__add(struct c2c *c, const struct c2c_sample *s)
 {
-	uint16_t id;
 	struct pending *q;
 	struct dec one;
 
 	if (c->unindexed)
 		reindex(c);
-	id = dec__get(c, s);
 	c->dirty = true;
 	if (s->tag && !c->tagged)
 		start_tags(c);
-	if (id == DEC_NONE) {
-		/* more distinct data sources than the registry keeps (a
-		 * hostile file): decode this one on its own */
-		struct pending p = { .s = *s, .ctx = ctx__get(c, s), .dec = DEC_NONE };
-
+	q = &c->queue[c->q_in % QUEUE];
+	q->s = *s;
+	if (!s->resolved)
+		resolve(c, &q->s);
+	s = &q->s;
+	if (s->dec == DEC_NONE) {
+		q->s.ctx = ctx__get(c, s);
 		flush(c);
 		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped);
 		c2c_stats__add(&c->totals, &one.tot);
-		if (one.keep) {
-			p.line_hash = (uint32_t)cl_key__hash(&s->key);
-			step_line(c, &p);
-			acc__count(c, acc__findnew(c, s, p.line, p.hash), DEC_NONE, &one, s, p.ctx);
+		if (s->line) {
+			q->hash = acc_hash(s->line - 1, s->ip ^ (uint64_t)s->tag << 47, s->addr & (c->line_size - 1));
+			acc__count(c, acc__findnew(c, s, s->line - 1, q->hash), DEC_NONE, &one, s, s->ctx);
 		}
 		return 0;
 	}
-	c->dec_count[id]++;
-	if (!c->decs[id].keep)
+	if (!s->line)
 		return 0;
-	q = &c->queue[c->q_in % QUEUE];
-	q->s = *s;
-	q->dec = id;
-	q->ctx = ctx__get(c, s);
-	q->line_hash = s->key_hash ? s->key_hash : (uint32_t)cl_key__hash(&s->key);
-	__builtin_prefetch(htab__slot_addr(&c->line_idx, q->line_hash));
+	q->s.ctx = ctx__get(c, s);
+	/* a tag of 0 leaves the hash as it was without tags */
+	q->hash = acc_hash(s->line - 1, s->ip ^ (uint64_t)s->tag << 47, s->addr & (c->line_size - 1));
+	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
 	c->q_in++;
 	advance(c);
 	return 0;

@@ -36,6 +36,10 @@ struct c2c_sample {
 	const char *code_object;  /* code mapping name; must outlive the c2c */
 	bool no_datasrc;          /* the event has no data source (software event):
 				   * counted as an access of unknown kind */
+	bool resolved;            /* c2c__resolve set dec and line (whoever makes a
+				   * sample sets it false) */
+	uint16_t dec;             /* c2c's ids of its decode, line (index + 1, 0 when not */
+	uint32_t line, ctx;       /* counted into a line) and context (c2c__add's) */
 	uint32_t tag;             /* samples of one (line, offset, ip) with other tags make other
 				   * rows: the heap object (maps/heap.h) they touched; 0 none
 				   * (here, in no_datasrc's padding: the struct is zeroed per sample) */
@@ -103,6 +107,14 @@ uint32_t c2c__line_size(const struct c2c *c);
 
 /* Counts s into the totals; into a line when perf would (see c2c_stats__decode). */
 int c2c__add(struct c2c *c, const struct c2c_sample *s);
+/*
+ * Finds (or makes) the decode and line of nr samples, in order,
+ * for c2c__add: the half of adding that a thread making samples can do
+ * while another thread adds the samples resolved before. Both may run at
+ * once when every sample c2c__add gets was resolved first (and handed over
+ * through a lock, as the relay does), before any c2c__sort.
+ */
+void c2c__resolve(struct c2c *c, struct c2c_sample *s, size_t nr);
 const struct c2c_stats *c2c__totals(const struct c2c *c);
 size_t c2c__nr_lines(const struct c2c *c);
 

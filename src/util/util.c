@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,11 +103,6 @@ void zero_mem(void *p, size_t n)
 }
 
 #define BIG_ALIGN (2u << 20)
-#define BIG_SPARES 2
-
-/* Huge chunks another thread faulted in ahead (xbig_prefault): the kernel
- * clears a fresh page on its first touch, a tenth of aggregating. */
-static _Atomic(void *) big_spare[BIG_SPARES];
 
 static void *big_map(size_t len, bool huge)
 {
@@ -127,30 +121,6 @@ static void *big_map(size_t len, bool huge)
 	return a;
 }
 
-void xbig_prefault(void)
-{
-	for (size_t i = 0; i < BIG_SPARES; i++) {
-		volatile uint8_t *a;
-
-		if (atomic_load_explicit(&big_spare[i], memory_order_relaxed))
-			continue;
-		a = big_map(BIG_ALIGN, true);
-		for (size_t off = 0; off < BIG_ALIGN; off += 4096)
-			a[off] = 0;
-		atomic_store_explicit(&big_spare[i], (void *)a, memory_order_release);
-	}
-}
-
-void xbig_prefault_end(void)
-{
-	for (size_t i = 0; i < BIG_SPARES; i++) {
-		void *p = atomic_exchange(&big_spare[i], NULL);
-
-		if (p)
-			munmap(p, BIG_ALIGN);
-	}
-}
-
 void *xbig_calloc(size_t size, bool huge)
 {
 	size_t len;
@@ -160,13 +130,6 @@ void *xbig_calloc(size_t size, bool huge)
 	len = (size + BIG_ALIGN - 1) & ~(size_t)(BIG_ALIGN - 1);
 	if (len < size || len + BIG_ALIGN < len)
 		oom(SIZE_MAX);
-	for (size_t i = 0; huge && len == BIG_ALIGN && i < BIG_SPARES; i++) {
-		void *p;
-
-		if (atomic_load_explicit(&big_spare[i], memory_order_relaxed) &&
-		    (p = atomic_exchange_explicit(&big_spare[i], NULL, memory_order_acquire)))
-			return p;
-	}
 	return big_map(len, huge);
 }
 

@@ -26,11 +26,6 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem);
  * Free with xbig_free(p, size) of the same size. */
 void *xbig_calloc(size_t size, bool huge);
 void xbig_free(void *p, size_t size);
-/* Faults in a few 2 MiB huge chunks for the next xbig_calloc(2 MiB, true)
- * of any thread: a thread with time to spare calls it while another fills
- * memory. xbig_prefault_end unmaps those not taken. */
-void xbig_prefault(void);
-void xbig_prefault_end(void);
 
 /* Up to len bytes of fd at off (short reads and EINTR retried): how many
  * were read, fewer at the end of the file or on an error. */

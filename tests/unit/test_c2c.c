@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "hitm/c2c.h"
+#include "util/relay.h"
 #include "test.h"
 
 #define LOAD_L1 (0x2ULL | (0x0aULL << 5) | (0x2ULL << 19))
@@ -535,9 +536,21 @@ static bool line_eq(const struct c2c_line *a, const struct c2c_line *b)
 	return true;
 }
 
+static void relay_resolve(void *arg, void *items, size_t nr)
+{
+	c2c__resolve(arg, items, nr);
+}
+
+static void relay_add(void *arg, const void *items, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		c2c__add(arg, (const struct c2c_sample *)items + i);
+}
+
 /*
  * The same samples added at once, or in three parts with sorts in other
- * modes in between (the TUI's 'd'), give the same model. The samples go
+ * modes in between (the TUI's 'd'), or resolved in batches before they are
+ * added on another thread (pass 2's relay), give the same model. The samples go
  * through every representation of an accumulator: more decodes than it
  * keeps inline (and more data sources than the registry keeps), more
  * contexts than its bitmap holds, weights zero and not, unknown cpus and
@@ -547,12 +560,15 @@ static void test_incremental(void)
 {
 	static const uint64_t srcs[] = { LOAD_L1, LCL_HITM, RMT_HITM, LCL_PEER, ST_L1HIT, ST_L1MISS, SKL_RMT_HITM };
 	static const char *const objs[] = { NULL, "[heap]", "/lib/x.so" };
-	struct c2c *a = c2c__new(64), *b = c2c__new(64);
-	const struct c2c_line *const *la, *const *lb;
+	struct c2c *a = c2c__new(64), *b = c2c__new(64), *c = c2c__new(64);
+	struct relay *rl = relay__new(sizeof(struct c2c_sample), relay_add, c);
+	const struct c2c_line *const *la, *const *lb, *const *lc;
 	uint64_t seed = 7;
 	size_t na, nb;
 	const int N = 60000;
 	static bool tid_seen[50][300];
+
+	relay__prepare(rl, relay_resolve, c);
 
 	for (int i = 0; i < N; i++) {
 		uint64_t r = rnd(&seed);
@@ -568,6 +584,8 @@ static void test_incremental(void)
 		tid_seen[line][tid] = true;
 		c2c__add(b, &s);
 		c2c__add(a, &s);
+		*(struct c2c_sample *)relay__slot(rl) = s;
+		relay__push(rl);
 		if (i == N / 3) {
 			c2c__sort(a, C2C_DISPLAY_TOT, false, &la);
 			c2c__sort(a, C2C_DISPLAY_ALL, true, &la);
@@ -575,14 +593,26 @@ static void test_incremental(void)
 			c2c__sort(a, C2C_DISPLAY_RMT, false, &la);
 		}
 	}
+	relay__finish(rl);
+	CHECK(stats_eq(c2c__totals(a), c2c__totals(b)));
+	CHECK(stats_eq(c2c__totals(c), c2c__totals(b)));
 	for (int mode = C2C_DISPLAY_TOT; mode <= C2C_DISPLAY_ALL; mode++) {
 		for (int all = 0; all < 2; all++) {
+			size_t nc;
+
 			na = c2c__sort(a, mode, all, &la);
 			nb = c2c__sort(b, mode, all, &lb);
+			nc = c2c__sort(c, mode, all, &lc);
 			CHECK_EQ_U64(na, nb);
+			CHECK_EQ_U64(nc, nb);
 			for (size_t i = 0; i < na && i < nb; i++)
 				if (!line_eq(la[i], lb[i])) {
 					CHECK(!"incremental and one-shot models differ");
+					break;
+				}
+			for (size_t i = 0; i < nc && i < nb; i++)
+				if (!line_eq(lc[i], lb[i])) {
+					CHECK(!"resolved ahead and one-shot models differ");
 					break;
 				}
 		}
@@ -599,9 +629,12 @@ static void test_incremental(void)
 		CHECK(want > 250);
 		CHECK(c2c_line__counts(la[i])->cpus.nr > 64 && c2c_line__counts(la[i])->cpus.nr <= 96);
 		CHECK_EQ_U64(c2c_line__counts(la[i])->nodes.nr, 2);
+		/* its first samples had no object, later ones had */
+		CHECK(la[i]->object != NULL);
 	}
 	c2c__delete(a);
 	c2c__delete(b);
+	c2c__delete(c);
 }
 
 /* Counts and rows are built when asked for; c2c__trim frees them once they
