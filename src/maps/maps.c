@@ -737,8 +737,9 @@ static inline bool tl_entry__has(const struct tl_entry *x, uint64_t addr, uint64
 	return (addr - x->start < x->end - x->start) & (time - x->t_begin < x->t_end - x->t_begin);
 }
 
-static const struct tl_entry *maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time,
-					   enum lookup_kind which)
+/* inlined in its two callers: it runs twice per sample */
+static inline __attribute__((always_inline)) const struct tl_entry *
+maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time, enum lookup_kind which)
 {
 	struct lookup_cache *lc = &lookup_cache[which][(pid ^ (pid >> 6)) & (LOOKUP_CACHE_SLOTS - 1)];
 	const struct aspace *as;
@@ -858,24 +859,6 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 
 /* Every field goes through its own odd multiplier, then one finalizer:
  * a hash per sample, so one mixing round instead of three. */
-uint64_t cl_key__hash(const struct cl_key *k)
-{
-	uint64_t h = k->line ^ ((uint64_t)k->kind << 56 | (uint64_t)k->ident << 48 | (uint64_t)k->unmapped << 40 |
-				(uint64_t)k->approx << 32 | k->pid);
-
-	if (k->kind == CL_SHARED)
-		h ^= k->ino * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)k->maj << 32 | k->min) * 0xc2b2ae3d27d4eb4fULL ^
-		     k->ino_generation * 0x165667b19e3779f9ULL ^ k->ident_id * 0xd6e8feb86659fd93ULL;
-	return hash64(h);
-}
-
-bool cl_key__equal(const struct cl_key *a, const struct cl_key *b)
-{
-	return a->line == b->line && a->kind == b->kind && a->pid == b->pid && a->ident == b->ident &&
-	       a->ino == b->ino && a->ident_id == b->ident_id && a->maj == b->maj && a->min == b->min &&
-	       a->ino_generation == b->ino_generation && a->unmapped == b->unmapped && a->approx == b->approx;
-}
-
 const char *maps__ident_name(const struct maps *m, uint64_t ident_id)
 {
 	return strtab__str(m->strs, ident_id);

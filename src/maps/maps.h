@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "perfdata/perf_data.h"
+#include "util/util.h"
 
 struct maps;
 
@@ -76,11 +77,28 @@ struct cl_key {
 	uint64_t line;            /* CL_SHARED: file offset of the line; else line vaddr */
 };
 
-uint64_t cl_key__hash(const struct cl_key *k);
+/* (the two run per sample: inline) */
+static inline uint64_t cl_key__hash(const struct cl_key *k)
+{
+	uint64_t h = k->line ^ ((uint64_t)k->kind << 56 | (uint64_t)k->ident << 48 | (uint64_t)k->unmapped << 40 |
+				(uint64_t)k->approx << 32 | k->pid);
+
+	if (k->kind == CL_SHARED)
+		h ^= k->ino * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)k->maj << 32 | k->min) * 0xc2b2ae3d27d4eb4fULL ^
+		     k->ino_generation * 0x165667b19e3779f9ULL ^ k->ident_id * 0xd6e8feb86659fd93ULL;
+	return hash64(h);
+}
+
+static inline bool cl_key__equal(const struct cl_key *a, const struct cl_key *b)
+{
+	return a->line == b->line && a->kind == b->kind && a->pid == b->pid && a->ident == b->ident &&
+	       a->ino == b->ino && a->ident_id == b->ident_id && a->maj == b->maj && a->min == b->min &&
+	       a->ino_generation == b->ino_generation && a->unmapped == b->unmapped && a->approx == b->approx;
+}
+
 /* "private pid 123", "shared 08:01 ino 4242", "kernel", ... (m names the
  * interned ids of name and build-id keys) */
 size_t cl_key__scnprintf(const struct cl_key *k, const struct maps *m, char *buf, size_t size);
-bool cl_key__equal(const struct cl_key *a, const struct cl_key *b);
 
 /* Why an mmap record was rejected (validation of real streams). */
 enum maps_reject {

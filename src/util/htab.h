@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/util.h"
 
 #define HTAB_NONE UINT32_MAX
 
@@ -88,8 +89,6 @@ struct u64map {                 /* zeroed: empty */
 	struct u64map_ent *ents;
 	size_t nr, alloc;
 };
-
-uint64_t hash64(uint64_t x);
 
 static inline uint32_t u64map__hash(uint64_t key)
 {

@@ -245,17 +245,6 @@ size_t u64_scnprint(char *buf, size_t size, uint64_t v)
 	return k;
 }
 
-uint64_t hash64(uint64_t x)
-{
-	/* splitmix64 finalizer */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
 {
 	const unsigned char *c = p;

@@ -84,7 +84,17 @@ void hex_encode(char *buf, const uint8_t *p, size_t n);
 /* v in decimal, as snprintf("%" PRIu64) writes it (cut to size - 1). */
 size_t u64_scnprint(char *buf, size_t size, uint64_t v);
 
-uint64_t hash64(uint64_t x);
+/* Mixes x (the splitmix64 finalizer); inline: tables hash per sample. */
+static inline uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /*
