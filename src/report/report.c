@@ -663,7 +663,8 @@ void report__delete(struct report *r)
 	free(r);
 }
 
-const char *report__notice(const struct report *r)
+/* Every event with data addresses lacks a data source: software events. */
+static bool software_only(const struct report *r)
 {
 	bool any_src = false, any_addr = false;
 
@@ -671,10 +672,22 @@ const char *report__notice(const struct report *r)
 		any_src |= r->events[i].has_addr && r->events[i].has_data_src;
 		any_addr |= r->events[i].has_addr;
 	}
-	if (any_src || !any_addr || !r->nr_samples)
+	return !any_src && any_addr && r->nr_samples;
+}
+
+const char *report__notice(const struct report *r)
+{
+	if (!software_only(r))
 		return NULL;
 	return "software events (page faults) record where each page was first touched: they locate objects "
 	       "and code, they cannot show contention (no HITM); record memory events for that (c2cscan check)";
+}
+
+const char *report__notice_brief(const struct report *r)
+{
+	if (!software_only(r))
+		return NULL;
+	return "first touches of pages, not contention (no HITM)";
 }
 
 const char *report__empty_reason(const struct report *r, char *buf, size_t size)

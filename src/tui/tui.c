@@ -371,6 +371,10 @@ static int list_top(void *priv, int cols)
 			break;
 		n += k;         /* past the end when cut: the loop stops */
 	}
+	/* what such a recording cannot show stays in sight, not only in the
+	 * first screen's status line */
+	if (report__notice_brief(t->r) && n + 1 < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, ": %s", report__notice_brief(t->r));
 	term__put(1, 0, cols, ST_NORMAL, buf);
 	n = (size_t)snprintf(buf, sizeof(buf), " display %s: %zu lines", c2c_display__name(report__mode(t->r)),
 			     report__nr_lines(t->r));
@@ -1151,7 +1155,9 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 		browser__message(&t.list, report__empty_reason(r, why, sizeof(why)) ? why :
 				 "no contended line in this mode: d cycles the display modes");
 	} else if (report__notice(r)) {
-		browser__message(&t.list, report__notice(r));
+		/* whole where it fits: cut, its point would be lost */
+		browser__message(&t.list, strlen(report__notice(r)) <= (size_t)term__cols() ? report__notice(r) :
+					  report__notice_brief(r));
 	}
 	do {
 		/* between keys only the shown line's rows are held */
