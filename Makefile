@@ -3,6 +3,7 @@
 # make            build ./c2cscan (and the test tools and workloads)
 # make check      install missing Debian packages, build, run every test
 # make asan       the same tests under AddressSanitizer + UBSan (build-asan/)
+# make tsan       the threaded parts under ThreadSanitizer (build-tsan/)
 # make demo       install, build, report a real recording shipped in tests/fixtures
 # V=1             show full command lines; WERROR=1 warnings are errors
 
@@ -50,7 +51,7 @@ PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded
 # object of its own, never sanitized (it runs inside the recorded program).
 SHIM := $(B)/libc2cscan-alloc.so
 
-.PHONY: all deps check test asan demo clean fuzz bench install uninstall
+.PHONY: all deps check test asan tsan demo clean fuzz bench install uninstall
 all: $(BIN) $(SHIM) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
 ifeq ($(B),build)
 all: c2cscan libc2cscan-alloc.so
@@ -141,6 +142,15 @@ asan:
 	$(Q)$(MAKE) --no-print-directory B=build-asan WERROR=1 \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
 
+# The threaded parts under ThreadSanitizer (tests/run-tsan): the skim, the
+# relay and pass 2's two halves, whole reports on a generated recording.
+TSAN_BINS := c2cscan tests/test_util tests/test_c2c tests/test_reader tools/genbig
+tsan:
+	@scripts/install-deps
+	$(Q)$(MAKE) --no-print-directory B=build-tsan WERROR=1 CFLAGS="-O1 -g -fsanitize=thread" \
+		$(addprefix build-tsan/,$(TSAN_BINS))
+	@B=build-tsan tests/run-tsan
+
 demo:
 	@scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -166,7 +176,7 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(PREFIX)/lib/c2cscan 2>/dev/null || true
 
 clean:
-	rm -rf build build-asan build-fuzz c2cscan libc2cscan-alloc.so
+	rm -rf build build-asan build-tsan build-fuzz c2cscan libc2cscan-alloc.so
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
