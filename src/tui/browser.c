@@ -193,6 +193,27 @@ static void lay_out(struct browser *b, int cols, struct layout *lo)
 	}
 }
 
+int browser__put_path(int y, int x, int w, enum tui_style st, const char *s)
+{
+	const char *more = term__utf8() ? "\u2026" : "+";
+	const char *tail = s + strlen(s);
+
+	if (term__width(s) <= w || w < 2)
+		return term__put(y, x, w, st, s);
+	if (s[0] != '/') {
+		/* cut, and say so in the last cell */
+		term__put(y, x, w - 1, st, s);
+		return 1 + term__put(y, x + w - 1, 1, st, more);
+	}
+	/* a path: its end names the file, so the start goes */
+	while (tail > s && term__width(tail) < w - 1)
+		tail--;
+	while ((*tail & 0xc0) == 0x80)
+		tail++;
+	term__put(y, x, 1, st, more);
+	return 1 + term__put(y, x + 1, w - 1, st, tail);
+}
+
 static void put_cell(int y, int x, int w, int width, enum tui_style st, const char *s)
 {
 	int tw = term__width(s);
@@ -201,25 +222,7 @@ static void put_cell(int y, int x, int w, int width, enum tui_style st, const ch
 		term__put(y, x + w - tw, tw, st, s);
 		return;
 	}
-	if (tw > w && w > 1 && s[0] == '/') {
-		/* a path: its end names the file, so the start goes */
-		const char *tail = s + strlen(s);
-
-		while (tail > s && term__width(tail) < w - 1)
-			tail--;
-		while ((*tail & 0xc0) == 0x80)
-			tail++;
-		term__put(y, x, 1, st, term__utf8() ? "\u2026" : "+");
-		term__put(y, x + 1, w - 1, st, tail);
-		return;
-	}
-	if (tw > w && w > 1) {
-		/* cut, and say so in the last cell */
-		term__put(y, x, w - 1, st, s);
-		term__put(y, x + w - 1, 1, st, term__utf8() ? "\u2026" : "+");
-		return;
-	}
-	term__put(y, x, w, st, s);
+	browser__put_path(y, x, w, st, s);
 }
 
 static void draw_status(struct browser *b, int y, int cols)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "tui/term.h"
 
 enum browser_sort { SORT_NONE, SORT_DESC, SORT_ASC };
 
@@ -82,6 +83,10 @@ void browser__message(struct browser *b, const char *msg);
 /* Shows msg on the status line now, before a slow step (nothing else is
  * redrawn: the entries may be changing). */
 void browser__flash(const char *msg);
+/* Draws s in w cells at (y, x), cut when it is wider: a path (s starts
+ * with '/') loses its start ("\u2026/server/libjvm.so"), other text its end
+ * ("bench_wor\u2026"); returns the cells used. */
+int browser__put_path(int y, int x, int w, enum tui_style st, const char *s);
 /* The sort column's name, or NULL for the natural order. */
 const char *browser__sort_name(const struct browser *b, char *buf, size_t size);
 

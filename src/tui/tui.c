@@ -345,13 +345,22 @@ static const char *host_of(const struct report *r)
 	return in->hostname ? in->hostname : "?";
 }
 
-static void draw_title(const struct tui *t, const char *what, int cols)
+/* " c2cscan  WHAT  OBJECT   FILE (host)": what the screen shows whole,
+ * then the object and the recording's file, paths cut from their start
+ * (each left out rather than cut under 12 cells). */
+static void draw_title(const struct tui *t, const char *what, const char *object, int cols)
 {
 	char buf[512];
+	int x;
 
-	snprintf(buf, sizeof(buf), " c2cscan  %s   %s (%s)", what, report__path(t->r), host_of(t->r));
+	snprintf(buf, sizeof(buf), " c2cscan  %s", what);
 	term__fill(0, 0, cols, ST_TITLE);
-	term__put(0, 0, cols, ST_TITLE, buf);
+	x = term__put(0, 0, cols, ST_TITLE, buf);
+	if (object && object[0] && (term__width(object) <= cols - x - 2 || cols - x - 2 >= 12))
+		x += 2 + browser__put_path(0, x + 2, cols - x - 2, ST_TITLE, object);
+	snprintf(buf, sizeof(buf), "%s (%s)", report__path(t->r), host_of(t->r));
+	if (cols - x - 3 >= 12)
+		browser__put_path(0, x + 3, cols - x - 3, ST_TITLE, buf);
 }
 
 static int list_top(void *priv, int cols)
@@ -361,7 +370,7 @@ static int list_top(void *priv, int cols)
 	char buf[512];
 	size_t n = 0;
 
-	draw_title(t, "cachelines", cols);
+	draw_title(t, "cachelines", NULL, cols);
 	buf[0] = '\0';
 	for (size_t i = 0; i < report__nr_events(t->r) && n + 1 < sizeof(buf); i++) {
 		int k = snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, i ? ", " : " events: ",
@@ -688,8 +697,8 @@ static int line_top(void *priv, int cols)
 	int y = 2;
 
 	cl_key__scnprintf(&l->key, report__maps(t->r), key, sizeof(key));
-	snprintf(buf, sizeof(buf), "line #%zu  %#" PRIx64 "  %s  %s", t->idx, l->addr, key, line_object(l));
-	draw_title(t, buf, cols);
+	snprintf(buf, sizeof(buf), "line #%zu  %#" PRIx64 "  %s", t->idx, l->addr, key);
+	draw_title(t, buf, line_object(l), cols);
 	snprintf(buf, sizeof(buf), " %s %" PRIu64 " (lcl %u rmt %u)  loads %u  stores %u  "
 		 "pids %u  tids %u  cpus %u  nodes %u",
 		 c2c_display__name(report__mode(t->r)), c2c_line__metric(l, report__mode(t->r)), k->stats.lcl_hitm,
@@ -802,7 +811,7 @@ static int callers_top(void *priv, int cols)
 		names__code_scnprintf(&nm.code, code, sizeof(code));
 	snprintf(buf, sizeof(buf), "callers of line #%zu offset %#x  %s", t->idx, t->crow->offset,
 		 code[0] ? code : "");
-	draw_title(t, buf, cols);
+	draw_title(t, buf, NULL, cols);
 	snprintf(buf, sizeof(buf), " %" PRIu64 " sample%s with a stack, %zu distinct stack%s", t->chain_samples,
 		 t->chain_samples == 1 ? "" : "s", t->nr_chains, t->nr_chains == 1 ? "" : "s");
 	term__put(1, 0, cols, ST_NORMAL, buf);
@@ -899,7 +908,7 @@ static void help_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 
 static int help_top(void *priv, int cols)
 {
-	draw_title(priv, "keys", cols);
+	draw_title(priv, "keys", NULL, cols);
 	return 1;
 }
 

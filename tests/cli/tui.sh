@@ -180,6 +180,21 @@ golden resize-big resize-small resize-tiny
 cmp -s resize-back.txt list.txt || fail "resize back to 80x24 does not redraw the same screen"
 awk 'length($0) > 40 { bad = 1 } END { exit bad }' resize-small.txt || fail "resize to 40 columns: lines wider than 40"
 
+# ---- a long object path at 80 columns: the line screen's title keeps the
+# line's key whole and the path's end (its file name), not its start ----
+long=/opt/vendor/java/jdk-21.0.2+13/lib/server/extra/prefix/libjvm.so
+sed "s|/usr/lib/libx.so|$long|" "$TOP/tests/fixtures/scenarios/cow-3proc.scn" >long.scn
+mkperf long.scn long.data
+printf 'enter dump:long-line.txt\n' >long.keys
+env COLUMNS=80 LINES=24 LC_ALL=C C2CSCAN_KEYS=long.keys "$C2CSCAN" report --tui -i long.data >/dev/null 2>&1 ||
+	fail "long path: the browser failed"
+title=$(head -n 1 long-line.txt)
+case $title in
+" c2cscan  line #0  0x7f0000203040  private pid 100"[123]"  +"*"/extra/prefix/libjvm.so") ;;
+*) fail "long path: the title does not keep the key and the path's end: '$title'" ;;
+esac
+[ ${#title} -le 80 ] || fail "long path: the title is wider than 80 columns: '$title'"
+
 # ---- locales and colours ----
 run utf8 LC_ALL=C.UTF-8 <<'K'
 down down down down down down down down down down enter dump:utf8-line.txt attrs:colour.txt
