@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,44 +364,79 @@ static void draw_title(const struct tui *t, const char *what, const char *object
 		browser__put_path(0, x + 3, cols - x - 3, ST_TITLE, buf);
 }
 
+/* A header line of parts, each whole or left out: a number cut at the
+ * screen's edge reads as another number ("loads 1" for 1499881). Parts
+ * come most important first; the first that does not fit ends the line. */
+struct parts {
+	char buf[512];
+	int cols, used;
+	bool full;
+};
+
+static void parts__init(struct parts *p, int cols)
+{
+	p->buf[0] = '\0';
+	p->cols = cols;
+	p->used = 0;
+	p->full = false;
+}
+
+static void __attribute__((format(printf, 2, 3))) parts__add(struct parts *p, const char *fmt, ...)
+{
+	char part[256];
+	size_t n = strlen(p->buf);
+	va_list ap;
+	int w;
+
+	if (p->full)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(part, sizeof(part), fmt, ap);
+	va_end(ap);
+	w = term__width(part);
+	if (p->used + w > p->cols || n + strlen(part) >= sizeof(p->buf)) {
+		p->full = true;
+		return;
+	}
+	memcpy(p->buf + n, part, strlen(part) + 1);
+	p->used += w;
+}
+
 static int list_top(void *priv, int cols)
 {
 	struct tui *t = priv;
 	const struct c2c_stats *s = report__totals(t->r);
-	char buf[512];
-	size_t n = 0;
+	struct parts p;
+	char key[128];
 
 	draw_title(t, "cachelines", NULL, cols);
-	buf[0] = '\0';
-	for (size_t i = 0; i < report__nr_events(t->r) && n + 1 < sizeof(buf); i++) {
-		int k = snprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, i ? ", " : " events: ",
-				 report__event(t->r, i)->name, report__event(t->r, i)->samples);
-
-		if (k < 0)
-			break;
-		n += k;         /* past the end when cut: the loop stops */
-	}
+	parts__init(&p, cols);
+	for (size_t i = 0; i < report__nr_events(t->r); i++)
+		parts__add(&p, "%s%s %" PRIu64, i ? ", " : " events: ", report__event(t->r, i)->name,
+			   report__event(t->r, i)->samples);
 	/* what such a recording cannot show stays in sight, not only in the
 	 * first screen's status line */
-	if (report__notice_brief(t->r) && n + 1 < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, ": %s", report__notice_brief(t->r));
-	term__put(1, 0, cols, ST_NORMAL, buf);
-	n = (size_t)snprintf(buf, sizeof(buf), " display %s: %zu lines", c2c_display__name(report__mode(t->r)),
-			     report__nr_lines(t->r));
+	if (report__notice_brief(t->r))
+		parts__add(&p, ": %s", report__notice_brief(t->r));
+	term__put(1, 0, cols, ST_NORMAL, p.buf);
+	parts__init(&p, cols);
+	parts__add(&p, " display %s: %zu lines", c2c_display__name(report__mode(t->r)), report__nr_lines(t->r));
+	if (report__partial(t->r))
+		parts__add(&p, "  PARTIAL (see --stdio)");
 	if (t->keys_uniform) {
 		/* the Key column is gone: its one value, once */
-		buf[n++] = ',';
-		buf[n++] = ' ';
-		cl_key__scnprintf(&report__lines(t->r)[0]->key, report__maps(t->r), buf + n, sizeof(buf) - n);
-		n = strlen(buf);
+		cl_key__scnprintf(&report__lines(t->r)[0]->key, report__maps(t->r), key, sizeof(key));
+		parts__add(&p, ", %s", key);
 	}
 	/* a recording without HITM or peer says nothing of them */
-	if (s->tot_hitm || s->lcl_peer + s->rmt_peer || s->load || s->store)
-		snprintf(buf + n, sizeof(buf) - n, "  HITM %u (lcl %u rmt %u)  peer %u  loads %u  stores %u",
-			 s->tot_hitm, s->lcl_hitm, s->rmt_hitm, s->lcl_peer + s->rmt_peer, s->load, s->store);
-	n = strlen(buf);
-	snprintf(buf + n, sizeof(buf) - n, "%s", report__partial(t->r) ? "  PARTIAL (see --stdio)" : "");
-	term__put(2, 0, cols, report__partial(t->r) ? ST_WARN : ST_NORMAL, buf);
+	if (s->tot_hitm || s->lcl_peer + s->rmt_peer || s->load || s->store) {
+		parts__add(&p, "  HITM %u", s->tot_hitm);
+		parts__add(&p, " (lcl %u rmt %u)", s->lcl_hitm, s->rmt_hitm);
+		parts__add(&p, "  peer %u", s->lcl_peer + s->rmt_peer);
+		parts__add(&p, "  loads %u", s->load);
+		parts__add(&p, "  stores %u", s->store);
+	}
+	term__put(2, 0, cols, report__partial(t->r) ? ST_WARN : ST_NORMAL, p.buf);
 	return 3;
 }
 
@@ -694,16 +730,22 @@ static int line_top(void *priv, int cols)
 	const struct c2c_line *l = report__lines(t->r)[t->idx];
 	const struct c2c_counts *k = c2c_line__counts(l);
 	char key[128], buf[768];
+	struct parts p;
 	int y = 2;
 
 	cl_key__scnprintf(&l->key, report__maps(t->r), key, sizeof(key));
 	snprintf(buf, sizeof(buf), "line #%zu  %#" PRIx64 "  %s", t->idx, l->addr, key);
 	draw_title(t, buf, line_object(l), cols);
-	snprintf(buf, sizeof(buf), " %s %" PRIu64 " (lcl %u rmt %u)  loads %u  stores %u  "
-		 "pids %u  tids %u  cpus %u  nodes %u",
-		 c2c_display__name(report__mode(t->r)), c2c_line__metric(l, report__mode(t->r)), k->stats.lcl_hitm,
-		 k->stats.rmt_hitm, k->stats.load, k->stats.store, k->pids.nr, k->tids.nr, k->cpus.nr, k->nodes.nr);
-	term__put(1, 0, cols, ST_NORMAL, buf);
+	parts__init(&p, cols);
+	parts__add(&p, " %s %" PRIu64, c2c_display__name(report__mode(t->r)), c2c_line__metric(l, report__mode(t->r)));
+	parts__add(&p, " (lcl %u rmt %u)", k->stats.lcl_hitm, k->stats.rmt_hitm);
+	parts__add(&p, "  loads %u", k->stats.load);
+	parts__add(&p, "  stores %u", k->stats.store);
+	parts__add(&p, "  pids %u", k->pids.nr);
+	parts__add(&p, "  tids %u", k->tids.nr);
+	parts__add(&p, "  cpus %u", k->cpus.nr);
+	parts__add(&p, "  nodes %u", k->nodes.nr);
+	term__put(1, 0, cols, ST_NORMAL, p.buf);
 	draw_strip(t, l, &y, cols);
 	draw_heap(t, l, &y, cols);
 	return y;
