@@ -582,6 +582,52 @@ static const char *strip_char(const struct byte_use *u, enum tui_style *st)
  * of threads: the signature of false sharing. */
 /* The verdict (report__verdict, as --stdio and --json say it), and its
  * advice on the next line. */
+#define ADVICE_LINES 3
+
+/* text from row *y on, its words wrapped at cols (continuations indented
+ * three cells), in max_lines rows at most: the last one is cut with an
+ * ellipsis when more remains. */
+static void put_wrapped(int *y, int cols, enum tui_style st, const char *text, int max_lines)
+{
+	char line[1200];
+	const char *p = text;
+
+	for (int row = 0; row < max_lines && *p; row++) {
+		size_t n = 0;
+		int w;
+
+		if (row) {
+			memcpy(line, "   ", 3);
+			n = 3;
+		}
+		line[n] = '\0';
+		w = term__width(line);
+		/* whole words while they fit; a word wider than a row is cut */
+		while (*p) {
+			const char *end = strchr(p + 1, ' ');
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+
+			if (n + len >= sizeof(line))
+				break;
+			memcpy(line + n, p, len);
+			line[n + len] = '\0';
+			if (term__width(line) > cols && w > (row ? 3 : 0)) {
+				line[n] = '\0';
+				break;
+			}
+			n += len;
+			w = term__width(line);
+			p += len;
+		}
+		while (*p == ' ')
+			p++;
+		term__put(*y, 0, cols, st, line);
+		if (*p && row == max_lines - 1)
+			term__put(*y, w + 1 < cols ? w + 1 : cols - 1, 1, st, term__utf8() ? "\u2026" : "+");
+		(*y)++;
+	}
+}
+
 static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, int cols)
 {
 	struct line_verdict v;
@@ -592,7 +638,7 @@ static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, 
 	n = (size_t)snprintf(buf, sizeof(buf), " %s: %s", verdict__word(v.kind), v.why);
 	for (size_t i = 1; i < n && v.kind != VERDICT_NONE && v.kind != VERDICT_UNKNOWN && buf[i] != ':'; i++)
 		buf[i] = (char)toupper((unsigned char)buf[i]);
-	term__put((*y)++, 0, cols, v.kind == VERDICT_NONE || v.kind == VERDICT_UNKNOWN ? ST_NORMAL : ST_WARN, buf);
+	put_wrapped(y, cols, v.kind == VERDICT_NONE || v.kind == VERDICT_UNKNOWN ? ST_NORMAL : ST_WARN, buf, 2);
 	if (v.advice[0]) {
 		struct line_gain g;
 
@@ -601,7 +647,8 @@ static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, 
 		if (g.known && n < sizeof(buf))
 			snprintf(buf + n, sizeof(buf) - n, "; gain up to %" PRIu64 " cycles (%.2f%%)", g.cycles,
 				 100.0 * g.share);
-		term__put((*y)++, 0, cols, ST_DIM, buf);
+		/* the advice is the fix: it wraps rather than lose its end */
+		put_wrapped(y, cols, ST_DIM, buf, ADVICE_LINES);
 	}
 	line_verdict__exit(&v);
 }
