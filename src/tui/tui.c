@@ -776,6 +776,8 @@ static int line_top(void *priv, int cols)
 	struct tui *t = priv;
 	const struct c2c_line *l = report__lines(t->r)[t->idx];
 	const struct c2c_counts *k = c2c_line__counts(l);
+	const struct c2c_stats *all = report__totals(t->r);
+	enum c2c_display mode;
 	char key[128], buf[768];
 	struct parts p;
 	int y = 2;
@@ -784,10 +786,22 @@ static int line_top(void *priv, int cols)
 	snprintf(buf, sizeof(buf), "line #%zu  %#" PRIx64 "  %s", t->idx, l->addr, key);
 	draw_title(t, buf, line_object(l), cols);
 	parts__init(&p, cols);
-	parts__add(&p, " %s %" PRIu64, c2c_display__name(report__mode(t->r)), c2c_line__metric(l, report__mode(t->r)));
-	parts__add(&p, " (lcl %u rmt %u)", k->stats.lcl_hitm, k->stats.rmt_hitm);
-	parts__add(&p, "  loads %u", k->stats.load);
-	parts__add(&p, "  stores %u", k->stats.store);
+	mode = report__mode(t->r);
+	/* the mode's metric, then the HITM split (after the HITM count when
+	 * the metric is another); counters the recording cannot have
+	 * (software events) are left out, as in the list's header */
+	if (mode == C2C_DISPLAY_ALL)
+		parts__add(&p, " samples %u", k->stats.nr_entries);
+	else
+		parts__add(&p, " %s %" PRIu64, c2c_display__name(mode), c2c_line__metric(l, mode));
+	if (all->tot_hitm && (mode == C2C_DISPLAY_ALL || mode == C2C_DISPLAY_PEER))
+		parts__add(&p, "  HITM %u", k->stats.tot_hitm);
+	if (all->tot_hitm)
+		parts__add(&p, " (lcl %u rmt %u)", k->stats.lcl_hitm, k->stats.rmt_hitm);
+	if (all->load || all->store) {
+		parts__add(&p, "  loads %u", k->stats.load);
+		parts__add(&p, "  stores %u", k->stats.store);
+	}
 	parts__add(&p, "  pids %u", k->pids.nr);
 	parts__add(&p, "  tids %u", k->tids.nr);
 	parts__add(&p, "  cpus %u", k->cpus.nr);
