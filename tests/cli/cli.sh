@@ -60,6 +60,12 @@ if "$C2CSCAN" record -q -e page-faults -o r.data -- true 2>err; then
 		fail "the browser's first screen has no whole notice: $(tail -n 1 sw.txt)"
 	sed -n 2p sw.txt | grep -q "^ events: page-faults [0-9]*: first touches of pages, not contention (no HITM)$" ||
 		fail "the events line does not say what page faults show: $(sed -n 2p sw.txt)"
+	# a line's counts: no HITM split, loads or stores a page fault cannot have
+	printf 'enter dump:sw-line.txt\n' >sw.keys
+	env COLUMNS=80 LINES=24 LC_ALL=C C2CSCAN_KEYS=sw.keys "$C2CSCAN" report --tui -d all -i sw.data >/dev/null 2>err ||
+		fail "sw tui line: $(cat err)"
+	sed -n 2p sw-line.txt | grep -q "^ samples [0-9]*  pids [0-9]*  tids [0-9]*  cpus [0-9]*  nodes [0-9]*$" ||
+		fail "a page-fault line's counts: $(sed -n 2p sw-line.txt)"
 	"$C2CSCAN" record -q -e page-faults -o r.data -- sh -c 'kill -SEGV $$' 2>err
 	rc=$?
 	[ $rc = 139 ] && grep -q "the command was killed by signal 11" err || fail "SEGV: exit $rc, $(cat err)"
