@@ -18,6 +18,13 @@ json_get fs.json '" ".join(sorted(j["totals"].keys()))' >json.keys
 sed -n '/^COUNTERS are integers/,/^Addresses and offsets/p' "$TOP/man/c2cscan-report.1" |
 	sed -n 's/^\.BR\{0,1\} \([a-z_0-9]*\).*/\1/p' | sort | tr '\n' ' ' | sed 's/ $//' >man.keys
 expect_eq "JSON counters in the man page" "$(cat man.keys)" "$(cat json.keys)"
+# what software events can show, wherever they are offered
+"$C2CSCAN" record -h 2>&1 | tr -s ' \n' '  ' | grep -q "they cannot show contention" ||
+	fail "record -h offers page-faults without saying they cannot show contention"
+grep -q "cannot show contention" "$TOP/man/c2cscan-record.1" ||
+	fail "c2cscan-record.1 offers page-faults without saying they cannot show contention"
+grep -q "record -e page-faults.*not contention\|not contention (no HITM)" "$TOP/README.md" ||
+	fail "README offers page-faults without saying they cannot show contention"
 for m in "$TOP"/man/*.1; do
 	grep -q "man/$(basename "$m")" "$TOP/README.md" || fail "README does not list $(basename "$m")"
 done
