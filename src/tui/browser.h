@@ -87,6 +87,8 @@ void browser__flash(const char *msg);
  * with '/') loses its start ("\u2026/server/libjvm.so"), other text its end
  * ("bench_wor\u2026"); returns the cells used. */
 int browser__put_path(int y, int x, int w, enum tui_style st, const char *s);
+/* The same, the start cut when keep_end, else the end. */
+int browser__put_cut(int y, int x, int w, enum tui_style st, const char *s, bool keep_end);
 /* The sort column's name, or NULL for the natural order. */
 const char *browser__sort_name(const struct browser *b, char *buf, size_t size);
 

@@ -351,17 +351,27 @@ static const char *host_of(const struct report *r)
  * (each left out rather than cut under 12 cells). */
 static void draw_title(const struct tui *t, const char *what, const char *object, int cols)
 {
+	const char *base;
 	char buf[512];
-	int x;
+	int x, room;
 
 	snprintf(buf, sizeof(buf), " c2cscan  %s", what);
 	term__fill(0, 0, cols, ST_TITLE);
 	x = term__put(0, 0, cols, ST_TITLE, buf);
 	if (object && object[0] && (term__width(object) <= cols - x - 2 || cols - x - 2 >= 12))
 		x += 2 + browser__put_path(0, x + 2, cols - x - 2, ST_TITLE, object);
+	/* the recording's directories go first, then its host: its name
+	 * stays longest */
+	room = cols - x - 3;
+	base = strrchr(report__path(t->r), '/');
+	base = base ? base + 1 : report__path(t->r);
 	snprintf(buf, sizeof(buf), "%s (%s)", report__path(t->r), host_of(t->r));
-	if (cols - x - 3 >= 12)
-		browser__put_path(0, x + 3, cols - x - 3, ST_TITLE, buf);
+	if (room < 12)
+		return;
+	if (term__width(buf) <= room || 1 + term__width(buf + (base - report__path(t->r))) <= room)
+		browser__put_cut(0, x + 3, room, ST_TITLE, buf, true);
+	else
+		browser__put_cut(0, x + 3, room, ST_TITLE, base, false);
 }
 
 /* A header line of parts, each whole or left out: a number cut at the
