@@ -456,12 +456,16 @@ static void list_detail(void *priv, size_t e, int y, int cols)
 	const struct c2c_line *l = line_at(t, e);
 	char key[128], data[256] = "", buf[768];
 	struct data_loc d;
+	int x;
 
 	cl_key__scnprintf(&l->key, report__maps(t->r), key, sizeof(key));
 	if (line_data_symbol(t->r, l, &d))
 		names__data_scnprintf(&d, data, sizeof(data));
-	snprintf(buf, sizeof(buf), " %s  %s%s%s", key, data, data[0] ? "  in " : "", line_object(l));
-	term__put(y, 0, cols, ST_DIM, buf);
+	snprintf(buf, sizeof(buf), " %s  %s%s", key, data, data[0] ? "  in " : "");
+	x = term__put(y, 0, cols, ST_DIM, buf);
+	/* the object's path loses its start, not its file name */
+	if (cols - x >= 12 || term__width(line_object(l)) <= cols - x)
+		browser__put_path(y, x, cols - x, ST_DIM, line_object(l));
 }
 
 static const struct browser_ops list_ops = {

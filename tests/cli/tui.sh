@@ -188,7 +188,7 @@ awk 'length($0) > 40 { bad = 1 } END { exit bad }' resize-small.txt || fail "res
 long=/opt/vendor/java/jdk-21.0.2+13/lib/server/extra/prefix/libjvm.so
 sed "s|/usr/lib/libx.so|$long|" "$TOP/tests/fixtures/scenarios/cow-3proc.scn" >long.scn
 mkperf long.scn long.data
-printf 'enter dump:long-line.txt\n' >long.keys
+printf 'dump:long-list.txt enter dump:long-line.txt\n' >long.keys
 env COLUMNS=80 LINES=24 LC_ALL=C C2CSCAN_KEYS=long.keys "$C2CSCAN" report --tui -i long.data >/dev/null 2>&1 ||
 	fail "long path: the browser failed"
 title=$(head -n 1 long-line.txt)
@@ -197,6 +197,9 @@ case $title in
 *) fail "long path: the title does not keep the key and the path's end: '$title'" ;;
 esac
 [ ${#title} -le 80 ] || fail "long path: the title is wider than 80 columns: '$title'"
+# and the list's line under the cursor names the object by its file name
+tail -n 2 long-list.txt | head -n 1 | grep -q "^ private pid 100[123]  +.*/extra/prefix/libjvm.so$" ||
+	fail "long path: the list's detail line lost the file name: $(tail -n 2 long-list.txt | head -n 1)"
 
 # ---- locales and colours ----
 run utf8 LC_ALL=C.UTF-8 <<'K'
