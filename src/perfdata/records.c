@@ -345,24 +345,35 @@ static inline uint64_t field(const uint8_t *body, const struct sample_layout *l,
 	return l->off[f] >= 0 ? ld64(body + l->off[f]) : 0;
 }
 
+/* The layout of sample rec (its attr's index in *idx) when every field of
+ * it has a fixed size and rec holds them all, else NULL. */
+static inline const struct sample_layout *fixed_layout(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+							int *idx)
+{
+	struct sample_layout *l;
+
+	if (!sample_attr_idx(r, rec, size, idx) || *idx < 0)
+		return NULL;
+	l = &r->attrs[*idx]->layout;
+	if (!l->checked)
+		layout__find(l, &r->attrs[*idx]->a.attr);
+	return l->fixed && size - 8 >= l->size ? l : NULL;
+}
+
 /* A sample whose attr has only fixed-size fields, read from their offsets;
  * false when it is not one (or is too short: parse_sample then says so).
  * The event is filled whole, as reader_decode's clearing would leave it. */
 static bool fixed_sample(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
 {
-	struct sample_layout *l;
+	const struct sample_layout *l;
 	const uint8_t *b = rec + 8;
 	struct pd_sample *s = &ev->u.sample;
 	uint64_t tid, w;
 	int idx;
 
 	/* parse_sample counts what is wrong with the attr */
-	if (!sample_attr_idx(r, rec, size, &idx) || idx < 0)
-		return false;
-	l = &r->attrs[idx]->layout;
-	if (!l->checked)
-		layout__find(l, &r->attrs[idx]->a.attr);
-	if (!l->fixed || size - 8 < l->size)
+	l = fixed_layout(r, rec, size, &idx);
+	if (!l)
 		return false;
 	tid = field(b, l, SF_TID);
 	w = field(b, l, SF_WEIGHT);
@@ -408,13 +419,10 @@ size_t reader_fixed_run(struct pd_reader *r, const uint8_t *p, uint64_t base, ui
 		uint64_t tid, w;
 		int idx;
 
-		if (ld32(rec) != PERF_RECORD_SAMPLE || size < 8 || size > end - o ||
-		    !sample_attr_idx(r, rec, size, &idx) || idx < 0)
+		if (ld32(rec) != PERF_RECORD_SAMPLE || size < 8 || size > end - o)
 			break;
-		l = &r->attrs[idx]->layout;
-		if (!l->checked)
-			layout__find(&r->attrs[idx]->layout, &r->attrs[idx]->a.attr);
-		if (!l->fixed || size - 8 < l->size)
+		l = fixed_layout(r, rec, size, &idx);
+		if (!l)
 			break;
 		tid = field(b, l, SF_TID);
 		w = field(b, l, SF_WEIGHT);
