@@ -195,7 +195,6 @@ static void lay_out(struct browser *b, int cols, struct layout *lo)
 
 int browser__put_cut(int y, int x, int w, enum tui_style st, const char *s, bool keep_end)
 {
-	const char *more = term__utf8() ? "\u2026" : "+";
 	const char *tail = s + strlen(s);
 
 	if (term__width(s) <= w || w < 2)
@@ -203,13 +202,13 @@ int browser__put_cut(int y, int x, int w, enum tui_style st, const char *s, bool
 	if (!keep_end) {
 		/* cut, and say so in the last cell */
 		term__put(y, x, w - 1, st, s);
-		return 1 + term__put(y, x + w - 1, 1, st, more);
+		return 1 + term__put(y, x + w - 1, 1, st, term__ellipsis());
 	}
 	while (tail > s && term__width(tail) < w - 1)
 		tail--;
 	while ((*tail & 0xc0) == 0x80)
 		tail++;
-	term__put(y, x, 1, st, more);
+	term__put(y, x, 1, st, term__ellipsis());
 	return 1 + term__put(y, x + 1, w - 1, st, tail);
 }
 

@@ -244,6 +244,11 @@ bool term__utf8(void)
 	return term.utf8;
 }
 
+const char *term__ellipsis(void)
+{
+	return term.utf8 ? "\u2026" : "+";
+}
+
 /* ---- headless: the key script and the dumps ---- */
 
 static char cell_attr_letter(attr_t a, short pair)

@@ -56,6 +56,8 @@ int term__signal(void);
 int term__rows(void);
 int term__cols(void);
 bool term__utf8(void);
+/* The one cell that says text was cut: an ellipsis, or + without UTF-8. */
+const char *term__ellipsis(void);
 
 /* Next key; blocks (but returns K_QUIT_SIGNAL on a signal). */
 int term__key(void);

@@ -346,6 +346,15 @@ static const char *host_of(const struct report *r)
 	return in->hostname ? in->hostname : "?";
 }
 
+/* Path s at (y, x) in w cells, its start cut when it is wider; left out
+ * (0 cells) rather than cut into fewer than 12. */
+static int put_path_or_none(int y, int x, int w, enum tui_style st, const char *s)
+{
+	if (term__width(s) > w && w < 12)
+		return 0;
+	return browser__put_path(y, x, w, st, s);
+}
+
 /* " c2cscan  WHAT  OBJECT   FILE (host)": what the screen shows whole,
  * then the object and the recording's file, paths cut from their start
  * (each left out rather than cut under 12 cells). */
@@ -358,8 +367,11 @@ static void draw_title(const struct tui *t, const char *what, const char *object
 	snprintf(buf, sizeof(buf), " c2cscan  %s", what);
 	term__fill(0, 0, cols, ST_TITLE);
 	x = term__put(0, 0, cols, ST_TITLE, buf);
-	if (object && object[0] && (term__width(object) <= cols - x - 2 || cols - x - 2 >= 12))
-		x += 2 + browser__put_path(0, x + 2, cols - x - 2, ST_TITLE, object);
+	if (object && object[0]) {
+		int n = put_path_or_none(0, x + 2, cols - x - 2, ST_TITLE, object);
+
+		x += n ? 2 + n : 0;
+	}
 	/* the recording's directories go first, then its host: its name
 	 * stays longest */
 	room = cols - x - 3;
@@ -464,8 +476,7 @@ static void list_detail(void *priv, size_t e, int y, int cols)
 	snprintf(buf, sizeof(buf), " %s  %s%s", key, data, data[0] ? "  in " : "");
 	x = term__put(y, 0, cols, ST_DIM, buf);
 	/* the object's path loses its start, not its file name */
-	if (cols - x >= 12 || term__width(line_object(l)) <= cols - x)
-		browser__put_path(y, x, cols - x, ST_DIM, line_object(l));
+	put_path_or_none(y, x, cols - x, ST_DIM, line_object(l));
 }
 
 static const struct browser_ops list_ops = {
@@ -594,8 +605,6 @@ static const char *strip_char(const struct byte_use *u, enum tui_style *st)
 
 /* Whether two offsets, at least one written, are touched by disjoint sets
  * of threads: the signature of false sharing. */
-/* The verdict (report__verdict, as --stdio and --json say it), and its
- * advice on the next line. */
 #define ADVICE_LINES 3
 
 /* text from row *y on, its words wrapped at cols (continuations indented
@@ -637,11 +646,13 @@ static void put_wrapped(int *y, int cols, enum tui_style st, const char *text, i
 			p++;
 		term__put(*y, 0, cols, st, line);
 		if (*p && row == max_lines - 1)
-			term__put(*y, w + 1 < cols ? w + 1 : cols - 1, 1, st, term__utf8() ? "\u2026" : "+");
+			term__put(*y, w + 1 < cols ? w + 1 : cols - 1, 1, st, term__ellipsis());
 		(*y)++;
 	}
 }
 
+/* The verdict (report__verdict, as --stdio and --json say it), and its
+ * advice on the next rows, each wrapped. */
 static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, int cols)
 {
 	struct line_verdict v;
@@ -1282,7 +1293,7 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 				 "no contended line in this mode: d cycles the display modes");
 	} else if (report__notice(r)) {
 		/* whole where it fits: cut, its point would be lost */
-		browser__message(&t.list, strlen(report__notice(r)) <= (size_t)term__cols() ? report__notice(r) :
+		browser__message(&t.list, term__width(report__notice(r)) <= term__cols() ? report__notice(r) :
 					  report__notice_brief(r));
 	}
 	do {
