@@ -216,6 +216,7 @@ struct c2c {
 	bool tagged;            /* a sample had a tag: compare the accumulators' tags too */
 	const struct c2c_line **view;
 	uint64_t view_hitm_sum, view_hitm_cnt;  /* over the view's accumulators (group_view) */
+	uint64_t load_lat_sum, load_lat_cnt;    /* weighted loads of every accumulator (group_view) */
 };
 
 /* Line identities in chunks of 2 MiB: they never move, so growing copies
@@ -995,18 +996,23 @@ static void ctx__add_sets(const struct ctx *x, struct u32set *pids, struct u32se
 		u32set__add(nodes, (uint32_t)x->node);
 }
 
-/* The weighted HITM loads of a. */
-static uint32_t acc__hitm_cnt(const struct c2c *c, const struct acc *a)
+/* The weighted loads of a, or its weighted HITM loads. */
+static uint32_t acc__weighted_cnt(const struct c2c *c, const struct acc *a, bool hitm)
 {
-	uint32_t n = a->ext ? c->exts[a->ext - 1].hitm_cnt : 0;
+	uint32_t n = a->ext ? (hitm ? c->exts[a->ext - 1].hitm_cnt : c->exts[a->ext - 1].load_cnt) : 0;
 
 	for (unsigned int k = 0; k < (a->nr_ids & ~CTX_HEAP); k++) {
 		const struct dec *d = &c->decs[a->ids[k]];
 
-		if ((d->flags & F_WEIGHT) && d->load && d->hitm)
+		if ((d->flags & F_WEIGHT) && d->load && (d->hitm || !hitm))
 			n += a->cnt[k];
 	}
 	return n;
+}
+
+static uint32_t acc__hitm_cnt(const struct c2c *c, const struct acc *a)
+{
+	return acc__weighted_cnt(c, a, true);
 }
 
 /* Adds the counters and latency of a into st and lat. */
@@ -1083,6 +1089,7 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	size_t total = 0;
 
 	c->view_hitm_sum = c->view_hitm_cnt = 0;
+	c->load_lat_sum = c->load_lat_cnt = 0;
 	free(c->line_start);
 	free(c->line_accs);
 	c->line_start = xcalloc(c->nr_lines + 1, sizeof(*c->line_start));
@@ -1094,10 +1101,14 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	c->line_start[c->nr_lines] = (uint32_t)total;
 	c->line_accs = xmalloc((total ? total : 1) * sizeof(*c->line_accs));
 	/* line_start[line] is the fill cursor until the shift below */
-	for (size_t i = 0; i < c->nr_accs && total; i++) {
+	for (size_t i = 0; i < c->nr_accs; i++) {
 		const struct acc *a = acc__get(c, i);
 
-		if (!in_view__has(in_view, a->line))
+		if (a->load_sum) {
+			c->load_lat_sum += a->load_sum;
+			c->load_lat_cnt += acc__weighted_cnt(c, a, false);
+		}
+		if (!total || !in_view__has(in_view, a->line))
 			continue;
 		c->line_accs[c->line_start[a->line]++] = (uint32_t)i;
 		c->view_hitm_sum += a->hitm_sum;
@@ -1211,6 +1222,12 @@ void c2c__view_hitm(const struct c2c *c, uint64_t *sum, uint64_t *cnt)
 {
 	*sum = c->view_hitm_sum;
 	*cnt = c->view_hitm_cnt;
+}
+
+void c2c__load_latency(const struct c2c *c, uint64_t *sum, uint64_t *cnt)
+{
+	*sum = c->load_lat_sum;
+	*cnt = c->load_lat_cnt;
 }
 
 const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)

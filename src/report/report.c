@@ -423,8 +423,6 @@ static void count_sample(struct report *r, const struct pd_sample_core *s, const
 	e = &r->events[s->attr_idx];
 	e->samples++;
 	e->period_sum += s->period;
-	if (e->has_weight)
-		e->weight_sum += s->weight;
 	if (!e->has_addr) {
 		r->samples_no_addr_field++;
 		return;

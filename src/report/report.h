@@ -60,7 +60,6 @@ struct report_event {
 	bool has_addr, has_data_src, has_weight;
 	bool has_stack;         /* callchains or user stack copies */
 	uint64_t period_sum;    /* of its samples: events a sample stands for */
-	uint64_t weight_sum;    /* of its samples' weights (load latency, cycles) */
 };
 
 struct report;                  /* opaque outside src/report/ (report_int.h) */

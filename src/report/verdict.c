@@ -288,27 +288,31 @@ void line_verdict__exit(struct line_verdict *v)
  * cost about what the recording's other loads did. Per line:
  *   cycles = max(0, sum of its HITM loads' latencies - their count * base)
  *            * mean period
- * base: the mean latency of the recording's other loads (all sampled
- * latency less the HITM loads', over the loads less the HITM ones); mean
- * period: events per memory sample. share: cycles over all sampled load
- * latency (times the same period). An upper bound: a fixed layout still
- * pays for true sharing, and out-of-order cores hide part of any latency. */
+ * base: the mean latency of the recording's other weighted loads (their
+ * latency sum less the HITM loads', over their count less the HITM ones);
+ * mean period: events per memory sample. share: cycles over all sampled
+ * load latency (times the same period). Only loads' weights count: a
+ * store's weight (Intel store latency, emulated recordings) is the time it
+ * took to retire, not a latency a load paid, and mixing them in made the
+ * base exceed the HITM loads' own latency. An upper bound: a fixed layout
+ * still pays for true sharing, and out-of-order cores hide part of any
+ * latency. */
 
 void report__gain_setup(struct report *r)
 {
-	uint64_t samples = 0, period = 0, weight = 0, hsum = 0, hcnt = 0, loads = c2c__totals(r->c2c)->load;
+	uint64_t samples = 0, period = 0, lsum = 0, lcnt = 0, hsum = 0, hcnt = 0;
 
 	for (size_t i = 0; i < r->nr_events; i++) {
 		if (!r->events[i].has_data_src)
 			continue;
 		samples += r->events[i].samples;
 		period += r->events[i].period_sum;
-		weight += r->events[i].weight_sum;
 	}
 	r->mean_period = samples ? (double)period / (double)samples : 0;
-	r->total_cycles = (double)weight * r->mean_period;
+	c2c__load_latency(r->c2c, &lsum, &lcnt);
+	r->total_cycles = (double)lsum * r->mean_period;
 	c2c__view_hitm(r->c2c, &hsum, &hcnt);
-	r->base_latency = loads > hcnt && weight > hsum ? (double)(weight - hsum) / (double)(loads - hcnt) : 0;
+	r->base_latency = lcnt > hcnt && lsum > hsum ? (double)(lsum - hsum) / (double)(lcnt - hcnt) : 0;
 	free(r->by_gain);
 	r->by_gain = NULL;
 	if (r->opts.sort_gain)

@@ -114,4 +114,12 @@ expect_eq "share" "$(json_get g2.json 'j["cachelines"][0]["gain"]["share"]')" "0
 	fail "stdio does not say it sorts by gain"
 "$C2CSCAN" report --stdio --sort nothing -i gain.data >/dev/null 2>&1
 expect_eq "--sort nothing: exit" "$?" 129
+# stores that carry weights (Intel store latency, emulated recordings): the
+# gain's base is the other loads' mean (5 cycles), not a mean over stores'
+# weights too (which made it 905 and the gain 0 on plain false sharing)
+sed -e 's/src=st_l1hit repeat=2/src=st_l1hit weight=900 repeat=4/' "$TOP/tests/fixtures/scenarios/gain.scn" >sw.scn
+mkperf sw.scn sw.data
+"$C2CSCAN" report --json -i sw.data >sw.json 2>err || fail "store weights: $(cat err)"
+expect_eq "gain with store weights" "$(json_get sw.json '[(l["address"], l["gain"]["cycles"], l["gain"]["share"]) for l in j["cachelines"]]')" \
+	"[('0x600000', 475, 0.202128), ('0x600040', 1785, 0.759574)]"
 done_test
