@@ -186,7 +186,11 @@ struct report_cg_stats {
 void report__callchain_stats(const struct report *r, struct report_cg_stats *st);
 /* The verdict on a line (verdict.c): one function for stdio, JSON and the
  * browser. Units: members (DWARF), heap objects, else byte offsets. */
-enum verdict_kind { VERDICT_NONE, VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED, VERDICT_UNKNOWN };
+enum verdict_kind { VERDICT_NONE, VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED, VERDICT_UNKNOWN, VERDICT_QUIET };
+/* A verdict that is a finding (false, true sharing or mixed): what the
+ * renderers stress. VERDICT_QUIET: threads share the line but no HITM was
+ * sampled on it, so there is no contention to fix. */
+bool verdict__is_finding(enum verdict_kind k);
 
 struct verdict_unit {
 	uint32_t start, size;       /* bytes of the line */

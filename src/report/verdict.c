@@ -15,6 +15,11 @@
  *                  disjoint: the line is shared, the data is not
  *   mixed          both
  *   no sharing     one thread, nothing written, or nothing of the above
+ *   no contention sampled
+ *                  one of the first three by its access pattern, but no
+ *                  HITM (or peer) load was sampled on the line: nothing
+ *                  bounces that the samples saw, so no advice to pad; the
+ *                  pattern is said in the why
  *
  * Software events (no loads or stores, only accesses) give no verdict.
  */
@@ -29,8 +34,13 @@
 
 static const char *const verdict_words[] = {
 	[VERDICT_NONE] = "no sharing", [VERDICT_FALSE] = "false sharing", [VERDICT_TRUE] = "true sharing",
-	[VERDICT_MIXED] = "mixed", [VERDICT_UNKNOWN] = "unknown",
+	[VERDICT_MIXED] = "mixed", [VERDICT_UNKNOWN] = "unknown", [VERDICT_QUIET] = "no contention sampled",
 };
+
+bool verdict__is_finding(enum verdict_kind k)
+{
+	return k == VERDICT_FALSE || k == VERDICT_TRUE || k == VERDICT_MIXED;
+}
 
 const char *verdict__word(enum verdict_kind k)
 {
@@ -201,6 +211,15 @@ static void advise_true(struct line_verdict *v, size_t t)
 	u32set__exit(&all);
 }
 
+/* The line's contended loads: HITM, and peer loads where the recording
+ * has them (AMD IBS). */
+static uint64_t line_hitm(const struct c2c_line *l)
+{
+	const struct c2c_stats *st = &c2c_line__counts(l)->stats;
+
+	return (uint64_t)st->tot_hitm + st->lcl_peer + st->rmt_peer;
+}
+
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
 {
 	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
@@ -265,6 +284,16 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only",
 			  c2c_line__counts(l)->tids.nr);
 		break;
+	}
+	if (verdict__is_finding(v->kind) && !line_hitm(l)) {
+		/* a pattern is not contention: say what was seen, advise nothing */
+		char pattern[sizeof(v->why)];
+
+		scnprintf(pattern, sizeof(pattern), "%s", v->why);
+		scnprintf(v->why, sizeof(v->why), "no HITM among its %u loads sampled; the access pattern: %s (%s)",
+			  c2c_line__counts(l)->stats.load, verdict__word(v->kind), pattern);
+		v->kind = VERDICT_QUIET;
+		return 0;
 	}
 	if (is_false)
 		advise_false(r, v, fa, fb);

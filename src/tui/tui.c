@@ -661,9 +661,9 @@ static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, 
 
 	report__verdict(t->r, l, &v);
 	n = (size_t)snprintf(buf, sizeof(buf), " %s: %s", verdict__word(v.kind), v.why);
-	for (size_t i = 1; i < n && v.kind != VERDICT_NONE && v.kind != VERDICT_UNKNOWN && buf[i] != ':'; i++)
+	for (size_t i = 1; i < n && verdict__is_finding(v.kind) && buf[i] != ':'; i++)
 		buf[i] = (char)toupper((unsigned char)buf[i]);
-	put_wrapped(y, cols, v.kind == VERDICT_NONE || v.kind == VERDICT_UNKNOWN ? ST_NORMAL : ST_WARN, buf, 2);
+	put_wrapped(y, cols, verdict__is_finding(v.kind) ? ST_WARN : ST_NORMAL, buf, 2);
 	if (v.advice[0]) {
 		struct line_gain g;
 

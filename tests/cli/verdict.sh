@@ -122,4 +122,14 @@ mkperf sw.scn sw.data
 "$C2CSCAN" report --json -i sw.data >sw.json 2>err || fail "store weights: $(cat err)"
 expect_eq "gain with store weights" "$(json_get sw.json '[(l["address"], l["gain"]["cycles"], l["gain"]["share"]) for l in j["cachelines"]]')" \
 	"[('0x600000', 475, 0.202128), ('0x600040', 1785, 0.759574)]"
+# threads that write and read neighbouring bytes with no HITM sampled (every
+# load hit L1): no contention, so no false-sharing verdict and no advice
+sed -e 's/src=lcl_hitm/src=l1/g' stack.scn >quiet.scn
+mkperf quiet.scn quiet.data
+"$C2CSCAN" report --json -d all -i quiet.data >q.json 2>err || fail "quiet: $(cat err)"
+expect_eq "no contention" "$(json_get q.json '(j["cachelines"][0]["verdict"], j["cachelines"][0]["verdict_why"], j["cachelines"][0]["advice"])')" \
+	"('no contention sampled', 'no HITM among its 8 loads sampled; the access pattern: false sharing (2 threads write and read different parts of the line)', None)"
+"$C2CSCAN" report --stdio -d all -i quiet.data >q.stdio 2>err || fail "quiet stdio: $(cat err)"
+grep -q '^      verdict: no contention sampled: no HITM among its 8 loads' q.stdio || fail "quiet stdio: $(grep verdict q.stdio)"
+grep -q 'advice:' q.stdio && fail "quiet stdio advises: $(grep advice q.stdio)"
 done_test
