@@ -275,7 +275,7 @@ static size_t jverdict(FILE *fp, const struct report *r, const struct c2c_line *
 static size_t jlayout(FILE *fp, const struct report *r, const struct c2c_line *l)
 {
 	struct layout_entry *e = NULL;
-	size_t nr = c2c_line__counts(l)->tids.nr >= 2 ? report__layout(r, l, &e) : 0, n;
+	size_t nr = report__layout(r, l, &e), n;
 
 	n = fprintf(fp, ",\n     \"layout\": [");
 	for (size_t i = 0; i < nr; i++) {

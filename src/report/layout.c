@@ -112,6 +112,19 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 			break;
 		}
 	}
+	/* a line of one thread has a layout worth showing only when its bytes
+	 * have names (what else it would say, its counts say already) */
+	if (c2c_line__counts(l)->tids.nr < 2) {
+		bool named = false;
+
+		for (size_t k = 0; k < nr && !named; k++)
+			named = e[k].kind != LAYOUT_NONE;
+		if (!named) {
+			layout__free(e, nr);
+			e = NULL;
+			nr = 0;
+		}
+	}
 	*out = e;
 	return nr;
 }

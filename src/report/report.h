@@ -233,6 +233,9 @@ struct layout_entry {
 	struct u32set writers, readers;
 };
 
+/* The line's bytes by what holds them: every line of two threads or more,
+ * and a line of one thread whose bytes have names; 0 entries (and NULL)
+ * otherwise. Free with layout__free. */
 size_t report__layout(const struct report *r, const struct c2c_line *l, struct layout_entry **out);
 void layout__free(struct layout_entry *e, size_t nr);
 /* "member", "padding", "symbol", "heap", "none" */

@@ -537,16 +537,13 @@ static size_t tids_scnprintf(const struct u32set *s, char *buf, size_t size)
 	return n;
 }
 
-/* What occupies the line, byte range by byte range, and who touched it
- * (lines of two threads or more: where layout decides). */
+/* What occupies the line, byte range by byte range, and who touched it. */
 static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, FILE *fp)
 {
 	struct layout_entry *e;
 	size_t nr, n = 0;
 	const char *type = NULL;
 
-	if (c2c_line__counts(l)->tids.nr < 2)
-		return 0;
 	nr = report__layout(r, l, &e);
 	for (size_t i = 0; i < nr; i++) {
 		char what[200], w[64], rd[64], row[WIDTH + 64];

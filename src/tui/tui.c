@@ -685,8 +685,6 @@ static void draw_layout(const struct tui *t, const struct c2c_line *l, int *y, i
 	size_t nr, n = 0;
 	char buf[1024];
 
-	if (c2c_line__counts(l)->tids.nr < 2)
-		return;
 	nr = report__layout(t->r, l, &e);
 	buf[0] = '\0';
 	for (size_t i = 0; i < nr && n + 1 < sizeof(buf); i++) {

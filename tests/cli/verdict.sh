@@ -66,6 +66,11 @@ grep -q "producer_step at .*counters.c:[0-9]*  \[addq \$1, 0x[0-9a-f]*(%rip)\]" 
 "$C2CSCAN" report --json -d all -i after.data >a.json 2>err || fail "report after: $(cat err)"
 json_get a.json '"; ".join(sorted("%s=%s" % (l["offsets"][0]["data_member"], l["verdict"]) for l in j["cachelines"]))' >a.txt
 expect_eq "verdicts after" "$(cat a.txt)" "counters.consumed=no sharing; counters.produced=no sharing; lockbox.hits=true sharing"
+# a line of one thread whose bytes have names has its layout too
+expect_eq "one thread's layout" "$(json_get a.json '[(e["kind"], e["member"], e["writer_tids"]) for l in j["cachelines"] if l["offsets"][0]["data_member"] == "counters.consumed" for e in l["layout"] if e["loads"] or e["stores"]]')" \
+	"[('member', 'counters.consumed', [19002])]"
+"$C2CSCAN" report --stdio -d all -i after.data | grep -q '^ *0 *8 B  counters.consumed  *loads [0-9]* stores [0-9]* HITM 0  written by 19002' ||
+	fail "stdio: no layout on a one-thread line"
 
 # c2cscan diff: by name, across the two builds
 "$C2CSCAN" diff --json before.data after.data >d.json 2>err || fail "diff: $(cat err)"
