@@ -809,8 +809,8 @@ static void esyms_build(struct obj *o)
 
 /*
  * The symbol of a wanted kind covering vaddr: the nearest one at or below
- * it whose size covers it (at one address, the global one first), else the
- * nearest sizeless one; *off is vaddr's offset in it.
+ * it whose size covers it (at one address, the global one first), else,
+ * for code, the nearest sizeless one; *off is vaddr's offset in it.
  */
 const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off)
 {
@@ -824,6 +824,11 @@ const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t 
 		bool is_data = e->type == STT_OBJECT || e->type == STT_COMMON || e->type == STT_TLS;
 
 		if (e->type != STT_NOTYPE && is_data != data)
+			continue;
+		/* sizeless data symbols are the linker's markers (__bss_start,
+		 * _edata, _end, __TMC_END__), not objects: they would name the
+		 * first bytes of whatever follows them */
+		if (data && !e->size)
 			continue;
 		if (vaddr - e->addr < e->size || (!e->size && k == 0)) {
 			*off = vaddr - e->addr;

@@ -66,6 +66,10 @@ grep -q "producer_step at .*counters.c:[0-9]*  \[addq \$1, 0x[0-9a-f]*(%rip)\]" 
 "$C2CSCAN" report --json -d all -i after.data >a.json 2>err || fail "report after: $(cat err)"
 json_get a.json '"; ".join(sorted("%s=%s" % (l["offsets"][0]["data_member"], l["verdict"]) for l in j["cachelines"]))' >a.txt
 expect_eq "verdicts after" "$(cat a.txt)" "counters.consumed=no sharing; counters.produced=no sharing; lockbox.hits=true sharing"
+# the linker's markers (__TMC_END__, __bss_start, _edata, _end) are not objects
+for f in b.json a.json; do
+	expect_eq "no markers in $f" "$(json_get $f '[n for l in j["cachelines"] for n in [e["member"] for e in l["layout"]] + [o["data_symbol"] for o in l["offsets"]] if n and n.lstrip("_") in ("TMC_END__", "bss_start", "edata", "end")]')" "[]"
+done
 # a line of one thread whose bytes have names has its layout too
 expect_eq "one thread's layout" "$(json_get a.json '[(e["kind"], e["member"], e["writer_tids"]) for l in j["cachelines"] if l["offsets"][0]["data_member"] == "counters.consumed" for e in l["layout"] if e["loads"] or e["stores"]]')" \
 	"[('member', 'counters.consumed', [19002])]"
