@@ -13,7 +13,13 @@
 struct heap_proc {
 	uint32_t pid;
 	struct timeline *tl;    /* values: const struct heap_obj * */
+	/* live zero-size allocations (malloc(0) returns a unique pointer its
+	 * free must match): a byte each, values &zero_live or &zero_freed;
+	 * made at the first one, never asked by heap__find (no byte is theirs) */
+	struct timeline *zero;
 };
+
+static const char zero_live, zero_freed;
 
 struct heap {
 	struct heap_proc *procs;
@@ -65,6 +71,7 @@ static struct heap_proc *proc__findnew(struct heap *h, uint32_t pid)
 	p = &h->procs[h->nr_procs];
 	p->pid = pid;
 	p->tl = timeline__new(same_obj, NULL);
+	p->zero = NULL;
 	htab__insert(&h->idx, pos, (uint32_t)hash64(pid), (uint32_t)h->nr_procs++);
 	h->stats.processes++;
 	return p;
@@ -76,7 +83,11 @@ static void replay_alloc(struct heap *h, struct heap_proc *p, const struct pd_al
 	struct heap_obj *o;
 
 	if (!e->size) {
+		if (!p->zero)
+			p->zero = timeline__new(same_obj, NULL);
+		timeline__map(p->zero, e->addr, e->addr + 1, e->time, &zero_live);
 		h->stats.zero_size++;
+		h->stats.allocs++;
 		return;
 	}
 	if (e->size > MAX_OBJ_SIZE || e->addr + e->size < e->addr) {
@@ -105,6 +116,12 @@ static void replay_free(struct heap *h, struct heap_proc *p, const struct pd_all
 	uint32_t key;
 
 	if (!was || was->freed || was->addr != e->addr) {
+		live = p->zero ? timeline__live_find(p->zero, e->addr) : NULL;
+		if (live && live->val == &zero_live && live->start == e->addr) {
+			timeline__map(p->zero, e->addr, e->addr + 1, e->time, &zero_freed);
+			h->stats.frees++;
+			return;
+		}
 		h->stats.unmatched_frees++;
 		return;
 	}
@@ -155,8 +172,12 @@ struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr)
 			replay_free(h, p, e);
 	}
 	free(ord);
-	for (size_t i = 0; i < h->nr_procs; i++)
+	for (size_t i = 0; i < h->nr_procs; i++) {
 		timeline__finalize(h->procs[i].tl);
+		/* their frees are matched: they are of no further use */
+		timeline__delete(h->procs[i].zero);
+		h->procs[i].zero = NULL;
+	}
 	return h;
 }
 

@@ -13,7 +13,10 @@
  *   allocator's object (--alloc-fn) inside a C library one (its arena) is
  *   the innermost object; between objects of one kind it is a lost free,
  *   counted as an overlap; a free of no live object's start is unmatched;
- *   size 0 and sizes past 2^47 or wrapping are skipped and counted.
+ *   sizes past 2^47 or wrapping are skipped and counted.
+ * - A zero-size allocation (malloc(0), calloc(0, n), realloc(NULL, 0)) is
+ *   valid: it is counted among the allocations (and in zero_size) and its
+ *   free matches it, but it holds no byte a sample could touch.
  * Never prints.
  */
 #ifndef C2CSCAN_HEAP_H
@@ -40,7 +43,8 @@ struct heap_obj {
 
 struct heap_stats {
 	uint64_t events, allocs, frees;
-	uint64_t unmatched_frees, zero_size, absurd, overlaps;
+	uint64_t unmatched_frees, absurd, overlaps;  /* the events that make no sense */
+	uint64_t zero_size;     /* valid allocations of 0 bytes, among allocs */
 	uint64_t processes;
 };
 

@@ -344,6 +344,27 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 	return n + fprintf(fp, "]}");
 }
 
+/* "allocations": what record --alloc's section held (stdio's Allocations
+ * line), or null without one. */
+static size_t jallocations(FILE *fp, const struct report *r)
+{
+	const struct pd_info *in = pd_reader__info(r->reader);
+	const struct heap_stats *hs = report__heap_stats(r);
+	size_t n = fprintf(fp, "  \"allocations\": ");
+
+	if (!in->alloc_error[0] && !in->alloc && !hs)
+		return n + fprintf(fp, "null,\n");
+	n += fprintf(fp, "{");
+	n += jkey_str(fp, "dropped", in->alloc_error[0] ? in->alloc_error : NULL, ", ");
+	if (!hs)
+		return n + fprintf(fp, "\"used\": false},\n");
+	return n + fprintf(fp, "\"used\": true, \"events\": %" PRIu64 ", \"objects\": %" PRIu64 ", \"frees\": %" PRIu64
+			   ", \"zero_size\": %" PRIu64 ", \"processes\": %" PRIu64 ", \"unmatched_frees\": %" PRIu64
+			   ", \"absurd\": %" PRIu64 ", \"overlaps\": %" PRIu64 ", \"probe_unpaired\": %" PRIu64 "},\n",
+			   hs->events, hs->allocs, hs->frees, hs->zero_size, hs->processes, hs->unmatched_frees,
+			   hs->absurd, hs->overlaps, r->probe_unpaired);
+}
+
 size_t report__fprintf_json(const struct report *r, FILE *fp)
 {
 	const struct pd_info *in = pd_reader__info(r->reader);
@@ -394,6 +415,7 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 	n += fprintf(fp, "  \"keys\": {\"private\": %" PRIu64 ", \"unmapped\": %" PRIu64 ", \"shared\": %" PRIu64
 		     ", \"kernel\": %" PRIu64 "},\n",
 		     r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);
+	n += jallocations(fp, r);
 	n += fprintf(fp, "  \"totals\": {");
 	n += jstats(fp, c2c__totals(r->c2c));
 	n += fprintf(fp, "},\n  \"cachelines\": [");

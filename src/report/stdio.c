@@ -20,13 +20,9 @@ static size_t section(FILE *fp, const char *title)
 	return fprintf(fp, "\n=== %s ===\n", title);
 }
 
-/* "  Key   : value", the value cut to keep the line within WIDTH columns */
+/* "  Key   : value", the value whole (text output is for files and grep) */
 static size_t kv(FILE *fp, const char *k, const char *v)
 {
-	const int room = WIDTH - 38;
-
-	if ((int)strlen(v) > room)
-		return fprintf(fp, "  %-34s: %.*s...\n", k, room - 3, v);
 	return fprintf(fp, "  %-34s: %s\n", k, v);
 }
 
@@ -58,10 +54,11 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 		return kv(fp, "Allocations", "recorded, not used: the samples have no timestamps");
 	scnprintf(buf, size, "%" PRIu64 " objects, %" PRIu64 " frees in %" PRIu64 " process(es) (record --alloc%s)",
 		  hs->allocs, hs->frees, hs->processes, r->probe_samples ? ", allocator probes" : "");
-	if (hs->unmatched_frees || hs->zero_size || hs->absurd || hs->overlaps)
+	if (hs->zero_size)
+		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " of 0 bytes", hs->zero_size);
+	if (hs->unmatched_frees || hs->absurd || hs->overlaps)
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " unmatched frees, %" PRIu64
-			  " zero-size, %" PRIu64 " absurd, %" PRIu64 " over a live object", hs->unmatched_frees,
-			  hs->zero_size, hs->absurd, hs->overlaps);
+			  " absurd, %" PRIu64 " over a live object", hs->unmatched_frees, hs->absurd, hs->overlaps);
 	if (r->probe_unpaired)
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " probe returns without their entry",
 			  r->probe_unpaired);
@@ -122,7 +119,7 @@ static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l
 		uint32_t depth = report__alloc_stack(r, o->stack, &stack);
 
 		report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
-		n += fprintf(fp, "        %s%.80s%s%.60s (%" PRIu64 " B, %s%s%.60s, tid %u, %" PRIu64 " samples)\n",
+		n += fprintf(fp, "        %s%s%s%s (%" PRIu64 " B, %s%s%s, tid %u, %" PRIu64 " samples)\n",
 			     o->freed ? "freed " : "", func, src[0] ? " at " : "", src, o->size,
 			     report__alloc_fn(r, o->fn), depth && strcmp(stack[0], func) ? " via " : "",
 			     depth && strcmp(stack[0], func) ? stack[0] : "", o->tid, objs[i].samples);
@@ -334,35 +331,20 @@ static void put_spaces(FILE *fp, size_t n)
 }
 
 /*
- * Print s in a field of width w (negative: left aligned); a value longer than
- * the field is cut at its end, a path in the last column from the left (the
- * file name matters more than the directory; a symbol keeps its start). Written with fwrite:
+ * Print s in a field of width w (negative: left aligned), whole: text output
+ * is for files and grep, so a value is never cut (the detail rows' text
+ * columns are sized to their content; a wider value elsewhere pushes the rest
+ * of its row right). The last column gets no padding. Written with fwrite:
  * a report of 10k rows has 200k cells, and printf was 4-7% of its profile.
  */
-static size_t cell(FILE *fp, const char *s, int w, bool last, int room)
+static size_t cell(FILE *fp, const char *s, int w, bool last)
 {
 	size_t len = strlen(s);
 	size_t aw = w < 0 ? -(size_t)w : (size_t)w, pad;
 
 	if (last) {
-		if (room > 3 && len > (size_t)room && s[0] == '/') {
-			fwrite("...", 1, 3, fp);
-			fwrite(s + len - (room - 3), 1, (size_t)room - 3, fp);
-			return (size_t)room;
-		}
-		if (room > 3 && len > (size_t)room) {
-			fwrite(s, 1, (size_t)room - 3, fp);
-			fwrite("...", 1, 3, fp);
-			return (size_t)room;
-		}
 		fwrite(s, 1, len, fp);
 		return len;
-	}
-	/* keep the columns aligned: a value wider than its column is cut */
-	if (len > aw && aw > 3) {
-		fwrite(s, 1, aw - 3, fp);
-		fwrite("...", 1, 3, fp);
-		return aw;
 	}
 	pad = len < aw ? aw - len : 0;
 	if (w > 0)
@@ -427,6 +409,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	size_t nr_cols, n;
 	const struct line_column *cols = line_columns(r, &nr_cols);
 	bool skip[COLUMNS_MAX] = { false };
+	int width[COLUMNS_MAX];
 	uint64_t total = 0;
 	char buf[256];
 	int used;
@@ -449,10 +432,19 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 		skip[c] = skip_column(r, cols[c].name);
 	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
+	/* text columns (left aligned: the key) as wide as their widest cell */
+	for (size_t c = 0; c < nr_cols; c++) {
+		width[c] = cols[c].width;
+		for (size_t i = 0; width[c] < 0 && !skip[c] && c + 1 < nr_cols && i < r->nr_lines; i++) {
+			int len = (int)line_column__cell(&cols[c], r, r->lines[i], total, buf, sizeof(buf));
+
+			width[c] = len > -width[c] ? -len : width[c];
+		}
+	}
 	n += fprintf(fp, "%5s", "Index");
 	for (size_t c = 0; c < nr_cols; c++)
 		if (!skip[c])
-			n += fprintf(fp, " %*s", cols[c].width, cols[c].name);
+			n += fprintf(fp, " %*s", width[c], cols[c].name);
 	n += fprintf(fp, "\n");
 	for (size_t i = 0; i < r->nr_lines; i++) {
 		used = fprintf(fp, "%5zu", i);
@@ -463,7 +455,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 				continue;
 			line_column__cell(&cols[c], r, r->lines[i], total, buf, sizeof(buf));
 			putc(' ', fp);
-			used += 1 + cell(fp, buf, cols[c].width, last, WIDTH - used);
+			used += 1 + cell(fp, buf, width[c], last);
 		}
 		n += used + fprintf(fp, "\n");
 		report__trim(r, NULL);
@@ -474,7 +466,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 #define STDIO_CHAINS 5          /* callers printed per row */
 
 /* Under a row, as perf report -g: its stacks by samples, innermost first,
- * "    62.5%  5  touch <- helper <- via_beta <- main", cut at WIDTH. */
+ * "    62.5%  5  touch <- helper <- via_beta <- main", whole. */
 static size_t fprintf_row_chains(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 				 FILE *fp)
 {
@@ -483,13 +475,11 @@ static size_t fprintf_row_chains(const struct report *r, const struct c2c_line *
 	size_t nr = report__row_chains(r, l, row, &ch, &samples), n = 0;
 
 	for (size_t i = 0; i < nr && i < STDIO_CHAINS; i++) {
-		char buf[WIDTH + 1];
+		char buf[8192];
 		size_t used = scnprintf(buf, sizeof(buf), "%12s%5.1f%% %6" PRIu64 "  ", "",
 					100.0 * (double)ch[i].samples / (double)samples, ch[i].samples);
 
-		used += report_chain__scnprintf(&ch[i], buf + used, sizeof(buf) - used);
-		if (used >= WIDTH)
-			memcpy(buf + WIDTH - 3, "...", 4);
+		report_chain__scnprintf(&ch[i], buf + used, sizeof(buf) - used);
 		n += fprintf(fp, "%s\n", buf);
 	}
 	if (nr > STDIO_CHAINS)
@@ -546,7 +536,7 @@ static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, F
 
 	nr = report__layout(r, l, &e);
 	for (size_t i = 0; i < nr; i++) {
-		char what[200], w[64], rd[64], row[WIDTH + 64];
+		char what[200], w[64], rd[64], row[512];
 
 		if (e[i].type[0] && (!type || strcmp(type, e[i].type))) {
 			n += fprintf(fp, "      layout of %s:\n", e[i].type);
@@ -559,13 +549,11 @@ static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, F
 		tids_scnprintf(&e[i].writers, w, sizeof(w));
 		tids_scnprintf(&e[i].readers, rd, sizeof(rd));
 		if (e[i].loads || e[i].stores)
-			scnprintf(row, sizeof(row), "        %#6x %4u B  %-48.48s  loads %u stores %u HITM %u%s%s%s%s",
+			scnprintf(row, sizeof(row), "        %#6x %4u B  %-48s  loads %u stores %u HITM %u%s%s%s%s",
 				  e[i].offset, e[i].size, what, e[i].loads, e[i].stores, e[i].hitm,
 				  w[0] ? "  written by " : "", w, rd[0] ? "  read by " : "", rd);
 		else
-			scnprintf(row, sizeof(row), "        %#6x %4u B  %.48s", e[i].offset, e[i].size, what);
-		if (strlen(row) > WIDTH)
-			memcpy(row + WIDTH - 3, "...", 4);
+			scnprintf(row, sizeof(row), "        %#6x %4u B  %s", e[i].offset, e[i].size, what);
 		n += fprintf(fp, "%s\n", row);
 	}
 	layout__free(e, nr);
@@ -597,16 +585,13 @@ static size_t fprintf_co_cells(const struct report *r, uint32_t pid, uint32_t ti
 	if (m & CO_TID)
 		n += fprintf(fp, " %7u", tid);
 	if ((m & CO_DSO) && !(m & CO_IADDR))
-		n += fprintf(fp, " %-20.20s", dso ? object_base_name(dso) : "[unknown]");
+		n += fprintf(fp, " %-20s", dso ? object_base_name(dso) : "[unknown]");
 	return n;
 }
 
-#define DATA_WIDTH_MAX 40
-
-/* The Data column as wide as the longest name of line l's rows ("struct
- * conn.st.bytes"), up to DATA_WIDTH_MAX and room more columns than its own. */
-/* The Data cells of a line's rows, named once: to size the column, then
- * to print them. */
+/* The text columns of line l's rows as wide as their widest cell (the last
+ * one is not padded); the Data cells ("struct conn.st.bytes"), named once,
+ * to size the column, then to print them. */
 struct data_cells {
 	size_t col;             /* the Data column, SIZE_MAX none */
 	size_t nr;              /* rows named, from the first */
@@ -614,22 +599,28 @@ struct data_cells {
 };
 
 static void data_width(const struct report *r, const struct c2c_line *l, const struct row_column *cols,
-		       size_t nr_cols, size_t room, int *width, struct data_cells *dc)
+		       size_t nr_cols, const bool *skip, int *width, struct data_cells *dc)
 {
-	for (size_t c = 0; c < nr_cols; c++) {
-		size_t w = (size_t)-cols[c].width, max = w + room < DATA_WIDTH_MAX ? w + room : DATA_WIDTH_MAX;
+	for (size_t c = 0; c + 1 < nr_cols; c++) {
+		size_t w = (size_t)-cols[c].width;
+		bool data = !strcmp(cols[c].name, "Data");
+		char buf[256];
 
-		if (strcmp(cols[c].name, "Data") || cols[c].width >= 0)
+		if (cols[c].width >= 0 || skip[c])
 			continue;
-		dc->col = c;
-		dc->cell = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*dc->cell));
-		for (size_t i = 0; i < l->nr_rows && w < max; i++) {
+		if (data) {
+			dc->col = c;
+			dc->cell = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*dc->cell));
+		}
+		for (size_t i = 0; i < l->nr_rows; i++) {
+			char *text = data ? dc->cell[i] : buf;
 			size_t len;
 
-			row_column__cell(&cols[c], r, l, &c2c_line__rows(l)[i], dc->cell[i], sizeof(dc->cell[i]));
-			dc->nr = i + 1;
-			len = strlen(dc->cell[i]);
-			w = len > w ? (len < max ? len : max) : w;
+			row_column__cell(&cols[c], r, l, &c2c_line__rows(l)[i], text, sizeof(buf));
+			if (data)
+				dc->nr = i + 1;
+			len = strlen(text);
+			w = len > w ? len : w;
 		}
 		width[c] = -(int)w;
 	}
@@ -668,7 +659,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 	rl = r->co && report__coalesced_line(r, l) ? report__coalesced_line(r, l) : l;
 	for (size_t c = 0; c < nr_cols; c++)
 		width[c] = cols[c].width;
-	/* the header, cut at WIDTH as the rows are; Data widened into the room left */
+	/* the header, with Data as wide as its widest cell */
 	for (int pass = 0; pass < 2; pass++) {
 		hl = scnprintf(hdr, sizeof(hdr), "     ");
 		for (size_t c = 0; c < nr_cols; c++) {
@@ -679,10 +670,10 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		}
 		if (r->opts.node_info)
 			hl += scnprintf(hdr + hl, sizeof(hdr) - hl, " %s", "Node{cpus}");
-		if (!pass && hl < WIDTH)
-			data_width(r, rl, cols, nr_cols, WIDTH - hl, width, &dc);
+		if (!pass)
+			data_width(r, rl, cols, nr_cols, skip, width, &dc);
 	}
-	n += fprintf(fp, "%.*s\n", (int)(hl < WIDTH ? hl : WIDTH), hdr);
+	n += fprintf(fp, "%s\n", hdr);
 	for (size_t i = 0; i < rl->nr_rows; i++) {
 		const struct c2c_row *row = &c2c_line__rows(rl)[i];
 		struct c2c_row shown;
@@ -703,7 +694,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 				else
 					row_column__cell(&cols[c], r, rl, row, buf, sizeof(buf));
 				putc(' ', fp);
-				used += 1 + cell(fp, text, width[c], last, WIDTH - used);
+				used += 1 + cell(fp, text, width[c], last);
 			}
 			if (c == 1 && r->co)
 				used += fprintf_co_cells(r, pid, tid, dso, fp);
@@ -712,7 +703,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 			/* -N: perf c2c's node view, last (it may be long) */
 			nodes__scnprintf(r, &row->nodes, &row->cpus, true, buf, sizeof(buf));
 			putc(' ', fp);
-			used += 1 + cell(fp, buf, -10, true, WIDTH - used);
+			used += 1 + cell(fp, buf, -10, true);
 		}
 		n += used + fprintf(fp, "\n");
 		if (!r->co)
@@ -830,7 +821,7 @@ size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp)
 			scnprintf(ch, sizeof(ch), "%+.0f%%", 100.0 * ((double)a - (double)b) / (double)b);
 		else
 			scnprintf(ch, sizeof(ch), a ? "+inf" : "0%%");
-		n += fprintf(fp, "%-72.72s %10s %10s %8s %8u %8u %8u %8u\n", e->name, sb, sa, ch, e->before.load,
+		n += fprintf(fp, "%-72s %10s %10s %8s %8u %8u %8u %8u\n", e->name, sb, sa, ch, e->before.load,
 			     e->after.load, e->before.store, e->after.store);
 	}
 	if (!d->nr)

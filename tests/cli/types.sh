@@ -77,7 +77,8 @@ for want in "struct conn.st.bytes .* conn_add" "struct conn.st.hits .* conn_hits
 	"fs.counts\[1024\] .* on_stack" "tstats.writes .* tls_touch" "gbss.calls .* globals_touch"; do
 	grep -q "^      [0-9a-fx]* *$want" a.stdio || fail "stdio: no '$want'"
 done
-[ "$(awk 'length > 160' a.stdio | wc -l)" = 0 ] || fail "stdio lines over 160 columns"
+# printed whole: no name, path or list cut with an ellipsis
+grep -n '[^.]\.\.\.\($\| \)' a.stdio && fail "stdio cuts text with an ellipsis"
 
 # the browser: search the line conn_add touches, open it
 printf '/ text:conn_add enter enter dump:line.txt\n' >keys

@@ -29,7 +29,9 @@ static void test_timeline(void)
 		A(10, 2, 0x1000, 32, 0xc),         /* another process, same address */
 		F(40, 1, 0x5000),                  /* nothing there */
 		F(41, 1, 0x1010),                  /* inside an object, not its start */
-		A(42, 1, 0x9000, 0, 0xd),          /* size 0 */
+		A(42, 1, 0x9000, 0, 0xd),          /* size 0 (malloc(0)): valid */
+		F(45, 1, 0x9000),                  /* its free matches it */
+		F(46, 1, 0x9000),                  /* a second free does not */
 		A(43, 1, 0xa000, 1ULL << 50, 0xe), /* absurd */
 		A(44, 1, 0x1020, 16, 0xf),         /* over the live b: b lost a free */
 		F(50, 2, 0x1000),
@@ -40,13 +42,14 @@ static void test_timeline(void)
 	bool freed;
 
 	CHECK_EQ_U64(st->events, ARRAY_SIZE(ev));
-	CHECK_EQ_U64(st->allocs, 4);
-	CHECK_EQ_U64(st->frees, 2);
-	CHECK_EQ_U64(st->unmatched_frees, 3);
+	CHECK_EQ_U64(st->allocs, 5);
+	CHECK_EQ_U64(st->frees, 3);
+	CHECK_EQ_U64(st->unmatched_frees, 4);
 	CHECK_EQ_U64(st->zero_size, 1);
 	CHECK_EQ_U64(st->absurd, 1);
 	CHECK_EQ_U64(st->overlaps, 1);
 	CHECK_EQ_U64(st->processes, 2);
+	CHECK_EQ_U64(site_at(h, 1, 0x9000, 43, &freed), 0);         /* a 0-byte object holds no byte */
 	CHECK_EQ_U64(site_at(h, 1, 0x1008, 9, &freed), 0);          /* before */
 	CHECK_EQ_U64(site_at(h, 1, 0x1008, 10, &freed), 0xa);
 	CHECK(!freed);
