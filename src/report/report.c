@@ -129,7 +129,12 @@ static void setup_events(struct report *r)
 
 		r->events[i].name = xstrdup(a->name ? a->name : "?");
 		r->events[i].has_addr = a->attr.sample_type & PERF_SAMPLE_ADDR;
-		r->events[i].has_data_src = a->attr.sample_type & PERF_SAMPLE_DATA_SRC;
+		/* perf record -d asks every event for DATA_SRC; the kernel fills
+		 * software events' with "not available": an event is known by
+		 * its type, not by who recorded it */
+		r->events[i].has_data_src = (a->attr.sample_type & PERF_SAMPLE_DATA_SRC) &&
+					    a->attr.type != PERF_TYPE_SOFTWARE && a->attr.type != PERF_TYPE_TRACEPOINT &&
+					    a->attr.type != PERF_TYPE_BREAKPOINT;
 		r->events[i].has_weight = a->attr.sample_type & PERF_SAMPLE_WEIGHT_TYPE;
 		r->events[i].has_stack = a->attr.sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER);
 	}

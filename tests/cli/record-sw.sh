@@ -148,4 +148,15 @@ expect_eq "unwritable output" "$rc" 1
 grep -q "/nonexistent/dir/z.data" err || fail "unwritable output message: $(cat err)"
 "$C2CSCAN" record --bogus -- true 2>err; rc=$?
 expect_eq "bad option" "$rc" 129
+# a page-fault recording made by perf (-d asks for DATA_SRC too, which the
+# kernel fills with "not available"): known by its event's type, it gets the
+# notice and the access view, not HITM counters of zeros
+if command -v perf >/dev/null 2>&1 && perf record -q -e page-faults -d -c 1 -o perf-pf.data -- "$TOP/$B/progs/heapobj" >/dev/null 2>&1; then
+	"$C2CSCAN" report --stdio -i perf-pf.data >perf-pf.stdio 2>err || fail "perf's page faults: $(cat err)"
+	grep -q '^# NOTICE: software events (page faults)' perf-pf.stdio || fail "perf's page faults: no notice"
+	grep -q '^=== Access Information (software events' perf-pf.stdio || fail "perf's page faults: no access view"
+	grep -q 'Load Local HITM' perf-pf.stdio && fail "perf's page faults: HITM counters"
+	"$C2CSCAN" report --json -i perf-pf.data >perf-pf.json 2>err || fail "perf's page faults json: $(cat err)"
+	json_get perf-pf.json 'j["notice"]' | grep -q '^software events' || fail "perf's page faults: no JSON notice"
+fi
 done_test
