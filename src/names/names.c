@@ -176,12 +176,19 @@ size_t names__stack(struct names *n, const struct maps *maps, const struct pd_sa
 		    uint64_t *ips, size_t max, struct stack_stats *st)
 {
 	size_t nr = 0;
+	bool user = false;
 
 	for (uint64_t i = 0; i < s->callchain_nr; i++) {
 		uint64_t a = s->callchain[i];
 
-		if (a >= CONTEXT_MAX)
+		if (a >= CONTEXT_MAX) {
+			user = a == PERF_CONTEXT_USER;
 			continue;
+		}
+		/* a kernel address in the user part is no frame of the process
+		 * (0 there is the unwinder's end): unknown, as perf prints it */
+		if (user && a >= maps__kernel_start(maps))
+			a = 0;
 		if (nr == max) {
 			st->clipped++;
 			return nr;

@@ -213,6 +213,12 @@ static void frame_names(struct report *r, const struct stack_tab *t, const struc
 	char buf[512], src[256];
 
 	*nr = 0;
+	if (!addr) {
+		/* a null frame: nothing to name (its addr - 1 is the kernel's
+		 * last byte, whose symbol it is not) */
+		out[(*nr)++] = "[unknown]";
+		return;
+	}
 	if (names__code(r->names, r->maps, pid, look, rs->time, &loc) && loc.func) {
 		if (loc.inl_func && room > 1) {
 			src[0] = '\0';

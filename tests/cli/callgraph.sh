@@ -173,4 +173,14 @@ for bad in "dwarf,0" "dwarf,70000" "dwarfx" "lbr" "dwarf,abc"; do
 	"$C2CSCAN" record --call-graph "$bad" -o x.data -- true >/dev/null 2>err
 	expect_eq "--call-graph $bad: exit" "$?" 129
 done
+# a -O1 program without frame pointers recorded with -g: its chains end in
+# null frames, which perf prints as unknown; no kernel symbol is named in the
+# user part of a chain (the last kernel byte's, ftrace_trampoline, was)
+if "$C2CSCAN" record -q -g -e page-faults -c 1 -o nofp.data -- "$TOP/$B/progs/heapobj" >/dev/null 2>err; then
+	"$C2CSCAN" report --json -d all --show-all -i nofp.data >nofp.json 2>err || fail "nofp: $(cat err)"
+	expect_eq "null frames" "$(json_get nofp.json '(sorted(set(f for l in j["cachelines"] for o in l["offsets"] for c in o.get("callchains") or [] for f in c["frames"] if "ftrace" in f or "[__builtin" in f)), any(f == "[unknown]" for l in j["cachelines"] for o in l["offsets"] for c in o.get("callchains") or [] for f in c["frames"]))')" \
+		"([], True)"
+else
+	fail "record -g: $(cat err)"
+fi
 done_test
