@@ -12,16 +12,17 @@ int cmd_diff(int argc, char **argv);
 struct option;
 struct report_opts;
 
-/* "c2cscan CMD: " + fmt (with arg), a blank line, the command's usage on
- * stderr; returns the usage exit status (129). */
-int cli__usage_error(const char *cmd, const char *usage, const char *fmt, const char *arg);
+/* "c2cscan CMD: " + fmt (with arg) and where the options are listed, one
+ * line on stderr (as an unknown option's); returns the usage exit status
+ * (129). */
+int cli__usage_error(const char *cmd, const char *fmt, const char *arg);
 
 /* Option ids report and diff share (beside -d). */
 enum { CLI_OPT_SYMFS = 900, CLI_OPT_NO_DEBUGINFOD };
 /* -d, --symfs, --no-debuginfod into o: 1 when c was one of them, 0 when
  * not; an unknown display mode is a usage error of c2cscan cmd (said, and
  * its exit status returned negated). */
-int cli__report_option(const char *cmd, const char *usage, int c, const char *arg, struct report_opts *o);
+int cli__report_option(const char *cmd, int c, const char *arg, struct report_opts *o);
 /* The long option of opts closest to arg ("--stdoi" -> "stdio"), or NULL
  * when none is close. */
 const char *cli__closest_option(const struct option *opts, const char *arg);
@@ -30,6 +31,6 @@ const char *cli__closest_option(const struct option *opts, const char *arg);
 int cli__unknown_option(const char *cmd, const char *arg, const struct option *opts);
 /* What getopt_long's c (':' a missing value, else an unknown option) at
  * arg says, as cli__usage_error or cli__unknown_option. */
-int cli__option_error(const char *cmd, const char *usage, int c, const char *arg, const struct option *opts);
+int cli__option_error(const char *cmd, int c, const char *arg, const struct option *opts);
 
 #endif

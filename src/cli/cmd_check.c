@@ -40,7 +40,7 @@ int cmd_check(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1) {
-		fprintf(stderr, "c2cscan check: unknown argument '%s'\n\nusage: c2cscan check\n", argv[1]);
+		fprintf(stderr, "c2cscan check: unexpected argument '%s' (c2cscan check -h says what it does)\n", argv[1]);
 		return 129;
 	}
 	return mem_diagnosis__fprintf(stdout, synth__query_probe(), sw_sampling_works()) ? 0 : 1;

@@ -27,7 +27,7 @@ static const char diff_usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	return cli__usage_error("diff", diff_usage, fmt, arg);
+	return cli__usage_error("diff", fmt, arg);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -52,7 +52,7 @@ int cmd_diff(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
-		opt = cli__report_option("diff", diff_usage, c, optarg, &o);
+		opt = cli__report_option("diff", c, optarg, &o);
 		if (opt < 0)
 			return -opt;
 		if (opt)
@@ -66,7 +66,7 @@ int cmd_diff(int argc, char **argv)
 			fputs(diff_usage, stdout);
 			return 0;
 		default:
-			return cli__option_error("diff", diff_usage, c, argv[optind - 1], longopts);
+			return cli__option_error("diff", c, argv[optind - 1], longopts);
 		}
 	}
 	if (argc - optind != 2)

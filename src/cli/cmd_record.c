@@ -75,7 +75,7 @@ static int parse_id_list(const char *s, pid_t **ids, int *nr)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	return cli__usage_error("record", record_usage, fmt, arg);
+	return cli__usage_error("record", fmt, arg);
 }
 
 static bool parse_ulong(const char *s, unsigned long *v)
@@ -262,7 +262,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 			fputs(record_usage, stdout);
 			return 0;
 		default:
-			return cli__option_error("record", record_usage, c, argv[optind - 1], longopts);
+			return cli__option_error("record", c, argv[optind - 1], longopts);
 		}
 	}
 	if (o->user && o->kernel)

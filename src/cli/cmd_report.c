@@ -50,7 +50,7 @@ static const char report_usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	return cli__usage_error("report", report_usage, fmt, arg);
+	return cli__usage_error("report", fmt, arg);
 }
 
 static int parse_uint(const char *s, unsigned *out)
@@ -107,7 +107,7 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:d:k:fghNc:", longopts, NULL)) != -1) {
-		opt = cli__report_option("report", report_usage, c, optarg, &o);
+		opt = cli__report_option("report", c, optarg, &o);
 		if (opt < 0)
 			return -opt;
 		if (opt)
@@ -184,7 +184,7 @@ int cmd_report(int argc, char **argv)
 			fputs(report_usage, stdout);
 			return 0;
 		default:
-			return cli__option_error("report", report_usage, c, argv[optind - 1], longopts);
+			return cli__option_error("report", c, argv[optind - 1], longopts);
 		}
 	}
 	/* "report FILE" as perf's users type it */

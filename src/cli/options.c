@@ -62,19 +62,19 @@ int cli__unknown_option(const char *cmd, const char *arg, const struct option *o
 	return 129;
 }
 
-int cli__option_error(const char *cmd, const char *usage, int c, const char *arg, const struct option *opts)
+int cli__option_error(const char *cmd, int c, const char *arg, const struct option *opts)
 {
 	if (c == ':')
-		return cli__usage_error(cmd, usage, "option '%s' needs a value", arg);
+		return cli__usage_error(cmd, "option '%s' needs a value", arg);
 	return cli__unknown_option(cmd, arg, opts);
 }
 
-int cli__report_option(const char *cmd, const char *usage, int c, const char *arg, struct report_opts *o)
+int cli__report_option(const char *cmd, int c, const char *arg, struct report_opts *o)
 {
 	switch (c) {
 	case 'd':
 		if (c2c_display__parse(arg, &o->mode) < 0)
-			return -cli__usage_error(cmd, usage, "unknown display mode '%s' (tot, lcl, rmt, peer, all)", arg);
+			return -cli__usage_error(cmd, "unknown display mode '%s' (tot, lcl, rmt, peer, all)", arg);
 		o->mode_set = true;
 		return 1;
 	case CLI_OPT_SYMFS:
@@ -88,10 +88,10 @@ int cli__report_option(const char *cmd, const char *usage, int c, const char *ar
 	}
 }
 
-int cli__usage_error(const char *cmd, const char *usage, const char *fmt, const char *arg)
+int cli__usage_error(const char *cmd, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "c2cscan %s: ", cmd);
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage);
+	fprintf(stderr, " (c2cscan %s -h lists the options)\n", cmd);
 	return 129;
 }

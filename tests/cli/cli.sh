@@ -88,4 +88,14 @@ grep -q ' Code ' t.out && fail "-c tid still shows code addresses"
 awk 'length($0) > 160 { bad = 1 } END { exit bad }' c.out t.out || fail "-c: lines wider than 160 columns"
 "$C2CSCAN" report --stdio -c sym -i fs.data >/dev/null 2>&1
 expect_eq "-c sym: exit" "$?" 129
+# every usage error is one line naming what is wrong and where the options
+# are listed, exit 129 (-d foo and a stray argument printed the whole usage)
+for args in "report -d foo" "report a.data b.data" "report --sort nothing" "report --stdio --json" "report --bogus" \
+	"diff one.data" "record -c x -- true" "check extra"; do
+	"$C2CSCAN" $args >out 2>err; rc=$?
+	expect_eq "$args: exit" "$rc" 129
+	expect_eq "$args: lines" "$(wc -l <err)" 1
+	grep -q "^c2cscan [a-z]*: .* (c2cscan [a-z]* -h [a-z ]*)$" err || fail "$args: $(cat err)"
+	[ -s out ] && fail "$args: wrote to stdout: $(head -n 2 out)"
+done
 done_test
