@@ -150,6 +150,17 @@ static struct col_value col_share(const struct report *r, const struct c2c_line 
 	return percent(c2c_line__metric(l, r->mode), total, 2);
 }
 
+/* What a fix could save at most (verdict.c), in cycles: what --sort gain
+ * orders by. */
+static struct col_value col_gain(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+				 size_t size)
+{
+	struct line_gain g;
+
+	report__gain(r, l, &g);
+	return count(g.cycles);
+}
+
 static struct col_value col_addr(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
 				 size_t size)
 {
@@ -223,7 +234,8 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 
 /* The widths add up to <= 160 columns with the index; Object goes last
  * because it is the one that may be long. */
-#define COL_HEAD { "Address", -18, col_addr }, { "Key", -22, col_key }, { "Share", 7, col_share }
+#define COL_HEAD { "Address", -18, col_addr }, { "Key", -22, col_key }, { "Share", 7, col_share }, \
+	{ "Gain", 10, col_gain }
 #define COL_TAIL                                                                              \
 	{ "Loads", 7, col_loads }, { "Stores", 7, col_stores }, { "StL1Miss", 8, col_st_l1miss }, \
 	{ "HitmLat", 7, col_hitm_lat }, { "Pids", 4, col_pids }, { "Tids", 4, col_tids },        \
@@ -243,6 +255,11 @@ static const struct line_column all_cols[] = {
 	COL_HEAD, { "Access", 7, col_access }, { "TotHitm", 7, col_tot_hitm }, { "RmtHitm", 7, col_rmt_hitm },
 	COL_TAIL,
 };
+
+bool line_column__hidden(const struct report *r, const struct line_column *c)
+{
+	return c->get == col_gain && !r->opts.sort_gain;
+}
 
 const struct line_column *line_columns(const struct report *r, size_t *nr)
 {

@@ -53,6 +53,9 @@ struct row_column {
 const struct row_column *row_columns(const struct report *r, size_t *nr);
 
 /* The cell text of column c for line l (row row): its value, formatted. */
+/* A column the line lists leave out: Gain but with --sort gain (which it
+ * shows the value of). */
+bool line_column__hidden(const struct report *r, const struct line_column *c);
 size_t line_column__cell(const struct line_column *c, const struct report *r, const struct c2c_line *l,
 			 uint64_t total, char *buf, size_t size);
 size_t row_column__cell(const struct row_column *c, const struct report *r, const struct c2c_line *l,

@@ -429,7 +429,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	/* decided once for the table, not per cell */
 	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
 	for (size_t c = 0; c < nr_cols; c++)
-		skip[c] = skip_column(r, cols[c].name);
+		skip[c] = skip_column(r, cols[c].name) || line_column__hidden(r, &cols[c]);
 	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
 	/* text columns (left aligned: the key) as wide as their widest cell */

@@ -350,11 +350,16 @@ void report__gain_setup(struct report *r)
 
 void report__gain(const struct report *r, const struct c2c_line *l, struct line_gain *g)
 {
-	const struct c2c_lat *lat = &c2c_line__counts(l)->lat;
-	double over = (double)lat->hitm_sum - (double)lat->hitm_cnt * r->base_latency, c;
+	const struct c2c_lat *lat;
+	double over, c;
 
 	memset(g, 0, sizeof(*g));
-	if (!(r->total_cycles > 0) || !isfinite(r->total_cycles) || !lat->hitm_cnt)
+	/* without latencies nothing is built (the browser asks every line) */
+	if (!(r->total_cycles > 0) || !isfinite(r->total_cycles))
+		return;
+	lat = &c2c_line__counts(l)->lat;
+	over = (double)lat->hitm_sum - (double)lat->hitm_cnt * r->base_latency;
+	if (!lat->hitm_cnt)
 		return;
 	g->known = true;
 	/* a recording may claim absurd periods: saturate, never overflow */

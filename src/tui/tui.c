@@ -105,7 +105,7 @@ static int col_rank(const char *const *order, size_t nr, const char *name)
 }
 
 static const char *const list_order[] = {
-	"Address", "Object", "Share", "Access", "TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer", "Loads",
+	"Address", "Object", "Share", "Gain", "Access", "TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer", "Loads",
 	"Stores", "StL1Miss", "Pids", "Tids", "HitmLat", "Cpus", "Nodes", "Key",
 };
 
@@ -185,7 +185,8 @@ static void build_list_cols(struct tui *t)
 	for (size_t i = 0; i < nr && n + 2 < MAX_COLS; i++) {
 		if (t->node_view && i + 1 == nr)
 			t->list_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
-		if ((t->keys_uniform && !strcmp(lc[i].name, "Key")) || list_col_zero(t, &lc[i]))
+		if ((t->keys_uniform && !strcmp(lc[i].name, "Key")) || line_column__hidden(t->r, &lc[i]) ||
+		    list_col_zero(t, &lc[i]))
 			continue;
 		t->list_cols[n++] = (struct tcol){ TC_LINE, i, { lc[i].name, lc[i].width, sort_of(lc[i].width, !i) } };
 	}

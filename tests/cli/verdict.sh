@@ -121,6 +121,16 @@ expect_eq "by gain" "$(json_get g2.json '[l["address"] for l in j["cachelines"]]
 expect_eq "share" "$(json_get g2.json 'j["cachelines"][0]["gain"]["share"]')" "0.759574"
 "$C2CSCAN" report --stdio --sort gain -i gain.data | grep -q 'Cacheline Table (2 lines, sorted by estimated gain, -d tot)' ||
 	fail "stdio does not say it sorts by gain"
+# the value it sorts by is shown: a Gain column, in stdio and the browser
+"$C2CSCAN" report --stdio --sort gain -i gain.data >g.stdio
+grep -q '^Index Address  *Key  *Share  *Gain TotHitm ' g.stdio || fail "stdio: no Gain column: $(grep '^Index' g.stdio)"
+grep -q '^    0 0x600040  *private pid 18001  *37.50%  *1785  *3 ' g.stdio || fail "stdio: gain of line 0: $(grep '^    0 ' g.stdio)"
+grep -q '^    1 0x600000  *private pid 18001  *62.50%  *475  *5 ' g.stdio || fail "stdio: gain of line 1: $(grep '^    1 ' g.stdio)"
+"$C2CSCAN" report --stdio -i gain.data | grep -q '^Index.* Gain ' && fail "stdio shows Gain without --sort gain"
+echo "dump:glist.txt" >gkeys
+COLUMNS=100 LINES=20 C2CSCAN_KEYS=gkeys "$C2CSCAN" report --tui --sort gain -i gain.data 2>err || fail "tui --sort gain: $(cat err)"
+grep -q '^  # Address  *Object  *Share  *Gain ' glist.txt || fail "browser: no Gain column: $(sed -n 4p glist.txt)"
+grep -q '^  0 0x600040 .* 1785 ' glist.txt || fail "browser: gain of the first line: $(sed -n 5p glist.txt)"
 "$C2CSCAN" report --stdio --sort nothing -i gain.data >/dev/null 2>&1
 expect_eq "--sort nothing: exit" "$?" 129
 # stores that carry weights (Intel store latency, emulated recordings): the
