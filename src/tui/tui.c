@@ -652,6 +652,25 @@ static void put_wrapped(int *y, int cols, enum tui_style st, const char *text, i
 	}
 }
 
+/* A count of cycles as people read it on a screen: "475", "12.3 k",
+ * "1.22 G" (three digits; stdio and JSON keep the exact number). */
+static void cycles_scnprintf(uint64_t v, char *buf, size_t size)
+{
+	static const char unit[] = "kMGTPE";
+	double x = (double)v;
+	int u = -1;
+
+	if (v < 10000) {
+		snprintf(buf, size, "%" PRIu64, v);
+		return;
+	}
+	while (x >= 999.5 && u < 5) {
+		x /= 1000;
+		u++;
+	}
+	snprintf(buf, size, x < 9.995 ? "%.2f %c" : x < 99.95 ? "%.1f %c" : "%.0f %c", x, unit[u]);
+}
+
 /* The verdict (report__verdict, as --stdio and --json say it), and its
  * advice on the next rows, each wrapped. */
 static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, int cols)
@@ -670,16 +689,32 @@ static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, 
 
 		report__gain(t->r, l, &g);
 		n = (size_t)snprintf(buf, sizeof(buf), " %s", v.advice);
-		if (g.known && n < sizeof(buf))
-			snprintf(buf + n, sizeof(buf) - n, "; gain up to %" PRIu64 " cycles (%.2f%%)", g.cycles,
-				 100.0 * g.share);
+		if (g.known && n < sizeof(buf)) {
+			char cyc[32];
+
+			cycles_scnprintf(g.cycles, cyc, sizeof(cyc));
+			snprintf(buf + n, sizeof(buf) - n, "; gain up to %s cycles (%.2f%%)", cyc, 100.0 * g.share);
+		}
 		/* the advice is the fix: it wraps rather than lose its end */
 		put_wrapped(y, cols, ST_DIM, buf, ADVICE_LINES);
 	}
 	line_verdict__exit(&v);
 }
 
-/* The layout's touched entries in one line: "produced 0-7 W:4243 | ...". */
+/* Up to three tids of s after what: " written by 4243,4244 +2". */
+static size_t tids_put(char *buf, size_t size, const char *what, const struct u32set *s)
+{
+	size_t n = 0;
+
+	for (uint32_t k = 0; k < s->nr && k < 3 && n + 1 < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u", k ? "," : what, u32set__data(s)[k]);
+	if (s->nr > 3 && n + 1 < size)
+		n += (size_t)snprintf(buf + n, size - n, " +%u", s->nr - 3);
+	return n < size ? n : size - 1;
+}
+
+/* The layout's touched entries in one line, in words: "layout:
+ * counters.produced (bytes 0-7) written by 4243, read by 4243 | ...". */
 static void draw_layout(const struct tui *t, const struct c2c_line *l, int *y, int cols)
 {
 	struct layout_entry *e;
@@ -691,18 +726,20 @@ static void draw_layout(const struct tui *t, const struct c2c_line *l, int *y, i
 	for (size_t i = 0; i < nr && n + 1 < sizeof(buf); i++) {
 		if (!e[i].loads && !e[i].stores)
 			continue;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %#x+%u", n ? " | " : " layout: ",
-				      e[i].kind == LAYOUT_NONE ? "?" : e[i].member, e[i].offset, e[i].size);
-		for (uint32_t k = 0; k < e[i].writers.nr && k < 3 && n + 1 < sizeof(buf); k++)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u", k ? "," : " W:",
-					      u32set__data(&e[i].writers)[k]);
-		for (uint32_t k = 0; k < e[i].readers.nr && k < 3 && n + 1 < sizeof(buf); k++)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u", k ? "," : " R:",
-					      u32set__data(&e[i].readers)[k]);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (byte%s %u%s", n ? " | " : " layout: ",
+				      e[i].kind == LAYOUT_NONE ? "no object known" : e[i].member,
+				      e[i].size > 1 ? "s" : "", e[i].offset, e[i].size > 1 ? "-" : ")");
+		if (e[i].size > 1 && n + 1 < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%u)", e[i].offset + e[i].size - 1);
+		if (n + 1 < sizeof(buf))
+			n += tids_put(buf + n, sizeof(buf) - n, " written by ", &e[i].writers);
+		if (n + 1 < sizeof(buf))
+			n += tids_put(buf + n, sizeof(buf) - n, e[i].writers.nr ? ", read by " : " read by ",
+				      &e[i].readers);
 	}
 	layout__free(e, nr);
 	if (buf[0])
-		term__put((*y)++, 0, cols, ST_DIM, buf);
+		put_wrapped(y, cols, ST_DIM, buf, 2);
 }
 
 static void draw_strip(struct tui *t, const struct c2c_line *l, int *y, int cols)
@@ -853,8 +890,10 @@ static void line_detail(void *priv, size_t e, int y, int cols)
 	if (nm.data_ok) {
 		size_t n = names__data_scnprintf(d, data, sizeof(data));
 
+		/* "char[8]" is element 8 of a char array: say so, with its size */
 		if (d->member_size && n < sizeof(data))
-			snprintf(data + n, sizeof(data) - n, " (%u bytes)", d->member_size);
+			snprintf(data + n, sizeof(data) - n, " (%u-byte %s)", d->member_size,
+				 n && data[n - 1] == ']' ? "element" : "member");
 	}
 	if (t->coal == COALESCE_IADDR && report__row_insn(t->r, row, &insn))
 		snprintf(itext, sizeof(itext), "  [%s]", insn.text);

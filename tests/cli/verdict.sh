@@ -58,7 +58,7 @@ COLUMNS=160 LINES=30 C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -i before.data 2>
 grep -q "^ FALSE SHARING: 2 threads write and read different parts of the line" line.txt || fail "tui: verdict: $(cat line.txt)"
 grep -q "^ counters.produced (written by tid 19001) and counters.consumed (tid 19002) share a line: align" line.txt ||
 	fail "tui: advice"
-grep -q "^ layout: counters.produced 0+8 W:19001 R:19001 | counters.consumed 0x8+8 W:19002 R:19002" line.txt ||
+grep -q "^ layout: counters.produced (bytes 0-7) written by 19001, read by 19001 | counters.consumed (bytes 8-15)" line.txt ||
 	fail "tui: layout: $(grep layout line.txt)"
 grep -q "producer_step at .*counters.c:[0-9]*  \[addq \$1, 0x[0-9a-f]*(%rip)\]" line.txt ||
 	fail "tui: the row's instruction: $(tail -n 3 line.txt)"
