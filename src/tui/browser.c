@@ -312,8 +312,10 @@ void browser__draw(struct browser *b)
 		}
 	}
 	if (!b->nr) {
-		snprintf(buf, sizeof(buf), b->filter[0] ? "nothing matches '%s' (Esc clears the search)" :
-			 "nothing to show%s", b->filter);
+		if (b->filter[0])
+			snprintf(buf, sizeof(buf), "nothing matches '%s' (Esc clears the search)", b->filter);
+		else
+			snprintf(buf, sizeof(buf), "%s", b->empty[0] ? b->empty : "nothing to show");
 		term__put(yhead + 1, 1, cols - 1, ST_DIM, buf);
 	} else {
 		b->ops->draw_detail(b->priv, b->order[b->cursor], rows - 2, cols);

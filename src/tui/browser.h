@@ -54,6 +54,7 @@ struct browser {
 	void *priv;
 	size_t fixed_cols;      /* columns that never scroll sideways */
 	const char *keys;       /* the status line's key summary */
+	char empty[512];        /* why there is nothing to show (the owner's words), or "" */
 	size_t *order;          /* entries shown, in display order */
 	size_t nr, alloc;
 	size_t cursor, top;     /* positions in order */

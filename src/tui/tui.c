@@ -45,6 +45,9 @@ struct tui {
 	struct tcol list_cols[MAX_COLS], line_cols[MAX_COLS];
 	size_t nr_list_cols, nr_line_cols;
 	uint64_t total;                 /* the mode's metric over the listed lines (Share) */
+	/* help: the software events' notice whole, cut at spaces, before the keys */
+	char notice_rows[8][64];
+	size_t nr_notice_rows;
 
 	/* the offsets screen */
 	struct cl_key key;              /* the line shown, by key (see the lifetimes above) */
@@ -1054,7 +1057,9 @@ static const struct {
 
 static size_t help_nr(void *priv)
 {
-	return ARRAY_SIZE(help_keys);
+	const struct tui *t = priv;
+
+	return (t->nr_notice_rows ? t->nr_notice_rows + 1 : 0) + ARRAY_SIZE(help_keys);
 }
 
 static size_t help_nr_cols(void *priv)
@@ -1069,7 +1074,13 @@ static struct browser_col help_col(void *priv, size_t c)
 
 static void help_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s", c ? help_keys[e].what : help_keys[e].key);
+	const struct tui *t = priv;
+	size_t lead = t->nr_notice_rows ? t->nr_notice_rows + 1 : 0;
+
+	if (e < lead)
+		snprintf(buf, size, "%s", c ? (e < t->nr_notice_rows ? t->notice_rows[e] : "") : e ? "" : "events");
+	else
+		snprintf(buf, size, "%s", c ? help_keys[e - lead].what : help_keys[e - lead].key);
 }
 
 static int help_top(void *priv, int cols)
@@ -1081,6 +1092,30 @@ static int help_top(void *priv, int cols)
 static void help_detail(void *priv, size_t e, int y, int cols)
 {
 	term__put(y, 0, cols, ST_DIM, " man c2cscan-report: every column explained");
+}
+
+/* The notice of software events in rows of help's Action column: the
+ * events line has it brief, help whole. */
+static void notice_rows(struct tui *t)
+{
+	const char *s = report__notice(t->r);
+
+	t->nr_notice_rows = 0;
+	while (s && *s && t->nr_notice_rows < ARRAY_SIZE(t->notice_rows)) {
+		size_t len = strlen(s), room = sizeof(t->notice_rows[0]) - 4;
+
+		if (len > room) {
+			len = room;
+			while (len && s[len] != ' ')
+				len--;
+			if (!len)
+				len = room;
+		}
+		snprintf(t->notice_rows[t->nr_notice_rows++], sizeof(t->notice_rows[0]), "%.*s", (int)len, s);
+		s += len;
+		while (*s == ' ')
+			s++;
+	}
 }
 
 static const struct browser_ops help_ops = {
@@ -1168,6 +1203,32 @@ static void open_line(struct tui *t, size_t idx)
 	t->screen = SCR_LINE;
 }
 
+/* Why the list of the display mode is empty, in the list's words. */
+static void empty_why(struct tui *t)
+{
+	const struct c2c_stats *tot = report__totals(t->r);
+	enum c2c_display m = report__mode(t->r);
+	char why[512];
+
+	t->list.empty[0] = '\0';
+	if (report__nr_lines(t->r))
+		return;
+	if (report__empty_reason(t->r, why, sizeof(why)))
+		snprintf(t->list.empty, sizeof(t->list.empty), "%s", why);
+	else if (report__notice(t->r) && m != C2C_DISPLAY_ALL)
+		snprintf(t->list.empty, sizeof(t->list.empty), "display mode %s ranks by HITM, which software events "
+			 "(page faults) do not have: mode all lists their lines (d)", c2c_display__name(m));
+	else if (m == C2C_DISPLAY_PEER)
+		snprintf(t->list.empty, sizeof(t->list.empty), "no peer load sampled (AMD IBS and Arm SPE record "
+			 "them): d cycles the display modes");
+	else if (m != C2C_DISPLAY_ALL)
+		snprintf(t->list.empty, sizeof(t->list.empty), "no %s HITM sampled in %" PRIu64 " loads: no line is "
+			 "contended in this mode; d cycles the display modes (all lists every line)",
+			 m == C2C_DISPLAY_LCL ? "local" : m == C2C_DISPLAY_RMT ? "remote" : "", (uint64_t)tot->load);
+	else
+		snprintf(t->list.empty, sizeof(t->list.empty), "no line in this recording");
+}
+
 static void cycle_mode(struct tui *t)
 {
 	enum c2c_display next = (report__mode(t->r) + 1) % (C2C_DISPLAY_ALL + 1);
@@ -1182,6 +1243,7 @@ static void cycle_mode(struct tui *t)
 	update_total(t);
 	build_list_cols(t);
 	browser__reset(&t->list);
+	empty_why(t);
 	if (had && find_line(report__lines(t->r), report__nr_lines(t->r), &key, &idx))
 		browser__seek(&t->list, idx);
 	snprintf(msg, sizeof(msg), "display mode: %s (%zu lines)", c2c_display__name(next), report__nr_lines(t->r));
@@ -1324,16 +1386,10 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 	t.callers.keys = " Esc back  s sort  / search  ? help";
 	browser__init(&t.help, &help_ops, &t);
 	t.help.keys = " Esc back";
-	if (!report__nr_lines(r)) {
-		char why[512];
-
-		browser__message(&t.list, report__empty_reason(r, why, sizeof(why)) ? why :
-				 "no contended line in this mode: d cycles the display modes");
-	} else if (report__notice(r)) {
-		/* whole where it fits: cut, its point would be lost */
-		browser__message(&t.list, term__width(report__notice(r)) <= term__cols() ? report__notice(r) :
-					  report__notice_brief(r));
-	}
+	/* the notice of software events stays on the events line (brief) and
+	 * in help: the status line keeps the keys */
+	empty_why(&t);
+	notice_rows(&t);
 	do {
 		/* between keys only the shown line's rows are held */
 		report__trim(r, t.rows_of);

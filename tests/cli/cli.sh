@@ -51,13 +51,19 @@ if "$C2CSCAN" record -q -e page-faults -o r.data -- true 2>err; then
 	"$C2CSCAN" report --stdio -d all --lines 0 -i sw.data | grep -q "more lines not detailed" && fail "--lines 0 is not all"
 	"$C2CSCAN" report --json -d all -i sw.data >sw.json 2>err || fail "sw json: $(cat err)"
 	json_get sw.json 'j["notice"]' | grep -q "they cannot show contention" || fail "no JSON notice"
-	printf 'dump:sw.txt\n' >sw.keys
+	printf 'dump:sw.txt d dump:sw-tot.txt ? dump:sw-help.txt\n' >sw.keys
 	env COLUMNS=80 LINES=24 LC_ALL=C C2CSCAN_KEYS=sw.keys "$C2CSCAN" report --tui -d all -i sw.data >/dev/null 2>err ||
 		fail "sw tui: $(cat err)"
-	# at 80 columns, whole (the long notice cut there lost its point), in the
-	# status line and on the events line, where it stays
-	tail -n 1 sw.txt | grep -q "first touches of pages, not contention (no HITM)$" ||
-		fail "the browser's first screen has no whole notice: $(tail -n 1 sw.txt)"
+	# at 80 columns: the key bar on the status line, the notice brief on the
+	# events line, where it stays, and whole in help (the notice had taken
+	# the key bar's place)
+	tail -n 1 sw.txt | grep -q "^ Enter open  d mode .* ? help  q quit " ||
+		fail "the browser's first screen has no key bar: $(tail -n 1 sw.txt)"
+	tr -d '\n' <sw-help.txt | tr -s ' ' | grep -q "they locate objects and code, they cannot show contention (no HITM)" ||
+		fail "help does not give the whole notice: $(head -n 8 sw-help.txt)"
+	# d into a mode with no line says why
+	grep -q "display mode tot ranks by HITM, which software events" sw-tot.txt ||
+		fail "an empty mode does not say why: $(sed -n 4,6p sw-tot.txt)"
 	sed -n 2p sw.txt | grep -q "^ events: page-faults [0-9]*: first touches of pages, not contention (no HITM)$" ||
 		fail "the events line does not say what page faults show: $(sed -n 2p sw.txt)"
 	# a line's counts: no HITM split, loads or stores a page fault cannot have
