@@ -260,7 +260,7 @@ void browser__draw(struct browser *b)
 {
 	int rows = term__rows(), cols = term__cols();
 	struct layout lo;
-	int ytop, yhead, nrows;
+	int ytop, yhead, nrows, dr;
 	char buf[512];
 
 	term__clear();
@@ -274,7 +274,13 @@ void browser__draw(struct browser *b)
 	if (ytop > rows - 5)
 		ytop = rows - 5;
 	yhead = ytop;
-	nrows = rows - yhead - 3;
+	/* the detail of the entry under the cursor, above the status line */
+	dr = 1;
+	if (b->nr && b->ops->detail_rows && b->cursor < b->nr) {
+		dr = b->ops->detail_rows(b->priv, b->order[b->cursor], cols);
+		dr = dr < 1 ? 1 : dr > (rows - yhead - 3) / 3 ? ((rows - yhead - 3) / 3 > 1 ? (rows - yhead - 3) / 3 : 1) : dr;
+	}
+	nrows = rows - yhead - 2 - dr;
 	b->rows_shown = nrows;
 	if (b->cursor < b->top)
 		b->top = b->cursor;
@@ -318,7 +324,7 @@ void browser__draw(struct browser *b)
 			snprintf(buf, sizeof(buf), "%s", b->empty[0] ? b->empty : "nothing to show");
 		term__put(yhead + 1, 1, cols - 1, ST_DIM, buf);
 	} else {
-		b->ops->draw_detail(b->priv, b->order[b->cursor], rows - 2, cols);
+		b->ops->draw_detail(b->priv, b->order[b->cursor], rows - 1 - dr, cols);
 	}
 	draw_status(b, rows - 1, cols);
 	term__refresh();

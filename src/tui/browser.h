@@ -47,6 +47,9 @@ struct browser_ops {
 	int (*draw_top)(void *priv, int cols);
 	/* Draws the detail of entry (valid, under the cursor) on line y. */
 	void (*draw_detail)(void *priv, size_t entry, int y, int cols);
+	/* optional: the rows draw_detail takes for entry (1 when NULL), at
+	 * most a third of the screen */
+	int (*detail_rows)(void *priv, size_t entry, int cols);
 };
 
 struct browser {

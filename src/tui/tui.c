@@ -188,8 +188,9 @@ static void build_list_cols(struct tui *t)
 	for (size_t i = 0; i < nr && n + 2 < MAX_COLS; i++) {
 		if (t->node_view && i + 1 == nr)
 			t->list_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
+		/* the node view's list of nodes takes the place of their count */
 		if ((t->keys_uniform && !strcmp(lc[i].name, "Key")) || line_column__hidden(t->r, &lc[i]) ||
-		    list_col_zero(t, &lc[i]))
+		    (t->node_view && !strcmp(lc[i].name, "Nodes")) || list_col_zero(t, &lc[i]))
 			continue;
 		t->list_cols[n++] = (struct tcol){ TC_LINE, i, { lc[i].name, lc[i].width, sort_of(lc[i].width, !i) } };
 	}
@@ -614,10 +615,11 @@ static const char *strip_char(const struct byte_use *u, enum tui_style *st)
 /* text from row *y on, its words wrapped at cols (continuations indented
  * three cells), in max_lines rows at most: the last one is cut with an
  * ellipsis when more remains. */
-static void put_wrapped(int *y, int cols, enum tui_style st, const char *text, int max_lines)
+static int wrap_text(int *y, int cols, enum tui_style st, const char *text, int max_lines, bool draw)
 {
 	char line[1200];
 	const char *p = text;
+	int rows = 0;
 
 	for (int row = 0; row < max_lines && *p; row++) {
 		size_t n = 0;
@@ -648,11 +650,28 @@ static void put_wrapped(int *y, int cols, enum tui_style st, const char *text, i
 		}
 		while (*p == ' ')
 			p++;
+		rows++;
+		if (!draw)
+			continue;
 		term__put(*y, 0, cols, st, line);
 		if (*p && row == max_lines - 1)
 			term__put(*y, w + 1 < cols ? w + 1 : cols - 1, 1, st, term__ellipsis());
 		(*y)++;
 	}
+	return rows;
+}
+
+static void put_wrapped(int *y, int cols, enum tui_style st, const char *text, int max_lines)
+{
+	wrap_text(y, cols, st, text, max_lines, true);
+}
+
+/* The rows put_wrapped would take. */
+static int wrapped_rows(int cols, const char *text, int max_lines)
+{
+	int y = 0;
+
+	return wrap_text(&y, cols, ST_NORMAL, text, max_lines, false);
 }
 
 /* A count of cycles as people read it on a screen: "475", "12.3 k",
@@ -987,13 +1006,28 @@ static int callers_top(void *priv, int cols)
 	return 2;
 }
 
-static void callers_detail(void *priv, size_t e, int y, int cols)
+/* The stack under the cursor whole, wrapped: the list cuts it at the
+ * screen's edge, where the outer callers were lost. */
+#define CALLERS_DETAIL_MAX 8
+
+static int callers_detail_rows(void *priv, size_t e, int cols)
 {
 	struct tui *t = priv;
 	char buf[4096];
 
 	report_chain__scnprintf(&t->chains[e], buf, sizeof(buf));
-	term__put(y, 0, cols, ST_DIM, buf);
+	return wrapped_rows(cols, buf, CALLERS_DETAIL_MAX);
+}
+
+static void callers_detail(void *priv, size_t e, int y, int cols)
+{
+	struct tui *t = priv;
+	char buf[4096];
+	int room = term__rows() - 1 - y;
+
+	report_chain__scnprintf(&t->chains[e], buf, sizeof(buf));
+	/* the browser may give fewer rows than asked: the last one says so */
+	put_wrapped(&y, cols, ST_DIM, buf, room < CALLERS_DETAIL_MAX ? room : CALLERS_DETAIL_MAX);
 }
 
 static const struct browser_ops callers_ops = {
@@ -1005,6 +1039,7 @@ static const struct browser_ops callers_ops = {
 	.match = callers_match,
 	.draw_top = callers_top,
 	.draw_detail = callers_detail,
+	.detail_rows = callers_detail_rows,
 };
 
 /* The row under the cursor's callers; false (and a message) when there are none. */

@@ -243,4 +243,15 @@ printf 'enter dump:amd-line.txt\n' >amd.keys
 env COLUMNS=100 LINES=30 LC_ALL=C C2CSCAN_KEYS=amd.keys "$C2CSCAN" report --tui \
 	-i "$TOP/tests/fixtures/real/amd-zen4-ibs-c2c-ring.data" >/dev/null 2>err || fail "amd: $(cat err)"
 grep -q "gain up to 664 M cycles (14.83%)" amd-line.txt || fail "amd: cycles: $(grep -A2 -i 'true sharing' amd-line.txt)"
+# the node view lists the nodes in place of their count: one Nodes column
+printf 'n dump:nodes-wide.txt\n' >nw.keys
+env COLUMNS=200 LINES=10 LC_ALL=C C2CSCAN_KEYS=nw.keys "$C2CSCAN" report --tui -i tui.data >/dev/null 2>err || fail "nodes: $(cat err)"
+expect_eq "Nodes columns" "$(sed -n 4p nodes-wide.txt | tr ' ' '\n' | grep -c '^Nodes$')" 1
+# the callers screen at 80 columns: the stack under the cursor whole, wrapped
+# under the list (the list cuts it at the edge, where its outer callers were)
+mkperf "$TOP/tests/fixtures/scenarios/callchains.scn" cc.data
+printf 'enter down enter down dump:callers80.txt\n' >c80.keys
+env COLUMNS=80 LINES=24 LC_ALL=C C2CSCAN_KEYS=c80.keys "$C2CSCAN" report --tui -i cc.data >/dev/null 2>err || fail "callers: $(cat err)"
+tail -n 3 callers80.txt | head -n 2 | tr -s ' \n' '  ' | grep -q '^0xffffffff81000100 <- .* <- 0x401305 (cgprog) $' ||
+	fail "callers at 80 columns: the outer caller is lost: $(tail -n 4 callers80.txt)"
 done_test
