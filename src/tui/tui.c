@@ -429,6 +429,23 @@ static void __attribute__((format(printf, 2, 3))) parts__add(struct parts *p, co
 	p->used += w;
 }
 
+/* What naming found wrong (a binary not found, one that changed since the
+ * recording), on row y in sight: stdio says it at its end only. Rows used. */
+static int draw_name_warning(const struct tui *t, int y, int cols)
+{
+	size_t nr = report__nr_name_warnings(t->r);
+	char buf[1024];
+
+	if (!nr)
+		return 0;
+	if (nr > 1)
+		snprintf(buf, sizeof(buf), " warning (1 of %zu, --stdio lists all): %s", nr, report__name_warning(t->r, 0));
+	else
+		snprintf(buf, sizeof(buf), " warning: %s", report__name_warning(t->r, 0));
+	term__put(y, 0, cols, ST_WARN, buf);
+	return 1;
+}
+
 static int list_top(void *priv, int cols)
 {
 	struct tui *t = priv;
@@ -464,7 +481,7 @@ static int list_top(void *priv, int cols)
 		parts__add(&p, "  stores %u", s->store);
 	}
 	term__put(2, 0, cols, report__partial(t->r) ? ST_WARN : ST_NORMAL, p.buf);
-	return 3;
+	return 3 + draw_name_warning(t, 3, cols);
 }
 
 static void list_detail(void *priv, size_t e, int y, int cols)
@@ -890,6 +907,14 @@ static int line_top(void *priv, int cols)
 	parts__add(&p, "  cpus %u", k->cpus.nr);
 	parts__add(&p, "  nodes %u", k->nodes.nr);
 	term__put(1, 0, cols, ST_NORMAL, p.buf);
+	/* the rows are named now, not when drawn after this: what naming
+	 * finds wrong is in sight on the first screen */
+	for (size_t i = 0; i < t->rows_of->nr_rows; i++) {
+		struct row_names nm;
+
+		report__row_names(t->r, t->rows_of, &c2c_line__rows(t->rows_of)[i], &nm);
+	}
+	y += draw_name_warning(t, y, cols);
 	draw_strip(t, l, &y, cols);
 	draw_heap(t, l, &y, cols);
 	return y;
@@ -1425,6 +1450,17 @@ int tui__browse(struct report *r, char *err, size_t errsize)
 	 * in help: the status line keeps the keys */
 	empty_why(&t);
 	notice_rows(&t);
+	/* the first line's rows named before the first screen: a binary not
+	 * found there is said on it (draw_name_warning) */
+	if (report__nr_lines(r)) {
+		const struct c2c_line *first = report__lines(r)[0];
+
+		for (size_t i = 0; i < first->nr_rows; i++) {
+			struct row_names nm;
+
+			report__row_names(r, first, &c2c_line__rows(first)[i], &nm);
+		}
+	}
 	do {
 		/* between keys only the shown line's rows are held */
 		report__trim(r, t.rows_of);

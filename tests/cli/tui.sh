@@ -246,7 +246,10 @@ grep -q "gain up to 664 M cycles (14.83%)" amd-line.txt || fail "amd: cycles: $(
 # the node view lists the nodes in place of their count: one Nodes column
 printf 'n dump:nodes-wide.txt\n' >nw.keys
 env COLUMNS=200 LINES=10 LC_ALL=C C2CSCAN_KEYS=nw.keys "$C2CSCAN" report --tui -i tui.data >/dev/null 2>err || fail "nodes: $(cat err)"
-expect_eq "Nodes columns" "$(sed -n 4p nodes-wide.txt | tr ' ' '\n' | grep -c '^Nodes$')" 1
+expect_eq "Nodes columns" "$(grep '^  # Address' nodes-wide.txt | tr ' ' '\n' | grep -c '^Nodes$')" 1
+# a binary not found is said in the browser, on the first screen and the line's
+grep -q "^ warning: /usr/bin/bench not found" nodes-wide.txt || fail "list: no warning: $(sed -n 4p nodes-wide.txt)"
+grep -q "^ warning: /usr/bin/bench not found" ts-line.txt || fail "line: no warning: $(sed -n 3p ts-line.txt)"
 # the callers screen at 80 columns: the stack under the cursor whole, wrapped
 # under the list (the list cuts it at the edge, where its outer callers were)
 mkperf "$TOP/tests/fixtures/scenarios/callchains.scn" cc.data
