@@ -52,6 +52,9 @@ PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded
 SHIM := $(B)/libc2cscan-alloc.so
 
 .PHONY: all deps check test asan tsan demo clean fuzz bench install uninstall
+# objects of the test programs are kept (make deleted them as intermediates,
+# and said so in every build)
+.SECONDARY:
 all: $(BIN) $(SHIM) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
 ifeq ($(B),build)
 all: c2cscan libc2cscan-alloc.so

@@ -1,0 +1,11 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make demo's script: it runs, shows a heap line with both its objects
+# whole, and leaves nothing behind in TMPDIR (it wrote fixed /tmp paths).
+. "$TOP/tests/cli/lib.inc"
+mkdir "$T/tmp"
+(cd "$TOP" && TMPDIR="$T/tmp" B="$B" sh scripts/demo) >"$T/demo.out" 2>&1 || fail "demo: $(tail -n 5 "$T/demo.out")"
+grep -q "^== c2cscan record --alloc" "$T/demo.out" || skip "no page faults here: $(tail -n 2 "$T/demo.out")"
+expect_eq "heap objects of the demo's line" "$(sed -n '/heap objects in this line/,$p' "$T/demo.out" | grep -c '^           make_reuse_[ab] at heapobj.c')" 2
+expect_eq "left in TMPDIR" "$(ls -A "$T/tmp")" ""
+done_test
