@@ -391,7 +391,11 @@ static void dec__compute(struct dec *d, uint64_t data_src, uint8_t flags, uint64
 		 * touched"; they rank lines in the 'all' display mode */
 		d->tot.nr_entries = d->tot.access = 1;
 		d->one = d->tot;
-		d->keep = flags & F_ADDR;
+		/* a software event's address is the one touched, 0 included
+		 * (a write through a NULL pointer faults there): its own
+		 * unmapped line. A memory event's 0 is "no address" (IBS
+		 * without a valid linear address), as perf counts it */
+		d->keep = true;
 	} else {
 		keep = c2c_stats__decode(&d->tot, data_src, addr, mapped);
 		nomap = d->tot.nomap;

@@ -159,4 +159,13 @@ if command -v perf >/dev/null 2>&1 && perf record -q -e page-faults -d -c 1 -o p
 	"$C2CSCAN" report --json -i perf-pf.data >perf-pf.json 2>err || fail "perf's page faults json: $(cat err)"
 	json_get perf-pf.json 'j["notice"]' | grep -q '^software events' || fail "perf's page faults: no JSON notice"
 fi
+# a NULL write's page fault (address 0) is its own unmapped line, named by
+# the writing code (it was counted in the header only)
+if "$C2CSCAN" record -q -e page-faults -c 1 -o nullw.data -- "$TOP/$B/progs/nullwrite" >/dev/null 2>err; then
+	"$C2CSCAN" report --json -d all -i nullw.data >nullw.json 2>err || fail "nullwrite: $(cat err)"
+	expect_eq "NULL write line" "$(json_get nullw.json '[(l["address"], l["key"]["unmapped"], l["offsets"][0]["offset"], l["offsets"][0]["symbol"]) for l in j["cachelines"] if int(l["address"], 16) == 0]')" \
+		"[('0', True, 0, 'main')]"
+else
+	fail "record nullwrite: $(cat err)"
+fi
 done_test
