@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The C2CSCAN_ALLOC feature, both ways (alloc.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,9 @@
 #include "perfdata/alloc.h"
 #include "util/util.h"
 
-#define HEAD 28                         /* magic, version, events, compressed bytes, names */
+#define HEAD_V1 28                      /* magic, version, events, compressed bytes, names */
+#define HEAD 36                         /* and (version 2) the events record dropped */
+#define CHUNK (8u << 20)                /* decompressed at a time */
 
 static const char *const fn_names[PD_ALLOC_FN__NR] = {
 	[PD_ALLOC_FN_MALLOC] = "malloc", [PD_ALLOC_FN_CALLOC] = "calloc", [PD_ALLOC_FN_REALLOC] = "realloc",
@@ -63,7 +66,7 @@ static uint64_t get64(const uint8_t *p)
 }
 
 uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const char *const *names,
-			  uint32_t nr_names, size_t *len)
+			  uint32_t nr_names, uint64_t dropped, size_t *len)
 {
 	size_t raw = nr * sizeof(*ev), names_len = 0, bound = ZSTD_compressBound(raw), off, z;
 	uint8_t *p;
@@ -87,10 +90,11 @@ uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const ch
 		return NULL;
 	}
 	put32(p, PD_ALLOC_MAGIC);
-	put32(p + 4, 1);
+	put32(p + 4, 2);
 	put64(p + 8, nr);
 	put64(p + 16, z);
 	put32(p + 24, nr_names);
+	put64(p + 28, dropped);
 	*len = off + z;
 	return p;
 }
@@ -102,20 +106,61 @@ static int fail(struct pd_alloc *out, char *why, size_t size, const char *reason
 	return -EINVAL;
 }
 
+/* The frame of want bytes into a buffer that grows as it fills: a frame
+ * that claims more than it holds costs what it holds, not what it claims. */
+static uint8_t *decompress(const uint8_t *z, size_t zlen, size_t want)
+{
+	ZSTD_DCtx *dc = ZSTD_createDCtx();
+	ZSTD_inBuffer in = { z, zlen, 0 };
+	uint8_t *buf = NULL;
+	size_t cap = 0, got = 0, rc = 1;
+	bool ok = dc != NULL;
+
+	while (ok && got < want) {
+		ZSTD_outBuffer out;
+		size_t before = in.pos;
+
+		if (got == cap) {
+			size_t grow = cap ? cap : CHUNK;        /* doubling */
+
+			cap = want - cap < grow ? want : cap + grow;
+			buf = xrealloc(buf, cap, 1);
+		}
+		out = (ZSTD_outBuffer){ buf, cap, got };
+		rc = ZSTD_decompressStream(dc, &out, &in);
+		/* an error, no progress, or the frame's end short of want */
+		ok = !ZSTD_isError(rc) && (out.pos > got || in.pos > before) && (rc || out.pos == want);
+		got = out.pos;
+	}
+	ZSTD_freeDCtx(dc);
+	/* an empty frame (no events) is its header, which says so */
+	if (!ok || got != want || (want && in.pos != in.size)) {
+		free(buf);
+		return NULL;
+	}
+	return buf ? buf : xmalloc(1);
+}
+
 int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *why, size_t whysize)
 {
 	uint64_t nr, zlen;
 	unsigned long long content;
-	size_t off = HEAD, got;
+	size_t off;
+	uint32_t version;
 
 	memset(out, 0, sizeof(*out));
-	if (len < HEAD || get32(p) != PD_ALLOC_MAGIC)
+	if (len < HEAD_V1 || get32(p) != PD_ALLOC_MAGIC)
 		return fail(out, why, whysize, "not an allocation section");
-	if (get32(p + 4) != 1)
+	version = get32(p + 4);
+	if (version != 1 && version != 2)
 		return fail(out, why, whysize, "allocation section of an unknown version");
+	off = version == 1 ? HEAD_V1 : HEAD;
+	if (len < off)
+		return fail(out, why, whysize, "allocation section: its header is cut");
 	nr = get64(p + 8);
 	zlen = get64(p + 16);
 	out->nr_names = get32(p + 24);
+	out->dropped = version == 1 ? 0 : get64(p + 28);
 	if (nr > PD_MAX_ALLOC_EVENTS || out->nr_names > PD_MAX_ALLOC_NAMES) {
 		out->nr_names = 0;
 		return fail(out, why, whysize, "allocation section too large");
@@ -136,9 +181,8 @@ int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *w
 	content = ZSTD_getFrameContentSize(p + off, zlen);
 	if (content != nr * sizeof(*out->ev))
 		return fail(out, why, whysize, "allocation section: event count does not match the data");
-	out->ev = xmalloc(nr ? nr * sizeof(*out->ev) : 1);
-	got = ZSTD_decompress(out->ev, nr * sizeof(*out->ev), p + off, zlen);
-	if (ZSTD_isError(got) || got != nr * sizeof(*out->ev))
+	out->ev = (struct pd_alloc_event *)decompress(p + off, zlen, nr * sizeof(*out->ev));
+	if (!out->ev)
 		return fail(out, why, whysize, "allocation section: the events do not decompress");
 	out->nr = nr;
 	return 0;

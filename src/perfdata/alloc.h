@@ -10,7 +10,11 @@
 #include <stdint.h>
 #include "perfdata/perf_data.h"
 
-#define PD_MAX_ALLOC_EVENTS (1u << 24)  /* 768 MiB decoded */
+/* Events a section holds at most (6 GiB decoded, a few hundred MB in the
+ * file): record drops what comes past it, and says and keeps how many. */
+#define PD_MAX_ALLOC_EVENTS (1u << 27)
+/* The largest section the reader takes (the file is mapped, not read). */
+#define PD_MAX_ALLOC_SECTION (1ULL << 32)
 
 /* Allocation events as uprobe samples (record --alloc with -p/-a, or
  * --alloc-fn): events named PD_ALLOC_PROBE_PREFIX "FN:ROLE[:ARGS]", ROLE
@@ -25,11 +29,13 @@ struct pd_alloc {
 	uint64_t nr;
 	char **names;                   /* fn PD_ALLOC_FN_USER + i; owned */
 	uint32_t nr_names;
+	uint64_t dropped;               /* events record left out (past PD_MAX_ALLOC_EVENTS) */
 };
 
-/* The feature's payload: malloc'ed, its size in *len; NULL when zstd fails. */
+/* The feature's payload (version 2): malloc'ed, its size in *len; NULL
+ * when zstd fails. dropped: the events left out. */
 uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const char *const *names,
-			  uint32_t nr_names, size_t *len);
+			  uint32_t nr_names, uint64_t dropped, size_t *len);
 /* 0, or -EINVAL with the reason in why (out is then empty). */
 int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *why, size_t whysize);
 void pd_alloc__exit(struct pd_alloc *a);

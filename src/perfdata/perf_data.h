@@ -87,8 +87,9 @@ enum {
  * ALLOCATION TRACKING). Little-endian, 48 bytes each. time is the samples'
  * clock (the recording sets use_clockid, CLOCK_MONOTONIC).
  *
- * Feature payload: u32 magic PD_ALLOC_MAGIC, u32 version 1, u64 events,
- * u64 compressed bytes, u32 names, then names (u32 length + bytes, the
+ * Feature payload: u32 magic PD_ALLOC_MAGIC, u32 version (2; 1 lacks the
+ * last field), u64 events, u64 compressed bytes, u32 names, u64 events
+ * record dropped (past its limit), then names (u32 length + bytes, the
  * user allocator of fn PD_ALLOC_FN_USER + i), then one zstd frame of the
  * events, in the order each process wrote them.
  */

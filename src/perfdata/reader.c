@@ -401,8 +401,16 @@ static void read_file_features(struct pd_reader *r, const uint64_t bits[4])
 		size = ld64(sec + 8);
 		/* bit set even when its section lies: others still count */
 		r->info.feat_bits[feat / 64] |= 1ULL << (feat % 64);
-		if (!range_ok(r, off, size) || size > PD_MAX_FEATURE_SIZE)
+		if (!range_ok(r, off, size))
 			continue;
+		/* the allocation events of a long run exceed what any other
+		 * section holds: theirs is mapped, decoded as it streams */
+		if (size > (feat == PD_FEAT_C2CSCAN_ALLOC ? PD_MAX_ALLOC_SECTION : PD_MAX_FEATURE_SIZE)) {
+			if (feat == PD_FEAT_C2CSCAN_ALLOC)
+				snprintf(r->info.alloc_error, sizeof(r->info.alloc_error), "a section of %" PRIu64
+					 " MB, over the %llu MB this reader takes", size >> 20, PD_MAX_ALLOC_SECTION >> 20);
+			continue;
+		}
 		reader_parse_feature(r, feat, r->base + off, size);
 	}
 }

@@ -81,8 +81,18 @@ void alloc_rec__child_env(const struct alloc_rec *a, bool stacks)
 		setenv("C2CSCAN_ALLOC_STACK", "1", 1);
 }
 
-/* Appends the whole events of one file to *ev. */
-static void read_one(const char *path, struct pd_alloc_event **ev, size_t *nr, size_t *alloc,
+/* The events a section keeps: PD_MAX_ALLOC_EVENTS, lower with
+ * C2CSCAN_ALLOC_MAX_EVENTS (the tests' way to reach the limit). */
+static size_t max_events(void)
+{
+	const char *env = getenv("C2CSCAN_ALLOC_MAX_EVENTS");
+	unsigned long long v = env ? strtoull(env, NULL, 0) : 0;
+
+	return v && v < PD_MAX_ALLOC_EVENTS ? (size_t)v : PD_MAX_ALLOC_EVENTS;
+}
+
+/* Appends the whole events of one file to *ev, up to max events in all. */
+static void read_one(const char *path, struct pd_alloc_event **ev, size_t *nr, size_t *alloc, size_t max,
 		     struct alloc_rec_stats *st)
 {
 	struct stat sb;
@@ -98,8 +108,12 @@ static void read_one(const char *path, struct pd_alloc_event **ev, size_t *nr, s
 	}
 	n = (size_t)sb.st_size / sizeof(**ev);
 	st->torn_bytes += (size_t)sb.st_size % sizeof(**ev);
-	if (*nr + n > PD_MAX_ALLOC_EVENTS)
-		n = *nr < PD_MAX_ALLOC_EVENTS ? PD_MAX_ALLOC_EVENTS - *nr : 0;
+	if (*nr + n > max) {
+		size_t keep = *nr < max ? max - *nr : 0;
+
+		st->dropped += n - keep;
+		n = keep;
+	}
 	xgrow((void **)ev, alloc, *nr + n + 1, sizeof(**ev));
 	for (have = 0; have < n * sizeof(**ev); have += (size_t)got) {
 		got = read(fd, (char *)(*ev + *nr) + have, n * sizeof(**ev) - have);
@@ -114,7 +128,7 @@ static void read_one(const char *path, struct pd_alloc_event **ev, size_t *nr, s
 uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_stats *st)
 {
 	struct pd_alloc_event *ev = NULL;
-	size_t nr = 0, alloc = 0;
+	size_t nr = 0, alloc = 0, max = max_events();
 	struct dirent *de;
 	uint8_t *p = NULL;
 	DIR *d = opendir(a->dir);
@@ -127,12 +141,12 @@ uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_s
 		if (strncmp(de->d_name, "alloc-", 6))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", a->dir, de->d_name);
-		read_one(path, &ev, &nr, &alloc, st);
+		read_one(path, &ev, &nr, &alloc, max, st);
 	}
 	if (d)
 		closedir(d);
 	if (st->processes)
-		p = pd_alloc__encode(ev, nr, NULL, 0, len);
+		p = pd_alloc__encode(ev, nr, NULL, 0, st->dropped, len);
 	st->events = p ? nr : 0;
 	st->bytes = p ? *len : 0;
 	free(ev);

@@ -15,6 +15,7 @@ struct alloc_rec;
 
 struct alloc_rec_stats {
 	uint64_t events;                /* kept */
+	uint64_t dropped;               /* past PD_MAX_ALLOC_EVENTS: counted, kept in the file */
 	uint64_t processes;             /* that wrote a file */
 	uint64_t torn_bytes;            /* a file's tail shorter than an event */
 	size_t bytes;                   /* the feature's size */

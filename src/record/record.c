@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/mman.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -36,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "perfdata/buildid.h"
+#include "perfdata/alloc.h"
 #include "record/alloc.h"
 #include "record/buildcache.h"
 #include "record/probes.h"
@@ -1050,6 +1052,9 @@ static int synthesize(struct recorder *rc, const pid_t *tids, int nr_tids, int m
 
 static void summary(const struct recorder *rc)
 {
+	uint64_t size = pd_writer__data_size(rc->w);
+	struct stat st;
+
 	if (rc->o.quiet)
 		return;
 	fprintf(stderr, "c2cscan record: %llu samples (", (unsigned long long)rc->samples);
@@ -1062,8 +1067,10 @@ static void summary(const struct recorder *rc)
 	}
 	if (rc->probes)
 		fprintf(stderr, ", %d allocator probes", rc->probes->nr);
-	fprintf(stderr, ") written to %s (%.1f MB)\n", rc->o.out,
-		pd_writer__data_size(rc->w) / 1048576.0);
+	/* the whole file, the allocation section and features included */
+	if (strcmp(rc->o.out, "-") && !stat(rc->o.out, &st) && S_ISREG(st.st_mode))
+		size = (uint64_t)st.st_size;
+	fprintf(stderr, ") written to %s (%.1f MB)\n", rc->o.out, size / 1048576.0);
 }
 
 static void warnings(const struct recorder *rc)
@@ -1479,6 +1486,10 @@ static void collect_allocs(struct recorder *rc)
 		return;
 	}
 	pd_writer__set_alloc(rc->w, p, len);
+	if (st.dropped)
+		fprintf(stderr, "c2cscan record: --alloc: %llu allocation events past the limit of %llu were dropped "
+			"(the file says so; heap objects of the run's end are unnamed)\n",
+			(unsigned long long)st.dropped, (unsigned long long)st.events);
 	if (!rc->o.quiet)
 		fprintf(stderr, "c2cscan record: %llu allocation events from %llu process(es), %.1f bytes each "
 			"in the file\n", (unsigned long long)st.events, (unsigned long long)st.processes,

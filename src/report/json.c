@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report/columns.h"
+#include "perfdata/alloc.h"
 #include "report/report_int.h"
 #include "util/util.h"
 
@@ -356,6 +357,7 @@ static size_t jallocations(FILE *fp, const struct report *r)
 		return n + fprintf(fp, "null,\n");
 	n += fprintf(fp, "{");
 	n += jkey_str(fp, "dropped", in->alloc_error[0] ? in->alloc_error : NULL, ", ");
+	n += fprintf(fp, "\"events_dropped_by_record\": %" PRIu64 ", ", in->alloc ? in->alloc->dropped : 0);
 	if (!hs)
 		return n + fprintf(fp, "\"used\": false},\n");
 	return n + fprintf(fp, "\"used\": true, \"events\": %" PRIu64 ", \"objects\": %" PRIu64 ", \"frees\": %" PRIu64

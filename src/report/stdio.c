@@ -56,6 +56,10 @@ static size_t fprintf_allocations(const struct report *r, FILE *fp, char *buf, s
 		  hs->allocs, hs->frees, hs->processes, r->probe_samples ? ", allocator probes" : "");
 	if (hs->zero_size)
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " of 0 bytes", hs->zero_size);
+	if (in->alloc && in->alloc->dropped)
+		scnprintf(buf + strlen(buf), size - strlen(buf), "; PARTIAL: record dropped %" PRIu64 " events "
+			  "past its limit of %" PRIu64 " (objects of the run's end are unnamed)", in->alloc->dropped,
+			  in->alloc->nr);
 	if (hs->unmatched_frees || hs->absurd || hs->overlaps)
 		scnprintf(buf + strlen(buf), size - strlen(buf), "; %" PRIu64 " unmatched frees, %" PRIu64
 			  " absurd, %" PRIu64 " over a live object", hs->unmatched_frees, hs->absurd, hs->overlaps);

@@ -19,4 +19,25 @@ expect_eq "zero-size allocations" "$(json_get ae.json '(j["allocations"]["zero_s
 "$C2CSCAN" report --stdio -d all -i ae.data >ae.stdio 2>err || fail "stdio: $(cat err)"
 grep -q '^  Allocations *: [0-9]* objects, [0-9]* frees in 1 process(es) (record --alloc); 3 of 0 bytes$' ae.stdio ||
 	fail "stdio Allocations: $(grep Allocations ae.stdio)"
+
+# past record's limit (lowered here): it says so, the file keeps the count,
+# the report says PARTIAL (record stopped at 2^24 events without a word)
+C2CSCAN_ALLOC_MAX_EVENTS=3 "$C2CSCAN" record --alloc -e page-faults -c 1 -o lim.data -- "$bin" >/dev/null 2>lim.err ||
+	fail "record at the limit: $(cat lim.err)"
+grep -q '^c2cscan record: --alloc: [0-9]* allocation events past the limit of 3 were dropped' lim.err ||
+	fail "record does not say it dropped events: $(cat lim.err)"
+"$C2CSCAN" report --stdio -i lim.data 2>err | grep -q '^  Allocations .*; PARTIAL: record dropped [1-9][0-9]* events past its limit of 3' ||
+	fail "stdio does not say events were dropped: $(grep Allocations lim.data)"
+"$C2CSCAN" report --json -i lim.data >lim.json 2>err || fail "report lim: $(cat err)"
+json_get lim.json 'j["allocations"]["events_dropped_by_record"]' | grep -q '^[1-9]' || fail "JSON: no dropped count"
+
+# a section over 64 MiB (a long run: a g++ compile wrote 97 MB) is read, not
+# silently dropped with every heap name
+[ -x "$TOP/$B/tools/genbig" ] || skip "genbig not built"
+"$TOP/$B/tools/genbig" bigalloc.data 1000 100 1700000 || fail "genbig"
+[ "$(stat -c %s bigalloc.data)" -gt 67108864 ] || fail "the section is not over 64 MiB: $(stat -c %s bigalloc.data)"
+"$C2CSCAN" report --json -i bigalloc.data >big.json 2>err || fail "report bigalloc: $(cat err)"
+expect_eq "a 64 MiB section" "$(json_get big.json '(j["allocations"]["dropped"], j["allocations"]["objects"])')" \
+	"(None, 26563)"
+rm -f bigalloc.data
 done_test

@@ -6,13 +6,18 @@
  * mapped at a different address in each process, a private library .data),
  * with mmap churn (regions remapped as time goes on).
  *
- *   genbig OUT.data [samples] [lines]
+ *   genbig OUT.data [samples] [lines] [allocs]
+ *
+ * allocs: that many allocation events (record --alloc's section), most of
+ * them random caller frames, which compress poorly: a section over the size
+ * other sections are held to.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "perfdata/alloc.h"
 #include "perfdata/writer.h"
 
 #define NPROC 4
@@ -52,6 +57,7 @@ int main(int argc, char **argv)
 	struct pd_writer *w;
 	uint64_t nsamples = argc > 2 ? strtoull(argv[2], NULL, 0) : 2000000;
 	uint64_t nlines = argc > 3 ? strtoull(argv[3], NULL, 0) : 100000;
+	uint64_t nallocs = argc > 4 ? strtoull(argv[4], NULL, 0) : 0;
 	uint64_t ids[2][NCPU];
 	uint64_t t = 1000000;
 	uint64_t heap[NPROC], shm[NPROC], lib[NPROC];
@@ -75,7 +81,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: genbig OUT.data [samples] [lines]\n");
+		fprintf(stderr, "usage: genbig OUT.data [samples] [lines] [allocs]\n");
 		return 1;
 	}
 	err = pd_writer__open(&w, argv[1]);
@@ -181,6 +187,28 @@ int main(int argc, char **argv)
 		}
 		if (i % 100000 == 99999)
 			emit(w, buf, pd_fmt_finished_round(buf, sizeof(buf)));
+	}
+	if (nallocs && nallocs <= PD_MAX_ALLOC_EVENTS) {
+		struct pd_alloc_event *ev = calloc(nallocs, sizeof(*ev));
+		uint8_t *p;
+		size_t len;
+
+		/* one object in 64 (a line's worth apart, no overlaps); the
+		 * rest caller frames of random content, as incompressible as
+		 * real ones and cheap to replay */
+		for (uint64_t i = 0; ev && i < nallocs; i++)
+			ev[i] = i % 64 ? (struct pd_alloc_event){ .time = rnd(), .addr = rnd(), .size = rnd(),
+								  .site = rnd(), .pid = (uint32_t)rnd(),
+								  .tid = (uint32_t)rnd(), .kind = PD_ALLOC_FRAMES,
+								  .fn = 1 + rnd() % 4 }
+				       : (struct pd_alloc_event){ .time = 1000 + i, .addr = heap[0] + i % region,
+								  .size = 64, .site = 0x401000 + i, .pid = 1000,
+								  .tid = 1000, .kind = PD_ALLOC_ALLOC,
+								  .fn = PD_ALLOC_FN_MALLOC };
+		p = ev ? pd_alloc__encode(ev, nallocs, NULL, 0, 0, &len) : NULL;
+		if (p)
+			pd_writer__set_alloc(w, p, len);
+		free(ev);
 	}
 	err = pd_writer__finish(w);
 	pd_writer__delete(w);

@@ -1219,7 +1219,7 @@ int main(int argc, char **argv)
 		pd_writer__set_alloc(mk.w, mk.alloc_raw, mk.alloc_raw_len);
 	} else if (mk.nr_allocs) {
 		size_t len;
-		uint8_t *p = pd_alloc__encode(mk.allocs, mk.nr_allocs, NULL, 0, &len);
+		uint8_t *p = pd_alloc__encode(mk.allocs, mk.nr_allocs, NULL, 0, 0, &len);
 
 		if (!p)
 			fail("cannot encode the allocation events");

@@ -93,11 +93,12 @@ static void test_codec(void)
 	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
 		ev[i] = (struct pd_alloc_event)A(i, 7, 0x1000 + 64 * i, 48, 0x400000 + i);
 	ev[5].fn = PD_ALLOC_FN_USER + 1;
-	p = pd_alloc__encode(ev, ARRAY_SIZE(ev), names, 2, &len);
+	p = pd_alloc__encode(ev, ARRAY_SIZE(ev), names, 2, 77, &len);
 	CHECK(p != NULL);
 	CHECK(len < sizeof(ev) / 4);                    /* it compresses */
 	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == 0);
 	CHECK_EQ_U64(out.nr, ARRAY_SIZE(ev));
+	CHECK_EQ_U64(out.dropped, 77);
 	CHECK(out.nr == ARRAY_SIZE(ev) && !memcmp(out.ev, ev, sizeof(ev)));
 	CHECK_STR(pd_alloc__fn_name(&out, ev[5].fn), "arena_free");
 	CHECK_STR(pd_alloc__fn_name(&out, PD_ALLOC_FN_NEW_ARRAY), "operator new[]");
@@ -119,7 +120,7 @@ static void test_codec(void)
 	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == -EINVAL);
 	CHECK_STR(why, "not an allocation section");
 	p[0] ^= 1;
-	p[28] = 0xff;                                   /* first name's length */
+	p[36] = 0xff;                                   /* first name's length */
 	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == -EINVAL);
 	free(p);
 }
