@@ -151,26 +151,159 @@ static int order_cmp(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr)
+/* A child's inheritance: the parent's live objects at the fork. */
+struct snapshot {
+	uint32_t child;
+	uint64_t time;
+	const struct heap_obj **objs;
+	size_t nr;
+};
+
+static int fork_time_cmp(const void *a, const void *b)
+{
+	const struct heap_fork *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The parent's live objects now, for each child forked by time (the forks
+ * of parent from *k on, in time order). */
+static void take_snapshots(struct heap *h, struct heap_proc *p, const struct heap_fork *forks, size_t nr_forks,
+			   size_t *k, uint64_t time, struct snapshot *snaps)
+{
+	for (; *k < nr_forks && forks[*k].time <= time; (*k)++) {
+		struct snapshot *sn = &snaps[*k];
+		struct timeline_iter it;
+		const struct tl_entry *e;
+		size_t alloc = 0;
+
+		if (forks[*k].ppid != p->pid)
+			continue;
+		sn->child = forks[*k].pid;
+		sn->time = forks[*k].time;
+		timeline_iter__init(&it, p->tl);
+		while ((e = timeline_iter__next(&it))) {
+			const struct heap_obj *o = e->val;
+
+			if (o->freed)
+				continue;
+			if (h->stats.fork_copies >= HEAP_MAX_FORK_COPIES) {
+				h->stats.fork_copies_dropped++;
+				continue;
+			}
+			xgrow((void **)&sn->objs, &alloc, sn->nr + 1, sizeof(*sn->objs));
+			sn->objs[sn->nr++] = o;
+			h->stats.fork_copies++;
+		}
+		timeline_iter__exit(&it);
+	}
+}
+
+/* A child starts with its snapshot: copies of the objects, its own. */
+static void inherit(struct heap *h, struct heap_proc *c, const struct snapshot *sn)
+{
+	for (size_t i = 0; i < sn->nr; i++) {
+		const struct heap_obj *o = sn->objs[i];
+		struct heap_obj *copy = obj__new(h);
+		uint32_t key = copy->key;
+
+		/* pid stays the allocating process: its maps name the site */
+		*copy = *o;
+		copy->key = key;
+		timeline__map(c->tl, o->addr, o->addr + o->size, sn->time, copy);
+	}
+}
+
+struct pid_run {
+	uint32_t pid;
+	uint64_t born;          /* fork time, 0 when not forked in the recording */
+	size_t start, end;      /* its events in ord */
+};
+
+static int run_cmp(const void *a, const void *b)
+{
+	const struct pid_run *x = a, *y = b;
+
+	if (x->born != y->born)
+		return x->born < y->born ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struct heap_fork *forks_in,
+		       size_t nr_forks)
 {
 	struct heap *h = xcalloc(1, sizeof(*h));
 	struct order *ord = xmalloc((nr ? nr : 1) * sizeof(*ord));
-	struct heap_proc *p = NULL;
+	struct heap_fork *forks = xmalloc((nr_forks ? nr_forks : 1) * sizeof(*forks));
+	struct snapshot *snaps = xcalloc(nr_forks ? nr_forks : 1, sizeof(*snaps));
+	struct pid_run *runs = NULL;
+	size_t nr_runs = 0, alloc_runs = 0;
 
 	for (uint64_t i = 0; i < nr; i++)
 		ord[i] = (struct order){ ev[i].pid, ev[i].time, i };
 	qsort(ord, nr, sizeof(*ord), order_cmp);
+	memcpy(forks, forks_in, nr_forks * sizeof(*forks));
+	qsort(forks, nr_forks, sizeof(*forks), fork_time_cmp);
 	h->stats.events = nr;
+	/* a run of events per pid, and a run for each forked child (its
+	 * events, or none: it may only touch what it inherited) */
 	for (uint64_t k = 0; k < nr; k++) {
-		const struct pd_alloc_event *e = &ev[ord[k].i];
-
-		if (!p || p->pid != e->pid)
-			p = proc__findnew(h, e->pid);
-		if (e->kind == PD_ALLOC_ALLOC)
-			replay_alloc(h, p, e);
-		else if (e->kind == PD_ALLOC_FREE)
-			replay_free(h, p, e);
+		if (!nr_runs || runs[nr_runs - 1].pid != ord[k].pid) {
+			xgrow((void **)&runs, &alloc_runs, nr_runs + 1, sizeof(*runs));
+			runs[nr_runs++] = (struct pid_run){ ord[k].pid, 0, k, k };
+		}
+		runs[nr_runs - 1].end = k + 1;
 	}
+	for (size_t f = 0, have = nr_runs; f < nr_forks; f++) {
+		size_t i;
+
+		for (i = 0; i < have && runs[i].pid != forks[f].pid; i++)
+			;
+		if (i == have) {
+			xgrow((void **)&runs, &alloc_runs, nr_runs + 1, sizeof(*runs));
+			runs[nr_runs++] = (struct pid_run){ forks[f].pid, forks[f].time, 0, 0 };
+			have = nr_runs;
+		} else if (!runs[i].born) {
+			runs[i].born = forks[f].time;
+		}
+	}
+	/* parents before their children: by the time each was forked */
+	qsort(runs, nr_runs, sizeof(*runs), run_cmp);
+	for (size_t r = 0; r < nr_runs; r++) {
+		struct heap_proc *p = NULL;
+		size_t fk = 0;
+
+		/* its inheritance: the latest fork that made it */
+		for (size_t f = nr_forks; f-- > 0;) {
+			if (snaps[f].child == runs[r].pid && snaps[f].time <= (runs[r].end > runs[r].start ?
+			    ev[ord[runs[r].start].i].time : UINT64_MAX)) {
+				p = proc__findnew(h, runs[r].pid);
+				inherit(h, p, &snaps[f]);
+				break;
+			}
+		}
+		if (runs[r].end == runs[r].start && !p)
+			continue;
+		if (!p)
+			p = proc__findnew(h, runs[r].pid);
+		for (size_t k = runs[r].start; k < runs[r].end; k++) {
+			const struct pd_alloc_event *e = &ev[ord[k].i];
+
+			take_snapshots(h, p, forks, nr_forks, &fk, e->time - (e->time > 0), snaps);
+			if (e->kind == PD_ALLOC_ALLOC)
+				replay_alloc(h, p, e);
+			else if (e->kind == PD_ALLOC_FREE)
+				replay_free(h, p, e);
+		}
+		take_snapshots(h, p, forks, nr_forks, &fk, UINT64_MAX, snaps);
+	}
+	for (size_t f = 0; f < nr_forks; f++)
+		free(snaps[f].objs);
+	free(snaps);
+	free(forks);
+	free(runs);
 	free(ord);
 	for (size_t i = 0; i < h->nr_procs; i++) {
 		timeline__finalize(h->procs[i].tl);

@@ -14,6 +14,9 @@
  *   the innermost object; between objects of one kind it is a lost free,
  *   counted as an overlap; a free of no live object's start is unmatched;
  *   sizes past 2^47 or wrapping are skipped and counted.
+ * - A forked process starts with its parent's objects live at the fork (a
+ *   child frees them, writes them: they are named), when the parent is known
+ *   (parents are replayed before their children).
  * - A zero-size allocation (malloc(0), calloc(0, n), realloc(NULL, 0)) is
  *   valid: it is counted among the allocations (and in zero_size) and its
  *   free matches it, but it holds no byte a sample could touch.
@@ -33,7 +36,7 @@ struct heap_obj {
 	uint64_t addr, size;
 	uint64_t site;          /* return address into the allocating function */
 	uint64_t time;          /* of the allocation */
-	uint32_t pid, tid;
+	uint32_t pid, tid;      /* that allocated it (a forked child's copy: its parent) */
 	uint16_t fn;            /* enum pd_alloc_fn */
 	bool freed;             /* this is the object's range after its free */
 	uint32_t id;            /* one per allocation (its freed range shares it) */
@@ -46,9 +49,22 @@ struct heap_stats {
 	uint64_t unmatched_frees, absurd, overlaps;  /* the events that make no sense */
 	uint64_t zero_size;     /* valid allocations of 0 bytes, among allocs */
 	uint64_t processes;
+	uint64_t fork_copies, fork_copies_dropped;     /* objects children inherited */
 };
 
-struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr);
+/* A process made by fork() at time: it starts with the objects its parent
+ * had live then (copy-on-write copies, at the same addresses). */
+struct heap_fork {
+	uint32_t pid, ppid;
+	uint64_t time;
+};
+#define HEAP_MAX_FORKS (1u << 20)
+/* Objects copied into forked children at most, in all; past it children
+ * start empty (counted in fork_copies_dropped). */
+#define HEAP_MAX_FORK_COPIES (1u << 24)
+
+struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struct heap_fork *forks,
+		       size_t nr_forks);
 void heap__delete(struct heap *h);
 /* The object (or freed range) holding addr in pid at time, or NULL. */
 const struct heap_obj *heap__find(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time);

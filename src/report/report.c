@@ -91,6 +91,12 @@ static int pass1(struct report *r)
 			r->nr_side_band++;
 			if (ev.kind == PD_MMAP)
 				names__note_mmap(r->names, &ev.u.mmap);
+			/* a new process (not a thread): it inherits its parent's heap */
+			if (ev.kind == PD_FORK && ev.u.fork.pid != ev.u.fork.ppid && r->nr_forks < HEAP_MAX_FORKS) {
+				xgrow((void **)&r->forks, &r->alloc_forks, r->nr_forks + 1, sizeof(*r->forks));
+				r->forks[r->nr_forks++] = (struct heap_fork){ ev.u.fork.pid, ev.u.fork.ppid,
+									      ev.u.fork.time };
+			}
 			ret = maps__add_event(r->maps, &ev, event_time(r, &ev, &last));
 			if (ret < 0)
 				return ret;
@@ -624,7 +630,7 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	 * objects cannot be told apart */
 	if (r->use_time && collect_allocs(r) == 0 && r->allocs && (r->allocs->nr || info->alloc)) {
 		report__alloc_stacks(r);
-		r->heap = heap__new(r->allocs->ev, r->allocs->nr);
+		r->heap = heap__new(r->allocs->ev, r->allocs->nr, r->forks, r->nr_forks);
 	}
 	report__callchains_start(r);
 	ret = pass2(r);
@@ -662,6 +668,7 @@ void report__delete(struct report *r)
 	pd_reader__delete(r->reader);
 	for (size_t i = 0; i < r->nr_events; i++)
 		free(r->events[i].name);
+	free(r->forks);
 	free(r->events);
 	free(r);
 }

@@ -15,6 +15,8 @@ struct report {
 	struct maps *maps;
 	struct c2c *c2c;
 	struct heap *heap;          /* record --alloc's objects, or NULL */
+	struct heap_fork *forks;    /* processes forked (pass 1), for heap__new */
+	size_t nr_forks, alloc_forks;
 	struct names *names;        /* asked lazily by the renderers (names.h) */
 	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
 	bool line_size_from_file;

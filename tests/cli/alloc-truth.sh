@@ -31,6 +31,18 @@ grep -q '^c2cscan record: --alloc: [0-9]* allocation events past the limit of 3 
 "$C2CSCAN" report --json -i lim.data >lim.json 2>err || fail "report lim: $(cat err)"
 json_get lim.json 'j["allocations"]["events_dropped_by_record"]' | grep -q '^[1-9]' || fail "JSON: no dropped count"
 
+# objects across fork(): the child's copy-on-write fault in the parent's
+# table is named by its site and offset, the child's free matches it
+fh=$TOP/$B/progs/forkheap
+if "$C2CSCAN" record -q --alloc -e page-faults -c 1 -o fh.data -- "$fh" >fh.out 2>fh.err; then
+	"$C2CSCAN" report --json -d all --show-all -i fh.data >fh.json 2>err || fail "report forkheap: $(cat err)"
+	expect_eq "fork: frees" "$(json_get fh.json '(j["allocations"]["frees"], j["allocations"]["unmatched_frees"], j["allocations"]["processes"])')" "(2, 0, 2)"
+	expect_eq "fork: the child's write" "$(json_get fh.json '[(o["heap"]["site"], o["heap"]["offset"], o["symbol"]) for l in j["cachelines"] if l["key"]["pid"] == max(x["key"]["pid"] for x in j["cachelines"]) for o in l["offsets"] if o["heap"] and not o["heap"]["freed"]]')" \
+		"[('make_table', 8216, 'main')]"
+else
+	fail "record forkheap: $(cat fh.err)"
+fi
+
 # a section over 64 MiB (a long run: a g++ compile wrote 97 MB) is read, not
 # silently dropped with every heap name
 [ -x "$TOP/$B/tools/genbig" ] || skip "genbig not built"

@@ -37,7 +37,7 @@ static void test_timeline(void)
 		F(50, 2, 0x1000),
 		F(51, 2, 0x1000),                  /* twice */
 	};
-	struct heap *h = heap__new(ev, ARRAY_SIZE(ev));
+	struct heap *h = heap__new(ev, ARRAY_SIZE(ev), NULL, 0);
 	const struct heap_stats *st = heap__stats(h);
 	bool freed;
 
@@ -76,7 +76,7 @@ static void test_timeline(void)
 	}
 	heap__delete(h);
 	heap__delete(NULL);
-	h = heap__new(NULL, 0);
+	h = heap__new(NULL, 0, NULL, 0);
 	CHECK(heap__find(h, 1, 0x1000, 1) == NULL);
 	heap__delete(h);
 }
@@ -125,9 +125,39 @@ static void test_codec(void)
 	free(p);
 }
 
+/* a forked child starts with its parent's live objects, in either pid order */
+static void test_fork(void)
+{
+	struct pd_alloc_event ev[] = {
+		A(10, 9, 0x1000, 64, 0xa),
+		A(11, 9, 0x2000, 32, 0xb),
+		F(12, 9, 0x2000),                  /* freed before the fork: not inherited */
+		F(30, 9, 0x1000),                  /* the parent's free, after */
+		F(40, 3, 0x1000),                  /* the child's (pid 3 < 9) */
+		F(41, 3, 0x2000),                  /* never its object */
+	};
+	const struct heap_fork forks[] = { { 3, 9, 20 } };
+	struct heap *h = heap__new(ev, ARRAY_SIZE(ev), forks, ARRAY_SIZE(forks));
+	const struct heap_stats *st = heap__stats(h);
+	bool freed;
+
+	CHECK_EQ_U64(st->frees, 3);
+	CHECK_EQ_U64(st->unmatched_frees, 1);
+	CHECK_EQ_U64(st->fork_copies, 1);
+	CHECK_EQ_U64(site_at(h, 3, 0x1008, 25, &freed), 0xa);      /* inherited */
+	CHECK(!freed);
+	CHECK_EQ_U64(site_at(h, 3, 0x1008, 35, &freed), 0xa);      /* the parent's free is not the child's */
+	CHECK(!freed);
+	CHECK_EQ_U64(site_at(h, 3, 0x1008, 45, &freed), 0xa);
+	CHECK(freed);
+	CHECK_EQ_U64(site_at(h, 3, 0x1008, 15, &freed), 0);        /* before the fork */
+	heap__delete(h);
+}
+
 int main(void)
 {
 	test_timeline();
+	test_fork();
 	test_codec();
 	return test_done("test_heap");
 }
