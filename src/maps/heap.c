@@ -97,7 +97,7 @@ static void replay_alloc(struct heap *h, struct heap_proc *p, const struct pd_al
 	live = timeline__live_find(p->tl, e->addr);
 	/* a user allocator's object inside a C library one (an arena) is the
 	 * innermost object, not an overlap */
-	if (live && !((const struct heap_obj *)live->val)->freed &&
+	if (live && live->val && !((const struct heap_obj *)live->val)->freed &&
 	    (e->fn >= PD_ALLOC_FN_USER) == (((const struct heap_obj *)live->val)->fn >= PD_ALLOC_FN_USER))
 		h->stats.overlaps++;
 	o = obj__new(h);
@@ -187,7 +187,7 @@ static void take_snapshots(struct heap *h, struct heap_proc *p, const struct hea
 		while ((e = timeline_iter__next(&it))) {
 			const struct heap_obj *o = e->val;
 
-			if (o->freed)
+			if (!o || o->freed)
 				continue;
 			if (h->stats.fork_copies >= HEAP_MAX_FORK_COPIES) {
 				h->stats.fork_copies_dropped++;
@@ -216,6 +216,46 @@ static void inherit(struct heap *h, struct heap_proc *c, const struct snapshot *
 	}
 }
 
+/* A mapping made over [start, end) at time: the freed ranges there are
+ * gone (a munmapped block's range mapped again by plain mmap is not the
+ * freed object's). Live objects stay: brk and mprotect report the whole,
+ * merged mapping again. */
+static void forget_freed(struct heap_proc *p, uint64_t start, uint64_t end, uint64_t time)
+{
+	const struct tl_entry *x;
+	uint64_t a = start;
+
+	while (a < end && (x = timeline__live_next(p->tl, a)) && x->start < end) {
+		uint64_t lo = x->start > start ? x->start : start, hi = x->end < end ? x->end : end, next = x->end;
+		const struct heap_obj *o = x->val;
+
+		/* x moves with the timeline's entries: read before mapping. A
+		 * mapping that starts before the object's page is an old one
+		 * reported again, merged (brk, an arena's mprotect): not new */
+		if (o && o->freed && start >= (o->addr & ~0xfffULL))
+			timeline__map(p->tl, lo, hi, time, NULL);
+		a = next;
+	}
+}
+
+static int mmap_cmp(const void *a, const void *b)
+{
+	const struct heap_mmap *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* The mmaps of pid before time (from *k on, in (pid, time) order). */
+static void apply_mmaps(struct heap_proc *p, const struct heap_mmap *mm, size_t nr, size_t *k, uint64_t time)
+{
+	while (*k < nr && mm[*k].pid < p->pid)
+		(*k)++;
+	for (; *k < nr && mm[*k].pid == p->pid && mm[*k].time < time; (*k)++)
+		forget_freed(p, mm[*k].start, mm[*k].end, mm[*k].time);
+}
+
 struct pid_run {
 	uint32_t pid;
 	uint64_t born;          /* fork time, 0 when not forked in the recording */
@@ -231,9 +271,11 @@ static int run_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struct heap_fork *forks_in,
-		       size_t nr_forks)
+struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struct heap_side *side)
 {
+	const struct heap_fork *forks_in = side ? side->forks : NULL;
+	size_t nr_forks = side ? side->nr_forks : 0, nr_mm = side ? side->nr_mmaps : 0;
+	struct heap_mmap *mm = xmalloc((nr_mm ? nr_mm : 1) * sizeof(*mm));
 	struct heap *h = xcalloc(1, sizeof(*h));
 	struct order *ord = xmalloc((nr ? nr : 1) * sizeof(*ord));
 	struct heap_fork *forks = xmalloc((nr_forks ? nr_forks : 1) * sizeof(*forks));
@@ -244,8 +286,12 @@ struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struc
 	for (uint64_t i = 0; i < nr; i++)
 		ord[i] = (struct order){ ev[i].pid, ev[i].time, i };
 	qsort(ord, nr, sizeof(*ord), order_cmp);
-	memcpy(forks, forks_in, nr_forks * sizeof(*forks));
+	if (nr_forks)
+		memcpy(forks, forks_in, nr_forks * sizeof(*forks));
 	qsort(forks, nr_forks, sizeof(*forks), fork_time_cmp);
+	if (nr_mm)
+		memcpy(mm, side->mmaps, nr_mm * sizeof(*mm));
+	qsort(mm, nr_mm, sizeof(*mm), mmap_cmp);
 	h->stats.events = nr;
 	/* a run of events per pid, and a run for each forked child (its
 	 * events, or none: it may only touch what it inherited) */
@@ -273,7 +319,7 @@ struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struc
 	qsort(runs, nr_runs, sizeof(*runs), run_cmp);
 	for (size_t r = 0; r < nr_runs; r++) {
 		struct heap_proc *p = NULL;
-		size_t fk = 0;
+		size_t fk = 0, mk = 0;
 
 		/* its inheritance: the latest fork that made it */
 		for (size_t f = nr_forks; f-- > 0;) {
@@ -292,17 +338,20 @@ struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struc
 			const struct pd_alloc_event *e = &ev[ord[k].i];
 
 			take_snapshots(h, p, forks, nr_forks, &fk, e->time - (e->time > 0), snaps);
+			apply_mmaps(p, mm, nr_mm, &mk, e->time);
 			if (e->kind == PD_ALLOC_ALLOC)
 				replay_alloc(h, p, e);
 			else if (e->kind == PD_ALLOC_FREE)
 				replay_free(h, p, e);
 		}
 		take_snapshots(h, p, forks, nr_forks, &fk, UINT64_MAX, snaps);
+		apply_mmaps(p, mm, nr_mm, &mk, UINT64_MAX);
 	}
 	for (size_t f = 0; f < nr_forks; f++)
 		free(snaps[f].objs);
 	free(snaps);
 	free(forks);
+	free(mm);
 	free(runs);
 	free(ord);
 	for (size_t i = 0; i < h->nr_procs; i++) {
@@ -334,6 +383,18 @@ const struct heap_obj *heap__find(const struct heap *h, uint32_t pid, uint64_t a
 	const struct heap_proc *p = h ? proc__find(h, pid, &pos) : NULL;
 	const struct tl_entry *e = p ? timeline__find(p->tl, addr, time) : NULL;
 
+	return e ? e->val : NULL;
+}
+
+const struct heap_obj *heap__next_at(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time)
+{
+	size_t pos;
+	const struct heap_proc *p = h ? proc__find(h, pid, &pos) : NULL;
+	const struct tl_entry *e = p ? timeline__find(p->tl, addr, time) : NULL;
+
+	if (!e || e->t_end == TIMELINE_INF)
+		return NULL;
+	e = timeline__find(p->tl, addr, e->t_end);
 	return e ? e->val : NULL;
 }
 

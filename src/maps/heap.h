@@ -17,6 +17,8 @@
  * - A forked process starts with its parent's objects live at the fork (a
  *   child frees them, writes them: they are named), when the parent is known
  *   (parents are replayed before their children).
+ * - A mapping made over a freed range ends it (the range is no longer the
+ *   freed object's); live objects stay.
  * - A zero-size allocation (malloc(0), calloc(0, n), realloc(NULL, 0)) is
  *   valid: it is counted among the allocations (and in zero_size) and its
  *   free matches it, but it holds no byte a sample could touch.
@@ -63,11 +65,28 @@ struct heap_fork {
  * start empty (counted in fork_copies_dropped). */
 #define HEAP_MAX_FORK_COPIES (1u << 24)
 
-struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struct heap_fork *forks,
-		       size_t nr_forks);
+/* A mapping made in pid at time (the recording's MMAP records). */
+struct heap_mmap {
+	uint32_t pid;
+	uint64_t start, end, time;
+};
+#define HEAP_MAX_MMAPS (1u << 22)
+
+/* What else the recording says of the processes' memory. */
+struct heap_side {
+	const struct heap_fork *forks;
+	size_t nr_forks;
+	const struct heap_mmap *mmaps;
+	size_t nr_mmaps;
+};
+
+struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struct heap_side *side);
 void heap__delete(struct heap *h);
 /* The object (or freed range) holding addr in pid at time, or NULL. */
 const struct heap_obj *heap__find(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time);
+/* The object that held addr next, after the one holding it at time (the
+ * one that replaced a freed range), or NULL. */
+const struct heap_obj *heap__next_at(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time);
 /* The object of a key (heap_obj.key), or NULL. */
 const struct heap_obj *heap__obj(const struct heap *h, uint32_t key);
 const struct heap_stats *heap__stats(const struct heap *h);

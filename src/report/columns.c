@@ -225,7 +225,7 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 	} else if (row && report__row_heap(r, l, row, &h)) {
 		/* a heap object: its allocation site */
 		report__heap_site(r, h.obj, SITE_UNKNOWN_EMPTY, func, sizeof(func), src, sizeof(src));
-		snprintf(buf, size, "%s%s (heap)", h.obj->freed ? "freed " : "", func[0] ? func : "?");
+		snprintf(buf, size, "%s%s (heap)", report__heap_state(&h), func[0] ? func : "?");
 	} else {
 		snprintf(buf, size, "%s", line_object(l));
 	}

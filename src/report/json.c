@@ -210,7 +210,8 @@ static size_t jrow_heap(FILE *fp, const struct report *r, const struct c2c_line 
 		return fprintf(fp, "\"heap\": null, ");
 	n = fprintf(fp, "\"heap\": {");
 	n += jheap_obj(fp, r, h.obj);
-	return n + fprintf(fp, ", \"offset\": %" PRIu64 "}, ", h.offset);
+	return n + fprintf(fp, ", \"offset\": %" PRIu64 ", \"allocator_internal\": %s}, ", h.offset,
+			   h.allocator ? "true" : "false");
 }
 
 /* "heap_objects": the objects the line's rows fall in, most sampled first. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "perfdata/alloc.h"
+#include "report/columns.h"
 #include "report/report_int.h"
 #include "util/htab.h"
 #include "util/relay.h"
@@ -96,6 +97,14 @@ static int pass1(struct report *r)
 				xgrow((void **)&r->forks, &r->alloc_forks, r->nr_forks + 1, sizeof(*r->forks));
 				r->forks[r->nr_forks++] = (struct heap_fork){ ev.u.fork.pid, ev.u.fork.ppid,
 									      ev.u.fork.time };
+			}
+			/* a mapping over a freed heap range ends it (heap__new) */
+			if (ev.kind == PD_MMAP && r->nr_mmaps < HEAP_MAX_MMAPS && ev.u.mmap.len &&
+			    ev.u.mmap.start + ev.u.mmap.len > ev.u.mmap.start) {
+				xgrow((void **)&r->mmaps, &r->alloc_mmaps, r->nr_mmaps + 1, sizeof(*r->mmaps));
+				r->mmaps[r->nr_mmaps++] = (struct heap_mmap){ ev.u.mmap.pid, ev.u.mmap.start,
+									      ev.u.mmap.start + ev.u.mmap.len,
+									      event_time(r, &ev, &last) };
 			}
 			ret = maps__add_event(r->maps, &ev, event_time(r, &ev, &last));
 			if (ret < 0)
@@ -355,6 +364,76 @@ static int32_t cpu_node(const struct pd_info *info, uint32_t cpu)
 	return -1;
 }
 
+/* The C library's allocator, by the functions its code is in (inlined
+ * ones too): malloc's bookkeeping in a chunk it recycles or frees. */
+static bool allocator_function(const char *f)
+{
+	static const char *const fns[] = {
+		"malloc", "free", "calloc", "realloc", "reallocarray", "memalign", "aligned_alloc", "valloc",
+		"pvalloc", "posix_memalign", "cfree", "_int_malloc", "_int_free", "_int_realloc", "_int_memalign",
+		"tcache_get", "tcache_put", "tcache_init", "tcache_get_n", "tcache_put_n", "tcache_thread_shutdown",
+		"malloc_consolidate", "unlink_chunk", "sysmalloc", "sysmalloc_mmap", "munmap_chunk", "mremap_chunk",
+		"arena_get2", "new_heap", "grow_heap", "alloc_perturb", "free_perturb", "_int_free_merge_chunk",
+		"_int_free_create_chunk", "_int_free_maybe_consolidate",
+	};
+	size_t n;
+
+	if (!f)
+		return false;
+	if (!strncmp(f, "__libc_", 7))
+		f += 7;
+	/* sysmalloc_mmap.constprop.0, _int_malloc.isra.0 */
+	n = strcspn(f, ".");
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+		if (strlen(fns[i]) == n && !strncmp(f, fns[i], n))
+			return true;
+	return false;
+}
+
+/* Where the code at ip is: an allocator's own (a known allocator library,
+ * c2cscan's shim, the C library's malloc functions), the C library's other
+ * code (memset, memcpy: calloc's zeroing, realloc's copy), or neither. */
+enum code_role { CODE_OTHER, CODE_LIBC, CODE_ALLOCATOR };
+
+static enum code_role code_role(const struct report *r, const struct map_desc *imap, uint32_t pid, uint64_t ip,
+				uint64_t t)
+{
+	const char *base = imap && imap->name ? object_base_name(imap->name) : "";
+	struct code_loc loc;
+
+	if (strstr(base, "c2cscan-alloc") || strstr(base, "jemalloc") || strstr(base, "tcmalloc") ||
+	    strstr(base, "mimalloc"))
+		return CODE_ALLOCATOR;
+	if (strncmp(base, "libc.so", 7) && strncmp(base, "libc-", 5))
+		return CODE_OTHER;
+	if (names__code(r->names, r->maps, pid, ip, t, &loc) &&
+	    (allocator_function(loc.func) || allocator_function(loc.inl_func)))
+		return CODE_ALLOCATOR;
+	return CODE_LIBC;
+}
+
+#define CREATION_WINDOW 100000000ULL    /* ns: an allocator call's length at most */
+
+/* The tag of a sample in a freed object's range: the object it is being
+ * made into when the allocating thread is inside the allocator call (its
+ * next object there comes within the window: calloc's zeroing, realloc's
+ * copy, malloc recycling the chunk), the freed object marked as the
+ * allocator's own bytes when the allocator's code wrote them (free's
+ * bookkeeping), else the freed object: a use after free. */
+static uint32_t freed_tag(const struct report *r, const struct pd_sample_core *s, const struct map_desc *imap,
+			  uint64_t t, const struct heap_obj *o)
+{
+	enum code_role role = code_role(r, imap, s->pid, s->ip, t);
+	const struct heap_obj *next;
+
+	if (role == CODE_OTHER)
+		return o->key;
+	next = r->use_time ? heap__next_at(r->heap, s->pid, s->addr, t) : NULL;
+	if (next && !next->freed && next->tid == s->tid && next->time >= t && next->time - t < CREATION_WINDOW)
+		return next->key;
+	return role == CODE_ALLOCATOR ? o->key | HEAP_TAG_ALLOCATOR : o->key;
+}
+
 /* Keys sample s of event e and fills cs: what pass 2 counts, and what a
  * re-reading for another grouping of rows counts again. */
 static inline void key_sample(const struct report *r, const struct pd_sample_core *s, const struct report_event *e,
@@ -397,7 +476,7 @@ static inline void key_sample(const struct report *r, const struct pd_sample_cor
 		/* rows keep apart the objects an address held over time */
 		const struct heap_obj *o = heap__find(r->heap, s->pid, s->addr, t);
 
-		cs->tag = o ? o->key : 0;
+		cs->tag = !o ? 0 : o->freed ? freed_tag(r, s, imap, t, o) : o->key;
 	}
 }
 
@@ -630,7 +709,9 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	 * objects cannot be told apart */
 	if (r->use_time && collect_allocs(r) == 0 && r->allocs && (r->allocs->nr || info->alloc)) {
 		report__alloc_stacks(r);
-		r->heap = heap__new(r->allocs->ev, r->allocs->nr, r->forks, r->nr_forks);
+		struct heap_side side = { r->forks, r->nr_forks, r->mmaps, r->nr_mmaps };
+
+		r->heap = heap__new(r->allocs->ev, r->allocs->nr, &side);
 	}
 	report__callchains_start(r);
 	ret = pass2(r);
@@ -669,6 +750,7 @@ void report__delete(struct report *r)
 	for (size_t i = 0; i < r->nr_events; i++)
 		free(r->events[i].name);
 	free(r->forks);
+	free(r->mmaps);
 	free(r->events);
 	free(r);
 }
@@ -729,7 +811,7 @@ const char *report__empty_reason(const struct report *r, char *buf, size_t size)
 void report__row_names(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		       struct row_names *out)
 {
-	const struct heap_obj *o = heap__obj(r->heap, row->tag);
+	const struct heap_obj *o = heap__obj(r->heap, row->tag & ~HEAP_TAG_ALLOCATOR);
 	uint64_t start = o ? o->addr : 0, size = o ? o->size : 0;
 	const struct map_desc *m = l->data_map;
 
@@ -829,9 +911,10 @@ bool report__row_heap(const struct report *r, const struct c2c_line *l, const st
 	uint64_t addr = l->addr + row->offset;
 
 	memset(out, 0, sizeof(*out));
-	out->obj = heap__obj(r->heap, row->tag);
+	out->obj = heap__obj(r->heap, row->tag & ~HEAP_TAG_ALLOCATOR);
 	if (!out->obj)
 		return false;
+	out->allocator = row->tag & HEAP_TAG_ALLOCATOR;
 	out->offset = addr - out->obj->addr;
 	return true;
 }
@@ -865,8 +948,8 @@ size_t report__heap_scnprintf(const struct report *r, const struct heap_ref *h, 
 	if (!h->obj)
 		return 0;
 	report__heap_site(r, h->obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
-	return scnprintf(buf, size, "%s%s+%#" PRIx64 " (%" PRIu64 " B)", h->obj->freed ? "freed " : "", func,
-			 h->offset, h->obj->size);
+	return scnprintf(buf, size, "%s%s+%#" PRIx64 " (%" PRIu64 " B)", report__heap_state(h), func, h->offset,
+			 h->obj->size);
 }
 
 const struct heap_stats *report__heap_stats(const struct report *r)
@@ -883,6 +966,11 @@ static int line_heap_cmp(const void *a, const void *b)
 	return x->obj->addr < y->obj->addr ? -1 : x->obj->addr > y->obj->addr;
 }
 
+const char *report__heap_state(const struct heap_ref *h)
+{
+	return h->allocator ? "allocator's own bytes of freed " : h->obj && h->obj->freed ? "freed " : "";
+}
+
 size_t report__line_heap(const struct report *r, const struct c2c_line *l, struct line_heap_obj *out, size_t max)
 {
 	const struct c2c_row *rows = c2c_line__rows(l);
@@ -892,7 +980,8 @@ size_t report__line_heap(const struct report *r, const struct c2c_line *l, struc
 		struct heap_ref h;
 		size_t k;
 
-		if (!report__row_heap(r, l, &rows[i], &h))
+		/* the allocator's bookkeeping is no touch of the object */
+		if (!report__row_heap(r, l, &rows[i], &h) || h.allocator)
 			continue;
 		for (k = 0; k < n && out[k].obj != h.obj; k++)
 			;

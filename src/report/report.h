@@ -132,7 +132,13 @@ bool report__row_insn(const struct report *r, const struct c2c_row *row, struct 
 struct heap_ref {
 	const struct heap_obj *obj;
 	uint64_t offset;
+	bool allocator;         /* the allocator's bookkeeping in the freed obj (free, malloc) */
 };
+/* A row's tag with this bit: the allocator's code touched the freed object
+ * (the tag's object), not the program. */
+#define HEAP_TAG_ALLOCATOR (1u << 31)
+/* "freed ", "allocator's own bytes of freed " or "": what a row's bytes are. */
+const char *report__heap_state(const struct heap_ref *h);
 bool report__row_heap(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		      struct heap_ref *out);
 /* The allocation site of o: its function and "file:line" (""), the function

@@ -17,6 +17,8 @@ struct report {
 	struct heap *heap;          /* record --alloc's objects, or NULL */
 	struct heap_fork *forks;    /* processes forked (pass 1), for heap__new */
 	size_t nr_forks, alloc_forks;
+	struct heap_mmap *mmaps;    /* mappings made (pass 1), for heap__new */
+	size_t nr_mmaps, alloc_mmaps;
 	struct names *names;        /* asked lazily by the renderers (names.h) */
 	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
 	bool line_size_from_file;

@@ -206,6 +206,24 @@ const struct tl_entry *timeline__live_find(const struct timeline *t, uint64_t ad
 	return NULL;
 }
 
+const struct tl_entry *timeline__live_next(const struct timeline *t, uint64_t addr)
+{
+	const struct tl_entry *e = timeline__live_find(t, addr);
+	uint32_t n = t->finalized ? 0 : t->root, best = 0;
+
+	if (e)
+		return e;
+	while (n) {
+		if (t->tn[n].start > addr) {
+			best = n;
+			n = t->tn[n].l;
+		} else {
+			n = t->tn[n].r;
+		}
+	}
+	return best ? &t->ents[t->tn[best].ent] : NULL;
+}
+
 void timeline__end_all(struct timeline *t, uint64_t time)
 {
 	treap__end(t, t->root, time);

@@ -49,6 +49,9 @@ void timeline__delete(struct timeline *t);
 size_t timeline__map(struct timeline *t, uint64_t start, uint64_t end, uint64_t time, const void *val);
 /* The live entry holding addr (building phase), or NULL. */
 const struct tl_entry *timeline__live_find(const struct timeline *t, uint64_t addr);
+/* The live entry holding addr, else the one of lowest start above it
+ * (building phase), or NULL. */
+const struct tl_entry *timeline__live_next(const struct timeline *t, uint64_t addr);
 /* Every live value ends at time. */
 void timeline__end_all(struct timeline *t, uint64_t time);
 

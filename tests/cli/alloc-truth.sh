@@ -43,6 +43,19 @@ else
 	fail "record forkheap: $(cat fh.err)"
 fi
 
+# "freed" is a use after free by the program only: not malloc's own writes
+# in a chunk (allocator's own bytes), not a munmapped block's range mapped
+# again by plain mmap (256 pages of it read "freed remap")
+if "$C2CSCAN" record -q --alloc -e page-faults -c 1 -o ft.data -- "$TOP/$B/progs/freedtruth" >ft.out 2>ft.err; then
+	"$C2CSCAN" report --json -d all --show-all -i ft.data >ft.json 2>err || fail "report freedtruth: $(cat err)"
+	expect_eq "freed rows" "$(json_get ft.json 'sorted(set((o["symbol"] if o["symbol"] in ("use_after_free", "remap") or not (o["symbol"] or "").startswith(("_int_", "tcache", "sysmalloc", "malloc", "free")) else "allocator", o["heap"]["site"], o["heap"]["allocator_internal"]) for l in j["cachelines"] for o in l["offsets"] if o["heap"] and o["heap"]["freed"]))')" \
+		"[('allocator', 'use_after_free', True), ('use_after_free', 'use_after_free', False)]"
+	"$C2CSCAN" report --stdio -d all --show-all --lines 0 -i ft.data 2>/dev/null | grep -q " freed use_after_free+0x9c40 (65536 B) .* use_after_free+" ||
+		fail "stdio: the use after free is not named"
+else
+	fail "record freedtruth: $(cat ft.err)"
+fi
+
 # a section over 64 MiB (a long run: a g++ compile wrote 97 MB) is read, not
 # silently dropped with every heap name
 [ -x "$TOP/$B/tools/genbig" ] || skip "genbig not built"

@@ -37,7 +37,7 @@ static void test_timeline(void)
 		F(50, 2, 0x1000),
 		F(51, 2, 0x1000),                  /* twice */
 	};
-	struct heap *h = heap__new(ev, ARRAY_SIZE(ev), NULL, 0);
+	struct heap *h = heap__new(ev, ARRAY_SIZE(ev), NULL);
 	const struct heap_stats *st = heap__stats(h);
 	bool freed;
 
@@ -76,7 +76,7 @@ static void test_timeline(void)
 	}
 	heap__delete(h);
 	heap__delete(NULL);
-	h = heap__new(NULL, 0, NULL, 0);
+	h = heap__new(NULL, 0, NULL);
 	CHECK(heap__find(h, 1, 0x1000, 1) == NULL);
 	heap__delete(h);
 }
@@ -137,7 +137,9 @@ static void test_fork(void)
 		F(41, 3, 0x2000),                  /* never its object */
 	};
 	const struct heap_fork forks[] = { { 3, 9, 20 } };
-	struct heap *h = heap__new(ev, ARRAY_SIZE(ev), forks, ARRAY_SIZE(forks));
+	const struct heap_mmap mmaps[] = { { 9, 0x2000, 0x3000, 13 } };   /* over the freed 0x2000 */
+	const struct heap_side side = { forks, ARRAY_SIZE(forks), mmaps, ARRAY_SIZE(mmaps) };
+	struct heap *h = heap__new(ev, ARRAY_SIZE(ev), &side);
 	const struct heap_stats *st = heap__stats(h);
 	bool freed;
 
@@ -151,6 +153,9 @@ static void test_fork(void)
 	CHECK_EQ_U64(site_at(h, 3, 0x1008, 45, &freed), 0xa);
 	CHECK(freed);
 	CHECK_EQ_U64(site_at(h, 3, 0x1008, 15, &freed), 0);        /* before the fork */
+	CHECK_EQ_U64(site_at(h, 9, 0x2008, 12, &freed), 0xb);      /* freed */
+	CHECK(freed);
+	CHECK_EQ_U64(site_at(h, 9, 0x2008, 14, &freed), 0);        /* mapped again: not the freed object's */
 	heap__delete(h);
 }
 
