@@ -23,6 +23,7 @@
 #include <getopt.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -964,12 +965,57 @@ static int open_all(struct recorder *rc, pid_t *tasks, int nr_tasks, const bool 
 	return 0;
 }
 
+/* Closing a uprobe event waits for the kernel to unregister it, one after
+ * another (~90 ms each here, threads or not): the 30 events of a 1 s
+ * record -p --alloc took 2.6 s more. A detached process of our own holds
+ * them and closes them by exiting, after the recording ended and its file
+ * was written; the events are disabled already. Returns false when it
+ * could not be made (the caller closes them itself). */
+static bool close_detached(const int *fds, size_t nr)
+{
+	int done[2];
+	pid_t child;
+	char c;
+
+	if (pipe2(done, O_CLOEXEC))
+		return false;
+	child = fork();
+	if (child < 0) {
+		close(done[0]);
+		close(done[1]);
+		return false;
+	}
+	if (!child) {
+		/* a pipe reading our output must not wait for the grandchild */
+		if (fork() == 0) {
+			close(STDIN_FILENO);
+			close(STDOUT_FILENO);
+			close(STDERR_FILENO);
+			close(done[1]);
+			/* ours go first (end of file: we closed them), so
+			 * the slow last closes are the grandchild's */
+			while (read(done[0], &c, 1) < 0 && errno == EINTR)
+				;
+			for (size_t i = 0; i < nr; i++)
+				close(fds[i]);
+		}
+		_exit(0);
+	}
+	close(done[0]);
+	waitpid(child, NULL, 0);
+	for (size_t i = 0; i < nr; i++)
+		close(fds[i]);
+	close(done[1]);
+	return true;
+}
+
 static void close_all(struct recorder *rc)
 {
 	for (int i = 0; i < rc->nr_bufs; i++)
 		munmap(rc->bufs[i].base, rc->bufs[i].size + rc->page);
-	for (size_t i = 0; i < rc->nr_fds; i++)
-		close(rc->fds[i]);
+	if (!rc->probes || rc->nr_fds <= 4 || !close_detached(rc->fds, rc->nr_fds))
+		for (size_t i = 0; i < rc->nr_fds; i++)
+			close(rc->fds[i]);
 	rc->nr_bufs = 0;
 	rc->nr_fds = 0;
 }
