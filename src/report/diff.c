@@ -6,6 +6,7 @@
  * its object and the function that touches it most. Lines of one name are
  * summed: a struct that a fix spread over two lines stays one entry.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report/columns.h"
@@ -33,6 +34,11 @@ size_t report__line_name(const struct report *r, const struct c2c_line *l, char 
 			return scnprintf(buf, size, "%s via %s", object_base_name(line_object(l)),
 					 nm.code.inl_func ? nm.code.inl_func : nm.code.func);
 	}
+	/* a file's bytes without a symbol (a stripped binary): where in the
+	 * file, which a renamed copy of it keeps */
+	if (l->data_map && l->data_map->name && l->data_map->name[0] == '/' && l->addr >= l->data_map->start)
+		return scnprintf(buf, size, "%s+%#" PRIx64, object_base_name(line_object(l)),
+				 l->addr - l->data_map->start + l->data_map->pgoff);
 	return scnprintf(buf, size, "%s", object_base_name(line_object(l)));
 }
 
@@ -80,6 +86,82 @@ static int entry_cmp(const void *pa, const void *pb, void *arg)
 	return strcmp(a->name, b->name);
 }
 
+/* What names a line within its object, which a renamed object keeps:
+ * " via FUNCTION", or "+0xOFFSET" into the file; NULL for other names. */
+static const char *via(const char *name)
+{
+	const char *v = strstr(name, " via "), *p = NULL;
+
+	if (v)
+		return v;
+	for (const char *q = strstr(name, "+0x"); q; q = strstr(q + 1, "+0x"))
+		p = q;
+	return p && !strchr(p, ' ') ? p : NULL;
+}
+
+/* A line gone whose object is named differently after (a renamed binary:
+ * "bench via f" and "bench-fixed via f", "bench+0x3080" and
+ * "bench-fixed+0x3080") is the line new there, when exactly one of each
+ * has that function or offset: merged as "bench -> bench-fixed via f". */
+static void match_renamed(struct report_diff *d)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		struct diff_entry *g = &d->e[i], *n = NULL;
+		const char *f = via(g->name);
+		size_t hits = 0, j_hit = 0;
+		char name[sizeof(g->name)];
+
+		if (!f || !g->in_before || g->in_after)
+			continue;
+		for (size_t j = 0; j < d->nr; j++) {
+			const char *f2 = via(d->e[j].name);
+
+			if (j != i && f2 && !strcmp(f, f2) && d->e[j].in_after && !d->e[j].in_before) {
+				hits++;
+				j_hit = j;
+			}
+		}
+		for (size_t j = 0; j < d->nr && hits == 1; j++) {
+			const char *f2 = via(d->e[j].name);
+
+			if (j != i && f2 && !strcmp(f, f2) && d->e[j].in_before && !d->e[j].in_after)
+				hits++;         /* another gone line of that function: ambiguous */
+		}
+		if (hits != 1)
+			continue;
+		n = &d->e[j_hit];
+		scnprintf(name, sizeof(name), "%.*s -> %s", (int)(f - g->name), g->name, n->name);
+		scnprintf(g->name, sizeof(g->name), "%s", name);
+		g->after = n->after;
+		g->in_after = true;
+		d->renamed++;
+		memmove(n, n + 1, (d->nr - j_hit - 1) * sizeof(*n));
+		d->nr--;
+		if (j_hit < i)
+			i--;
+	}
+}
+
+/* Why lines may not match: different kinds of events, or nothing common. */
+static void diff_why(struct report_diff *d)
+{
+	bool sw_b = report__notice(d->before) != NULL, sw_a = report__notice(d->after) != NULL;
+	size_t both = 0;
+
+	for (size_t i = 0; i < d->nr; i++)
+		both += d->e[i].in_before && d->e[i].in_after;
+	if (sw_b != sw_a)
+		scnprintf(d->why, sizeof(d->why), "the recordings' events differ: %s has %s, %s has %s; their "
+			  "counts do not compare (record both with the same events)", "before",
+			  sw_b ? "software events (page faults: first touches, no HITM)" : "memory events (HITM)",
+			  "after", sw_a ? "software events (page faults: first touches, no HITM)" :
+			  "memory events (HITM)");
+	else if (d->nr && !both)
+		scnprintf(d->why, sizeof(d->why), "no line of one recording has a name in the other: lines are "
+			  "matched by data symbol, heap site, or object and function; different programs, or "
+			  "objects without symbols at other addresses, do not match");
+}
+
 void report_diff__build(const struct report *before, const struct report *after, struct report_diff *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -88,6 +170,8 @@ void report_diff__build(const struct report *before, const struct report *after,
 	d->after = after;
 	add_side(d, before, false);
 	add_side(d, after, true);
+	match_renamed(d);
+	diff_why(d);
 	qsort_r(d->e, d->nr, sizeof(*d->e), entry_cmp, &d->mode);
 }
 

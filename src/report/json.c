@@ -456,7 +456,9 @@ size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp)
 	n += fprintf(fp, "  ");
 	n += jkey_str(fp, "before", pd_reader__path(d->before->reader), ",\n  ");
 	n += jkey_str(fp, "after", pd_reader__path(d->after->reader), ",\n  ");
-	n += jkey_str(fp, "display", c2c_display__name(d->mode), ",\n");
+	n += jkey_str(fp, "display", c2c_display__name(d->mode), ",\n  ");
+	n += jkey_str(fp, "warning", d->why[0] ? d->why : NULL, ",\n  ");
+	n += fprintf(fp, "\"renamed\": %zu,\n", d->renamed);
 	n += fprintf(fp, "  \"lines\": [");
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct diff_entry *e = &d->e[i];

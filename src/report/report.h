@@ -273,6 +273,10 @@ struct report_diff {
 	enum c2c_display mode;      /* the one both views use */
 	struct diff_entry *e;       /* by the mode's metric before, then after */
 	size_t nr, alloc;
+	size_t renamed;             /* entries matched by "via FUNCTION" across objects renamed */
+	/* why lines may not match, in words, or "": the recordings' events
+	 * differ (memory events against page faults), or no name is common */
+	char why[512];
 };
 
 /* Frees the counts and rows (c2c_line__counts, c2c_line__rows) of the

@@ -808,6 +808,11 @@ size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp)
 		     pd_reader__path(d->after->reader));
 	n += fprintf(fp, "# lines matched by what they hold (data symbol, heap site, object and function), -d %s\n",
 		     what);
+	if (d->renamed)
+		n += fprintf(fp, "# %zu line%s matched across a renamed object by function or file offset (\"A -> B via f\")\n",
+			     d->renamed, d->renamed == 1 ? "" : "s");
+	if (d->why[0])
+		n += fprintf(fp, "# warning: %s\n", d->why);
 	n += fprintf(fp, "\n%-72s %10s %10s %8s %8s %8s %8s %8s\n", "Name", "before", "after", "change", "Loads<",
 		     "Loads>", "Stores<", "Stores>");
 	for (size_t i = 0; i < d->nr; i++) {

@@ -151,4 +151,33 @@ expect_eq "no contention" "$(json_get q.json '(j["cachelines"][0]["verdict"], j[
 "$C2CSCAN" report --stdio -d all -i quiet.data >q.stdio 2>err || fail "quiet stdio: $(cat err)"
 grep -q '^      verdict: no contention sampled: no HITM among its 8 loads' q.stdio || fail "quiet stdio: $(grep verdict q.stdio)"
 grep -q 'advice:' q.stdio && fail "quiet stdio advises: $(grep advice q.stdio)"
+
+# diff across a renamed stripped binary: its lines have no symbol; matched
+# by file offset (every line was "gone" and "new")
+if command -v strip >/dev/null 2>&1; then
+	strip -o stripped-a "$bin" && cp stripped-a stripped-b
+	sed "s|$bin|$PWD/stripped-a|g" before.scn >sa.scn
+	sed "s|$bin|$PWD/stripped-b|g" before.scn >sb.scn
+	mkperf sa.scn sa.data
+	mkperf sb.scn sb.data
+	"$C2CSCAN" diff --json sa.data sb.data >rn.json 2>err || fail "diff renamed: $(cat err)"
+	expect_eq "renamed: matched" "$(json_get rn.json '(j["renamed"], sorted((e["name"].split(" -> ")[0], e["before"] is not None, e["after"] is not None) for e in j["lines"]))')" \
+		"(2, [('stripped-a', True, True), ('stripped-a', True, True)])"
+	"$C2CSCAN" diff sa.data sb.data | grep -q '^# 2 lines matched across a renamed object' || fail "diff renamed: not said"
+fi
+# diff across events (HITM against page faults): said, not only "gone"
+cat >pf.scn <<'SCN'
+attr name=page-faults type=software config=2 sample_type=ip,tid,time,addr,cpu,period id=1
+feature hostname=fixture nrcpus=4 arch=x86_64
+comm pid=19501 time=1000 comm=pf exec
+mmap2 pid=19501 time=1001 start=0x600000 len=0x1000 prot=rw flags=private name=//anon
+round
+sample attr=1 pid=19501 cpu=0 time=1100 addr=0x600040 ip=0x401100
+round
+SCN
+if mkperf pf.scn pf.data 2>/dev/null; then
+	"$C2CSCAN" diff -d all before.data pf.data >ev.txt 2>err || fail "diff across events: $(cat err)"
+	grep -q "^# warning: the recordings' events differ: before has memory events (HITM), after has software events" ev.txt ||
+		fail "diff across events: not said: $(head -n 6 ev.txt)"
+fi
 done_test
