@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "names/names.h"
 #include "report/report_int.h"
 #include "util/htab.h"
@@ -50,16 +51,21 @@ static bool is_wrapper(const struct report *r, const char *func)
 }
 
 /* The first frame outside the wrappers (frames are return addresses: named
- * at the call, address - 1). A frame no function holds ends the walk at the
- * last named one: a frame-pointer chain through code without frame pointers
- * continues with garbage. */
+ * at the call, address - 1). A frame no function names is the caller when
+ * it lies in mapped code (a static function without a symbol: its address
+ * is the site, not the wrapper's); else it ends the walk at the last named
+ * one (a frame-pointer chain through code without frame pointers continues
+ * with garbage). */
 static uint64_t first_outside(struct report *r, uint32_t pid, uint64_t time, const uint64_t *f, uint32_t nr)
 {
 	for (uint32_t i = 0; i < nr; i++) {
 		struct code_loc loc;
 
-		if (!names__code(r->names, r->maps, pid, f[i] - 1, time, &loc) || !loc.func)
-			return f[i ? i - 1 : 0];
+		if (!names__code(r->names, r->maps, pid, f[i] - 1, time, &loc) || !loc.func) {
+			const struct map_desc *m = maps__find(r->maps, pid, f[i] - 1, time);
+
+			return m && (!m->v2 || (m->prot & PROT_EXEC)) ? f[i] : f[i ? i - 1 : 0];
+		}
 		/* an inlined wrapper leaves the call where it was inlined */
 		if (!is_wrapper(r, loc.func))
 			return f[i];

@@ -130,6 +130,16 @@ grep -q '^ *: 4 allocation stacks, 3 wrapper calls skipped' w.stdio ||
 "$C2CSCAN" record -q --alloc -e page-faults -u -o w0.data -- "$wr" >/dev/null 2>err
 "$C2CSCAN" report --json -d all -i w0.data >w0.json 2>err
 expect_eq "heap sites without a call graph" "$(sites w0.json)" "$S0=xmalloc:- $S1=xmalloc:- $S2=xmalloc:-"
+# a wrapper called from functions without a symbol (a stripped program that
+# keeps only xmalloc's): the site is the caller's address, not xmalloc
+if command -v strip >/dev/null 2>&1 && ${CC:-gcc} -std=gnu11 -O1 -D_GNU_SOURCE -Wl,--build-id=none -o wrapped-n \
+	"$TOP/tests/progs/wrapped.c" -lpthread 2>/dev/null && strip --strip-all -K xmalloc wrapped-n; then
+	"$C2CSCAN" record -q --alloc -e page-faults -u -g -o wn.data -- ./wrapped-n >/dev/null 2>err || fail "record wn: $(cat err)"
+	"$C2CSCAN" report --json -d all -i wn.data >wn.json 2>err || fail "report wn: $(cat err)"
+	expect_eq "sites of unnamed callers" "$(json_get wn.json 'sorted(set((h["site"], h["alloc_stack"][0], h["site_address"] == h["alloc_stack"][1].split()[0]) for l in j["cachelines"] for o in l["offsets"] for h in [o.get("heap")] if h and h["size"] >= 64 * 4096))')" \
+		"[(None, 'xmalloc', True)]"
+	expect_eq "three callers" "$(json_get wn.json 'len(set(o["heap"]["site_address"] for l in j["cachelines"] for o in l["offsets"] if o.get("heap") and o["heap"]["size"] >= 64 * 4096))')" 3
+fi
 # the allocator probes of a running process, with dwarf stacks
 "$wr" wait >wp.out &
 bgpid=$!
