@@ -1312,9 +1312,12 @@ static int start_alloc(struct recorder *rc)
 static int open_output(struct recorder *rc)
 {
 	int ret;
+	struct stat st;
 
+	/* a previous recording, not a device or a pipe: as root, -o /dev/null
+	 * moved /dev/null away and put a regular file in its place */
 	snprintf(rc->old, sizeof(rc->old), "%s.old", rc->o.out);
-	if (!access(rc->o.out, F_OK) && !rename(rc->o.out, rc->old))
+	if (!stat(rc->o.out, &st) && S_ISREG(st.st_mode) && st.st_size && !rename(rc->o.out, rc->old))
 		rc->moved_old = true;
 	ret = pd_writer__open(&rc->w, rc->o.out);
 	if (ret < 0) {

@@ -97,6 +97,8 @@ int report__coalesce(struct report *r, size_t nr_lines)
 		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
 			continue;
 		report__key_sample(r, &ev, e, &cs);
+		if (r->alloc_shim && report__tool_sample(r, &cs))
+			continue;
 		hash = cs.key_hash;
 		pos = htab__start(&keys, hash);
 		while (!ours && (i = htab__next(&keys, hash, &pos)) != HTAB_NONE)

@@ -416,8 +416,9 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 		     ", \"unknown_ids\": %" PRIu64 "},\n", pd_reader__stats(r->reader)->bad_records,
 		     pd_reader__stats(r->reader)->other_types, pd_reader__stats(r->reader)->unknown_ids);
 	n += fprintf(fp, "  \"keys\": {\"private\": %" PRIu64 ", \"unmapped\": %" PRIu64 ", \"shared\": %" PRIu64
-		     ", \"kernel\": %" PRIu64 "},\n",
-		     r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);
+		     ", \"kernel\": %" PRIu64 ", \"tool\": %" PRIu64 "},\n",
+		     r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key,
+		     r->samples_tool);
 	n += jallocations(fp, r);
 	n += fprintf(fp, "  \"totals\": {");
 	n += jstats(fp, c2c__totals(r->c2c));

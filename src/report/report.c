@@ -499,6 +499,28 @@ const struct report_event *report__sample_event(const struct report *r, const st
 
 /* Pass 2 keys samples here and counts them on the relay's thread; ev is
  * the whole sample when it has a call chain or stack to unwind. */
+/* Whether a mapping is c2cscan's own (the allocation shim record --alloc
+ * preloads): its name checked once per distinct name (they are interned). */
+static bool tool_object(const struct report *r, const char *name)
+{
+	struct tool_names *t = r->tool;
+
+	if (!name)
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (t->name[i] == name)
+			return t->tool[i];
+	t->name[t->next] = name;
+	t->tool[t->next] = strstr(object_base_name(name), "libc2cscan-alloc") != NULL;
+	t->next ^= 1;
+	return t->tool[t->next ^ 1];
+}
+
+bool report__tool_sample(const struct report *r, const struct c2c_sample *cs)
+{
+	return tool_object(r, cs->code_object) || tool_object(r, cs->object);
+}
+
 static void count_sample(struct report *r, const struct pd_sample_core *s, const struct pd_event *ev,
 			 struct relay *rl)
 {
@@ -521,6 +543,12 @@ static void count_sample(struct report *r, const struct pd_sample_core *s, const
 		r->samples_na++;
 	cs = relay__slot(rl);
 	key_sample(r, s, e, cs);
+	/* the shim's own code and memory are not the program's: left out,
+	 * counted (the slot is taken again by the next sample) */
+	if (r->alloc_shim && report__tool_sample(r, cs)) {
+		r->samples_tool++;
+		return;
+	}
 	if (cs->key.kind == CL_KERNEL) {
 		r->samples_kernel_key++;
 	} else if (cs->key.kind == CL_SHARED) {
@@ -622,7 +650,7 @@ int report__regroup(struct report *r, enum report_coalesce by, const struct cl_k
 		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
 			continue;
 		report__key_sample(r, &ev, e, &cs);
-		if (!cl_key__equal(&cs.key, line))
+		if (!cl_key__equal(&cs.key, line) || (r->alloc_shim && report__tool_sample(r, &cs)))
 			continue;
 		/* the row identity is (offset, iaddr): put the grouping there */
 		cs.ip = by == COALESCE_PID ? cs.pid : by == COALESCE_TID ? cs.tid : 0;
@@ -713,6 +741,9 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 
 		r->heap = heap__new(r->allocs->ev, r->allocs->nr, &side);
 	}
+	/* the shim loaded into the program: its own samples are left out */
+	r->alloc_shim = info->alloc != NULL;
+	r->tool = xcalloc(1, sizeof(*r->tool));
 	report__callchains_start(r);
 	ret = pass2(r);
 	if (ret < 0) {
@@ -750,6 +781,7 @@ void report__delete(struct report *r)
 	for (size_t i = 0; i < r->nr_events; i++)
 		free(r->events[i].name);
 	free(r->forks);
+	free(r->tool);
 	free(r->mmaps);
 	free(r->events);
 	free(r);

@@ -36,6 +36,13 @@ struct report {
 	uint64_t samples_no_addr_field; /* samples of events without PERF_SAMPLE_ADDR */
 	uint64_t samples_na;        /* data_src says nothing (N/A): not memory ops */
 	uint64_t samples_unknown_attr;
+	uint64_t samples_tool;      /* in c2cscan's allocation shim's code or memory: left out */
+	bool alloc_shim;            /* the recording has its allocation events (record --alloc) */
+	struct tool_names {         /* tool_object's cache: the last two names */
+		const char *name[2];
+		bool tool[2];
+		int next;
+	} *tool;
 	uint64_t samples_kernel_key, samples_shared_key, samples_private_key, samples_unmapped;
 	uint64_t lost, lost_samples, throttles;
 	bool partial;               /* the stream stopped on an error */
@@ -79,6 +86,8 @@ size_t report__detailed_lines(const struct report *r);
 struct c2c_sample;
 struct pd_event;
 /* Keys sample ev of event e into cs as pass 2 counts it (report.c). */
+/* A sample in c2cscan's own allocation shim (its code or memory). */
+bool report__tool_sample(const struct report *r, const struct c2c_sample *cs);
 void report__key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
 			struct c2c_sample *cs);
 /* The event of a sample, if it has data addresses; else NULL. */

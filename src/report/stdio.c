@@ -195,6 +195,9 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 			"approximate for file-backed memory: MMAP v1 records lack prot/flags, private assumed");
 	snprintf(buf, sizeof(buf), "%" PRIu64 " private (%" PRIu64 " unmapped), %" PRIu64 " shared, %" PRIu64 " kernel",
 		 r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key);
+	if (r->samples_tool)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; %" PRIu64 " in c2cscan's allocation shim "
+			 "(its code and memory) left out", r->samples_tool);
 	n += kv(fp, "Sample keys", buf);
 	n += fprintf_allocations(r, fp, buf, sizeof(buf));
 	n += fprintf_call_graphs(r, fp, buf, sizeof(buf));

@@ -16,6 +16,11 @@ fi
 "$C2CSCAN" report --json -d all -i ae.data >ae.json 2>err || fail "report: $(cat err)"
 expect_eq "zero-size allocations" "$(json_get ae.json '(j["allocations"]["zero_size"], j["allocations"]["unmatched_frees"], j["allocations"]["frees"] >= 4)')" \
 	"(3, 0, True)"
+# the shim's own code and memory (real_malloc, its thread buffers) are not
+# the program's: left out, counted
+"$C2CSCAN" report --json -d all --show-all -i ae.data >ae-all.json 2>err || fail "report: $(cat err)"
+expect_eq "the shim's samples" "$(json_get ae-all.json '(j["keys"]["tool"] > 0, [l["object"] for l in j["cachelines"] for o in l["offsets"] if "c2cscan-alloc" in (o["code_object"] or "") + (l["object"] or "") or (o["data_symbol"] or "").startswith("real_")])')" \
+	"(True, [])"
 "$C2CSCAN" report --stdio -d all -i ae.data >ae.stdio 2>err || fail "stdio: $(cat err)"
 grep -q '^  Allocations *: [0-9]* objects, [0-9]* frees in 1 process(es) (record --alloc); 3 of 0 bytes$' ae.stdio ||
 	fail "stdio Allocations: $(grep Allocations ae.stdio)"

@@ -168,4 +168,12 @@ if "$C2CSCAN" record -q -e page-faults -c 1 -o nullw.data -- "$TOP/$B/progs/null
 else
 	fail "record nullwrite: $(cat err)"
 fi
+# -o naming a device (as root, -o /dev/null): never moved to .old and
+# replaced by a regular file; tried on a device of the test's own
+if mknod -m 666 nulldev c 1 3 2>/dev/null; then
+	"$C2CSCAN" record -q -e page-faults -o nulldev -- true >/dev/null 2>&1
+	[ -c nulldev ] || fail "record -o DEVICE replaced the device"
+	[ -e nulldev.old ] && fail "record -o DEVICE moved it to .old"
+	rm -f nulldev nulldev.old
+fi
 done_test

@@ -52,6 +52,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -117,8 +118,12 @@ static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt
 	va_end(ap);
 	fputc('\n', stderr);
 	if (g_mk->w) {
+		struct stat st;
+
 		pd_writer__delete(g_mk->w);
-		unlink(g_mk->out);
+		/* what it wrote, never a device named as the output */
+		if (!stat(g_mk->out, &st) && S_ISREG(st.st_mode))
+			unlink(g_mk->out);
 	}
 	exit(1);
 }
