@@ -1512,10 +1512,26 @@ static void unknown_element(struct data_loc *d, size_t from)
 	last[1] = '?';
 }
 
+/* Whether an access at off into a mapping of msize bytes, no allocation
+ * recorded, is inside one object of tsize at its start: an mmap'ed struct
+ * (the mapping may be longer: the kernel merges a new anonymous mapping
+ * with the one above it). Not an array of the type over the mapping: malloc
+ * serves large blocks by mmap 16 bytes in, and arenas hold many objects;
+ * with record --alloc those are heap objects, named from their own start. */
+static bool fills_mapping(uint64_t tsize, uint64_t msize, uint64_t off)
+{
+	return tsize <= msize && off < tsize;
+}
+
 /* Type and member path of result r for data address data. */
 static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_start, uint64_t obj_size,
 		     struct data_loc *out)
 {
+	/* no allocation was recorded: a whole mapping is the object only
+	 * when one of the type fills it (DTYPE_WHOLE_MAPPING) */
+	bool whole = obj_size & DTYPE_WHOLE_MAPPING;
+
+	obj_size &= ~DTYPE_WHOLE_MAPPING;
 	Dwarf_Die type = r->type;
 	Dwarf_Word size = 0;
 	bool sized = !dwarf_aggregate_size(&type, &size) && size;
@@ -1545,7 +1561,7 @@ static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_star
 		snprintf(out->member, sizeof(out->member), "%s", r->var);
 	from = strlen(out->member);
 	if (r->indexed && !r->var && obj_size && sized && data >= obj_start && data - obj_start < obj_size &&
-	    off >= 0 && data - obj_start >= (uint64_t)off &&
+	    (!whole || fills_mapping(size, obj_size, data - obj_start)) && off >= 0 && data - obj_start >= (uint64_t)off &&
 	    (!r->scale || (data - obj_start - (uint64_t)off) % r->scale == 0)) {
 		/* the heap object's start is element 0: the exact element */
 		off = (int64_t)(data - obj_start);

@@ -153,6 +153,9 @@ int symbols__insn_bytes(struct symbols *s, int machine, const uint8_t *buf, size
 			struct insn_access *out);
 int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path);
 
+/* In obj_size: the object is a whole anonymous mapping and no allocation
+ * was recorded; its start is the base when the type fits in it. */
+#define DTYPE_WHOLE_MAPPING (1ULL << 63)
 /*
  * The type of what the instruction at addr (in code mapping map) accessed
  * at data address data (0: unknown), from its memory operand and the

@@ -848,10 +848,11 @@ void report__row_names(const struct report *r, const struct c2c_line *l, const s
 	const struct map_desc *m = l->data_map;
 
 	/* allocations recorded, and none covers this anonymous memory: it
-	 * was mapped as a whole (mmap), the mapping is the object */
-	if (!o && r->heap && m && l->key.kind != CL_KERNEL && map_desc__unnamed_anon(m)) {
+	 * was mapped as a whole (mmap), the mapping is the object; without
+	 * them, it may be when a type fills it (DTYPE_WHOLE_MAPPING) */
+	if (!o && m && l->key.kind != CL_KERNEL && map_desc__unnamed_anon(m)) {
 		start = m->start;
-		size = m->end - m->start;
+		size = (m->end - m->start) | (r->heap ? 0 : DTYPE_WHOLE_MAPPING);
 	}
 	names__row(r->names, r->maps, r->use_time, l, row, start, size, out);
 }

@@ -92,4 +92,14 @@ grep -q "^$bin: [0-9]* memory-access instructions, [0-9]* typed" cov.txt || fail
 "$TOP/$B/tools/typecov" -v "$bin" | grep -q "struct conn *st.bytes *(variable)" || fail "typecov -v"
 "$TOP/$B/tools/typecov" /nonexistent 2>err
 [ $? = 1 ] && grep -q "typecov: /nonexistent: " err || fail "typecov on a missing file: $(cat err)"
+
+# a struct that is a whole mapping, indexed by CPU (c->per_cpu[cpu].misses):
+# each element named from the mapping's start, with --alloc and without
+for alloc in --alloc ""; do
+	"$C2CSCAN" record -q $alloc -e page-faults -c 1 -o m.data -- "$TOP/$B/progs/mapped" >/dev/null 2>err ||
+		{ fail "record mapped $alloc: $(cat err)"; continue; }
+	"$C2CSCAN" report --json -d all --show-all -i m.data >m.json 2>err || fail "report mapped: $(cat err)"
+	expect_eq "mapped $alloc" "$(json_get m.json 'sorted(set(o["data_member"] for l in j["cachelines"] for o in l["offsets"] if o["symbol"] == "cache_miss"), key=lambda m: (len(m), m))')" \
+		"['per_cpu[0].misses', 'per_cpu[1].misses', 'per_cpu[2].misses', 'per_cpu[3].misses', 'per_cpu[4].misses', 'per_cpu[5].misses', 'per_cpu[6].misses', 'per_cpu[7].misses', 'per_cpu[8].misses', 'per_cpu[9].misses', 'per_cpu[10].misses', 'per_cpu[11].misses', 'per_cpu[12].misses', 'per_cpu[13].misses', 'per_cpu[14].misses', 'per_cpu[15].misses']"
+done
 done_test
