@@ -316,7 +316,8 @@ struct heap *heap__new(const struct pd_alloc_event *ev, uint64_t nr, const struc
 		}
 	}
 	/* parents before their children: by the time each was forked */
-	qsort(runs, nr_runs, sizeof(*runs), run_cmp);
+	if (nr_runs)
+		qsort(runs, nr_runs, sizeof(*runs), run_cmp);
 	for (size_t r = 0; r < nr_runs; r++) {
 		struct heap_proc *p = NULL;
 		size_t fk = 0, mk = 0;

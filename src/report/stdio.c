@@ -728,15 +728,8 @@ static size_t fprintf_wrapped(FILE *fp, const char *first, const char *cont, con
 	size_t n = 0;
 
 	while (*text) {
-		size_t room = WIDTH - strlen(lead), len = strlen(text);
+		size_t len = text_row(text, WIDTH - strlen(lead));
 
-		if (len > room) {
-			len = room;
-			while (len && text[len] != ' ')
-				len--;
-			if (!len)
-				len = room;
-		}
 		n += fprintf(fp, "%s%.*s\n", lead, (int)len, text);
 		text += len;
 		while (*text == ' ')

@@ -1162,15 +1162,8 @@ static void notice_rows(struct tui *t)
 
 	t->nr_notice_rows = 0;
 	while (s && *s && t->nr_notice_rows < ARRAY_SIZE(t->notice_rows)) {
-		size_t len = strlen(s), room = sizeof(t->notice_rows[0]) - 4;
+		size_t len = text_row(s, sizeof(t->notice_rows[0]) - 4);
 
-		if (len > room) {
-			len = room;
-			while (len && s[len] != ' ')
-				len--;
-			if (!len)
-				len = room;
-		}
 		snprintf(t->notice_rows[t->nr_notice_rows++], sizeof(t->notice_rows[0]), "%.*s", (int)len, s);
 		s += len;
 		while (*s == ' ')

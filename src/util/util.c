@@ -364,3 +364,15 @@ void hex_encode(char *buf, const uint8_t *p, size_t n)
 	}
 	buf[2 * n] = '\0';
 }
+
+size_t text_row(const char *s, size_t room)
+{
+	size_t len = strlen(s);
+
+	if (len <= room)
+		return len;
+	len = room;
+	while (len && s[len] != ' ')
+		len--;
+	return len ? len : room;
+}

@@ -75,6 +75,10 @@ const char *strtab__str(const struct strtab *t, uint64_t id);
 bool path_is_pseudo_fs(const char *path);
 size_t name_len_undeleted(const char *name, size_t len);
 
+/* How much of s a row of room characters holds, cut after a whole word
+ * (mid-word only when one word is longer than the row). */
+size_t text_row(const char *s, size_t room);
+
 /* snprintf that returns what it stored (<= size - 1; 0 when size is 0),
  * not what it would have liked to. */
 size_t scnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
