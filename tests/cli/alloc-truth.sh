@@ -78,6 +78,36 @@ if [ -e /sys/bus/event_source/devices/uprobe ]; then
 	json_get loop.json 'j["allocations"]["objects"]' | grep -q '^[1-9]' || fail "-p: no allocation recorded"
 fi
 
+# inside its allocator call (calloc's zeroing, realloc's copy: C library code
+# before the new object's event), the allocating thread touches the object
+# being created; another thread there, or the program's code, a freed one
+LIBC=$(ldd "$TOP/$B/progs/allocedge" 2>/dev/null | awk '$1 ~ /^libc\.so/ { print $3 }')
+Q=$([ -n "$LIBC" ] && nm -D --defined-only "$LIBC" 2>/dev/null | awk '$3 ~ /^qsort@/ { print $1; exit }')
+if [ -n "$Q" ]; then
+	ip=$(printf '%#x' $((0x7f0000000000 + 0x$Q + 0x10)))
+	cat >cr.scn <<SCN
+attr name=cpu/mem-stores/P type=raw config=0x82d0 precise=3 id=2
+feature hostname=fixture nrcpus=4 arch=x86_64
+comm  pid=14001 time=1000 comm=creator exec
+mmap2 pid=14001 time=1001 start=0x400000 len=0x2000 maj=8 min=1 ino=1401 gen=1 prot=r-x flags=private name=/usr/bin/creator
+mmap2 pid=14001 time=1002 start=0x7f0000000000 len=0x200000 prot=r-x flags=private name=$LIBC
+mmap2 pid=14001 time=1003 start=0x2000000 len=0x21000 prot=rw flags=private name=[heap]
+fork  pid=14001 tid=14011 time=1004
+alloc pid=14001 tid=14001 time=1100 addr=0x2001000 size=4096 site=0x401050
+free  pid=14001 tid=14001 time=1200 addr=0x2001000
+alloc pid=14001 tid=14001 time=1301 addr=0x2001000 size=8192 site=0x401070 fn=1
+round
+sample attr=2 pid=14001 tid=14001 cpu=0 time=1250 addr=0x2001300 ip=0x401100 src=st_l1hit
+sample attr=2 pid=14001 tid=14001 cpu=0 time=1300 addr=0x2001100 ip=$ip src=st_l1hit
+sample attr=2 pid=14001 tid=14011 cpu=1 time=1300 addr=0x2001200 ip=$ip src=st_l1hit
+round
+SCN
+	mkperf cr.scn cr.data
+	"$C2CSCAN" report --json -d all --show-all -i cr.data >cr.json 2>err || fail "report cr: $(cat err)"
+	expect_eq "the object being created" "$(json_get cr.json 'sorted((o["tids"][0], o["heap"]["site_address"], o["heap"]["freed"]) for l in j["cachelines"] for o in l["offsets"] if o["heap"])')" \
+		"[(14001, '0x401050', True), (14001, '0x401070', False), (14011, '0x401050', True)]"
+fi
+
 # a section over 64 MiB (a long run: a g++ compile wrote 97 MB) is read, not
 # silently dropped with every heap name
 [ -x "$TOP/$B/tools/genbig" ] || skip "genbig not built"
