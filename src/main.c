@@ -45,6 +45,12 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 129;
 	}
+	if (!strcmp(argv[1], "--list-commands")) {
+		/* for the bash completion: the table, not a copy of it */
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			puts(cmds[i].name);
+		return 0;
+	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v") || !strcmp(argv[1], "version")) {
 		printf("c2cscan %s\n", C2CSCAN_VERSION);
 		return 0;

@@ -4,6 +4,8 @@
 #ifndef C2CSCAN_CLI_H
 #define C2CSCAN_CLI_H
 
+#include <stdbool.h>
+
 int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
@@ -29,6 +31,10 @@ const char *cli__closest_option(const struct option *opts, const char *arg);
 /* Says in one line that arg is not an option of c2cscan cmd, naming the
  * closest one; returns the usage exit status (129). */
 int cli__unknown_option(const char *cmd, const char *arg, const struct option *opts);
+/* "c2cscan CMD --list-options": prints its options, short and long, one
+ * a line, from the tables its parser uses (the bash completion asks for
+ * them: one list, never stale); true when that was the command line. */
+bool cli__list_options(int argc, char **argv, const char *shortopts, const struct option *opts);
 /* What getopt_long's c (':' a missing value, else an unknown option) at
  * arg says, as cli__usage_error or cli__unknown_option. */
 int cli__option_error(const char *cmd, int c, const char *arg, const struct option *opts);

@@ -30,6 +30,8 @@ static int usage_error(const char *fmt, const char *arg)
 	return cli__usage_error("diff", fmt, arg);
 }
 
+#define SHORTOPTS ":d:h"
+
 int cmd_diff(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON };
@@ -51,7 +53,9 @@ int cmd_diff(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+	if (cli__list_options(argc, argv, SHORTOPTS, longopts))
+		return 0;
+	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		opt = cli__report_option("diff", c, optarg, &o);
 		if (opt < 0)
 			return -opt;

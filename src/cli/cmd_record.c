@@ -129,6 +129,8 @@ static bool parse_call_graph(const char *s, struct record_opts *o)
 	return o->stack_size <= RECORD_STACK_MAX;
 }
 
+#define SHORTOPTS "+:e:o:c:F:m:p:t:aC:ukqvhl:gN"
+
 /* Returns -1 when parsing succeeded, else the exit status. */
 static int parse_options(int argc, char **argv, struct record_opts *o)
 {
@@ -163,7 +165,9 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:o:c:F:m:p:t:aC:ukqvhl:gN", longopts, NULL)) != -1) {
+	if (cli__list_options(argc, argv, SHORTOPTS, longopts))
+		return 0;
+	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (record_opts__add_events(o, optarg))

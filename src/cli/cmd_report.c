@@ -66,6 +66,8 @@ static int parse_uint(const char *s, unsigned *out)
 	return 0;
 }
 
+#define SHORTOPTS ":i:d:k:fghNc:"
+
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
@@ -106,7 +108,9 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:k:fghNc:", longopts, NULL)) != -1) {
+	if (cli__list_options(argc, argv, SHORTOPTS, longopts))
+		return 0;
+	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		opt = cli__report_option("report", c, optarg, &o);
 		if (opt < 0)
 			return -opt;

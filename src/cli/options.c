@@ -95,3 +95,15 @@ int cli__usage_error(const char *cmd, const char *fmt, const char *arg)
 	fprintf(stderr, " (c2cscan %s -h lists the options)\n", cmd);
 	return 129;
 }
+
+bool cli__list_options(int argc, char **argv, const char *shortopts, const struct option *opts)
+{
+	if (argc != 2 || strcmp(argv[1], "--list-options"))
+		return false;
+	for (const char *p = shortopts; *p; p++)
+		if (*p != ':' && *p != '+')
+			printf("-%c\n", *p);
+	for (const struct option *o = opts; o->name; o++)
+		printf("--%s\n", o->name);
+	return true;
+}

@@ -28,4 +28,21 @@ grep -q "record -e page-faults.*not contention\|not contention (no HITM)" "$TOP/
 for m in "$TOP"/man/*.1; do
 	grep -q "man/$(basename "$m")" "$TOP/README.md" || fail "README does not list $(basename "$m")"
 done
+# one list of options: what each command's parser takes (--list-options,
+# which the bash completion asks) is in its usage and its man page
+for c in report record diff; do
+	"$C2CSCAN" $c --list-options >opts.txt 2>err || fail "$c --list-options: $(cat err)"
+	"$C2CSCAN" $c -h >usage.txt 2>&1
+	for o in $(grep -- '^--' opts.txt); do
+		[ "$o" = --help ] && continue
+		grep -q -- "$o" usage.txt || fail "$c: $o is not in its usage"
+		grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')" "$TOP/man/c2cscan-$c.1" || fail "$c: $o is not in its man page"
+	done
+done
+expect_eq "commands" "$("$C2CSCAN" --list-commands | tr '\n' ' ')" "report record check diff "
+# the completion offers them (it asks c2cscan, not a copy)
+if command -v bash >/dev/null 2>&1; then
+	got=$(PATH="$(dirname "$C2CSCAN"):$PATH" bash -c '. "$1"; COMP_WORDS=(c2cscan report --so); COMP_CWORD=2; _c2cscan; echo "${COMPREPLY[*]}"; COMP_WORDS=(c2cscan d); COMP_CWORD=1; _c2cscan; echo "${COMPREPLY[*]}"' x "$TOP/scripts/c2cscan.bash-completion")
+	expect_eq "completion" "$(echo $got)" "--sort diff"
+fi
 done_test
