@@ -46,25 +46,37 @@ PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
 PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
 PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
-PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded
+PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counters-tsan $(B)/progs/counters-padded-tsan
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
 # object of its own, never sanitized (it runs inside the recorded program).
 SHIM := $(B)/libc2cscan-alloc.so
+# record --emulate's runtime (src/record/emu/): the ThreadSanitizer hooks
+# and the coherence model, preloaded into a -fsanitize=thread build; never
+# sanitized either.
+EMU := $(B)/libc2cscan-emu.so
 
 .PHONY: all deps check test asan tsan demo clean fuzz bench install uninstall
 # objects of the test programs are kept (make deleted them as intermediates,
 # and said so in every build)
 .SECONDARY:
-all: $(BIN) $(SHIM) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
+all: $(BIN) $(SHIM) $(EMU) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
 ifeq ($(B),build)
-all: c2cscan libc2cscan-alloc.so
+all: c2cscan libc2cscan-alloc.so libc2cscan-emu.so
 c2cscan: $(BIN)
 	$(Q)cp $< $@
 libc2cscan-alloc.so: $(SHIM)
 	$(Q)cp $< $@
+libc2cscan-emu.so: $(EMU)
+	$(Q)cp $< $@
 endif
 
 $(SHIM): src/record/shim/alloc.c src/perfdata/perf_data.h
+	$(call msg,SHLIB,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
+		-o $@ $< -ldl -lpthread
+
+$(EMU): src/record/emu/emu.c src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
@@ -124,6 +136,17 @@ $(B)/progs/counters-padded: tests/progs/counters.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O2 -g -DPADDED -o $@ $< -lpthread
 
+# ThreadSanitizer builds of it, as users build theirs, for record --emulate
+$(B)/progs/counters-tsan: tests/progs/counters.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fsanitize=thread -o $@ $< -lpthread
+
+$(B)/progs/counters-padded-tsan: tests/progs/counters.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fsanitize=thread -DPADDED -o $@ $< -lpthread
+
 $(B)/progs/%: tests/progs/%.cc
 	$(call msg,CXX,$<)
 	@mkdir -p $(dir $@)
@@ -163,14 +186,15 @@ demo:
 # shim (PREFIX/lib/c2cscan/, where record looks beside ../lib from the
 # binary), the man pages, bash completion.
 PREFIX ?= /usr/local
-INSTALL_FILES := bin/c2cscan lib/c2cscan/libc2cscan-alloc.so share/bash-completion/completions/c2cscan \
+INSTALL_FILES := bin/c2cscan lib/c2cscan/libc2cscan-alloc.so lib/c2cscan/libc2cscan-emu.so share/bash-completion/completions/c2cscan \
 	$(patsubst man/%,share/man/man1/%,$(wildcard man/*.1))
-install: $(BIN) $(SHIM)
+install: $(BIN) $(SHIM) $(EMU)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/c2cscan $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(Q)install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2cscan
 	$(Q)install -m 644 $(SHIM) $(DESTDIR)$(PREFIX)/lib/c2cscan/libc2cscan-alloc.so
+	$(Q)install -m 644 $(EMU) $(DESTDIR)$(PREFIX)/lib/c2cscan/libc2cscan-emu.so
 	$(Q)install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(Q)install -m 644 scripts/c2cscan.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/c2cscan
 
@@ -179,7 +203,7 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(PREFIX)/lib/c2cscan 2>/dev/null || true
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz c2cscan libc2cscan-alloc.so
+	rm -rf build build-asan build-tsan build-fuzz c2cscan libc2cscan-alloc.so libc2cscan-emu.so
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 

@@ -35,6 +35,9 @@ static const char record_usage[] =
 	"                        1024 with --call-graph dwarf)\n"
 	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
 	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
+	"      --emulate         the command is built with -fsanitize=thread: a coherence model\n"
+	"                        over its every access gives HITM samples on any machine\n"
+	"                        (no memory PMU needed); -c N: one access in N sampled\n"
 	"      --alloc           record the command's heap allocations too (malloc family,\n"
 	"                        operator new/delete), so that report names heap objects;\n"
 	"                        with -p/-t/-a/-C through uprobes on the C library\n"
@@ -134,7 +137,7 @@ static bool parse_call_graph(const char *s, struct record_opts *o)
 /* Returns -1 when parsing succeeded, else the exit status. */
 static int parse_options(int argc, char **argv, struct record_opts *o)
 {
-	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH };
+	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH, OPT_EMULATE };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
@@ -153,6 +156,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		{ "ldlat", required_argument, NULL, OPT_LDLAT },
 		{ "synth-method", required_argument, NULL, OPT_SYNTH },
 		{ "alloc", no_argument, NULL, OPT_ALLOC },
+		{ "emulate", no_argument, NULL, OPT_EMULATE },
 		{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
 		{ "free-fn", required_argument, NULL, OPT_FREE_FN },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
@@ -244,6 +248,9 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		case OPT_ALLOC:
 			o->alloc = true;
 			break;
+		case OPT_EMULATE:
+			o->emulate = true;
+			break;
 		case OPT_ALLOC_FN:
 		case OPT_FREE_FN:
 			o->alloc = true;
@@ -279,6 +286,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		return usage_error("%s", "-p/-t and -a exclude each other");
 	if (optind >= argc && !o->nr_pids && !o->nr_tids && !o->system_wide && !o->cpus)
 		return usage_error("%s", "nothing to record: give a command, -p, -t, -a or -C");
+	if (o->emulate && (optind >= argc || o->nr_pids || o->nr_tids || o->system_wide || o->cpus))
+		return usage_error("%s", "--emulate: give the command to launch (its runtime is preloaded)");
 	return -1;
 }
 

@@ -349,4 +349,37 @@ struct pd_info {
 	char alloc_error[128];          /* why a C2CSCAN_ALLOC section was refused, or "" */
 };
 
+
+/*
+ * Emulated memory samples (record --emulate): what the coherence model of
+ * libc2cscan-emu.so (record/emu/emu.c) writes, 48 bytes each, little-endian;
+ * record turns them into PERF_RECORD_SAMPLEs of one attr with perf's
+ * data_src encoding of the class.
+ */
+/* The event record gives the emulated samples (report knows them by it). */
+#define PD_EMU_EVENT_NAME "c2cscan-emulated/mem-loads-stores/"
+
+enum pd_emu_class {
+	PD_EMU_L1,              /* a load of a line this core holds */
+	PD_EMU_LLC,             /* a load of a line another core read (a copy) */
+	PD_EMU_HITM,            /* a load of a line another core holds modified */
+	PD_EMU_ST_L1,           /* a store to a line only this core holds */
+	PD_EMU_ST_MISS,         /* a store that invalidates other cores' copies */
+	PD_EMU_ST_HITM,         /* a store that takes the line from another core's modified copy */
+	PD_EMU__NR,
+};
+
+struct pd_emu_sample {
+	uint64_t time;          /* CLOCK_MONOTONIC ns, the recording's clock */
+	uint64_t ip;            /* the hook's return address: the access */
+	uint64_t addr;
+	uint32_t pid, tid;
+	uint32_t cpu;           /* the model's core: the thread's index */
+	uint16_t cls;           /* enum pd_emu_class */
+	uint8_t locked;         /* an atomic operation */
+	uint8_t pad;
+	uint32_t weight;        /* the class's latency, cycles */
+	uint32_t period;        /* accesses of its kind this sample stands for */
+};
+
 #endif

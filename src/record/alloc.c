@@ -21,9 +21,9 @@ struct alloc_rec {
 	char *preload;          /* LD_PRELOAD for the child */
 };
 
-static int find_shim(char *out, size_t size)
+int record_lib__find(const char *name, const char *env_var, char *out, size_t size)
 {
-	const char *env = getenv("C2CSCAN_ALLOC_SHIM");
+	const char *env = getenv(env_var);
 	char exe[PATH_MAX];
 	ssize_t n;
 	char *slash;
@@ -39,11 +39,11 @@ static int find_shim(char *out, size_t size)
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';
-	scnprintf(out, size, "%s/%s", slash ? exe : ".", SHIM_NAME);
+	scnprintf(out, size, "%s/%s", slash ? exe : ".", name);
 	if (!access(out, R_OK))
 		return 0;
 	/* installed: PREFIX/bin/c2cscan, PREFIX/lib/c2cscan/ */
-	scnprintf(out, size, "%s/../lib/c2cscan/%s", slash ? exe : ".", SHIM_NAME);
+	scnprintf(out, size, "%s/../lib/c2cscan/%s", slash ? exe : ".", name);
 	return access(out, R_OK) ? -ENOENT : 0;
 }
 
@@ -54,7 +54,7 @@ int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize)
 	int err;
 
 	*out = NULL;
-	err = find_shim(a->shim, sizeof(a->shim));
+	err = record_lib__find(SHIM_NAME, "C2CSCAN_ALLOC_SHIM", a->shim, sizeof(a->shim));
 	if (err) {
 		snprintf(why, whysize, "--alloc: cannot find %s beside c2cscan (or set C2CSCAN_ALLOC_SHIM): %s",
 			 SHIM_NAME, strerror(-err));
@@ -153,25 +153,29 @@ uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_s
 	return p;
 }
 
-void alloc_rec__delete(struct alloc_rec *a)
+void record_dir__remove(const char *dir, const char *prefix)
 {
+	DIR *d = opendir(dir);
 	struct dirent *de;
-	DIR *d;
 
-	if (!a)
-		return;
-	d = opendir(a->dir);
 	while (d && (de = readdir(d))) {
 		char path[PATH_MAX];
 
-		if (!strncmp(de->d_name, "alloc-", 6)) {
-			snprintf(path, sizeof(path), "%s/%s", a->dir, de->d_name);
+		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 			unlink(path);
 		}
 	}
 	if (d)
 		closedir(d);
-	rmdir(a->dir);
+	rmdir(dir);
+}
+
+void alloc_rec__delete(struct alloc_rec *a)
+{
+	if (!a)
+		return;
+	record_dir__remove(a->dir, "alloc-");
 	free(a->preload);
 	free(a);
 }

@@ -33,5 +33,11 @@ void alloc_rec__child_env(const struct alloc_rec *a, bool stacks);
 uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_stats *st);
 /* Removes the directory and its files. */
 void alloc_rec__delete(struct alloc_rec *a);
+/* A library record preloads (name): the path in env_var when set, else
+ * beside the running executable, else installed (../lib/c2cscan/). 0, or a
+ * negative errno. */
+int record_lib__find(const char *name, const char *env_var, char *out, size_t size);
+/* Removes dir's files whose names start with prefix, then dir. */
+void record_dir__remove(const char *dir, const char *prefix);
 
 #endif

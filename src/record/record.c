@@ -40,6 +40,7 @@
 #include "perfdata/buildid.h"
 #include "perfdata/alloc.h"
 #include "record/alloc.h"
+#include "record/emurec.h"
 #include "record/buildcache.h"
 #include "record/probes.h"
 #include "record/record.h"
@@ -108,6 +109,7 @@ struct recorder {
 	sigset_t sigorig;
 	bool signals_caught;
 	struct alloc_rec *alloc;        /* --alloc with a launched command: the shim */
+	struct emu_rec *emu;            /* --emulate: the coherence model's runtime */
 	char exe[4096];                 /* a launched command's executable (command_path) */
 	struct probes *probes;          /* --alloc through uprobes, --alloc-fn, --free-fn */
 	int cpu_out[PMU_MAX_CPUS];      /* the ring buffer's fd of each CPU (task and system modes) */
@@ -847,7 +849,8 @@ static int choose_events(struct recorder *rc)
 	struct pmu_event pe[8];
 	int n, err;
 
-	if (!rc->o.nr_events) {
+	/* --emulate: the model's samples, and a tracking event for the maps */
+	if (!rc->o.nr_events && !rc->o.emulate) {
 		n = pmu__memory_events(pe, (int)ARRAY_SIZE(pe), rc->o.ldlat, rc->o.ldlat_set);
 		if (n < 0) {
 			no_memory_pmu(n);
@@ -880,7 +883,7 @@ static int choose_events(struct recorder *rc)
 		}
 		add_event(rc, &pe[0]);
 	}
-	if (!rc->o.nr_events && !rc->o.quiet) {
+	if (!rc->o.nr_events && !rc->o.emulate && !rc->o.quiet) {
 		bool covered[PMU_MAX_CPUS] = { false };
 		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
@@ -1045,6 +1048,7 @@ static void free_all(struct recorder *rc)
 	if (rc->signals_caught)
 		release_signals(&rc->sigorig);
 	alloc_rec__delete(rc->alloc);
+	emu_rec__delete(rc->emu);
 	free(rc->probes);
 	free(rc->new_tids);
 }
@@ -1100,11 +1104,12 @@ static void summary(const struct recorder *rc)
 {
 	uint64_t size = pd_writer__data_size(rc->w);
 	struct stat st;
+	int n = 0;
 
 	if (rc->o.quiet)
 		return;
 	fprintf(stderr, "c2cscan record: %llu samples (", (unsigned long long)rc->samples);
-	for (int i = 0, n = 0; i < rc->nr_ev; i++) {
+	for (int i = 0; i < rc->nr_ev; i++) {
 		if (rc->ev[i].pe.aux_leader || rc->ev[i].pe.regs_user ||
 		    (rc->ev[i].tracking && rc->ev[i].pe.config == PERF_COUNT_SW_DUMMY &&
 		     rc->ev[i].pe.type == PERF_TYPE_SOFTWARE))
@@ -1112,7 +1117,9 @@ static void summary(const struct recorder *rc)
 		fprintf(stderr, "%s%s", n++ ? ", " : "", rc->ev[i].pe.name);
 	}
 	if (rc->probes)
-		fprintf(stderr, ", %d allocator probes", rc->probes->nr);
+		fprintf(stderr, "%s%d allocator probes", n++ ? ", " : "", rc->probes->nr);
+	if (rc->emu)
+		fprintf(stderr, "%s%s", n++ ? ", " : "", PD_EMU_EVENT_NAME);
 	/* the whole file, the allocation section and features included */
 	if (strcmp(rc->o.out, "-") && !stat(rc->o.out, &st) && S_ISREG(st.st_mode))
 		size = (uint64_t)st.st_size;
@@ -1354,6 +1361,8 @@ static int fork_command(struct recorder *rc)
 			_exit(127);
 		if (rc->alloc)
 			alloc_rec__child_env(rc->alloc, rc->o.call_graph != CALL_GRAPH_NONE);
+		if (rc->emu)
+			emu_rec__child_env(rc->emu, (uint32_t)rc->o.period);
 		execvp(rc->cmd[0], rc->cmd);
 		e = errno;
 		if (write(rc->fail[1], &e, sizeof(e)) < 0)
@@ -1545,6 +1554,35 @@ static void collect_allocs(struct recorder *rc)
 			st.events ? (double)st.bytes / st.events : 0.0);
 }
 
+/* The coherence model's samples, under an attr of their own (one warning
+ * line when there are none: the command is not built with -fsanitize=thread,
+ * or ended before writing them). */
+static void collect_emulated(struct recorder *rc)
+{
+	struct perf_event_attr attr;
+	struct emu_rec_stats st;
+	/* an id no kernel event of this file has */
+	const uint64_t id = 0xc2c5ca0000000001ULL;
+	int ret;
+
+	emu_rec__attr(&attr);
+	ret = pd_writer__add_attr(rc->w, &attr, PD_EMU_EVENT_NAME, &id, 1);
+	if (!ret)
+		ret = emu_rec__collect(rc->emu, rc->w, &attr, id, &st);
+	if (ret < 0) {
+		rc->werr = ret;
+		return;
+	}
+	rc->samples += st.samples;
+	if (!st.processes)
+		fprintf(stderr, "c2cscan record: --emulate: no emulated samples: the command is not built with "
+			"-fsanitize=thread (GCC or Clang), or it ended before writing them (_exit, a signal)\n");
+	else if (!rc->o.quiet)
+		fprintf(stderr, "c2cscan record: %llu emulated samples from %llu process(es) (a coherence model "
+			"over the accesses of a -fsanitize=thread build)\n", (unsigned long long)st.samples,
+			(unsigned long long)st.processes);
+}
+
 /* The launched command's own exit status, as a shell gives it (128 + the
  * signal that killed it), said in one line when it is not 0. */
 static int command_status(const struct recorder *rc)
@@ -1594,6 +1632,8 @@ static int finish(struct recorder *rc)
 	}
 	if (!rc->werr && rc->alloc)
 		collect_allocs(rc);
+	if (!rc->werr && rc->emu)
+		collect_emulated(rc);
 	ret = pd_writer__finish(rc->w);
 	if (!rc->werr && ret < 0)
 		rc->werr = ret;
@@ -1663,6 +1703,14 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 	status = find_targets(rc);
 	if (!status && o->alloc)
 		status = start_alloc(rc);
+	if (!status && o->emulate) {
+		char why[512];
+
+		if (emu_rec__new(&rc->emu, why, sizeof(why))) {
+			fprintf(stderr, "c2cscan record: %s\n", why);
+			status = 1;
+		}
+	}
 	if (!status)
 		status = open_output(rc);
 	if (!status)

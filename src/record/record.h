@@ -29,6 +29,7 @@ struct record_opts {
 	unsigned int ldlat;
 	bool ldlat_set, pages_set, user, kernel, system_wide, quiet;
 	bool alloc;                     /* --alloc: allocation events (record/alloc.h) */
+	bool emulate;                   /* --emulate: the coherence model's samples (record/emurec.h) */
 	bool no_buildid_cache;          /* -N: no copies in ~/.debug (record/buildcache.h) */
 	char *alloc_fns[8], *free_fns[8]; /* --alloc-fn, --free-fn; owned */
 	int nr_alloc_fns, nr_free_fns;

@@ -145,7 +145,7 @@ static void match_renamed(struct report_diff *d)
 /* Why lines may not match: different kinds of events, or nothing common. */
 static void diff_why(struct report_diff *d)
 {
-	bool sw_b = report__notice(d->before) != NULL, sw_a = report__notice(d->after) != NULL;
+	bool sw_b = report__software_only(d->before), sw_a = report__software_only(d->after);
 	size_t both = 0;
 
 	for (size_t i = 0; i < d->nr; i++)

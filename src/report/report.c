@@ -799,8 +799,27 @@ static bool software_only(const struct report *r)
 	return !any_src && any_addr && r->nr_samples;
 }
 
+bool report__software_only(const struct report *r)
+{
+	return software_only(r);
+}
+
+/* Samples of record --emulate's coherence model (record/emurec.h). */
+static bool emulated(const struct report *r)
+{
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (r->events[i].samples && !strcmp(r->events[i].name, PD_EMU_EVENT_NAME))
+			return true;
+	return false;
+}
+
 const char *report__notice(const struct report *r)
 {
+	if (emulated(r))
+		return "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
+		       "--emulate), 64-byte lines, a core per thread; HITM is a load of a line another thread "
+		       "holds modified; latencies are the model's (L1 4, LLC 40, HITM 120, store miss 60, store "
+		       "HITM 140 cycles), not measured";
 	if (!software_only(r))
 		return NULL;
 	return "software events (page faults) record where each page was first touched: they locate objects "
@@ -809,6 +828,8 @@ const char *report__notice(const struct report *r)
 
 const char *report__notice_brief(const struct report *r)
 {
+	if (emulated(r))
+		return "emulated: a coherence model over a TSan build";
 	if (!software_only(r))
 		return NULL;
 	return "first touches of pages, not contention (no HITM)";

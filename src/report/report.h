@@ -108,6 +108,8 @@ int report__regroup(struct report *r, enum report_coalesce by, const struct cl_k
  * page faults: where each page was first touched, not contention), or NULL
  * when some event has a data source. */
 const char *report__notice(const struct report *r);
+/* Every event with data addresses is a software one (page faults). */
+bool report__software_only(const struct report *r);
 /* The same in under 60 columns (a narrow screen's status line), or NULL. */
 const char *report__notice_brief(const struct report *r);
 /* A message when there is nothing to rank (no samples, no memory data), else NULL. */

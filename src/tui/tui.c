@@ -1268,7 +1268,7 @@ static void empty_why(struct tui *t)
 		return;
 	if (report__empty_reason(t->r, why, sizeof(why)))
 		snprintf(t->list.empty, sizeof(t->list.empty), "%s", why);
-	else if (report__notice(t->r) && m != C2C_DISPLAY_ALL)
+	else if (report__software_only(t->r) && m != C2C_DISPLAY_ALL)
 		snprintf(t->list.empty, sizeof(t->list.empty), "display mode %s ranks by HITM, which software events "
 			 "(page faults) do not have: mode all lists their lines (d)", c2c_display__name(m));
 	else if (m == C2C_DISPLAY_PEER)

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libc2cscan-emu.so: what record --emulate preloads into a program built
+ * with -fsanitize=thread. It defines the compilers' ThreadSanitizer access
+ * hooks (__tsan_read8, __tsan_write4, the atomics, ...), so the program's
+ * calls bind to these ahead of libtsan's, and runs a cache-coherence model
+ * over every access: each thread is a core with its own cache; per line,
+ * which thread holds it modified and which threads hold copies. A load that
+ * finds the line modified by another thread is a HITM; a store that takes
+ * it from another thread's modified copy a store HITM; a store to a line
+ * others hold copies of a miss (it invalidates them); a load of a line
+ * another thread read an LLC hit; the rest L1 hits. Atomics are performed
+ * for real (sequentially consistent, at least as strong as asked) and are
+ * locked loads and stores.
+ *
+ * libtsan stays loaded and initialized (__tsan_init forwards to it): its
+ * interceptors (malloc, pthread_*) keep working, only the per-access hooks
+ * are ours. A hook we do not define stays libtsan's.
+ *
+ * Samples: one access in C2CSCAN_EMU_PERIOD per thread (a countdown), and
+ * one HITM or store HITM in C2CSCAN_EMU_HITM_PERIOD, each with its time
+ * (CLOCK_MONOTONIC, the recording's clock), the access's address and the
+ * hook's return address (the instruction after the call: the access), tid,
+ * the thread's core, the class and its latency. They are written, in
+ * records of struct pd_emu_sample (perfdata/perf_data.h), to
+ * $C2CSCAN_EMU_DIR/emu-PID, which record turns into samples of its file.
+ * Run without record (no C2CSCAN_EMU_DIR) it says so once and models nothing.
+ *
+ * Never sanitized, no libc allocation on the hooks' path (the line table is
+ * mapped), no dependency on the rest of c2cscan.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "perfdata/perf_data.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+
+#define LINE_SHIFT 6
+#define TABLE_BITS 20                   /* lines modelled at once */
+#define TABLE_SIZE (1u << TABLE_BITS)
+#define PROBES 32
+#define STRIPES 1024
+#define MAX_CORES 64
+#define BUF 256                         /* samples a thread buffers */
+
+/* A line's state: owner + 1 holds it modified (0: nobody), sharers the
+ * cores that hold copies. */
+struct line {
+	uint64_t tag;                   /* line address + 1; 0 empty */
+	uint64_t sharers;
+	uint32_t owner;
+	uint32_t pad;
+};
+
+struct core {
+	int idx, on;                    /* on: the hooks model this thread */
+	uint32_t tid;
+	uint32_t countdown, hitm_countdown;
+	uint32_t n;
+	struct pd_emu_sample buf[BUF];
+};
+
+static struct line *table;
+static uint32_t stripes[STRIPES];
+static int next_core, enabled, keyed;
+static uint32_t period = 4001, hitm_period = 31;
+static char dir[512];
+static uint64_t untracked;              /* accesses past the table's probe limit */
+static pthread_key_t key;
+static __thread struct core *self;
+
+static const uint64_t latency[PD_EMU__NR] = {
+	[PD_EMU_L1] = 4, [PD_EMU_LLC] = 40, [PD_EMU_HITM] = 120, [PD_EMU_ST_L1] = 4, [PD_EMU_ST_MISS] = 60,
+	[PD_EMU_ST_HITM] = 140,
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void flush(struct core *c)
+{
+	char path[600];
+	int fd;
+
+	if (!c->n || !dir[0])
+		return;
+	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		/* one write: O_APPEND keeps threads' records whole */
+		if (write(fd, c->buf, c->n * sizeof(c->buf[0])) < 0)
+			errno = 0;
+		close(fd);
+	}
+	c->n = 0;
+}
+
+static void thread_gone(void *p)
+{
+	struct core *c = p;
+
+	flush(c);
+	munmap(c, sizeof(*c));
+}
+
+static struct core *core_new(void)
+{
+	struct core *c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (c == MAP_FAILED)
+		return NULL;
+	c->idx = __atomic_fetch_add(&next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
+	c->tid = (uint32_t)gettid();
+	c->countdown = period;
+	c->hitm_countdown = hitm_period;
+	c->on = enabled;
+	if (keyed)
+		pthread_setspecific(key, c);
+	return c;
+}
+
+static inline struct core *me(void)
+{
+	if (LIKELY(self != NULL))
+		return self;
+	self = core_new();
+	return self;
+}
+
+static void lock(uint32_t *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
+
+static void unlock(uint32_t *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class cls, bool locked)
+{
+	struct pd_emu_sample *s = &c->buf[c->n++];
+
+	*s = (struct pd_emu_sample){ .time = now_ns(), .ip = ip, .addr = addr, .pid = (uint32_t)getpid(),
+				     .tid = c->tid, .cpu = (uint32_t)c->idx, .cls = (uint16_t)cls,
+				     .locked = locked, .weight = latency[cls],
+				     .period = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM ? hitm_period : period };
+	if (c->n == BUF)
+		flush(c);
+}
+
+/* The model's step for one line: the class of c's access. */
+static enum pd_emu_class step(struct core *c, uint64_t la, bool store)
+{
+	/* a stripe owns a region of the table: its lines probe only there */
+	uint64_t h = (la * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
+	uint64_t region = h & ~(uint64_t)(TABLE_SIZE / STRIPES - 1);
+	uint32_t *l = &stripes[h / (TABLE_SIZE / STRIPES)];
+	uint64_t bit = 1ull << c->idx;
+	enum pd_emu_class cls = store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	struct line *x = NULL;
+
+	lock(l);
+	for (uint32_t i = 0; i < PROBES; i++) {
+		struct line *y = &table[region + ((h + i) & (TABLE_SIZE / STRIPES - 1))];
+
+		if (y->tag == la + 1 || !y->tag) {
+			x = y;
+			break;
+		}
+	}
+	if (!x) {
+		unlock(l);
+		__atomic_fetch_add(&untracked, 1, __ATOMIC_RELAXED);
+		return cls;
+	}
+	if (!x->tag) {
+		x->tag = la + 1;
+		x->owner = 0;
+		x->sharers = 0;
+	}
+	if (store) {
+		if (x->owner && x->owner != (uint32_t)c->idx + 1)
+			cls = PD_EMU_ST_HITM;
+		else if (x->sharers & ~bit)
+			cls = PD_EMU_ST_MISS;
+		x->owner = (uint32_t)c->idx + 1;
+		x->sharers = bit;
+	} else {
+		if (x->owner && x->owner != (uint32_t)c->idx + 1) {
+			cls = PD_EMU_HITM;
+			x->sharers |= 1ull << (x->owner - 1);
+			x->owner = 0;
+		} else if (!(x->sharers & bit) && (x->sharers & ~bit)) {
+			cls = PD_EMU_LLC;
+		}
+		x->sharers |= bit;
+	}
+	unlock(l);
+	return cls;
+}
+
+/* A read-modify-write (an atomic exchange, fetch_add, compare-exchange)
+ * takes the line as a store does, and is sampled as the locked load it
+ * starts with, as Intel's load events report a locked instruction. */
+#define RMW 2
+
+static inline void access_(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip)
+{
+	static const enum pd_emu_class as_load[PD_EMU__NR] = {
+		[PD_EMU_ST_L1] = PD_EMU_L1, [PD_EMU_ST_MISS] = PD_EMU_LLC, [PD_EMU_ST_HITM] = PD_EMU_HITM,
+	};
+	struct core *c;
+	enum pd_emu_class cls, st;
+	bool hitm;
+
+	/* not run by record: no model, nothing kept per thread */
+	if (!enabled)
+		return;
+	c = me();
+	if (!c || !c->on || !size)
+		return;
+	cls = st = step(c, addr >> LINE_SHIFT, store);
+	if (store == RMW)
+		cls = as_load[cls];
+	/* an access across lines touches the next one too */
+	if (((addr + size - 1) >> LINE_SHIFT) != (addr >> LINE_SHIFT))
+		step(c, (addr + size - 1) >> LINE_SHIFT, store);
+	hitm = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM;
+	if (hitm ? !--c->hitm_countdown : !--c->countdown) {
+		if (hitm)
+			c->hitm_countdown = hitm_period;
+		else
+			c->countdown = period;
+		sample(c, addr, ip, cls, locked);
+		/* its store too, as a store event samples a locked instruction */
+		if (store == RMW)
+			sample(c, addr, ip, st, locked);
+	}
+}
+
+#define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
+
+static void at_exit(void)
+{
+	struct core *c = self;
+
+	if (c)
+		flush(c);
+}
+
+static void at_fork_child(void)
+{
+	/* the parent's buffered samples are the parent's */
+	if (self) {
+		self->n = 0;
+		self->tid = (uint32_t)gettid();
+	}
+}
+
+static uint32_t env_u32(const char *name, uint32_t def)
+{
+	const char *v = getenv(name);
+	unsigned long x = v ? strtoul(v, NULL, 0) : 0;
+
+	return x && x < (1ul << 30) ? (uint32_t)x : def;
+}
+
+__attribute__((constructor)) static void emu_start(void)
+{
+	const char *d = getenv("C2CSCAN_EMU_DIR");
+
+	if (enabled || !d || !*d)
+		return;
+	if (!keyed++) {
+		pthread_key_create(&key, thread_gone);
+		pthread_atfork(NULL, NULL, at_fork_child);
+	}
+	snprintf(dir, sizeof(dir), "%s", d);
+	period = env_u32("C2CSCAN_EMU_PERIOD", period);
+	hitm_period = env_u32("C2CSCAN_EMU_HITM_PERIOD", hitm_period);
+	table = mmap(NULL, TABLE_SIZE * sizeof(*table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+		     MAP_NORESERVE, -1, 0);
+	if (table == MAP_FAILED)
+		return;
+	atexit(at_exit);
+	enabled = 1;
+}
+
+/* Run without record: said once, at the end (the hooks may run before the
+ * constructors, the environment read again by each). */
+__attribute__((destructor)) static void emu_end(void)
+{
+	if (!enabled)
+		fprintf(stderr, "c2cscan emu: not run by 'c2cscan record --emulate' (no C2CSCAN_EMU_DIR): "
+			"accesses were not modelled\n");
+}
+
+/* ---- the ABI ---- */
+
+EXPORT void __tsan_init(void)
+{
+	static int done;
+	void (*real)(void);
+
+	if (done++)
+		return;
+	emu_start();
+	/* libtsan's own runtime, for its interceptors */
+	real = (void (*)(void))dlsym(RTLD_NEXT, "__tsan_init");
+	if (real)
+		real();
+}
+
+EXPORT void __tsan_func_entry(void *pc)
+{
+}
+
+EXPORT void __tsan_func_exit(void)
+{
+}
+
+EXPORT void __tsan_ignore_thread_begin(void)
+{
+	struct core *c = me();
+
+	if (c)
+		c->on = 0;
+}
+
+EXPORT void __tsan_ignore_thread_end(void)
+{
+	struct core *c = me();
+
+	if (c)
+		c->on = enabled;
+}
+
+#define RW(n)                                                                                     \
+	EXPORT void __tsan_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA); }          \
+	EXPORT void __tsan_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA); }          \
+	EXPORT void __tsan_unaligned_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA); } \
+	EXPORT void __tsan_unaligned_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA); } \
+	EXPORT void __tsan_volatile_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA); }  \
+	EXPORT void __tsan_volatile_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA); }  \
+	EXPORT void __tsan_read##n##_pc(void *a, void *pc) { access_((uintptr_t)a, n, false, false, (uintptr_t)pc); } \
+	EXPORT void __tsan_write##n##_pc(void *a, void *pc) { access_((uintptr_t)a, n, true, false, (uintptr_t)pc); }
+RW(1) RW(2) RW(4) RW(8) RW(16)
+
+EXPORT void __tsan_read_range(void *a, unsigned long size)
+{
+	for (uint64_t p = (uintptr_t)a & ~63ull; p < (uintptr_t)a + size; p += 64)
+		access_(p < (uintptr_t)a ? (uintptr_t)a : p, 1, false, false, RA);
+}
+
+EXPORT void __tsan_write_range(void *a, unsigned long size)
+{
+	for (uint64_t p = (uintptr_t)a & ~63ull; p < (uintptr_t)a + size; p += 64)
+		access_(p < (uintptr_t)a ? (uintptr_t)a : p, 1, true, false, RA);
+}
+
+EXPORT void __tsan_vptr_update(void **vp, void *v)
+{
+	access_((uintptr_t)vp, sizeof(void *), true, false, RA);
+}
+
+EXPORT void __tsan_vptr_read(void **vp)
+{
+	access_((uintptr_t)vp, sizeof(void *), false, false, RA);
+}
+
+/* Atomics: done for real, sequentially consistent (at least what was
+ * asked: mo is the C11 order); a load is a locked load, anything that
+ * writes a locked store. */
+#define SC __ATOMIC_SEQ_CST
+#define ATOMICS(bits, T)                                                                             \
+	EXPORT T __tsan_atomic##bits##_load(const volatile T *a, int mo)                                \
+	{ access_((uintptr_t)a, sizeof(T), false, true, RA); return __atomic_load_n(a, SC); }            \
+	EXPORT void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                             \
+	{ access_((uintptr_t)a, sizeof(T), true, true, RA); __atomic_store_n(a, v, SC); }               \
+	EXPORT T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo)                             \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_exchange_n(a, v, SC); }      \
+	EXPORT T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo)                            \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_add(a, v, SC); }       \
+	EXPORT T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo)                            \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_sub(a, v, SC); }       \
+	EXPORT T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo)                            \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_and(a, v, SC); }       \
+	EXPORT T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo)                             \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_or(a, v, SC); }        \
+	EXPORT T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo)                            \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_xor(a, v, SC); }       \
+	EXPORT T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo)                           \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_nand(a, v, SC); }      \
+	EXPORT int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo) \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
+	  return __atomic_compare_exchange_n(a, c, v, false, SC, SC); }                                   \
+	EXPORT int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
+	  return __atomic_compare_exchange_n(a, c, v, false, SC, SC); }                                   \
+	EXPORT T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo)     \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
+	  __atomic_compare_exchange_n(a, &c, v, false, SC, SC); return c; }
+ATOMICS(8, uint8_t)
+ATOMICS(16, uint16_t)
+ATOMICS(32, uint32_t)
+ATOMICS(64, uint64_t)
+/* 128-bit atomics stay libtsan's (they need libatomic or cmpxchg16b) */
+
+EXPORT void __tsan_atomic_thread_fence(int mo)
+{
+	__atomic_thread_fence(SC);
+}
+
+EXPORT void __tsan_atomic_signal_fence(int mo)
+{
+	__atomic_signal_fence(SC);
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record --emulate: the runtime's environment and its samples (emurec.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "perfdata/perf_data.h"
+#include "perfdata/writer.h"
+#include "record/alloc.h"
+#include "record/emurec.h"
+#include "util/util.h"
+
+#define EMU_LIB "libc2cscan-emu.so"
+
+struct emu_rec {
+	char lib[PATH_MAX];
+	char dir[64];
+};
+
+int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
+{
+	struct emu_rec *e = xcalloc(1, sizeof(*e));
+	int err = record_lib__find(EMU_LIB, "C2CSCAN_EMU_LIB", e->lib, sizeof(e->lib));
+
+	*out = NULL;
+	if (err) {
+		snprintf(why, whysize, "--emulate: cannot find %s beside c2cscan (or set C2CSCAN_EMU_LIB): %s",
+			 EMU_LIB, strerror(-err));
+		free(e);
+		return err;
+	}
+	snprintf(e->dir, sizeof(e->dir), "/tmp/c2cscan-emu-XXXXXX");
+	if (!mkdtemp(e->dir)) {
+		err = -errno;
+		snprintf(why, whysize, "--emulate: cannot make a directory in /tmp: %s", strerror(errno));
+		free(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
+void emu_rec__child_env(const struct emu_rec *e, uint32_t period)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *pre = old && *old ? xasprintf("%s:%s", e->lib, old) : xstrdup(e->lib);
+	char buf[32];
+
+	setenv("LD_PRELOAD", pre, 1);
+	free(pre);
+	setenv("C2CSCAN_EMU_DIR", e->dir, 1);
+	if (period) {
+		snprintf(buf, sizeof(buf), "%u", period);
+		setenv("C2CSCAN_EMU_PERIOD", buf, 1);
+	}
+}
+
+void emu_rec__attr(struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_RAW;
+	attr->config = 0xc2c;
+	attr->sample_period = 1;
+	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT |
+			    PERF_SAMPLE_DATA_SRC;
+	attr->precise_ip = 3;
+	attr->sample_id_all = 1;
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	attr->exclude_kernel = 1;
+	attr->disabled = 1;
+}
+
+#define M(a, s) PERF_MEM_S(a, s)
+#define LOAD (M(OP, LOAD) | M(LVL, HIT) | M(TLB, HIT) | M(TLB, L1) | M(BLK, NA))
+#define STORE (M(OP, STORE) | M(SNOOP, NA) | M(TLB, NA))
+
+/* perf's data_src of a class: what Intel's load-latency and store events
+ * would say of such an access (a store that takes a modified line says
+ * HITM in its snoop field, which perf c2c does not read for stores). */
+static uint64_t class_data_src(uint16_t cls, bool locked)
+{
+	uint64_t d;
+
+	switch (cls) {
+	case PD_EMU_L1:
+		d = LOAD | M(LVL, L1) | M(LVLNUM, L1) | M(SNOOP, NONE);
+		break;
+	case PD_EMU_LLC:
+		d = LOAD | M(LVL, L3) | M(LVLNUM, L3) | M(SNOOP, HIT);
+		break;
+	case PD_EMU_HITM:
+		d = LOAD | M(LVL, L3) | M(LVLNUM, L3) | M(SNOOP, HITM);
+		break;
+	case PD_EMU_ST_L1:
+		d = STORE | M(LVL, L1) | M(LVL, HIT);
+		break;
+	case PD_EMU_ST_MISS:
+		d = STORE | M(LVL, L1) | M(LVL, MISS);
+		break;
+	case PD_EMU_ST_HITM:
+		d = (STORE & ~M(SNOOP, NA)) | M(LVL, L1) | M(LVL, MISS) | M(SNOOP, HITM);
+		break;
+	default:
+		return 0;
+	}
+	return d | (locked ? M(LOCK, LOCKED) : M(LOCK, NA));
+}
+
+/* One process's file into w. */
+static int collect_one(const char *path, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
+		       struct emu_rec_stats *st)
+{
+	struct pd_emu_sample buf[512];
+	uint8_t rec[512];
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return 0;
+	st->processes++;
+	while ((got = read(fd, buf, sizeof(buf))) > 0) {
+		size_t n = (size_t)got / sizeof(buf[0]);
+
+		st->torn_bytes += (size_t)got % sizeof(buf[0]);
+		for (size_t i = 0; i < n && !ret; i++) {
+			const struct pd_emu_sample *e = &buf[i];
+			struct pd_sample s = { .id = id, .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = e->time,
+					       .addr = e->addr, .cpu = e->cpu, .period = e->period ? e->period : 1,
+					       .weight = e->weight, .data_src = class_data_src(e->cls, e->locked) };
+			ssize_t len;
+
+			if (!s.data_src) {
+				st->bad++;
+				continue;
+			}
+			len = pd_fmt_sample(rec, sizeof(rec), attr, PERF_RECORD_MISC_USER, &s);
+			ret = len < 0 ? (int)len : pd_writer__write(w, rec, (size_t)len);
+			st->samples += !ret;
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
+		     struct emu_rec_stats *st)
+{
+	DIR *d = opendir(e->dir);
+	struct dirent *de;
+	int ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	while (d && !ret && (de = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (strncmp(de->d_name, "emu-", 4))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", e->dir, de->d_name);
+		ret = collect_one(path, w, attr, id, st);
+	}
+	if (d)
+		closedir(d);
+	return ret;
+}
+
+void emu_rec__delete(struct emu_rec *e)
+{
+	if (!e)
+		return;
+	record_dir__remove(e->dir, "emu-");
+	free(e);
+}

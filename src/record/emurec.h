@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record --emulate: the coherence model's runtime (record/emu/emu.c, the
+ * preloaded libc2cscan-emu.so) for a launched command built with
+ * -fsanitize=thread, and the samples it wrote turned into samples of the
+ * output file, under one attr of their own. Never prints.
+ */
+#ifndef C2CSCAN_RECORD_EMUREC_H
+#define C2CSCAN_RECORD_EMUREC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct emu_rec;
+struct pd_writer;
+struct perf_event_attr;
+
+struct emu_rec_stats {
+	uint64_t samples;               /* written */
+	uint64_t processes;             /* that wrote a file */
+	uint64_t torn_bytes;            /* a file's tail shorter than a sample */
+	uint64_t bad;                   /* of an unknown class: skipped */
+};
+
+
+/* Finds the runtime (C2CSCAN_EMU_LIB, else libc2cscan-emu.so beside the
+ * running executable or installed) and makes the directory it writes to.
+ * 0, or a negative errno with a sentence in why. */
+int emu_rec__new(struct emu_rec **out, char *why, size_t whysize);
+/* In the forked child, before exec: the runtime first in LD_PRELOAD,
+ * C2CSCAN_EMU_DIR, and the sampling periods (0: the runtime's). */
+void emu_rec__child_env(const struct emu_rec *e, uint32_t period);
+/* The attr of the emulated samples (sample_type of theirs, the clock the
+ * runtime stamps with). */
+void emu_rec__attr(struct perf_event_attr *attr);
+/* Every process's samples into w as samples of attr (its id), with perf's
+ * data_src encoding of their class. 0, or a negative errno. */
+int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
+		     struct emu_rec_stats *st);
+/* Removes the directory and its files. */
+void emu_rec__delete(struct emu_rec *e);
+
+#endif

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# record --emulate on this machine (no memory PMU needed): tests/progs/counters.c
+# built with GCC's -fsanitize=thread, as is and padded. The coherence model
+# over its accesses finds the false-shared counters and the truly shared
+# lock (atomics: locked loads and stores), names their members and advises
+# in their words; the padded build's counters are quiet; diff shows the
+# contention gone; perf script reads the file; the report says it is
+# emulated; a TSan build run without record says the model did not run.
+# run-tests: alone (it times nothing, but two threads contend for the CPUs)
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+bin=$TOP/$B/progs/counters-tsan
+padded=$TOP/$B/progs/counters-padded-tsan
+[ -x "$bin" ] && [ -x "$padded" ] || skip "no -fsanitize=thread builds (libtsan missing?)"
+"$bin" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+if ! "$C2CSCAN" record -q --emulate -o e.data -- "$bin" >e.out 2>e.err; then
+	grep -q "cannot open" e.err && skip "perf_event_open not available here: $(cat e.err)"
+	fail "record --emulate: $(cat e.err)"
+	done_test
+fi
+grep -q "^produced [0-9]* consumed [0-9]* hits [0-9]*$" e.out || fail "the program's output: $(cat e.out)"
+"$C2CSCAN" report --json -i e.data >e.json 2>err || fail "report: $(cat err)"
+expect_eq "verdicts" "$(json_get e.json 'sorted((l["verdict"], sorted(set(o["data_member"] for o in l["offsets"]))) for l in j["cachelines"])')" \
+	"[('false sharing', ['counters.consumed', 'counters.produced']), ('true sharing', ['lockbox.hits'])]"
+json_get e.json '[l["advice"] for l in j["cachelines"] if l["verdict"] == "false sharing"][0]' |
+	grep -q "^counters.produced (written by tid [0-9]*) and counters.consumed (tid [0-9]*) share a line: align counters.consumed to 64" ||
+	fail "advice: $(json_get e.json '[l["advice"] for l in j["cachelines"]]')"
+expect_eq "the lock's locked operations" "$(json_get e.json '[l["locks"] > 0 for l in j["cachelines"] if l["verdict"] == "true sharing"]')" "[True]"
+json_get e.json 'j["notice"]' | grep -q "^emulated: a cache-coherence model" || fail "no notice: $(json_get e.json 'j["notice"]')"
+expect_eq "gain" "$(json_get e.json 'all(l["gain"]["cycles"] > 0 for l in j["cachelines"])')" "True"
+# the padded build: the counters' lines without contention, the lock still
+"$C2CSCAN" record -q --emulate -o p.data -- "$padded" >/dev/null 2>err || fail "record padded: $(cat err)"
+"$C2CSCAN" report --json -d all -i p.data >p.json 2>err || fail "report padded: $(cat err)"
+expect_eq "padded" "$(json_get p.json 'sorted(set((o["data_member"], l["tot_hitm"] > 0) for l in j["cachelines"] for o in l["offsets"] if (o["data_member"] or "").startswith(("counters.", "lockbox."))))')" \
+	"[('counters.consumed', False), ('counters.produced', False), ('lockbox.hits', True)]"
+"$C2CSCAN" diff --json e.data p.data >d.json 2>err || fail "diff: $(cat err)"
+expect_eq "diff" "$(json_get d.json 'sorted((e["name"], e["after"] is None) for e in j["lines"])')" "[('counters', True), ('lockbox', False)]"
+if command -v perf >/dev/null 2>&1; then
+	perf script -i e.data >script.out 2>script.err || fail "perf script: $(head -n 3 script.err)"
+	grep -q "c2cscan-emulated/mem-loads-stores/:.*|OP LOAD|LVL L3 or L3 hit|SNP HitM" script.out ||
+		fail "perf script does not show the HITM samples: $(head -n 2 script.out)"
+fi
+# run without record: said, and the program does what it does
+"$bin" >plain.out 2>plain.err || true
+LD_PRELOAD="$TOP/$B/libc2cscan-emu.so" "$bin" >alone.out 2>alone.err || fail "the program fails under the runtime alone"
+grep -q "c2cscan emu: not run by 'c2cscan record --emulate'" alone.err || fail "the runtime alone says nothing: $(cat alone.err)"
+# --emulate needs a command
+"$C2CSCAN" record --emulate -a --duration 0.1 -o x.data >/dev/null 2>err
+expect_eq "--emulate -a: exit" "$?" 129
+done_test
