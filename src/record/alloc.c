@@ -54,17 +54,9 @@ int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize)
 	int err;
 
 	*out = NULL;
-	err = record_lib__find(SHIM_NAME, "C2CSCAN_ALLOC_SHIM", a->shim, sizeof(a->shim));
+	err = record_lib__setup("--alloc", SHIM_NAME, "C2CSCAN_ALLOC_SHIM", a->shim, sizeof(a->shim), a->dir,
+				sizeof(a->dir), why, whysize);
 	if (err) {
-		snprintf(why, whysize, "--alloc: cannot find %s beside c2cscan (or set C2CSCAN_ALLOC_SHIM): %s",
-			 SHIM_NAME, strerror(-err));
-		free(a);
-		return err;
-	}
-	snprintf(a->dir, sizeof(a->dir), "/tmp/c2cscan-alloc-XXXXXX");
-	if (!mkdtemp(a->dir)) {
-		err = -errno;
-		snprintf(why, whysize, "--alloc: cannot make a directory in /tmp: %s", strerror(errno));
 		free(a);
 		return err;
 	}
@@ -151,6 +143,25 @@ uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_s
 	st->bytes = p ? *len : 0;
 	free(ev);
 	return p;
+}
+
+int record_lib__setup(const char *opt, const char *name, const char *env_var, char *lib, size_t lsize, char *dir,
+		      size_t dsize, char *why, size_t whysize)
+{
+	int err = record_lib__find(name, env_var, lib, lsize);
+
+	if (err) {
+		snprintf(why, whysize, "%s: cannot find %s beside c2cscan (or set %s): %s", opt, name, env_var,
+			 strerror(-err));
+		return err;
+	}
+	snprintf(dir, dsize, "/tmp/c2cscan-%s-XXXXXX", opt + 2);
+	if (!mkdtemp(dir)) {
+		err = -errno;
+		snprintf(why, whysize, "%s: cannot make a directory in /tmp: %s", opt, strerror(errno));
+		return err;
+	}
+	return 0;
 }
 
 void record_dir__remove(const char *dir, const char *prefix)

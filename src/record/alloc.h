@@ -37,6 +37,10 @@ void alloc_rec__delete(struct alloc_rec *a);
  * beside the running executable, else installed (../lib/c2cscan/). 0, or a
  * negative errno. */
 int record_lib__find(const char *name, const char *env_var, char *out, size_t size);
+/* record_lib__find, and a directory for what it writes
+ * (/tmp/c2cscan-OPT-XXXXXX); opt ("--alloc") names them in why. */
+int record_lib__setup(const char *opt, const char *name, const char *env_var, char *lib, size_t lsize, char *dir,
+		      size_t dsize, char *why, size_t whysize);
 /* Removes dir's files whose names start with prefix, then dir. */
 void record_dir__remove(const char *dir, const char *prefix);
 

@@ -27,19 +27,11 @@ struct emu_rec {
 int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 {
 	struct emu_rec *e = xcalloc(1, sizeof(*e));
-	int err = record_lib__find(EMU_LIB, "C2CSCAN_EMU_LIB", e->lib, sizeof(e->lib));
+	int err = record_lib__setup("--emulate", EMU_LIB, "C2CSCAN_EMU_LIB", e->lib, sizeof(e->lib), e->dir,
+				   sizeof(e->dir), why, whysize);
 
 	*out = NULL;
 	if (err) {
-		snprintf(why, whysize, "--emulate: cannot find %s beside c2cscan (or set C2CSCAN_EMU_LIB): %s",
-			 EMU_LIB, strerror(-err));
-		free(e);
-		return err;
-	}
-	snprintf(e->dir, sizeof(e->dir), "/tmp/c2cscan-emu-XXXXXX");
-	if (!mkdtemp(e->dir)) {
-		err = -errno;
-		snprintf(why, whysize, "--emulate: cannot make a directory in /tmp: %s", strerror(errno));
 		free(e);
 		return err;
 	}

@@ -391,6 +391,13 @@ EXPORT void __tsan_vptr_read(void **vp)
  * asked: mo is the C11 order); a load is a locked load, anything that
  * writes a locked store. */
 #define SC __ATOMIC_SEQ_CST
+#define FETCH(bits, T, op)                                                                           \
+	EXPORT T __tsan_atomic##bits##_##op(volatile T *a, T v, int mo)                                 \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_##op(a, v, SC); }
+#define CAS(bits, T, kind)                                                                           \
+	EXPORT int __tsan_atomic##bits##_compare_exchange_##kind(volatile T *a, T *c, T v, int mo, int fmo) \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
+	  return __atomic_compare_exchange_n(a, c, v, false, SC, SC); }
 #define ATOMICS(bits, T)                                                                             \
 	EXPORT T __tsan_atomic##bits##_load(const volatile T *a, int mo)                                \
 	{ access_((uintptr_t)a, sizeof(T), false, true, RA); return __atomic_load_n(a, SC); }            \
@@ -398,24 +405,9 @@ EXPORT void __tsan_vptr_read(void **vp)
 	{ access_((uintptr_t)a, sizeof(T), true, true, RA); __atomic_store_n(a, v, SC); }               \
 	EXPORT T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo)                             \
 	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_exchange_n(a, v, SC); }      \
-	EXPORT T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo)                            \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_add(a, v, SC); }       \
-	EXPORT T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo)                            \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_sub(a, v, SC); }       \
-	EXPORT T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo)                            \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_and(a, v, SC); }       \
-	EXPORT T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo)                             \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_or(a, v, SC); }        \
-	EXPORT T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo)                            \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_xor(a, v, SC); }       \
-	EXPORT T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo)                           \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_fetch_nand(a, v, SC); }      \
-	EXPORT int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo) \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
-	  return __atomic_compare_exchange_n(a, c, v, false, SC, SC); }                                   \
-	EXPORT int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
-	  return __atomic_compare_exchange_n(a, c, v, false, SC, SC); }                                   \
+	FETCH(bits, T, fetch_add) FETCH(bits, T, fetch_sub) FETCH(bits, T, fetch_and)                    \
+	FETCH(bits, T, fetch_or) FETCH(bits, T, fetch_xor) FETCH(bits, T, fetch_nand)                    \
+	CAS(bits, T, strong) CAS(bits, T, weak)                                                          \
 	EXPORT T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo)     \
 	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
 	  __atomic_compare_exchange_n(a, &c, v, false, SC, SC); return c; }
