@@ -85,6 +85,8 @@ printf '/ text:conn_add enter enter dump:line.txt\n' >keys
 env COLUMNS=120 LINES=24 LC_ALL=C C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -d all -i a.data >/dev/null 2>err ||
 	fail "browser: $(cat err)"
 grep -q "struct conn.st.bytes" line.txt || fail "browser: $(cat line.txt)"
+# the size says what it is the size of (it read "(8 bytes)", and "char[8] (1 bytes)" for an element)
+grep -q "struct conn.st.bytes (8-byte member)" line.txt || fail "browser: the member's size: $(grep offset line.txt)"
 
 # typecov types the program's own accesses (its crt code has no DWARF)
 "$TOP/$B/tools/typecov" "$bin" >cov.txt 2>err || fail "typecov: $(cat err)"
