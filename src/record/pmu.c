@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "record/alloc.h"
 #include "record/pmu.h"
 #include "util/util.h"
 
@@ -489,7 +490,8 @@ bool mem_diagnosis__fprintf(FILE *fp, int pq, int sw)
 	struct mem_pmu m;
 	struct utsname u;
 	long paranoid = pmu__paranoid();
-	bool perfmon = pmu__cap_perfmon(), sysadmin = pmu__cap_sys_admin();
+	bool perfmon = pmu__cap_perfmon(), sysadmin = pmu__cap_sys_admin(), emu;
+	char lib[4096];
 
 	pmu__detect(&m);
 	if (uname(&u))
@@ -529,9 +531,14 @@ bool mem_diagnosis__fprintf(FILE *fp, int pq, int sw)
 		"not permitted (needs CAP_PERFMON/CAP_SYS_ADMIN or perf_event_paranoid < 2)");
 	fprintf(fp, "software events     : page-faults with data addresses %s\n",
 		sw == 0 ? "work (c2cscan record -e page-faults; c2cscan report -d all)" : strerror(-sw));
+	emu = !record_lib__find("libc2cscan-emu.so", "C2CSCAN_EMU_LIB", lib, sizeof(lib));
+	fprintf(fp, "emulation           : %s%s\n", emu ? "available (c2cscan record --emulate; " :
+		"not available: libc2cscan-emu.so not found beside c2cscan", emu ?
+		"a -fsanitize=thread build's accesses through a coherence model, HITM on any machine)" : "");
 	if (m.vendor == PMU_NONE) {
-		fprintf(fp, "verdict             : cannot record memory samples here: no memory PMU "
-			"(c2cscan record -e page-faults still records first-touch addresses)\n");
+		fprintf(fp, "verdict             : cannot record memory samples here: no memory PMU (c2cscan record "
+			"--emulate models a -fsanitize=thread build's contention; -e page-faults records "
+			"first-touch addresses)\n");
 		return false;
 	}
 	if (m.vendor == PMU_ARM_SPE) {

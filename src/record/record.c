@@ -840,7 +840,8 @@ static void no_memory_pmu(int err)
 	fprintf(stderr, "c2cscan record: this machine cannot sample memory accesses%s:\n",
 		err == -EOPNOTSUPP ? " with c2cscan" : "");
 	mem_diagnosis__fprintf(stderr, synth__query_probe(), 0);
-	fprintf(stderr, "c2cscan record: -e page-faults records the data address of every page fault instead\n");
+	fprintf(stderr, "c2cscan record: --emulate models the contention of a program built with -fsanitize=thread "
+		"instead; -e page-faults records the data address of every page fault\n");
 }
 
 /* Events from -e, or this machine's memory events. 0, or the exit status. */

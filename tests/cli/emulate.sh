@@ -48,4 +48,12 @@ grep -q "c2cscan emu: not run by 'c2cscan record --emulate'" alone.err || fail "
 # --emulate needs a command
 "$C2CSCAN" record --emulate -a --duration 0.1 -o x.data >/dev/null 2>err
 expect_eq "--emulate -a: exit" "$?" 129
+# check says emulation is there; record without a memory PMU suggests it
+"$C2CSCAN" check >check.out 2>&1
+grep -q "^emulation *: available (c2cscan record --emulate" check.out || fail "check: $(grep -i emul check.out)"
+if grep -q "^memory PMU *: none" check.out; then
+	"$C2CSCAN" record -o x.data -- true >/dev/null 2>rec.err
+	grep -q "^c2cscan record: --emulate models the contention of a program built with -fsanitize=thread" rec.err ||
+		fail "record without a PMU does not suggest --emulate: $(cat rec.err)"
+fi
 done_test
