@@ -43,6 +43,9 @@ static const char report_usage[] =
 	"                           tid,pid,iaddr,dso (perf c2c's; default: iaddr)\n"
 	"      --sort gain|metric   lines by estimated gain (cycles a fix could save), or by the\n"
 	"                           display mode's metric (the default)\n"
+	"      --fail-on KINDS      exit 1 when a line's verdict is one of KINDS (false-sharing,\n"
+	"                           true-sharing, mixed; comma-separated), naming them on stderr\n"
+	"      --fail-share PCT     with --fail-on: only lines with at least PCT% of the metric\n"
 	"      --alloc-wrapper SYM  with allocation stacks (record --alloc -g): SYM only passes\n"
 	"                           allocations on, its caller is the site (SYM* a prefix; 16)\n"
 	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
@@ -68,11 +71,33 @@ static int parse_uint(const char *s, unsigned *out)
 
 #define SHORTOPTS ":i:d:k:fghNc:"
 
+/* "false-sharing,true-sharing" into a set of verdict kinds. */
+static int parse_fail_on(const char *s, unsigned int *kinds)
+{
+	static const struct { const char *name; enum verdict_kind k; } names[] = {
+		{ "false-sharing", VERDICT_FALSE }, { "true-sharing", VERDICT_TRUE }, { "mixed", VERDICT_MIXED },
+	};
+
+	*kinds = 0;
+	while (*s) {
+		size_t n = strcspn(s, ","), i;
+
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (strlen(names[i].name) == n && !strncmp(s, names[i].name, n))
+				break;
+		if (i == ARRAY_SIZE(names))
+			return -EINVAL;
+		*kinds |= 1u << names[i].k;
+		s += n + (s[n] == ',');
+	}
+	return *kinds ? 0 : -EINVAL;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
 	       OPT_NO_SYMBOLS, OPT_STATS, OPT_FULL_SYMBOLS,
-	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT };
+	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -90,6 +115,8 @@ int cmd_report(int argc, char **argv)
 		{ "node-info", no_argument, NULL, 'N' },
 		{ "coalesce", required_argument, NULL, 'c' },
 		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "fail-share", required_argument, NULL, OPT_FAIL_SHARE },
 		{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
@@ -165,6 +192,20 @@ int cmd_report(int argc, char **argv)
 				return usage_error("--sort: gain or metric, not '%s'", optarg);
 			o.sort_gain = !strcmp(optarg, "gain");
 			break;
+		case OPT_FAIL_ON:
+			if (parse_fail_on(optarg, &o.fail_on))
+				return usage_error("--fail-on: false-sharing, true-sharing or mixed, comma-separated, "
+						   "not '%s'", optarg);
+			break;
+		case OPT_FAIL_SHARE: {
+			char *end;
+
+			errno = 0;
+			o.fail_share = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o.fail_share >= 0 && o.fail_share <= 100))
+				return usage_error("--fail-share: a percentage 0..100, not '%s'", optarg);
+			break;
+		}
 		case OPT_NO_CALL_GRAPH:
 			o.call_graph = REPORT_CG_OFF;
 			break;
@@ -249,6 +290,9 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "c2cscan: %s: partial report: %s\n", report__path(r), report__partial_reason(r));
 	/* Ctrl-C in the browser: the shell's convention for SIGINT */
 	c = ret == -EINTR ? 130 : ret < 0 ? 1 : report__partial(r) ? 2 : 0;
+	/* for test suites: their contention fails the run */
+	if (!c && o.fail_on && report__fail_lines(r, o.fail_on, o.fail_share, stderr))
+		c = 1;
 	report__delete(r);
 	return c;
 }

@@ -47,6 +47,8 @@ struct report_opts {
 	enum report_call_graph call_graph; /* -g, --no-call-graph */
 	bool node_info;             /* -N: --stdio's offsets with their nodes and cpus */
 	bool sort_gain;             /* --sort gain: lines by estimated gain, not by the mode's metric */
+	unsigned int fail_on;       /* --fail-on: verdict kinds (1 << enum verdict_kind), 0 none */
+	double fail_share;          /* --fail-share: percent of the mode's metric, at least */
 	unsigned int coalesce;      /* -c: CO_* fields of --stdio's offset rows; 0: offset and code address */
 	const char *alloc_wrappers[16]; /* --alloc-wrapper: more allocator wrappers */
 	int nr_alloc_wrappers;
@@ -199,6 +201,10 @@ enum verdict_kind { VERDICT_NONE, VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED, VE
  * renderers stress. VERDICT_QUIET: threads share the line but no HITM was
  * sampled on it, so there is no contention to fix. */
 bool verdict__is_finding(enum verdict_kind k);
+/* report --fail-on: the lines of the view whose verdict is in kinds (a bit
+ * per enum verdict_kind) and whose share of the mode's metric is at least
+ * min_share percent, one line each on fp; how many. */
+size_t report__fail_lines(const struct report *r, unsigned int kinds, double min_share, FILE *fp);
 
 struct verdict_unit {
 	uint32_t start, size;       /* bytes of the line */

@@ -404,3 +404,31 @@ void report__sort_gain(struct report *r)
 	free(k);
 	r->lines = (const struct c2c_line *const *)r->by_gain;
 }
+
+size_t report__fail_lines(const struct report *r, unsigned int kinds, double min_share, FILE *fp)
+{
+	uint64_t total = 0;
+	size_t hits = 0;
+
+	for (size_t i = 0; i < r->nr_lines; i++)
+		total += c2c_line__metric(r->lines[i], r->mode);
+	for (size_t i = 0; i < r->nr_lines; i++) {
+		const struct c2c_line *l = r->lines[i];
+		double share = total ? 100.0 * (double)c2c_line__metric(l, r->mode) / (double)total : 0;
+		struct line_verdict v;
+		char name[256];
+
+		if (share < min_share)
+			continue;
+		report__verdict(r, l, &v);
+		if (v.kind < 32 && (kinds & (1u << v.kind))) {
+			report__line_name(r, l, name, sizeof(name));
+			fprintf(fp, "c2cscan report: --fail-on: line %zu %#" PRIx64 " %s: %s, %.1f%% of %s\n", i, l->addr,
+				name, verdict__word(v.kind), share, c2c_display__name(r->mode));
+			hits++;
+		}
+		line_verdict__exit(&v);
+		report__trim(r, NULL);
+	}
+	return hits;
+}

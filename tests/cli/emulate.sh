@@ -56,4 +56,18 @@ if grep -q "^memory PMU *: none" check.out; then
 	grep -q "^c2cscan record: --emulate models the contention of a program built with -fsanitize=thread" rec.err ||
 		fail "record without a PMU does not suggest --emulate: $(cat rec.err)"
 fi
+# --fail-on for test suites: 1 on the unpadded build's false sharing (and
+# says which line), 0 on the padded one, 0 under a share the line lacks
+"$C2CSCAN" report --stdio --fail-on false-sharing -i e.data >/dev/null 2>fail.err
+expect_eq "--fail-on false-sharing: exit" "$?" 1
+grep -q "^c2cscan report: --fail-on: line [0-9]* 0x[0-9a-f]* counters: false sharing, [0-9.]*% of tot$" fail.err ||
+	fail "--fail-on does not name the line: $(cat fail.err)"
+"$C2CSCAN" report --stdio --fail-on false-sharing -i p.data >/dev/null 2>&1
+expect_eq "--fail-on on the padded build: exit" "$?" 0
+"$C2CSCAN" report --stdio --fail-on false-sharing --fail-share 99.9 -i e.data >/dev/null 2>&1
+expect_eq "--fail-share 99.9: exit" "$?" 0
+"$C2CSCAN" report --stdio --fail-on true-sharing,mixed -i e.data >/dev/null 2>&1
+expect_eq "--fail-on true-sharing,mixed: exit" "$?" 1
+"$C2CSCAN" report --fail-on nonsense -i e.data >/dev/null 2>&1
+expect_eq "--fail-on nonsense: exit" "$?" 129
 done_test
