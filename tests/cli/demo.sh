@@ -7,5 +7,11 @@ mkdir "$T/tmp"
 (cd "$TOP" && TMPDIR="$T/tmp" B="$B" sh scripts/demo) >"$T/demo.out" 2>&1 || fail "demo: $(tail -n 5 "$T/demo.out")"
 grep -q "^== c2cscan record --alloc" "$T/demo.out" || skip "no page faults here: $(tail -n 2 "$T/demo.out")"
 expect_eq "heap objects of the demo's line" "$(sed -n '/heap objects in this line/,$p' "$T/demo.out" | grep -c '^           make_reuse_[ab] at heapobj.c')" 2
+# contention on this machine too: the emulated recording's false sharing
+if [ -x "$TOP/$B/progs/counters-tsan" ]; then
+	sed -n '/^== c2cscan record --emulate/,/^== c2cscan record --alloc/p' "$T/demo.out" |
+		grep -q "verdict: false sharing: 2 threads write and read different parts of the line" ||
+		fail "the demo's emulated recording: $(grep -A6 'record --emulate' "$T/demo.out")"
+fi
 expect_eq "left in TMPDIR" "$(ls -A "$T/tmp")" ""
 done_test
