@@ -207,5 +207,5 @@ clean:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-# libFuzzer target and bounded fuzz run (issue 6); defined in mk/fuzz.mk when present.
+# libFuzzer target and bounded fuzz run; defined in mk/fuzz.mk when present.
 -include mk/fuzz.mk

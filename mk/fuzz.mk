@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# libFuzzer targets (issue 6), built with clang into build-fuzz/:
+# libFuzzer targets, built with clang into build-fuzz/:
 #   fuzz_report  the whole report pipeline on an in-memory file (the main one)
 #   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples,
 #                a skimmed pass against a plain one, runs of fixed samples

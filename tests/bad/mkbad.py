@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Writes the bad-file catalogue of issue 6 into DIR, from GOOD (a small,
+"""Writes the bad-file catalogue into DIR, from GOOD (a small,
 valid perf.data in file mode written by mkperf). Prints one line per file:
 "NAME EXPECT" where EXPECT is refuse (exit 1, one line on stderr naming the
 file and the reason), partial (exit 2, the report says PARTIAL), or ok

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The bad-file catalogue (issue 6, tests/bad/mkbad.py): every file gets a
+# The bad-file catalogue (tests/bad/mkbad.py): every file gets a
 # one-line error naming it and the reason with exit 1, or a partial report
 # that says so with exit 2, or (where the bad part can be skipped) a report
 # with exit 0 -- never a crash, a hang or a runaway allocation (ulimit -v).

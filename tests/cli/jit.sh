@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# JIT code named in a report (issue 4): a fixture of two "JVM" processes
+# JIT code named in a report: a fixture of two "JVM" processes
 # whose samples run in anonymous executable memory.
 #  - pid 61001 wrote jit-61001.dump (the fixture's mmap names it): its
 #    JIT_CODE_LOAD records at t=2000/2100 name the code, although the JIT's

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Names of code and data (issue 4) on recordings made here by the kernel:
+# Names of code and data on recordings made here by the kernel:
 # tests/names/names.c (a PIE built with -g: a struct whose fields share one
 # line, an array of structs, nested structs in .bss, a file-static array, an
 # inlined function) and libnames.so (a static array in a shared library),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Data types on aarch64 (issue 15), end to end: no Arm machine records here,
+# Data types on aarch64, end to end: no Arm machine records here,
 # so a synthetic recording (mkperf) maps a real aarch64 -O2 -g build of
 # tests/symbols/dtype.c, and its samples are at that binary's own loads and
 # stores (found with objdump): a pointer parameter, a nested member, a call's

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Data types (issue 15) on a real -O2 program recorded with page faults
+# Data types on a real -O2 program recorded with page faults
 # (tests/progs/types.c: each access is the first touch of a fresh page):
 # members through a pointer parameter and a const pointer, an element of an
 # mmap'd array by an index (its element from the mapping's start), an array of

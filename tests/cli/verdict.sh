@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# From diagnosis to fix (issue 16), on HITM recordings over a real binary:
+# From diagnosis to fix, on HITM recordings over a real binary:
 # tests/progs/counters.c built as is and with -DPADDED, and
 # tests/tools/mkhitm.py writing what PEBS would record of its two threads
 # (the functions' real store and load instructions, the members' real
