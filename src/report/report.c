@@ -71,7 +71,7 @@ static void stream_error(struct report *r)
 static int pass1(struct report *r)
 {
 	struct pd_event ev;
-	uint64_t last = 0;
+	uint64_t last = 0, t;
 	bool decided = false;
 	int ret;
 
@@ -90,6 +90,7 @@ static int pass1(struct report *r)
 				decided = true;
 			}
 			r->nr_side_band++;
+			t = event_time(r, &ev, &last);
 			if (ev.kind == PD_MMAP)
 				names__note_mmap(r->names, &ev.u.mmap);
 			/* a new process (not a thread): it inherits its parent's heap */
@@ -103,10 +104,9 @@ static int pass1(struct report *r)
 			    ev.u.mmap.start + ev.u.mmap.len > ev.u.mmap.start) {
 				xgrow((void **)&r->mmaps, &r->alloc_mmaps, r->nr_mmaps + 1, sizeof(*r->mmaps));
 				r->mmaps[r->nr_mmaps++] = (struct heap_mmap){ ev.u.mmap.pid, ev.u.mmap.start,
-									      ev.u.mmap.start + ev.u.mmap.len,
-									      event_time(r, &ev, &last) };
+									      ev.u.mmap.start + ev.u.mmap.len, t };
 			}
-			ret = maps__add_event(r->maps, &ev, event_time(r, &ev, &last));
+			ret = maps__add_event(r->maps, &ev, t);
 			if (ret < 0)
 				return ret;
 			break;
@@ -497,8 +497,6 @@ const struct report_event *report__sample_event(const struct report *r, const st
 	return &r->events[ev->attr_idx];
 }
 
-/* Pass 2 keys samples here and counts them on the relay's thread; ev is
- * the whole sample when it has a call chain or stack to unwind. */
 /* Whether a mapping is c2cscan's own (the allocation shim record --alloc
  * preloads): its name checked once per distinct name (they are interned). */
 static bool tool_object(const struct report *r, const char *name)
@@ -521,6 +519,8 @@ bool report__tool_sample(const struct report *r, const struct c2c_sample *cs)
 	return tool_object(r, cs->code_object) || tool_object(r, cs->object);
 }
 
+/* Pass 2 keys samples here and counts them on the relay's thread; ev is
+ * the whole sample when it has a call chain or stack to unwind. */
 static void count_sample(struct report *r, const struct pd_sample_core *s, const struct pd_event *ev,
 			 struct relay *rl)
 {
@@ -788,7 +788,7 @@ void report__delete(struct report *r)
 }
 
 /* Every event with data addresses lacks a data source: software events. */
-static bool software_only(const struct report *r)
+bool report__software_only(const struct report *r)
 {
 	bool any_src = false, any_addr = false;
 
@@ -797,11 +797,6 @@ static bool software_only(const struct report *r)
 		any_addr |= r->events[i].has_addr;
 	}
 	return !any_src && any_addr && r->nr_samples;
-}
-
-bool report__software_only(const struct report *r)
-{
-	return software_only(r);
 }
 
 /* Samples of record --emulate's coherence model (record/emurec.h). */
@@ -820,7 +815,7 @@ const char *report__notice(const struct report *r)
 		       "--emulate), 64-byte lines, a core per thread; HITM is a load of a line another thread "
 		       "holds modified; latencies are the model's (L1 4, LLC 40, HITM 120, store miss 60, store "
 		       "HITM 140 cycles), not measured";
-	if (!software_only(r))
+	if (!report__software_only(r))
 		return NULL;
 	return "software events (page faults) record where each page was first touched: they locate objects "
 	       "and code, they cannot show contention (no HITM); record memory events for that (c2cscan check)";
@@ -830,7 +825,7 @@ const char *report__notice_brief(const struct report *r)
 {
 	if (emulated(r))
 		return "emulated: a coherence model over a TSan build";
-	if (!software_only(r))
+	if (!report__software_only(r))
 		return NULL;
 	return "first touches of pages, not contention (no HITM)";
 }

@@ -76,7 +76,6 @@ static uint32_t stripes[STRIPES];
 static int next_core, enabled, keyed;
 static uint32_t period = 4001, hitm_period = 31;
 static char dir[512];
-static uint64_t untracked;              /* accesses past the table's probe limit */
 static pthread_key_t key;
 static __thread struct core *self;
 
@@ -187,9 +186,9 @@ static enum pd_emu_class step(struct core *c, uint64_t la, bool store)
 			break;
 		}
 	}
+	/* the stripe's region is full: not modelled (an L1 hit) */
 	if (!x) {
 		unlock(l);
-		__atomic_fetch_add(&untracked, 1, __ATOMIC_RELAXED);
 		return cls;
 	}
 	if (!x->tag) {
