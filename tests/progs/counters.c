@@ -46,7 +46,9 @@ static void *run(void *arg)
 {
 	time_t end = time(NULL) + 1;
 
-	while (time(NULL) < end)
+	/* at least 2M steps, however near a second's end it starts: the two
+	 * threads must overlap for their lines to bounce */
+	for (int k = 0; k < 20 || time(NULL) < end; k++)
 		for (int i = 0; i < 100000; i++)
 			(arg ? consumer_step : producer_step)();
 	return NULL;
