@@ -112,7 +112,7 @@ $(B)/workloads/%: scripts/workloads/%.c
 	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -o $@ $< -lpthread
 
 # Test programs: like workloads, never sanitized (they are what is measured).
-$(B)/progs/%: tests/progs/%.c
+$(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -o $@ $< -lpthread

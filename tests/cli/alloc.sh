@@ -54,7 +54,9 @@ fi
 "$TOP/$B/progs/heapobj" wait >heapobj-p.out &
 bgpid=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do grep -qs "^pid" heapobj-p.out && break; sleep 0.1; done
-"$C2CSCAN" record -q --alloc -e page-faults -c 1 -p $bgpid -o heapobj-p.data >/dev/null 2>err || fail "record -p: $(cat err)"
+"$C2CSCAN" record -q --alloc -e page-faults -c 1 -p $bgpid -o heapobj-p.data -- \
+	sh -c 'kill -USR1 $1; while kill -0 $1 2>/dev/null; do sleep 0.05; done' sh $bgpid >/dev/null 2>err ||
+	fail "record -p: $(cat err)"
 wait $bgpid
 "$C2CSCAN" report --json -d all --show-all -i heapobj-p.data >heapobj-p.json 2>err || fail "report -p: $(cat err)"
 python3 "$TOP/tests/cli/alloc-check.py" heapobj-p.out heapobj-p.json || fail "-p: heap objects named wrong"

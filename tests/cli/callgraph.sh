@@ -145,7 +145,10 @@ fi
 "$wr" wait >wp.out &
 bgpid=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do grep -qs "^pid" wp.out && break; sleep 0.1; done
-"$C2CSCAN" record -q --alloc -e page-faults -u --call-graph dwarf -p $bgpid -o wp.data >/dev/null 2>err ||
+# record's command starts once the probes are on: it lets the program
+# allocate and lasts as long as the program does
+"$C2CSCAN" record -q --alloc -e page-faults -u --call-graph dwarf -p $bgpid -o wp.data -- \
+	sh -c 'kill -USR1 $1; while kill -0 $1 2>/dev/null; do sleep 0.05; done' sh $bgpid >/dev/null 2>err ||
 	fail "record -p --call-graph dwarf: $(cat err)"
 wait $bgpid
 "$C2CSCAN" report --json -d all -i wp.data >wp.json 2>err || fail "report wp: $(cat err)"

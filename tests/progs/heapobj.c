@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "await.h"
+
 #define PG 4096
 #define SZ (64 * PG)
 
@@ -92,7 +94,7 @@ static void *thread_main(void *arg)
 
 int main(int argc, char **argv)
 {
-	/* "wait": for record -p, give it a second to attach; the C library's
+	/* "wait": for record -p, allocate once record says so; the C library's
 	 * probes cannot see posix_memalign's pointer (it is stored through an
 	 * argument), so that object is left out */
 	bool probes = argc > 1 && !strcmp(argv[1], "wait");
@@ -100,12 +102,12 @@ int main(int argc, char **argv)
 	pthread_t t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (probes)
+		await_block();
 	pthread_mutex_lock(&go);
 	pthread_create(&t, NULL, thread_main, NULL);
-	if (probes) {
-		printf("pid %d\n", (int)getpid());
-		sleep(1);
-	}
+	if (probes)
+		await_go();
 	/* a fixed threshold: a freed mmap'd object is unmapped and the next
 	 * one of its size mapped again, usually at the same address */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);

@@ -7,12 +7,15 @@
  * With record --alloc -g the heap site of each object must be the caller of
  * the wrappers (make_conn, make_table, make_pool_item), not the wrapper.
  * Prints "obj SITE" per object. "wait": for record -p (allocator probes),
- * print the pid and give record a second to attach first.
+ * print the pid and allocate when SIGUSR1 comes (record's command sends it
+ * once the probes are on), or after 10 seconds.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "await.h"
 
 #define PG 4096
 #define SZ (64 * PG)
@@ -68,8 +71,8 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "wait")) {
-		printf("pid %d\n", (int)getpid());
-		sleep(1);
+		await_block();
+		await_go();
 	}
 	make_conn();
 	make_table();
