@@ -145,7 +145,7 @@ struct code {
 /* What a line is ranked by, for every line; the whole struct c2c_line is
  * made only for the lines a view holds. */
 struct line_metric {
-	uint32_t lcl_hitm, rmt_hitm, tot_hitm, tot_peer, nr_entries;
+	uint32_t lcl_hitm, rmt_hitm, tot_hitm, st_hitm, tot_peer, nr_entries;
 	uint32_t nr_accs;       /* its accumulators: summed in the same pass */
 };
 
@@ -414,8 +414,10 @@ static void dec__compute(struct dec *d, uint64_t data_src, uint8_t flags, uint64
 			d->keep = true;
 		}
 	}
-	d->load = d->one.load;
-	d->hitm = d->one.tot_hitm;
+	/* a store HITM is contention as a HITM load is: its weight counts in
+	 * the latency sums with theirs (the gain, HitmLat) */
+	d->load = d->one.load || d->one.st_hitm;
+	d->hitm = d->one.tot_hitm || d->one.st_hitm;
 	d->nr_tot = idx_list(&d->tot, d->tot_idx);
 	d->nr_one = idx_list(&d->one, d->one_idx);
 }
@@ -914,7 +916,7 @@ uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode)
 {
 	switch (mode) {
 	case C2C_DISPLAY_LCL:
-		return st->lcl_hitm;
+		return (uint64_t)st->lcl_hitm + st->st_hitm;
 	case C2C_DISPLAY_RMT:
 		return st->rmt_hitm;
 	case C2C_DISPLAY_PEER:
@@ -923,14 +925,14 @@ uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode)
 		return st->nr_entries;
 	case C2C_DISPLAY_TOT:
 	default:
-		return st->tot_hitm;
+		return (uint64_t)st->tot_hitm + st->st_hitm;
 	}
 }
 
 static uint64_t metric__get(const struct line_metric *m, enum c2c_display mode)
 {
 	struct c2c_stats st = { .lcl_hitm = m->lcl_hitm, .rmt_hitm = m->rmt_hitm, .tot_hitm = m->tot_hitm,
-				.tot_peer = m->tot_peer, .nr_entries = m->nr_entries };
+				.st_hitm = m->st_hitm, .tot_peer = m->tot_peer, .nr_entries = m->nr_entries };
 
 	return c2c_stats__metric(&st, mode);
 }
@@ -1045,6 +1047,7 @@ static void metric__add(struct line_metric *m, const struct c2c_stats *st, uint3
 	m->lcl_hitm += st->lcl_hitm * times;
 	m->rmt_hitm += st->rmt_hitm * times;
 	m->tot_hitm += st->tot_hitm * times;
+	m->st_hitm += st->st_hitm * times;
 	m->tot_peer += st->tot_peer * times;
 	m->nr_entries += st->nr_entries * times;
 }

@@ -121,6 +121,9 @@ size_t c2c__nr_lines(const struct c2c *c);
 /* "tot", "lcl", "rmt", "peer", "all"; parse: 0 or -EINVAL. */
 const char *c2c_display__name(enum c2c_display mode);
 int c2c_display__parse(const char *s, enum c2c_display *mode);
+/* What a view ranks by: tot and lcl count store HITMs with the HITM loads
+ * (a store that took the line from another core's modified copy; only
+ * emulated recordings have them, on one node). */
 uint64_t c2c_stats__metric(const struct c2c_stats *st, enum c2c_display mode);
 
 /*

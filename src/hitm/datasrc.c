@@ -300,6 +300,8 @@ bool c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, 
 		}
 		if ((d.lvl & LVL_MISS) && (d.lvl & LVL_L1))
 			st->st_l1miss++;
+		if (d.snoop & SNOOP_HITM)
+			st->st_hitm++;
 		if (d.lvl & LVL_NA)
 			st->st_na++;
 	} else {

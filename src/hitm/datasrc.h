@@ -17,7 +17,10 @@
  * c2c_stats__add_times. Members follow perf's struct c2c_stats; 32 bits: a
  * file would need > 4G samples (hundreds of GB) to wrap one.
  * rmt_hitm_same_node: of rmt_hitm, hops = 1, another core of the same node
- * (AMD). access: samples without a data source (software events).
+ * (AMD). access: samples without a data source (software events). st_hitm:
+ * stores whose snoop says HITM (they took the line from another core's
+ * modified copy; emulated recordings have them, perf c2c does not count
+ * them), also counted in st_l1miss.
  */
 #define C2C_STATS_FIELDS(X)                                                             \
 	X(nr_entries, "samples") X(load, "loads") X(store, "stores")                    \
@@ -28,7 +31,8 @@
 	X(rmt_hit, "rmt_hit") X(ld_uncache, "ld_uncache") X(ld_io, "ld_io")             \
 	X(ld_miss, "ld_miss") X(ld_noadrs, "ld_noadrs") X(ld_excl, "ld_excl")           \
 	X(ld_shared, "ld_shared") X(ld_llcmiss, "ld_llcmiss") X(st_l1hit, "st_l1hit")   \
-	X(st_l1miss, "st_l1miss") X(st_na, "st_na") X(st_uncache, "st_uncache")         \
+	X(st_l1miss, "st_l1miss") X(st_hitm, "st_hitm") X(st_na, "st_na")                \
+	X(st_uncache, "st_uncache")                                                     \
 	X(st_noadrs, "st_noadrs") X(locks, "locks") X(blk_data, "blk_data")             \
 	X(blk_addr, "blk_addr") X(nomap, "nomap") X(noparse, "noparse")                 \
 	X(rmt_hitm_same_node, "rmt_hitm_same_node") X(access, "access")

@@ -132,6 +132,7 @@ static const struct col_value text = { .type = COL_TEXT };
 U32FMT(col_tot_hitm, c2c_line__counts(l)->stats.tot_hitm)
 U32FMT(col_lcl_hitm, c2c_line__counts(l)->stats.lcl_hitm)
 U32FMT(col_rmt_hitm, c2c_line__counts(l)->stats.rmt_hitm)
+U32FMT(col_st_hitm, c2c_line__counts(l)->stats.st_hitm)
 U32FMT(col_lcl_peer, c2c_line__counts(l)->stats.lcl_peer)
 U32FMT(col_rmt_peer, c2c_line__counts(l)->stats.rmt_peer)
 U32FMT(col_access, c2c_line__counts(l)->stats.nr_entries)
@@ -243,7 +244,7 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 
 static const struct line_column hitm_cols[] = {
 	COL_HEAD, { "TotHitm", 7, col_tot_hitm }, { "LclHitm", 7, col_lcl_hitm },
-	{ "RmtHitm", 7, col_rmt_hitm }, COL_TAIL,
+	{ "RmtHitm", 7, col_rmt_hitm }, { "StHitm", 7, col_st_hitm }, COL_TAIL,
 };
 
 static const struct line_column peer_cols[] = {
@@ -253,12 +254,14 @@ static const struct line_column peer_cols[] = {
 
 static const struct line_column all_cols[] = {
 	COL_HEAD, { "Access", 7, col_access }, { "TotHitm", 7, col_tot_hitm }, { "RmtHitm", 7, col_rmt_hitm },
-	COL_TAIL,
+	{ "StHitm", 7, col_st_hitm }, COL_TAIL,
 };
 
+/* Gain without --sort gain; store HITM where the recording has none (every
+ * recording but emulated ones). */
 bool line_column__hidden(const struct report *r, const struct line_column *c)
 {
-	return c->get == col_gain && !r->opts.sort_gain;
+	return (c->get == col_gain && !r->opts.sort_gain) || (c->get == col_st_hitm && !report__totals(r)->st_hitm);
 }
 
 const struct line_column *line_columns(const struct report *r, size_t *nr)
@@ -286,6 +289,7 @@ const struct line_column *line_columns(const struct report *r, size_t *nr)
 ROWFMT(row_lcl_hitm, row->stats.lcl_hitm)
 ROWFMT(row_tot_hitm, row->stats.tot_hitm)
 ROWFMT(row_rmt_hitm, row->stats.rmt_hitm)
+ROWFMT(row_st_hitm, row->stats.st_hitm)
 ROWFMT(row_lcl_peer, row->stats.lcl_peer)
 ROWFMT(row_rmt_peer, row->stats.rmt_peer)
 ROWFMT(row_access, row->stats.nr_entries)
@@ -294,7 +298,8 @@ ROWFMT(row_stores, row->stats.store)
 ROWFMT(row_st_l1hit, row->stats.st_l1hit)
 ROWFMT(row_st_l1miss, row->stats.st_l1miss)
 ROWFMT(row_hitm_lat, lat_mean(row->lat.hitm_sum, row->lat.hitm_cnt))
-ROWFMT(row_load_lat, lat_mean(row->lat.load_sum, row->lat.load_cnt))
+/* a row of store HITMs only (emulated) has their latency in the sums */
+ROWFMT(row_load_lat, row->stats.load ? lat_mean(row->lat.load_sum, row->lat.load_cnt) : 0)
 ROWFMT(row_pids, row->pids.nr)
 ROWFMT(row_tids, row->tids.nr)
 ROWFMT(row_cpus, row->cpus.nr)
@@ -409,7 +414,8 @@ static struct col_value row_code_object(const struct report *r, const struct c2c
 	{ "Code object", -20, row_code_object, true }
 
 static const struct row_column hitm_rows[] = {
-	ROW_HEAD, { "LclHitm", 7, row_lcl_hitm, false }, { "RmtHitm", 7, row_rmt_hitm, false }, ROW_TAIL,
+	ROW_HEAD, { "LclHitm", 7, row_lcl_hitm, false }, { "RmtHitm", 7, row_rmt_hitm, false },
+	{ "StHitm", 7, row_st_hitm, false }, ROW_TAIL,
 };
 
 static const struct row_column peer_rows[] = {
@@ -417,8 +423,14 @@ static const struct row_column peer_rows[] = {
 };
 
 static const struct row_column all_rows[] = {
-	ROW_HEAD, { "Access", 7, row_access, false }, { "TotHitm", 7, row_tot_hitm, false }, ROW_TAIL,
+	ROW_HEAD, { "Access", 7, row_access, false }, { "TotHitm", 7, row_tot_hitm, false },
+	{ "StHitm", 7, row_st_hitm, false }, ROW_TAIL,
 };
+
+bool row_column__hidden(const struct report *r, const struct row_column *c)
+{
+	return c->get == row_st_hitm && !report__totals(r)->st_hitm;
+}
 
 const struct row_column *row_columns(const struct report *r, size_t *nr)
 {

@@ -51,6 +51,8 @@ struct row_column {
 };
 
 const struct row_column *row_columns(const struct report *r, size_t *nr);
+/* A column the recording cannot fill (StHitm outside emulated ones). */
+bool row_column__hidden(const struct report *r, const struct row_column *c);
 
 /* The cell text of column c for line l (row row): its value, formatted. */
 /* A column the line lists leave out: Gain but with --sort gain (which it

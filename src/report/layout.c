@@ -104,7 +104,7 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 				continue;
 			x->loads += row->stats.load;
 			x->stores += row->stats.store;
-			x->hitm += row->stats.tot_hitm;
+			x->hitm += row->stats.tot_hitm + row->stats.st_hitm;
 			if (row->stats.store)
 				u32set__merge(&x->writers, &row->tids);
 			if (row->stats.load)

@@ -618,7 +618,7 @@ static int pass2(struct report *r)
 
 static enum c2c_display auto_mode(const struct c2c_stats *t)
 {
-	if (t->tot_hitm)
+	if (t->tot_hitm || t->st_hitm)
 		return C2C_DISPLAY_TOT;
 	if (t->tot_peer)
 		return C2C_DISPLAY_PEER;

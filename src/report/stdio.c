@@ -268,6 +268,9 @@ static size_t fprintf_trace_info(const struct report *r, FILE *fp)
 	n += kvu(fp, "Store - no mapping", t->st_noadrs);
 	n += kvu(fp, "Store L1D Hit", t->st_l1hit);
 	n += kvu(fp, "Store L1D Miss", t->st_l1miss);
+	/* perf does not count them; only emulated recordings have them */
+	if (t->st_hitm)
+		n += kvu(fp, "Store HITM", t->st_hitm);
 	n += kvu(fp, "Store No available memory level", t->st_na);
 	/* perf 6.8 rejects kernel data addresses (no mmap covers the direct
 	 * map or slab); here they are kernel lines: say so where it differs */
@@ -320,6 +323,8 @@ static size_t fprintf_shared_info(const struct report *r, FILE *fp)
 	n += kvu(fp, "Blocked Access on shared lines", (uint64_t)s.blk_data + s.blk_addr);
 	n += kvu(fp, "Store HITs on shared lines", s.store);
 	n += kvu(fp, "Store L1D hits on shared lines", s.st_l1hit);
+	if (s.st_hitm)
+		n += kvu(fp, "Store HITM on shared lines", s.st_hitm);
 	n += kvu(fp, "Store No available memory level", s.st_na);
 	n += kvu(fp, "Total Merged records", (uint64_t)s.tot_hitm + s.store);
 	return n;
@@ -383,7 +388,7 @@ static bool accesses_only(const struct report *r)
 static bool skip_column(const struct report *r, const char *name)
 {
 	static const char *const mem[] = {
-		"TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer", "Loads", "Stores", "StL1Hit", "StL1Miss",
+		"TotHitm", "LclHitm", "RmtHitm", "StHitm", "LclPeer", "RmtPeer", "Loads", "Stores", "StL1Hit", "StL1Miss",
 		"HitmLat", "LoadLat",
 	};
 
@@ -660,7 +665,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		nr_cols--;
 	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
 	for (size_t c = 0; c < nr_cols; c++)
-		skip[c] = skip_column(r, cols[c].name);
+		skip[c] = skip_column(r, cols[c].name) || row_column__hidden(r, &cols[c]);
 	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
 	rl = r->co && report__coalesced_line(r, l) ? report__coalesced_line(r, l) : l;

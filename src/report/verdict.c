@@ -211,13 +211,11 @@ static void advise_true(struct line_verdict *v, size_t t)
 	u32set__exit(&all);
 }
 
-/* The line's contended loads: HITM, and peer loads where the recording
- * has them (AMD IBS). */
-static uint64_t line_hitm(const struct c2c_line *l)
+/* Contended accesses: HITM loads and stores, and peer loads where the
+ * recording has them (AMD IBS). */
+static uint64_t contended(const struct c2c_stats *st)
 {
-	const struct c2c_stats *st = &c2c_line__counts(l)->stats;
-
-	return (uint64_t)st->tot_hitm + st->lcl_peer + st->rmt_peer;
+	return (uint64_t)st->tot_hitm + st->st_hitm + st->lcl_peer + st->rmt_peer;
 }
 
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
@@ -250,7 +248,7 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		u = unit_find(v, &key);
 		u->loads += row->stats.load;
 		u->stores += row->stats.store;
-		u->hitm += row->stats.tot_hitm + row->stats.lcl_peer + row->stats.rmt_peer;
+		u->hitm += contended(&row->stats);
 		if (row->stats.store)
 			u32set__merge(&u->writers, &row->tids);
 		if (row->stats.load)
@@ -285,7 +283,7 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 			  c2c_line__counts(l)->tids.nr);
 		break;
 	}
-	if (verdict__is_finding(v->kind) && !line_hitm(l)) {
+	if (verdict__is_finding(v->kind) && !contended(&c2c_line__counts(l)->stats)) {
 		/* a pattern is not contention: say what was seen, advise nothing */
 		char pattern[sizeof(v->why)];
 

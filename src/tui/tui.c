@@ -108,12 +108,12 @@ static int col_rank(const char *const *order, size_t nr, const char *name)
 }
 
 static const char *const list_order[] = {
-	"Address", "Object", "Share", "Gain", "Access", "TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer", "Loads",
+	"Address", "Object", "Share", "Gain", "Access", "TotHitm", "LclHitm", "RmtHitm", "StHitm", "LclPeer", "RmtPeer", "Loads",
 	"Stores", "StL1Miss", "Pids", "Tids", "HitmLat", "Cpus", "Nodes", "Key",
 };
 
 static const char *const row_order[] = {
-	"Offset", "Data", "Code", "Share", "Access", "TotHitm", "LclHitm", "RmtHitm", "LclPeer", "RmtPeer",
+	"Offset", "Data", "Code", "Share", "Access", "TotHitm", "LclHitm", "RmtHitm", "StHitm", "LclPeer", "RmtPeer",
 	"Loads", "Stores", "StL1Hit", "StL1Miss", "Source", "Tids", "Pids", "HitmLat", "LoadLat", "Cpus",
 };
 
@@ -476,6 +476,8 @@ static int list_top(void *priv, int cols)
 	if (s->tot_hitm || s->lcl_peer + s->rmt_peer || s->load || s->store) {
 		parts__add(&p, "  HITM %u", s->tot_hitm);
 		parts__add(&p, " (lcl %u rmt %u)", s->lcl_hitm, s->rmt_hitm);
+		if (s->st_hitm)
+			parts__add(&p, "  store HITM %u", s->st_hitm);
 		parts__add(&p, "  peer %u", s->lcl_peer + s->rmt_peer);
 		parts__add(&p, "  loads %u", s->load);
 		parts__add(&p, "  stores %u", s->store);
@@ -898,6 +900,8 @@ static int line_top(void *priv, int cols)
 		parts__add(&p, "  HITM %u", k->stats.tot_hitm);
 	if (all->tot_hitm)
 		parts__add(&p, " (lcl %u rmt %u)", k->stats.lcl_hitm, k->stats.rmt_hitm);
+	if (all->st_hitm)
+		parts__add(&p, "  store HITM %u", k->stats.st_hitm);
 	if (all->load || all->store) {
 		parts__add(&p, "  loads %u", k->stats.load);
 		parts__add(&p, "  stores %u", k->stats.store);

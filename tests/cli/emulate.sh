@@ -29,6 +29,13 @@ json_get e.json '[l["advice"] for l in j["cachelines"] if l["verdict"] == "false
 expect_eq "the lock's locked operations" "$(json_get e.json '[l["locks"] > 0 for l in j["cachelines"] if l["verdict"] == "true sharing"]')" "[True]"
 json_get e.json 'j["notice"]' | grep -q "^emulated: a cache-coherence model" || fail "no notice: $(json_get e.json 'j["notice"]')"
 expect_eq "gain" "$(json_get e.json 'all(l["gain"]["cycles"] > 0 for l in j["cachelines"])')" "True"
+# the counters' stores take the line from the other thread's modified copy:
+# store HITMs, in their rows and in the line's rank; a column of their own
+expect_eq "store HITMs of the counters" "$(json_get e.json 'sorted(set((o["data_member"], o["stores"] > 0 and o["st_hitm"] > 0) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["stores"]))')" \
+	"[('counters.consumed', True), ('counters.produced', True)]"
+"$C2CSCAN" report --stdio -i e.data >e.stdio 2>err || fail "stdio: $(cat err)"
+grep -q "^Index Address .* RmtHitm  StHitm " e.stdio || fail "no StHitm column: $(grep '^Index' e.stdio)"
+grep -q "^  Store HITM  *: *[1-9]" e.stdio || fail "no Store HITM count: $(grep 'Store' e.stdio)"
 # the padded build: the counters' lines without contention, the lock still
 "$C2CSCAN" record -q --emulate -o p.data -- "$padded" >/dev/null 2>err || fail "record padded: $(cat err)"
 "$C2CSCAN" report --json -d all -i p.data >p.json 2>err || fail "report padded: $(cat err)"
