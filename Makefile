@@ -47,6 +47,10 @@ PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
 PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
 PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
 PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counters-tsan $(B)/progs/counters-padded-tsan
+CLANG ?= $(shell command -v clang-14 || command -v clang)
+ifneq ($(CLANG),)
+PROG_BINS += $(B)/progs/counters-clang-tsan
+endif
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
 # object of its own, never sanitized (it runs inside the recorded program).
 SHIM := $(B)/libc2cscan-alloc.so
@@ -76,11 +80,13 @@ $(SHIM): src/record/shim/alloc.c src/perfdata/perf_data.h
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
 		-o $@ $< -ldl -lpthread
 
+# -Bsymbolic: the runtime's own hooks by their address, not a Clang
+# executable's that interpose them (it patches those to jump to ours)
 $(EMU): src/record/emu/emu.c src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
-		-o $@ $< -ldl -lpthread
+		-Wl,-Bsymbolic -o $@ $< -ldl -lpthread
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)
@@ -146,6 +152,13 @@ $(B)/progs/counters-padded-tsan: tests/progs/counters.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O2 -g -fsanitize=thread -DPADDED -o $@ $< -lpthread
+
+# and Clang's (its runtime is linked into the executable: the emulation
+# runtime redirects the executable's hooks to its own)
+$(B)/progs/counters-clang-tsan: tests/progs/counters.c
+	$(call msg,CLANG,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) -std=gnu11 -O2 -g -fsanitize=thread -o $@ $< -lpthread
 
 $(B)/progs/%: tests/progs/%.cc
 	$(call msg,CXX,$<)

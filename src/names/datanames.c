@@ -36,6 +36,35 @@ static bool var_tls_op(uint8_t atom)
 	return atom == DW_OP_form_tls_address || atom == DW_OP_GNU_push_tls_address;
 }
 
+/* An address operator: DW_OP_addr, or DWARF 5's index into .debug_addr
+ * (Clang 14's default, and split DWARF's GNU form). */
+static bool is_addr_op(uint8_t atom)
+{
+	return atom == DW_OP_addr || atom == DW_OP_addrx || atom == DW_OP_GNU_addr_index;
+}
+
+/* The value an operator pushes: its operand, or for the indexed forms
+ * (DW_OP_addrx, DW_OP_constx and their GNU names) the .debug_addr entry. */
+static int loc_operand(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Word *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr addr;
+
+	switch (op->atom) {
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+	case DW_OP_constx:
+	case DW_OP_GNU_const_index:
+		if (dwarf_getlocation_attr(loc, op, &a) || dwarf_formaddr(&a, &addr))
+			return -1;
+		*out = addr;
+		return 0;
+	default:
+		*out = op->number;
+		return 0;
+	}
+}
+
 /* Variables DWARF gives no location: a thread-local one may be found in
  * the symbol table (gcc before 13 writes no TLS location on aarch64). */
 struct unplaced {
@@ -75,7 +104,7 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 		Dwarf_Op *ops;
 		size_t nops;
 		Dwarf_Die type;
-		Dwarf_Word size;
+		Dwarf_Word size, at;
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
 		    tag == DW_TAG_namespace || tag == DW_TAG_module) {
@@ -103,13 +132,14 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 		}
 		if (dwarf_getlocation(&a, &ops, &nops))
 			continue;
-		if (nops == 1 && ops[0].atom == DW_OP_addr) {
+		if (nops == 1 && is_addr_op(ops[0].atom) && !loc_operand(&a, &ops[0], &at)) {
 			xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
-			o->vars[o->nr_vars++] = (struct var){ ops[0].number + bias, size, child };
-		} else if (nops == 2 && ops[0].atom != DW_OP_addr && var_tls_op(ops[1].atom)) {
+			o->vars[o->nr_vars++] = (struct var){ at + bias, size, child };
+		} else if (nops == 2 && !is_addr_op(ops[0].atom) && var_tls_op(ops[1].atom) &&
+			   !loc_operand(&a, &ops[0], &at)) {
 			/* an offset in the object's TLS block (const, then the TLS operator) */
 			xgrow((void **)&o->tls_vars, &o->alloc_tls_vars, o->nr_tls_vars + 1, sizeof(*o->tls_vars));
-			o->tls_vars[o->nr_tls_vars++] = (struct var){ ops[0].number, size, child };
+			o->tls_vars[o->nr_tls_vars++] = (struct var){ at, size, child };
 		}
 	} while (!dwarf_siblingof(&child, &child));
 }

@@ -30,6 +30,8 @@
  * mapped), no dependency on the rest of c2cscan.
  */
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -78,6 +80,8 @@ static uint32_t period = 4001, hitm_period = 31;
 static char dir[512];
 static pthread_key_t key;
 static __thread struct core *self;
+
+static int patch_static(void);
 
 static const uint64_t latency[PD_EMU__NR] = {
 	[PD_EMU_L1] = 4, [PD_EMU_LLC] = 40, [PD_EMU_HITM] = 120, [PD_EMU_ST_L1] = 4, [PD_EMU_ST_MISS] = 60,
@@ -302,6 +306,7 @@ __attribute__((constructor)) static void emu_start(void)
 		return;
 	atexit(at_exit);
 	enabled = 1;
+	patch_static();
 }
 
 /* Run without record: said once, at the end (the hooks may run before the
@@ -352,6 +357,13 @@ EXPORT void __tsan_ignore_thread_end(void)
 	if (c)
 		c->on = enabled;
 }
+
+/* Every hook we define, by name (for patch_static()). HOOK_TABLE_* come
+ * after the definitions. */
+struct hook {
+	const char *name;
+	void *fn;
+};
 
 #define RW(n)                                                                                     \
 	EXPORT void __tsan_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA); }          \
@@ -424,4 +436,94 @@ EXPORT void __tsan_atomic_thread_fence(int mo)
 EXPORT void __tsan_atomic_signal_fence(int mo)
 {
 	__atomic_signal_fence(SC);
+}
+
+#define H(name) { #name, (void *)name },
+#define H_RW(n)                                                                                   \
+	H(__tsan_read##n) H(__tsan_write##n) H(__tsan_unaligned_read##n) H(__tsan_unaligned_write##n) \
+	H(__tsan_volatile_read##n) H(__tsan_volatile_write##n) H(__tsan_read##n##_pc) H(__tsan_write##n##_pc)
+#define H_ATOMICS(b)                                                                              \
+	H(__tsan_atomic##b##_load) H(__tsan_atomic##b##_store) H(__tsan_atomic##b##_exchange)          \
+	H(__tsan_atomic##b##_fetch_add) H(__tsan_atomic##b##_fetch_sub) H(__tsan_atomic##b##_fetch_and) \
+	H(__tsan_atomic##b##_fetch_or) H(__tsan_atomic##b##_fetch_xor) H(__tsan_atomic##b##_fetch_nand) \
+	H(__tsan_atomic##b##_compare_exchange_strong) H(__tsan_atomic##b##_compare_exchange_weak)      \
+	H(__tsan_atomic##b##_compare_exchange_val)
+
+static const struct hook hooks[] = {
+	H_RW(1) H_RW(2) H_RW(4) H_RW(8) H_RW(16)
+	H(__tsan_read_range) H(__tsan_write_range) H(__tsan_vptr_update) H(__tsan_vptr_read)
+	H(__tsan_func_entry) H(__tsan_func_exit) H(__tsan_ignore_thread_begin) H(__tsan_ignore_thread_end)
+	H_ATOMICS(8) H_ATOMICS(16) H_ATOMICS(32) H_ATOMICS(64)
+	H(__tsan_atomic_thread_fence)
+	/* __tsan_atomic_signal_fence: a compiler barrier, nothing to model */
+};
+
+/*
+ * Clang links its ThreadSanitizer runtime into the executable (statically,
+ * its entry points exported): the program calls its own __tsan_read4
+ * directly, and no preloaded definition can take its place. So each of
+ * the executable's hooks that we define gets a jump to ours written over
+ * its first instructions, before main (its __tsan_init has run from
+ * .preinit_array: its interceptors keep working). Returns how many were
+ * redirected; a hook too short to patch or a text that cannot be made
+ * writable is said once, and stays the runtime's.
+ */
+static int patch_static(void)
+{
+#if defined(__x86_64__)
+	enum { LEN = 13 };      /* movabs $ours, %r11; jmp *%r11 */
+#elif defined(__aarch64__)
+	enum { LEN = 16 };      /* ldr x16, #8; br x16; .quad ours */
+#else
+	enum { LEN = 0 };
+#endif
+	long pg = sysconf(_SC_PAGESIZE);
+	int done = 0, shorter = 0, failed = 0, err = 0;
+
+	/* the program's scope, the executable first (RTLD_DEFAULT would
+	 * search this library first: it is linked -Bsymbolic) */
+	void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+
+	for (size_t i = 0; LEN && prog && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+		void *theirs = dlsym(prog, hooks[i].name);
+		const ElfW(Sym) *sym = NULL;
+		uintptr_t at = (uintptr_t)theirs, page;
+		uint8_t code[16];
+		Dl_info info;
+
+		if (!theirs || theirs == hooks[i].fn)
+			continue;       /* ours binds (GCC: libtsan is a library) */
+		if (!dladdr1(theirs, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym || sym->st_size < LEN) {
+			shorter++;
+			continue;
+		}
+#if defined(__x86_64__)
+		code[0] = 0x49;
+		code[1] = 0xbb;
+		memcpy(code + 2, &hooks[i].fn, 8);
+		code[10] = 0x41;
+		code[11] = 0xff;
+		code[12] = 0xe3;
+#elif defined(__aarch64__)
+		memcpy(code, (const uint32_t[]){ 0x58000050, 0xd61f0200 }, 8);
+		memcpy(code + 8, &hooks[i].fn, 8);
+#endif
+		page = at & ~(uintptr_t)(pg - 1);
+		if (mprotect((void *)page, at + LEN - page, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+			err = errno;
+			failed++;
+			continue;
+		}
+		memcpy(theirs, code, LEN);
+		__builtin___clear_cache((char *)theirs, (char *)theirs + LEN);
+		mprotect((void *)page, at + LEN - page, PROT_READ | PROT_EXEC);
+		done++;
+	}
+	if (shorter + failed)
+		fprintf(stderr, "c2cscan emu: %d of the program's ThreadSanitizer hooks could not be redirected "
+			"(%d too short to patch, %d in text not made writable%s%s): what they see is not modelled\n",
+			shorter + failed, shorter, failed, err ? ": " : "", err ? strerror(err) : "");
+	if (prog)
+		dlclose(prog);
+	return done;
 }
