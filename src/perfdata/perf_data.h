@@ -352,12 +352,17 @@ struct pd_info {
 
 /*
  * Emulated memory samples (record --emulate): what the coherence model of
- * libc2cscan-emu.so (record/emu/emu.c) writes, 48 bytes each, little-endian;
- * record turns them into PERF_RECORD_SAMPLEs of one attr with perf's
- * data_src encoding of the class.
+ * libc2cscan-emu.so (record/emu/emu.c) writes, a 48-byte struct
+ * pd_emu_sample each, little-endian, followed by its nr_frames call-chain
+ * entries (uint64_t return addresses, the caller's first: the shadow stack
+ * of __tsan_func_entry; with record -g only); record turns them into
+ * PERF_RECORD_SAMPLEs of one attr with perf's data_src encoding of the
+ * class.
  */
 /* The event record gives the emulated samples (report knows them by it). */
 #define PD_EMU_EVENT_NAME "c2cscan-emulated/mem-loads-stores/"
+
+#define PD_EMU_MAX_FRAMES 127
 
 enum pd_emu_class {
 	PD_EMU_L1,              /* a load of a line this core holds */
@@ -375,9 +380,9 @@ struct pd_emu_sample {
 	uint64_t addr;
 	uint32_t pid, tid;
 	uint32_t cpu;           /* the model's core: the thread's index */
-	uint16_t cls;           /* enum pd_emu_class */
+	uint8_t cls;            /* enum pd_emu_class */
 	uint8_t locked;         /* an atomic operation */
-	uint8_t pad;
+	uint16_t nr_frames;     /* call-chain entries after it, at most PD_EMU_MAX_FRAMES */
 	uint32_t weight;        /* the class's latency, cycles */
 	uint32_t period;        /* accesses of its kind this sample stands for */
 };

@@ -39,7 +39,7 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 	return 0;
 }
 
-void emu_rec__child_env(const struct emu_rec *e, uint32_t period)
+void emu_rec__child_env(const struct emu_rec *e, uint32_t period, bool chains)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = old && *old ? xasprintf("%s:%s", e->lib, old) : xstrdup(e->lib);
@@ -52,9 +52,13 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period)
 		snprintf(buf, sizeof(buf), "%u", period);
 		setenv("C2CSCAN_EMU_PERIOD", buf, 1);
 	}
+	if (chains) {
+		snprintf(buf, sizeof(buf), "%d", PD_EMU_MAX_FRAMES);
+		setenv("C2CSCAN_EMU_FRAMES", buf, 1);
+	}
 }
 
-void emu_rec__attr(struct perf_event_attr *attr)
+void emu_rec__attr(struct perf_event_attr *attr, bool chains)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -63,7 +67,7 @@ void emu_rec__attr(struct perf_event_attr *attr)
 	attr->sample_period = 1;
 	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			    PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT |
-			    PERF_SAMPLE_DATA_SRC;
+			    PERF_SAMPLE_DATA_SRC | (chains ? PERF_SAMPLE_CALLCHAIN : 0);
 	attr->precise_ip = 3;
 	attr->sample_id_all = 1;
 	attr->use_clockid = 1;
@@ -108,38 +112,67 @@ static uint64_t class_data_src(uint16_t cls, bool locked)
 	return d | (locked ? M(LOCK, LOCKED) : M(LOCK, NA));
 }
 
-/* One process's file into w. */
+/* One process's file into w: each sample, then its frames (perf's chain:
+ * the user-context marker, the access, its callers). */
 static int collect_one(const char *path, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
 		       struct emu_rec_stats *st)
 {
-	struct pd_emu_sample buf[512];
-	uint8_t rec[512];
+	enum { MAX = sizeof(struct pd_emu_sample) + PD_EMU_MAX_FRAMES * sizeof(uint64_t) };
+	uint8_t buf[64 * 1024], rec[2048];
+	uint64_t chain[PD_EMU_MAX_FRAMES + 2];
+	size_t have = 0, at = 0;
 	ssize_t got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
 
+	_Static_assert(sizeof(buf) >= MAX, "a sample fits the buffer");
 	if (fd < 0)
 		return 0;
 	st->processes++;
-	while ((got = read(fd, buf, sizeof(buf))) > 0) {
-		size_t n = (size_t)got / sizeof(buf[0]);
+	for (;;) {
+		struct pd_emu_sample e;
+		struct pd_sample s;
+		size_t len;
+		ssize_t n;
 
-		st->torn_bytes += (size_t)got % sizeof(buf[0]);
-		for (size_t i = 0; i < n && !ret; i++) {
-			const struct pd_emu_sample *e = &buf[i];
-			struct pd_sample s = { .id = id, .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = e->time,
-					       .addr = e->addr, .cpu = e->cpu, .period = e->period ? e->period : 1,
-					       .weight = e->weight, .data_src = class_data_src(e->cls, e->locked) };
-			ssize_t len;
-
-			if (!s.data_src) {
-				st->bad++;
-				continue;
-			}
-			len = pd_fmt_sample(rec, sizeof(rec), attr, PERF_RECORD_MISC_USER, &s);
-			ret = len < 0 ? (int)len : pd_writer__write(w, rec, (size_t)len);
-			st->samples += !ret;
+		if (have - at < MAX) {
+			memmove(buf, buf + at, have - at);
+			have -= at;
+			at = 0;
+			got = read(fd, buf + have, sizeof(buf) - have);
+			if (got > 0)
+				have += (size_t)got;
 		}
+		if (ret || have - at < sizeof(e))
+			break;
+		memcpy(&e, buf + at, sizeof(e));
+		if (e.nr_frames > PD_EMU_MAX_FRAMES) {
+			st->bad_files++;
+			at = have;
+			break;
+		}
+		len = sizeof(e) + e.nr_frames * sizeof(uint64_t);
+		if (have - at < len)
+			break;
+		s = (struct pd_sample){ .id = id, .ip = e.ip, .pid = e.pid, .tid = e.tid, .time = e.time,
+					.addr = e.addr, .cpu = e.cpu, .period = e.period ? e.period : 1,
+					.weight = e.weight, .data_src = class_data_src(e.cls, e.locked) };
+		if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+			chain[0] = PERF_CONTEXT_USER;
+			chain[1] = e.ip;
+			memcpy(chain + 2, buf + at + sizeof(e), e.nr_frames * sizeof(uint64_t));
+			s.callchain = chain;
+			s.callchain_nr = e.nr_frames + 2u;
+		}
+		at += len;
+		if (!s.data_src) {
+			st->bad++;
+			continue;
+		}
+		n = pd_fmt_sample(rec, sizeof(rec), attr, PERF_RECORD_MISC_USER, &s);
+		ret = n < 0 ? (int)n : pd_writer__write(w, rec, (size_t)n);
+		st->samples += !ret;
 	}
+	st->torn_bytes += have - at;
 	close(fd);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #ifndef C2CSCAN_RECORD_EMUREC_H
 #define C2CSCAN_RECORD_EMUREC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,8 +19,9 @@ struct perf_event_attr;
 struct emu_rec_stats {
 	uint64_t samples;               /* written */
 	uint64_t processes;             /* that wrote a file */
-	uint64_t torn_bytes;            /* a file's tail shorter than a sample */
+	uint64_t torn_bytes;            /* a file's tail shorter than its sample */
 	uint64_t bad;                   /* of an unknown class: skipped */
+	uint64_t bad_files;             /* a sample claiming too many frames: the rest of its file skipped */
 };
 
 
@@ -28,11 +30,12 @@ struct emu_rec_stats {
  * 0, or a negative errno with a sentence in why. */
 int emu_rec__new(struct emu_rec **out, char *why, size_t whysize);
 /* In the forked child, before exec: the runtime first in LD_PRELOAD,
- * C2CSCAN_EMU_DIR, and the sampling periods (0: the runtime's). */
-void emu_rec__child_env(const struct emu_rec *e, uint32_t period);
+ * C2CSCAN_EMU_DIR, the sampling period (0: the runtime's) and, with
+ * chains, that samples carry their shadow stack's call chain. */
+void emu_rec__child_env(const struct emu_rec *e, uint32_t period, bool chains);
 /* The attr of the emulated samples (sample_type of theirs, the clock the
- * runtime stamps with). */
-void emu_rec__attr(struct perf_event_attr *attr);
+ * runtime stamps with; PERF_SAMPLE_CALLCHAIN with chains). */
+void emu_rec__attr(struct perf_event_attr *attr, bool chains);
 /* Every process's samples into w as samples of attr (its id), with perf's
  * data_src encoding of their class. 0, or a negative errno. */
 int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,

@@ -1363,7 +1363,7 @@ static int fork_command(struct recorder *rc)
 		if (rc->alloc)
 			alloc_rec__child_env(rc->alloc, rc->o.call_graph != CALL_GRAPH_NONE);
 		if (rc->emu)
-			emu_rec__child_env(rc->emu, (uint32_t)rc->o.period);
+			emu_rec__child_env(rc->emu, (uint32_t)rc->o.period, rc->o.call_graph != CALL_GRAPH_NONE);
 		execvp(rc->cmd[0], rc->cmd);
 		e = errno;
 		if (write(rc->fail[1], &e, sizeof(e)) < 0)
@@ -1566,7 +1566,7 @@ static void collect_emulated(struct recorder *rc)
 	const uint64_t id = 0xc2c5ca0000000001ULL;
 	int ret;
 
-	emu_rec__attr(&attr);
+	emu_rec__attr(&attr, rc->o.call_graph != CALL_GRAPH_NONE);
 	ret = pd_writer__add_attr(rc->w, &attr, PD_EMU_EVENT_NAME, &id, 1);
 	if (!ret)
 		ret = emu_rec__collect(rc->emu, rc->w, &attr, id, &st);

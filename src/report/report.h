@@ -196,10 +196,15 @@ struct report_cg_stats {
 void report__callchain_stats(const struct report *r, struct report_cg_stats *st);
 /* The verdict on a line (verdict.c): one function for stdio, JSON and the
  * browser. Units: members (DWARF), heap objects, else byte offsets. */
-enum verdict_kind { VERDICT_NONE, VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED, VERDICT_UNKNOWN, VERDICT_QUIET };
+enum verdict_kind {
+	VERDICT_NONE, VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED, VERDICT_UNKNOWN, VERDICT_QUIET, VERDICT_SLIGHT,
+};
 /* A verdict that is a finding (false, true sharing or mixed): what the
  * renderers stress. VERDICT_QUIET: threads share the line but no HITM was
- * sampled on it, so there is no contention to fix. */
+ * sampled on it, so there is no contention to fix. VERDICT_SLIGHT: some
+ * was, under VERDICT_SLIGHT_SHARE of the recording's (an emulated
+ * recording sees every HITM: a result read once at the end is one). */
+#define VERDICT_SLIGHT_SHARE 0.0001
 bool verdict__is_finding(enum verdict_kind k);
 /* report --fail-on: the lines of the view whose verdict is in kinds (a bit
  * per enum verdict_kind) and whose share of the mode's metric is at least

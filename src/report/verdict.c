@@ -35,6 +35,7 @@
 static const char *const verdict_words[] = {
 	[VERDICT_NONE] = "no sharing", [VERDICT_FALSE] = "false sharing", [VERDICT_TRUE] = "true sharing",
 	[VERDICT_MIXED] = "mixed", [VERDICT_UNKNOWN] = "unknown", [VERDICT_QUIET] = "no contention sampled",
+	[VERDICT_SLIGHT] = "negligible contention",
 };
 
 bool verdict__is_finding(enum verdict_kind k)
@@ -221,7 +222,7 @@ static uint64_t contended(const struct c2c_stats *st)
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
 {
 	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
-	uint64_t best_true_w = 0;
+	uint64_t best_true_w = 0, rec_all;
 	bool is_false;
 
 	memset(v, 0, sizeof(*v));
@@ -291,6 +292,17 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		scnprintf(v->why, sizeof(v->why), "no HITM among its %u loads sampled; the access pattern: %s (%s)",
 			  c2c_line__counts(l)->stats.load, verdict__word(v->kind), pattern);
 		v->kind = VERDICT_QUIET;
+		return 0;
+	}
+	rec_all = c2c_stats__metric(report__totals(r), C2C_DISPLAY_TOT) + report__totals(r)->tot_peer;
+	if (verdict__is_finding(v->kind) && (double)contended(&c2c_line__counts(l)->stats) < VERDICT_SLIGHT_SHARE * (double)rec_all) {
+		char pattern[sizeof(v->why)];
+
+		scnprintf(pattern, sizeof(pattern), "%s", v->why);
+		scnprintf(v->why, sizeof(v->why), "%" PRIu64 " contended accesses of the recording's %" PRIu64
+			  " (under %g%%); the access pattern: %s (%s)", contended(&c2c_line__counts(l)->stats), rec_all,
+			  VERDICT_SLIGHT_SHARE * 100, verdict__word(v->kind), pattern);
+		v->kind = VERDICT_SLIGHT;
 		return 0;
 	}
 	if (is_false)

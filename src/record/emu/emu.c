@@ -17,12 +17,15 @@
  * interceptors (malloc, pthread_*) keep working, only the per-access hooks
  * are ours. A hook we do not define stays libtsan's.
  *
- * Samples: one access in C2CSCAN_EMU_PERIOD per thread (a countdown), and
- * one HITM or store HITM in C2CSCAN_EMU_HITM_PERIOD, each with its time
- * (CLOCK_MONOTONIC, the recording's clock), the access's address and the
- * hook's return address (the instruction after the call: the access), tid,
- * the thread's core, the class and its latency. They are written, in
- * records of struct pd_emu_sample (perfdata/perf_data.h), to
+ * Samples: one access in C2CSCAN_EMU_PERIOD per thread (a countdown); of
+ * HITMs and store HITMs, each line's first HITM_FIRST, then one in
+ * C2CSCAN_EMU_HITM_PERIOD of that line's (rare contention is never lost);
+ * each with its time (CLOCK_MONOTONIC, the recording's clock), the
+ * access's address and the hook's return address (the instruction after
+ * the call: the access), tid, the thread's core, the class, its latency,
+ * the accesses it stands for and, with C2CSCAN_EMU_FRAMES, the call chain
+ * of the shadow stack that __tsan_func_entry/exit keep. They are written,
+ * as struct pd_emu_sample records (perfdata/perf_data.h), to
  * $C2CSCAN_EMU_DIR/emu-PID, which record turns into samples of its file.
  * Run without record (no C2CSCAN_EMU_DIR) it says so once and models nothing.
  *
@@ -54,7 +57,9 @@
 #define PROBES 32
 #define STRIPES 1024
 #define MAX_CORES 64
-#define BUF 256                         /* samples a thread buffers */
+#define BUF (64 * 1024)                 /* sample bytes a thread buffers */
+#define STACK 1024                      /* shadow stack entries kept (deeper: counted) */
+#define HITM_FIRST 16                   /* a line's HITMs sampled each */
 
 /* A line's state: owner + 1 holds it modified (0: nobody), sharers the
  * cores that hold copies. */
@@ -62,21 +67,24 @@ struct line {
 	uint64_t tag;                   /* line address + 1; 0 empty */
 	uint64_t sharers;
 	uint32_t owner;
-	uint32_t pad;
+	uint32_t hitms;                 /* HITMs and store HITMs so far */
 };
 
 struct core {
 	int idx, on;                    /* on: the hooks model this thread */
 	uint32_t tid;
-	uint32_t countdown, hitm_countdown;
-	uint32_t n;
-	struct pd_emu_sample buf[BUF];
+	uint32_t countdown;
+	uint32_t used;                  /* bytes in buf */
+	uint32_t depth;                 /* of the shadow stack: calls not yet returned */
+	uint64_t stack[STACK];          /* their return addresses, outermost first */
+	uint8_t buf[BUF];
 };
 
 static struct line *table;
 static uint32_t stripes[STRIPES];
 static int next_core, enabled, keyed;
-static uint32_t period = 4001, hitm_period = 31;
+static uint32_t frames;                 /* call-chain entries a sample takes (record -g), 0 none */
+static uint32_t period = 4001, hitm_period = 97;
 static char dir[512];
 static pthread_key_t key;
 static __thread struct core *self;
@@ -101,17 +109,17 @@ static void flush(struct core *c)
 	char path[600];
 	int fd;
 
-	if (!c->n || !dir[0])
+	if (!c->used || !dir[0])
 		return;
 	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		/* one write: O_APPEND keeps threads' records whole */
-		if (write(fd, c->buf, c->n * sizeof(c->buf[0])) < 0)
+		if (write(fd, c->buf, c->used) < 0)
 			errno = 0;
 		close(fd);
 	}
-	c->n = 0;
+	c->used = 0;
 }
 
 static void thread_gone(void *p)
@@ -131,7 +139,6 @@ static struct core *core_new(void)
 	c->idx = __atomic_fetch_add(&next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
 	c->tid = (uint32_t)gettid();
 	c->countdown = period;
-	c->hitm_countdown = hitm_period;
 	c->on = enabled;
 	if (keyed)
 		pthread_setspecific(key, c);
@@ -158,20 +165,33 @@ static void unlock(uint32_t *l)
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
-static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class cls, bool locked)
+/* A sample, and its call chain from the shadow stack: the callers' return
+ * addresses, innermost first. */
+static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class cls, bool locked, uint32_t per)
 {
-	struct pd_emu_sample *s = &c->buf[c->n++];
+	uint32_t kept = c->depth < STACK ? c->depth : STACK;
+	uint32_t nr = kept < frames ? kept : frames;
+	struct pd_emu_sample s = {
+		.time = now_ns(), .ip = ip, .addr = addr, .pid = (uint32_t)getpid(), .tid = c->tid,
+		.cpu = (uint32_t)c->idx, .cls = (uint8_t)cls, .locked = locked, .nr_frames = (uint16_t)nr,
+		.weight = (uint32_t)latency[cls],
+		.period = per,
+	};
+	uint8_t *p;
 
-	*s = (struct pd_emu_sample){ .time = now_ns(), .ip = ip, .addr = addr, .pid = (uint32_t)getpid(),
-				     .tid = c->tid, .cpu = (uint32_t)c->idx, .cls = (uint16_t)cls,
-				     .locked = locked, .weight = latency[cls],
-				     .period = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM ? hitm_period : period };
-	if (c->n == BUF)
+	if (c->used + sizeof(s) + nr * sizeof(uint64_t) > BUF)
 		flush(c);
+	p = c->buf + c->used;
+	memcpy(p, &s, sizeof(s));
+	p += sizeof(s);
+	for (uint32_t i = 0; i < nr; i++, p += sizeof(uint64_t))
+		memcpy(p, &c->stack[kept - 1 - i], sizeof(uint64_t));
+	c->used = (uint32_t)(p - c->buf);
 }
 
-/* The model's step for one line: the class of c's access. */
-static enum pd_emu_class step(struct core *c, uint64_t la, bool store)
+/* The model's step for one line: the class of c's access; for a HITM or
+ * store HITM, *hitms is the line's count of them so far. */
+static enum pd_emu_class step(struct core *c, uint64_t la, bool store, uint32_t *hitms)
 {
 	/* a stripe owns a region of the table: its lines probe only there */
 	uint64_t h = (la * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
@@ -199,6 +219,7 @@ static enum pd_emu_class step(struct core *c, uint64_t la, bool store)
 		x->tag = la + 1;
 		x->owner = 0;
 		x->sharers = 0;
+		x->hitms = 0;
 	}
 	if (store) {
 		if (x->owner && x->owner != (uint32_t)c->idx + 1)
@@ -217,6 +238,8 @@ static enum pd_emu_class step(struct core *c, uint64_t la, bool store)
 		}
 		x->sharers |= bit;
 	}
+	if (cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM)
+		*hitms = ++x->hitms;
 	unlock(l);
 	return cls;
 }
@@ -233,6 +256,7 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	};
 	struct core *c;
 	enum pd_emu_class cls, st;
+	uint32_t hitms = 0, unused;
 	bool hitm;
 
 	/* not run by record: no model, nothing kept per thread */
@@ -241,22 +265,24 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	c = me();
 	if (!c || !c->on || !size)
 		return;
-	cls = st = step(c, addr >> LINE_SHIFT, store);
+	cls = st = step(c, addr >> LINE_SHIFT, store, &hitms);
 	if (store == RMW)
 		cls = as_load[cls];
 	/* an access across lines touches the next one too */
 	if (((addr + size - 1) >> LINE_SHIFT) != (addr >> LINE_SHIFT))
-		step(c, (addr + size - 1) >> LINE_SHIFT, store);
+		step(c, (addr + size - 1) >> LINE_SHIFT, store, &unused);
 	hitm = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM;
-	if (hitm ? !--c->hitm_countdown : !--c->countdown) {
-		if (hitm)
-			c->hitm_countdown = hitm_period;
-		else
+	/* a line's first HITMs each (rare contention is never lost), then one
+	 * in hitm_period of them; other accesses one in period per thread */
+	if (hitm ? hitms <= HITM_FIRST || !(hitms % hitm_period) : !--c->countdown) {
+		uint32_t p = !hitm ? period : hitms <= HITM_FIRST ? 1 : hitm_period;
+
+		if (!hitm)
 			c->countdown = period;
-		sample(c, addr, ip, cls, locked);
+		sample(c, addr, ip, cls, locked, p);
 		/* its store too, as a store event samples a locked instruction */
 		if (store == RMW)
-			sample(c, addr, ip, st, locked);
+			sample(c, addr, ip, st, locked, p);
 	}
 }
 
@@ -274,7 +300,7 @@ static void at_fork_child(void)
 {
 	/* the parent's buffered samples are the parent's */
 	if (self) {
-		self->n = 0;
+		self->used = 0;
 		self->tid = (uint32_t)gettid();
 	}
 }
@@ -300,6 +326,9 @@ __attribute__((constructor)) static void emu_start(void)
 	snprintf(dir, sizeof(dir), "%s", d);
 	period = env_u32("C2CSCAN_EMU_PERIOD", period);
 	hitm_period = env_u32("C2CSCAN_EMU_HITM_PERIOD", hitm_period);
+	frames = env_u32("C2CSCAN_EMU_FRAMES", 0);
+	if (frames > PD_EMU_MAX_FRAMES)
+		frames = PD_EMU_MAX_FRAMES;
 	table = mmap(NULL, TABLE_SIZE * sizeof(*table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
 		     MAP_NORESERVE, -1, 0);
 	if (table == MAP_FAILED)
@@ -334,12 +363,33 @@ EXPORT void __tsan_init(void)
 		real();
 }
 
+/* The shadow stack (record -g): pc is the instrumented function's return
+ * address, in its caller. A longjmp or an exception that skips func_exit
+ * leaves entries behind until the thread returns past them: the chain
+ * then holds stale callers, never a crash. */
 EXPORT void __tsan_func_entry(void *pc)
 {
+	struct core *c;
+
+	if (!frames)
+		return;
+	c = me();
+	if (!c)
+		return;
+	if (c->depth < STACK)
+		c->stack[c->depth] = (uintptr_t)pc;
+	c->depth++;
 }
 
 EXPORT void __tsan_func_exit(void)
 {
+	struct core *c;
+
+	if (!frames)
+		return;
+	c = self;
+	if (c && c->depth)
+		c->depth--;
 }
 
 EXPORT void __tsan_ignore_thread_begin(void)
