@@ -42,6 +42,9 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 WORK_SRCS := $(wildcard scripts/workloads/*.c)
 WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
+# their ThreadSanitizer builds, for record --emulate (tests/cli/emulate-workloads.sh)
+WORK_TSAN := false-sharing true-sharing heap-false-sharing shm cow
+WORK_BINS += $(WORK_TSAN:%=$(B)/workloads/%-tsan)
 PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
 PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
@@ -112,6 +115,11 @@ $(B)/tools/%: $(B)/tests/tools/%.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Workloads are deliberately simple, unoptimized-ish programs with debug info.
+$(B)/workloads/%-tsan: scripts/workloads/%.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O1 -g -D_GNU_SOURCE -fsanitize=thread -o $@ $< -lpthread
+
 $(B)/workloads/%: scripts/workloads/%.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)

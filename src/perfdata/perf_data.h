@@ -352,8 +352,9 @@ struct pd_info {
 
 /*
  * Emulated memory samples (record --emulate): what the coherence model of
- * libc2cscan-emu.so (record/emu/emu.c) writes, a 48-byte struct
- * pd_emu_sample each, little-endian, followed by its nr_frames call-chain
+ * libc2cscan-emu.so (record/emu/emu.c) writes in chunks of PD_EMU_CHUNK
+ * bytes, a 48-byte struct pd_emu_sample each, little-endian, followed by
+ * its nr_frames call-chain
  * entries (uint64_t return addresses, the caller's first: the shadow stack
  * of __tsan_func_entry; with record -g only); record turns them into
  * PERF_RECORD_SAMPLEs of one attr with perf's data_src encoding of the
@@ -363,6 +364,9 @@ struct pd_info {
 #define PD_EMU_EVENT_NAME "c2cscan-emulated/mem-loads-stores/"
 
 #define PD_EMU_MAX_FRAMES 127
+/* The runtime writes its file a chunk at a time per thread; a chunk's
+ * samples end where it ends or where its bytes are zero. */
+#define PD_EMU_CHUNK (256 * 1024)
 
 enum pd_emu_class {
 	PD_EMU_L1,              /* a load of a line this core holds */

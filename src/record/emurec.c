@@ -22,6 +22,7 @@
 struct emu_rec {
 	char lib[PATH_MAX];
 	char dir[64];
+	char model[96];         /* the model every process maps: tmpfs when there is one */
 };
 
 int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
@@ -30,11 +31,28 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 	int err = record_lib__setup("--emulate", EMU_LIB, "C2CSCAN_EMU_LIB", e->lib, sizeof(e->lib), e->dir,
 				   sizeof(e->dir), why, whysize);
 
+	int fd;
+
 	*out = NULL;
 	if (err) {
 		free(e);
 		return err;
 	}
+	/* its pages are written at every access: memory, not a disk file */
+	snprintf(e->model, sizeof(e->model), "/dev/shm/c2cscan-emu-%d", (int)getpid());
+	fd = open(e->model, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(e->model, sizeof(e->model), "%s/model", e->dir);
+		fd = open(e->model, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, whysize, "--emulate: cannot make the model's file %s: %s", e->model, strerror(errno));
+		record_dir__remove(e->dir, "");
+		free(e);
+		return err;
+	}
+	close(fd);
 	*out = e;
 	return 0;
 }
@@ -48,6 +66,7 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, bool chains)
 	setenv("LD_PRELOAD", pre, 1);
 	free(pre);
 	setenv("C2CSCAN_EMU_DIR", e->dir, 1);
+	setenv("C2CSCAN_EMU_MODEL", e->model, 1);
 	if (period) {
 		snprintf(buf, sizeof(buf), "%u", period);
 		setenv("C2CSCAN_EMU_PERIOD", buf, 1);
@@ -112,67 +131,70 @@ static uint64_t class_data_src(uint16_t cls, bool locked)
 	return d | (locked ? M(LOCK, LOCKED) : M(LOCK, NA));
 }
 
-/* One process's file into w: each sample, then its frames (perf's chain:
- * the user-context marker, the access, its callers). */
+/* One sample into w: perf's chain is the user-context marker, the access,
+ * its callers. */
+static int put_sample(struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
+		      const struct pd_emu_sample *e, const uint8_t *frames, struct emu_rec_stats *st)
+{
+	uint64_t chain[PD_EMU_MAX_FRAMES + 2];
+	uint8_t rec[2048];
+	struct pd_sample s = { .id = id, .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = e->time,
+			       .addr = e->addr, .cpu = e->cpu, .period = e->period ? e->period : 1,
+			       .weight = e->weight, .data_src = class_data_src(e->cls, e->locked) };
+	ssize_t n;
+	int ret;
+
+	if (!s.data_src) {
+		st->bad++;
+		return 0;
+	}
+	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		chain[0] = PERF_CONTEXT_USER;
+		chain[1] = e->ip;
+		memcpy(chain + 2, frames, e->nr_frames * sizeof(uint64_t));
+		s.callchain = chain;
+		s.callchain_nr = e->nr_frames + 2u;
+	}
+	n = pd_fmt_sample(rec, sizeof(rec), attr, PERF_RECORD_MISC_USER, &s);
+	ret = n < 0 ? (int)n : pd_writer__write(w, rec, (size_t)n);
+	st->samples += !ret;
+	return ret;
+}
+
+/* One process's file into w, a chunk at a time: its samples end at its
+ * first zero time. */
 static int collect_one(const char *path, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
 		       struct emu_rec_stats *st)
 {
-	enum { MAX = sizeof(struct pd_emu_sample) + PD_EMU_MAX_FRAMES * sizeof(uint64_t) };
-	uint8_t buf[64 * 1024], rec[2048];
-	uint64_t chain[PD_EMU_MAX_FRAMES + 2];
-	size_t have = 0, at = 0;
-	ssize_t got;
+	uint8_t *buf;
+	size_t got;
+	uint64_t off = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
 
-	_Static_assert(sizeof(buf) >= MAX, "a sample fits the buffer");
 	if (fd < 0)
 		return 0;
 	st->processes++;
-	for (;;) {
-		struct pd_emu_sample e;
-		struct pd_sample s;
-		size_t len;
-		ssize_t n;
+	buf = xmalloc(PD_EMU_CHUNK);
+	for (; !ret && (got = pread_full(fd, buf, PD_EMU_CHUNK, off)) > 0; off += PD_EMU_CHUNK) {
+		size_t at = 0;
 
-		if (have - at < MAX) {
-			memmove(buf, buf + at, have - at);
-			have -= at;
-			at = 0;
-			got = read(fd, buf + have, sizeof(buf) - have);
-			if (got > 0)
-				have += (size_t)got;
+		while (!ret && at + sizeof(struct pd_emu_sample) <= got) {
+			struct pd_emu_sample e;
+			size_t len;
+
+			memcpy(&e, buf + at, sizeof(e));
+			if (!e.time)
+				break;
+			len = sizeof(e) + e.nr_frames * sizeof(uint64_t);
+			if (e.nr_frames > PD_EMU_MAX_FRAMES || at + len > got) {
+				st->torn++;
+				break;
+			}
+			ret = put_sample(w, attr, id, &e, buf + at + sizeof(e), st);
+			at += len;
 		}
-		if (ret || have - at < sizeof(e))
-			break;
-		memcpy(&e, buf + at, sizeof(e));
-		if (e.nr_frames > PD_EMU_MAX_FRAMES) {
-			st->bad_files++;
-			at = have;
-			break;
-		}
-		len = sizeof(e) + e.nr_frames * sizeof(uint64_t);
-		if (have - at < len)
-			break;
-		s = (struct pd_sample){ .id = id, .ip = e.ip, .pid = e.pid, .tid = e.tid, .time = e.time,
-					.addr = e.addr, .cpu = e.cpu, .period = e.period ? e.period : 1,
-					.weight = e.weight, .data_src = class_data_src(e.cls, e.locked) };
-		if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
-			chain[0] = PERF_CONTEXT_USER;
-			chain[1] = e.ip;
-			memcpy(chain + 2, buf + at + sizeof(e), e.nr_frames * sizeof(uint64_t));
-			s.callchain = chain;
-			s.callchain_nr = e.nr_frames + 2u;
-		}
-		at += len;
-		if (!s.data_src) {
-			st->bad++;
-			continue;
-		}
-		n = pd_fmt_sample(rec, sizeof(rec), attr, PERF_RECORD_MISC_USER, &s);
-		ret = n < 0 ? (int)n : pd_writer__write(w, rec, (size_t)n);
-		st->samples += !ret;
 	}
-	st->torn_bytes += have - at;
+	free(buf);
 	close(fd);
 	return ret;
 }
@@ -202,6 +224,7 @@ void emu_rec__delete(struct emu_rec *e)
 {
 	if (!e)
 		return;
+	unlink(e->model);
 	record_dir__remove(e->dir, "emu-");
 	free(e);
 }

@@ -19,9 +19,8 @@ struct perf_event_attr;
 struct emu_rec_stats {
 	uint64_t samples;               /* written */
 	uint64_t processes;             /* that wrote a file */
-	uint64_t torn_bytes;            /* a file's tail shorter than its sample */
 	uint64_t bad;                   /* of an unknown class: skipped */
-	uint64_t bad_files;             /* a sample claiming too many frames: the rest of its file skipped */
+	uint64_t torn;                  /* chunks whose last sample is cut or claims too many frames */
 };
 
 

@@ -1575,6 +1575,9 @@ static void collect_emulated(struct recorder *rc)
 		return;
 	}
 	rc->samples += st.samples;
+	if (st.torn || st.bad)
+		fprintf(stderr, "c2cscan record: --emulate: %llu samples of an unknown class and %llu cut chunks "
+			"skipped\n", (unsigned long long)st.bad, (unsigned long long)st.torn);
 	if (!st.processes)
 		fprintf(stderr, "c2cscan record: --emulate: no emulated samples: the command is not built with "
 			"-fsanitize=thread (GCC or Clang), or it ended before writing them (_exit, a signal)\n");

@@ -44,6 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "perfdata/perf_data.h"
@@ -57,37 +59,78 @@
 #define PROBES 32
 #define STRIPES 1024
 #define MAX_CORES 64
-#define BUF (64 * 1024)                 /* sample bytes a thread buffers */
 #define STACK 1024                      /* shadow stack entries kept (deeper: counted) */
 #define HITM_FIRST 16                   /* a line's HITMs sampled each */
+#define PAGES 256                       /* a thread's cache of page keys */
+#define RANGES 8192                     /* mappings a process keeps (more: the rest private) */
+#define MODEL_MAGIC 0xc2c5e3a1u
 
-/* A line's state: owner + 1 holds it modified (0: nobody), sharers the
- * cores that hold copies. */
+/*
+ * A line's state: owner + 1 holds it modified (0: nobody), sharers the
+ * cores that hold copies. Keyed as the report keys lines: private memory
+ * by (pid, line address), MAP_SHARED memory (files, /dev/shm, anonymous
+ * shared) by (device, inode, line of the file), so that processes sharing
+ * a page share its lines.
+ */
 struct line {
-	uint64_t tag;                   /* line address + 1; 0 empty */
+	uint64_t space;                 /* pid, or SHARED | device | inode */
+	uint64_t tag;                   /* line number + 1; 0 empty */
 	uint64_t sharers;
 	uint32_t owner;
 	uint32_t hitms;                 /* HITMs and store HITMs so far */
+};
+
+#define SHARED (1ull << 63)
+
+/* The model, in a file of record's directory every process of the
+ * recording maps (MAP_SHARED): cores, locks and lines are the same for a
+ * forked child and an exec'd program. */
+struct model {
+	uint32_t magic;
+	uint32_t next_core;
+	uint32_t stripes[STRIPES];
+	uint8_t pad[4096 - 8];          /* the lines start at 8 KiB */
+	struct line lines[TABLE_SIZE];
+};
+
+/* What a page's lines are keyed by: space, and the line number of its
+ * first byte (the file's line for shared memory). */
+struct page_key {
+	uint64_t page;                  /* address >> 12, + 1; 0 empty */
+	uint64_t space;
+	uint64_t line0;
 };
 
 struct core {
 	int idx, on;                    /* on: the hooks model this thread */
 	uint32_t tid;
 	uint32_t countdown;
-	uint32_t used;                  /* bytes in buf */
+	uint8_t *chunk;                 /* where samples go: a mapped chunk of the process's file */
+	uint32_t used;                  /* bytes of it written */
 	uint32_t depth;                 /* of the shadow stack: calls not yet returned */
 	uint64_t stack[STACK];          /* their return addresses, outermost first */
-	uint8_t buf[BUF];
+	struct page_key pages[PAGES];
 };
 
-static struct line *table;
-static uint32_t stripes[STRIPES];
-static int next_core, enabled, keyed;
+/* A mapping of the process, from /proc/self/maps: space 0 private. */
+struct range {
+	uint64_t start, end, space, off;
+};
+
+static struct model *model;
+static int enabled, keyed;
 static uint32_t frames;                 /* call-chain entries a sample takes (record -g), 0 none */
 static uint32_t period = 4001, hitm_period = 97;
 static char dir[512];
 static pthread_key_t key;
 static __thread struct core *self;
+/* the process's: its pid, its sample file and chunks, its mappings */
+static uint32_t pid;
+static int out_fd = -1;
+static uint64_t out_chunks;
+static uint32_t out_lock, maps_lock;
+static struct range ranges[RANGES];
+static uint32_t nr_ranges;
 
 static int patch_static(void);
 
@@ -104,29 +147,60 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void flush(struct core *c)
+static void lock(uint32_t *l)
 {
-	char path[600];
-	int fd;
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
 
-	if (!c->used || !dir[0])
-		return;
-	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		/* one write: O_APPEND keeps threads' records whole */
-		if (write(fd, c->buf, c->used) < 0)
-			errno = 0;
-		close(fd);
+static void unlock(uint32_t *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* The system calls themselves: libc's open and write are libtsan's
+ * interceptors in these programs. */
+static int sys_open(const char *path, int flags)
+{
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC, 0600);
+}
+
+/*
+ * Samples go straight into the process's file, $dir/emu-PID, mapped a
+ * chunk (PD_EMU_CHUNK bytes) at a time per thread: what a thread wrote is
+ * in the file however the process ends (_exit, a signal, exec). A chunk's
+ * unused tail stays zero. An exec'd image appends chunks after the old.
+ */
+static uint8_t *chunk_new(void)
+{
+	void *m = MAP_FAILED;
+
+	lock(&out_lock);
+	if (out_fd < 0) {
+		char path[600];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
+		out_fd = sys_open(path, O_RDWR | O_CREAT);
+		out_chunks = out_fd >= 0 && !fstat(out_fd, &st) ? (uint64_t)st.st_size / PD_EMU_CHUNK : 0;
 	}
-	c->used = 0;
+	if (out_fd >= 0 && !ftruncate(out_fd, (off_t)((out_chunks + 1) * PD_EMU_CHUNK))) {
+		m = mmap(NULL, PD_EMU_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, out_fd,
+			 (off_t)(out_chunks * PD_EMU_CHUNK));
+		if (m != MAP_FAILED)
+			out_chunks++;
+	}
+	unlock(&out_lock);
+	return m == MAP_FAILED ? NULL : m;
 }
 
 static void thread_gone(void *p)
 {
 	struct core *c = p;
 
-	flush(c);
+	if (c->chunk)
+		munmap(c->chunk, PD_EMU_CHUNK);
 	munmap(c, sizeof(*c));
 }
 
@@ -136,7 +210,7 @@ static struct core *core_new(void)
 
 	if (c == MAP_FAILED)
 		return NULL;
-	c->idx = __atomic_fetch_add(&next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
+	c->idx = __atomic_fetch_add(&model->next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
 	c->tid = (uint32_t)gettid();
 	c->countdown = period;
 	c->on = enabled;
@@ -153,18 +227,6 @@ static inline struct core *me(void)
 	return self;
 }
 
-static void lock(uint32_t *l)
-{
-	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(l, __ATOMIC_RELAXED))
-			__builtin_ia32_pause();
-}
-
-static void unlock(uint32_t *l)
-{
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
-
 /* A sample, and its call chain from the shadow stack: the callers' return
  * addresses, innermost first. */
 static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class cls, bool locked, uint32_t per)
@@ -172,40 +234,143 @@ static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class
 	uint32_t kept = c->depth < STACK ? c->depth : STACK;
 	uint32_t nr = kept < frames ? kept : frames;
 	struct pd_emu_sample s = {
-		.time = now_ns(), .ip = ip, .addr = addr, .pid = (uint32_t)getpid(), .tid = c->tid,
+		.time = now_ns(), .ip = ip, .addr = addr, .pid = pid, .tid = c->tid,
 		.cpu = (uint32_t)c->idx, .cls = (uint8_t)cls, .locked = locked, .nr_frames = (uint16_t)nr,
-		.weight = (uint32_t)latency[cls],
-		.period = per,
+		.weight = (uint32_t)latency[cls], .period = per,
 	};
+	size_t len = sizeof(s) + nr * sizeof(uint64_t);
 	uint8_t *p;
 
-	if (c->used + sizeof(s) + nr * sizeof(uint64_t) > BUF)
-		flush(c);
-	p = c->buf + c->used;
+	if (c->chunk && c->used + len > PD_EMU_CHUNK) {
+		munmap(c->chunk, PD_EMU_CHUNK);
+		c->chunk = NULL;
+	}
+	if (!c->chunk) {
+		c->chunk = chunk_new();
+		c->used = 0;
+		if (!c->chunk)
+			return;
+	}
+	p = c->chunk + c->used;
 	memcpy(p, &s, sizeof(s));
 	p += sizeof(s);
 	for (uint32_t i = 0; i < nr; i++, p += sizeof(uint64_t))
 		memcpy(p, &c->stack[kept - 1 - i], sizeof(uint64_t));
-	c->used = (uint32_t)(p - c->buf);
+	c->used += (uint32_t)len;
+}
+
+/* The process's mappings, from /proc/self/maps, in address order (system
+ * calls and a static buffer: no allocation here). */
+static void maps_read(void)
+{
+	static char buf[1 << 16];
+	char tail[256];
+	size_t keep = 0;
+	int fd = sys_open("/proc/self/maps", O_RDONLY);
+	ssize_t got;
+
+	nr_ranges = 0;
+	if (fd < 0)
+		return;
+	while ((got = syscall(SYS_read, fd, buf + keep, sizeof(buf) - 1 - keep)) > 0 || keep) {
+		size_t have = keep + (got > 0 ? (size_t)got : 0);
+		char *line = buf, *nl;
+
+		buf[have] = 0;
+		while ((nl = memchr(line, '\n', (size_t)(buf + have - line))) || got <= 0) {
+			unsigned long long start, end, off, ino;
+			unsigned int maj, min;
+			char perms[8];
+
+			if (nl)
+				*nl = 0;
+			if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &off, &maj, &min,
+				   &ino) == 7) {
+				if (nr_ranges < RANGES)
+					ranges[nr_ranges++] = (struct range){
+						start, end, perms[3] != 's' ? 0 : SHARED | (uint64_t)(maj & 0xfff) << 51 |
+						(uint64_t)(min & 0xfffff) << 31 | (ino & 0x7fffffff), off };
+			}
+			if (!nl) {
+				line = buf + have;
+				break;
+			}
+			line = nl + 1;
+		}
+		keep = (size_t)(buf + have - line);
+		if (keep >= sizeof(tail))
+			keep = 0;       /* a line longer than any maps line: dropped */
+		memmove(buf, line, keep);
+		if (got <= 0)
+			break;
+	}
+	syscall(SYS_close, fd);
+}
+
+static const struct range *range_of(uint64_t a)
+{
+	uint32_t lo = 0, hi = nr_ranges;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (a < ranges[mid].start)
+			hi = mid;
+		else if (a >= ranges[mid].end)
+			lo = mid + 1;
+		else
+			return &ranges[mid];
+	}
+	return NULL;
+}
+
+/* How the line at addr is keyed: the page's entry in c's cache, made from
+ * the mappings (read again when no mapping known holds the page: a new
+ * one). A mapping replaced at the same address by one of another kind
+ * keeps the old key while its pages stay cached. */
+static const struct page_key *page_key(struct core *c, uint64_t addr)
+{
+	uint64_t page = addr >> 12;
+	struct page_key *k = &c->pages[page % PAGES];
+	uint64_t a = page << 12;
+	const struct range *r;
+
+	if (LIKELY(k->page == page + 1))
+		return k;
+	lock(&maps_lock);
+	r = range_of(a);
+	if (!r) {
+		maps_read();
+		r = range_of(a);
+	}
+	k->page = page + 1;
+	k->space = pid;
+	k->line0 = a >> LINE_SHIFT;
+	if (r && r->space) {
+		k->space = r->space;
+		k->line0 = (a - r->start + r->off) >> LINE_SHIFT;
+	}
+	unlock(&maps_lock);
+	return k;
 }
 
 /* The model's step for one line: the class of c's access; for a HITM or
  * store HITM, *hitms is the line's count of them so far. */
-static enum pd_emu_class step(struct core *c, uint64_t la, bool store, uint32_t *hitms)
+static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store, uint32_t *hitms)
 {
 	/* a stripe owns a region of the table: its lines probe only there */
-	uint64_t h = (la * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
+	uint64_t h = ((la ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
 	uint64_t region = h & ~(uint64_t)(TABLE_SIZE / STRIPES - 1);
-	uint32_t *l = &stripes[h / (TABLE_SIZE / STRIPES)];
+	uint32_t *l = &model->stripes[h / (TABLE_SIZE / STRIPES)];
 	uint64_t bit = 1ull << c->idx;
 	enum pd_emu_class cls = store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	struct line *x = NULL;
 
 	lock(l);
 	for (uint32_t i = 0; i < PROBES; i++) {
-		struct line *y = &table[region + ((h + i) & (TABLE_SIZE / STRIPES - 1))];
+		struct line *y = &model->lines[region + ((h + i) & (TABLE_SIZE / STRIPES - 1))];
 
-		if (y->tag == la + 1 || !y->tag) {
+		if ((y->tag == la + 1 && y->space == space) || !y->tag) {
 			x = y;
 			break;
 		}
@@ -217,6 +382,7 @@ static enum pd_emu_class step(struct core *c, uint64_t la, bool store, uint32_t 
 	}
 	if (!x->tag) {
 		x->tag = la + 1;
+		x->space = space;
 		x->owner = 0;
 		x->sharers = 0;
 		x->hitms = 0;
@@ -254,6 +420,7 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	static const enum pd_emu_class as_load[PD_EMU__NR] = {
 		[PD_EMU_ST_L1] = PD_EMU_L1, [PD_EMU_ST_MISS] = PD_EMU_LLC, [PD_EMU_ST_HITM] = PD_EMU_HITM,
 	};
+	const struct page_key *k;
 	struct core *c;
 	enum pd_emu_class cls, st;
 	uint32_t hitms = 0, unused;
@@ -265,12 +432,17 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	c = me();
 	if (!c || !c->on || !size)
 		return;
-	cls = st = step(c, addr >> LINE_SHIFT, store, &hitms);
+	k = page_key(c, addr);
+	cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> LINE_SHIFT), store, &hitms);
 	if (store == RMW)
 		cls = as_load[cls];
 	/* an access across lines touches the next one too */
-	if (((addr + size - 1) >> LINE_SHIFT) != (addr >> LINE_SHIFT))
-		step(c, (addr + size - 1) >> LINE_SHIFT, store, &unused);
+	if (((addr + size - 1) >> LINE_SHIFT) != (addr >> LINE_SHIFT)) {
+		uint64_t last = addr + size - 1;
+
+		k = page_key(c, last);
+		step(c, k->space, k->line0 + ((last & 4095) >> LINE_SHIFT), store, &unused);
+	}
 	hitm = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM;
 	/* a line's first HITMs each (rare contention is never lost), then one
 	 * in hitm_period of them; other accesses one in period per thread */
@@ -288,20 +460,24 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
 
-static void at_exit(void)
-{
-	struct core *c = self;
-
-	if (c)
-		flush(c);
-}
-
+/* A forked child: its own pid, sample file and private lines (its pages
+ * are copies now); the parent's chunk is the parent's. The model is shared
+ * still, and so are the shared mappings. */
 static void at_fork_child(void)
 {
-	/* the parent's buffered samples are the parent's */
+	pid = (uint32_t)getpid();
+	if (out_fd >= 0)
+		syscall(SYS_close, out_fd);
+	out_fd = -1;
+	out_lock = maps_lock = 0;
 	if (self) {
+		if (self->chunk)
+			munmap(self->chunk, PD_EMU_CHUNK);
+		self->chunk = NULL;
 		self->used = 0;
 		self->tid = (uint32_t)gettid();
+		self->idx = __atomic_fetch_add(&model->next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
+		memset(self->pages, 0, sizeof(self->pages));
 	}
 }
 
@@ -311,6 +487,31 @@ static uint32_t env_u32(const char *name, uint32_t def)
 	unsigned long x = v ? strtoul(v, NULL, 0) : 0;
 
 	return x && x < (1ul << 30) ? (uint32_t)x : def;
+}
+
+/* The model: record's file (C2CSCAN_EMU_MODEL, sized here by whoever maps
+ * it first), else this process's alone. */
+static bool model_map(const char *path)
+{
+	int fd = path && *path ? sys_open(path, O_RDWR) : -1;
+	struct stat st;
+	void *m = MAP_FAILED;
+
+	if (fd >= 0) {
+		if (!fstat(fd, &st) && ((uint64_t)st.st_size >= sizeof(*model) || !ftruncate(fd, sizeof(*model))))
+			m = mmap(NULL, sizeof(*model), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		syscall(SYS_close, fd);
+	}
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "c2cscan emu: no shared model (%s): processes are modelled apart\n",
+			path && *path ? path : "C2CSCAN_EMU_MODEL unset");
+		m = mmap(NULL, sizeof(*model), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			 -1, 0);
+	}
+	if (m == MAP_FAILED)
+		return false;
+	model = m;
+	return true;
 }
 
 __attribute__((constructor)) static void emu_start(void)
@@ -329,11 +530,9 @@ __attribute__((constructor)) static void emu_start(void)
 	frames = env_u32("C2CSCAN_EMU_FRAMES", 0);
 	if (frames > PD_EMU_MAX_FRAMES)
 		frames = PD_EMU_MAX_FRAMES;
-	table = mmap(NULL, TABLE_SIZE * sizeof(*table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
-		     MAP_NORESERVE, -1, 0);
-	if (table == MAP_FAILED)
+	pid = (uint32_t)getpid();
+	if (!model_map(getenv("C2CSCAN_EMU_MODEL")))
 		return;
-	atexit(at_exit);
 	enabled = 1;
 	patch_static();
 }

@@ -9,7 +9,10 @@
  * events go to a per-thread buffer with no system call, stamped with
  * CLOCK_MONOTONIC through the vDSO (the recording's samples use the same
  * clock: use_clockid), and a full buffer is appended with one write(2) to
- * $C2CSCAN_ALLOC_DIR/alloc-PID.bin, which record reads at the end.
+ * $C2CSCAN_ALLOC_DIR/alloc-PID.bin, which record reads at the end. The
+ * file is opened and written by system calls, not libc's functions: in a
+ * -fsanitize=thread program those are libtsan's interceptors, which saw
+ * the shim's lock-free handover of the descriptor as a data race.
  *
  * The real allocator is the next definition (dlsym RTLD_NEXT), so a program
  * linked with jemalloc or tcmalloc keeps it. dlsym itself may allocate:
@@ -137,7 +140,7 @@ static int out_open(void)
 
 	if (out_fd < 0) {
 		snprintf(path, sizeof(path), "%s/alloc-%u.bin", out_dir, my_pid);
-		out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		out_fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	}
 	return out_fd;
 }
@@ -151,7 +154,7 @@ static void flush_locked(struct tbuf *b)
 	int fd = b->n ? out_open() : -1;
 
 	while (fd >= 0 && left) {
-		ssize_t w = write(fd, p, left);
+		ssize_t w = syscall(SYS_write, fd, p, left);
 
 		if (w <= 0)
 			break;
@@ -274,7 +277,7 @@ static void after_fork_child(void)
 {
 	my_pid = (uint32_t)getpid();
 	if (out_fd >= 0)
-		close(out_fd);
+		syscall(SYS_close, out_fd);
 	out_fd = -1;
 	pthread_mutex_init(&reg_lock, NULL);
 	for (struct tbuf *b = bufs; b; b = b->next) {
