@@ -50,9 +50,10 @@ PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
 PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
 PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
 PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counters-tsan $(B)/progs/counters-padded-tsan
+PROG_BINS += $(B)/progs/atomics-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
-PROG_BINS += $(B)/progs/counters-clang-tsan
+PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan
 endif
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
 # object of its own, never sanitized (it runs inside the recorded program).
@@ -163,10 +164,15 @@ $(B)/progs/counters-padded-tsan: tests/progs/counters.c
 
 # and Clang's (its runtime is linked into the executable: the emulation
 # runtime redirects the executable's hooks to its own)
-$(B)/progs/counters-clang-tsan: tests/progs/counters.c
+$(B)/progs/%-clang-tsan: tests/progs/%.c
 	$(call msg,CLANG,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -std=gnu11 -O2 -g -fsanitize=thread -o $@ $< -lpthread
+
+$(B)/progs/atomics-tsan: tests/progs/atomics.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fsanitize=thread -o $@ $< -lpthread
 
 $(B)/progs/%: tests/progs/%.cc
 	$(call msg,CXX,$<)

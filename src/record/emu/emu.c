@@ -33,6 +33,7 @@
  * mapped), no dependency on the rest of c2cscan.
  */
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <elf.h>
 #include <link.h>
 #include <errno.h>
@@ -99,6 +100,7 @@ struct page_key {
 	uint64_t page;                  /* address >> 12, + 1; 0 empty */
 	uint64_t space;
 	uint64_t line0;
+	uint32_t gen;                   /* maps_gen it was made in */
 };
 
 struct core {
@@ -131,6 +133,7 @@ static uint64_t out_chunks;
 static uint32_t out_lock, maps_lock;
 static struct range ranges[RANGES];
 static uint32_t nr_ranges;
+static uint32_t maps_gen, ranges_gen;   /* bumped by the program's mmap and munmap; ranges read at */
 
 static int patch_static(void);
 
@@ -325,9 +328,9 @@ static const struct range *range_of(uint64_t a)
 }
 
 /* How the line at addr is keyed: the page's entry in c's cache, made from
- * the mappings (read again when no mapping known holds the page: a new
- * one). A mapping replaced at the same address by one of another kind
- * keeps the old key while its pages stay cached. */
+ * the mappings (read again when no mapping known holds the page, or the
+ * program has mapped or unmapped since: an address range reused by a
+ * mapping of another kind, as a freed thread stack is). */
 static const struct page_key *page_key(struct core *c, uint64_t addr)
 {
 	uint64_t page = addr >> 12;
@@ -335,15 +338,19 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	uint64_t a = page << 12;
 	const struct range *r;
 
-	if (LIKELY(k->page == page + 1))
+	uint32_t gen = __atomic_load_n(&maps_gen, __ATOMIC_ACQUIRE);
+
+	if (LIKELY(k->page == page + 1 && k->gen == gen))
 		return k;
 	lock(&maps_lock);
-	r = range_of(a);
+	r = ranges_gen == gen ? range_of(a) : NULL;
 	if (!r) {
+		ranges_gen = gen;
 		maps_read();
 		r = range_of(a);
 	}
 	k->page = page + 1;
+	k->gen = gen;
 	k->space = pid;
 	k->line0 = a >> LINE_SHIFT;
 	if (r && r->space) {
@@ -687,6 +694,77 @@ EXPORT void __tsan_atomic_signal_fence(int mo)
 	__atomic_signal_fence(SC);
 }
 
+/* ---- the program's mappings ----
+ * Its mmap, munmap and mremap calls (ours bind ahead of libtsan's and
+ * libc's; in a Clang build the executable's interceptors are patched to
+ * these) tell the model that addresses may change kind. The C library's
+ * own mappings (thread stacks, malloc's arenas) are private and need no
+ * telling. */
+static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
+static int (*real_munmap)(void *, size_t);
+static void *(*real_mremap)(void *, size_t, size_t, int, void *);
+
+static void maps_changed(void)
+{
+	__atomic_add_fetch(&maps_gen, 1, __ATOMIC_RELEASE);
+}
+
+EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *m;
+
+	if (!real_mmap)
+		real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+	if (!real_mmap) {
+		errno = ENOSYS;
+		return MAP_FAILED;
+	}
+	m = real_mmap(a, len, prot, flags, fd, off);
+	maps_changed();
+	return m;
+}
+
+EXPORT void *mmap64(void *a, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return mmap(a, len, prot, flags, fd, off);
+}
+
+EXPORT int munmap(void *a, size_t len)
+{
+	int r;
+
+	if (!real_munmap)
+		real_munmap = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
+	if (!real_munmap) {
+		errno = ENOSYS;
+		return -1;
+	}
+	r = real_munmap(a, len);
+	maps_changed();
+	return r;
+}
+
+EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
+{
+	void *to = NULL, *m;
+	va_list ap;
+
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		to = va_arg(ap, void *);
+		va_end(ap);
+	}
+	if (!real_mremap)
+		real_mremap = (void *(*)(void *, size_t, size_t, int, void *))dlsym(RTLD_NEXT, "mremap");
+	if (!real_mremap) {
+		errno = ENOSYS;
+		return MAP_FAILED;
+	}
+	m = real_mremap(a, len, new_len, flags, to);
+	maps_changed();
+	return m;
+}
+
 #define H(name) { #name, (void *)name },
 #define H_RW(n)                                                                                   \
 	H(__tsan_read##n) H(__tsan_write##n) H(__tsan_unaligned_read##n) H(__tsan_unaligned_write##n) \
@@ -705,6 +783,7 @@ static const struct hook hooks[] = {
 	H_ATOMICS(8) H_ATOMICS(16) H_ATOMICS(32) H_ATOMICS(64)
 	H(__tsan_atomic_thread_fence)
 	/* __tsan_atomic_signal_fence: a compiler barrier, nothing to model */
+	H(mmap) H(mmap64) H(munmap) H(mremap)
 };
 
 /*
