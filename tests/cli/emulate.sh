@@ -39,7 +39,7 @@ grep -q "^  Store HITM  *: *[1-9]" e.stdio || fail "no Store HITM count: $(grep 
 # -g: call chains from the shadow stack of __tsan_func_entry/exit
 "$C2CSCAN" record -q --emulate -g -o g.data -- "$bin" >/dev/null 2>err || fail "record -g: $(cat err)"
 "$C2CSCAN" report --json -g -i g.data >g.json 2>err || fail "report -g: $(cat err)"
-expect_eq "call chains" "$(json_get g.json 'sorted(set((o["data_member"], tuple(c["frames"][:2])) for l in j["cachelines"] for o in l["offsets"] if (o["data_member"] or "").startswith("counters.") for c in o["callchains"]))')" \
+expect_eq "call chains" "$(json_get g.json 'sorted(set((o["data_member"], tuple(c["frames"][:2])) for l in j["cachelines"] for o in l["offsets"] if (o["data_member"] or "").startswith("counters.") and o["stores"] for c in o["callchains"]))')" \
 	"[('counters.consumed', ('consumer_step', 'run')), ('counters.produced', ('producer_step', 'run'))]"
 if command -v perf >/dev/null 2>&1; then
 	perf script -i g.data 2>/dev/null | grep -A2 "c2cscan-emulated" | grep -q " run+0x[0-9a-f]* (.*counters-tsan)" ||

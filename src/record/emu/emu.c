@@ -704,6 +704,22 @@ static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
 static int (*real_munmap)(void *, size_t);
 static void *(*real_mremap)(void *, size_t, size_t, int, void *);
 
+/* The next definition of name: the C library's, or libtsan's interceptor
+ * before it (GCC); never this library's own (dlopen'ed, RTLD_NEXT may
+ * come round to it). */
+static void *next_fn(const char *name, void *own)
+{
+	void *f = dlsym(RTLD_NEXT, name), *libc;
+
+	if (f && f != own)
+		return f;
+	libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	f = libc ? dlsym(libc, name) : NULL;
+	if (libc)
+		dlclose(libc);
+	return f != own ? f : NULL;
+}
+
 static void maps_changed(void)
 {
 	__atomic_add_fetch(&maps_gen, 1, __ATOMIC_RELEASE);
@@ -714,7 +730,7 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 	void *m;
 
 	if (!real_mmap)
-		real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+		real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))next_fn("mmap", (void *)mmap);
 	if (!real_mmap) {
 		errno = ENOSYS;
 		return MAP_FAILED;
@@ -734,7 +750,7 @@ EXPORT int munmap(void *a, size_t len)
 	int r;
 
 	if (!real_munmap)
-		real_munmap = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
+		real_munmap = (int (*)(void *, size_t))next_fn("munmap", (void *)munmap);
 	if (!real_munmap) {
 		errno = ENOSYS;
 		return -1;
@@ -755,7 +771,7 @@ EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
 		va_end(ap);
 	}
 	if (!real_mremap)
-		real_mremap = (void *(*)(void *, size_t, size_t, int, void *))dlsym(RTLD_NEXT, "mremap");
+		real_mremap = (void *(*)(void *, size_t, size_t, int, void *))next_fn("mremap", (void *)mremap);
 	if (!real_mremap) {
 		errno = ENOSYS;
 		return MAP_FAILED;
@@ -811,6 +827,13 @@ static int patch_static(void)
 	/* the program's scope, the executable first (RTLD_DEFAULT would
 	 * search this library first: it is linked -Bsymbolic) */
 	void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+	struct link_map *main_map = NULL;
+
+	if (!prog || dlinfo(prog, RTLD_DI_LINKMAP, &main_map) || !main_map) {
+		if (prog)
+			dlclose(prog);
+		return 0;
+	}
 
 	for (size_t i = 0; LEN && prog && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
 		void *theirs = dlsym(prog, hooks[i].name);
@@ -819,8 +842,14 @@ static int patch_static(void)
 		uint8_t code[16];
 		Dl_info info;
 
+		struct link_map *in = NULL;
+
 		if (!theirs || theirs == hooks[i].fn)
 			continue;       /* ours binds (GCC: libtsan is a library) */
+		/* the executable's own only: never the C library's mmap, nor a
+		 * libtsan behind this library when it was not preloaded */
+		if (!dladdr1(theirs, &info, (void **)&in, RTLD_DL_LINKMAP) || in != main_map)
+			continue;
 		if (!dladdr1(theirs, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym || sym->st_size < LEN) {
 			shorter++;
 			continue;

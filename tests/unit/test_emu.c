@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The coherence model of libc2cscan-emu.so on scripted accesses: three
+ * threads call its ThreadSanitizer hooks in a fixed order (each waits for
+ * its turn), every access sampled (periods 1), and the classes it wrote
+ * must be exactly those of the protocol: the first store an L1 store, a
+ * load of another core's modified line a HITM, a store to a line others
+ * hold copies of a store miss, a store taking another core's modified line
+ * a store HITM, a load of a copy another core read an LLC hit, an atomic
+ * read-modify-write a locked load and a locked store; an access across two
+ * lines touches both. Then a line two hundred thousand HITMs long: its
+ * first 16 are sampled each, then one in the HITM period, and the periods
+ * sum to the HITMs.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "perfdata/perf_data.h"
+#include "test.h"
+
+static void (*rd8)(void *), (*wr8)(void *), (*uwr8)(void *);
+static uint64_t (*fadd64)(volatile uint64_t *, uint64_t, int);
+static _Alignas(64) uint64_t mem[32];   /* lines 0..3 */
+static int turn;
+
+struct step {
+	int thread;
+	char op;        /* r w u (unaligned write) a (fetch_add) */
+	int word;
+};
+
+/* The script: (thread, operation, word of mem). */
+static const struct step script[] = {
+	{ 0, 'w', 0 },  /* ST_L1: nobody has the line */
+	{ 1, 'r', 1 },  /* HITM: 0 holds it modified */
+	{ 1, 'w', 1 },  /* ST_MISS: 0 has a copy */
+	{ 0, 'w', 0 },  /* ST_HITM: 1 holds it modified */
+	{ 0, 'r', 0 },  /* L1 */
+	{ 1, 'r', 1 },  /* HITM */
+	{ 2, 'r', 2 },  /* LLC: 0 and 1 have copies */
+	{ 0, 'a', 0 },  /* locked LLC load (its copy is there, others too): ST_MISS store */
+	{ 1, 'a', 1 },  /* locked HITM load, ST_HITM store */
+	{ 2, 'u', 7 },  /* across lines 0 and 1 (bytes 60..67): line 0 ST_HITM */
+	{ 2, 'w', 8 },  /* line 1: the unaligned write took it: ST_L1 */
+};
+
+static void do_step(const struct step *s)
+{
+	void *a = &mem[s->word];
+
+	switch (s->op) {
+	case 'r':
+		rd8(a);
+		break;
+	case 'w':
+		wr8(a);
+		break;
+	case 'u':
+		uwr8((char *)a + 4);
+		break;
+	case 'a':
+		fadd64((volatile uint64_t *)a, 1, 5);
+		break;
+	}
+}
+
+static void *run(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+
+	for (size_t i = 0; i < sizeof(script) / sizeof(script[0]); i++) {
+		if (script[i].thread != me)
+			continue;
+		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != (int)i)
+			;
+		do_step(&script[i]);
+		__atomic_store_n(&turn, (int)i + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* Two threads take turns writing word 16 (line 2): every write after the
+ * first is a store HITM. */
+#define PINGS 200000
+static void *ping(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+
+	for (int i = me; i < PINGS; i += 2) {
+		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != i)
+			;
+		wr8(&mem[16]);
+		__atomic_store_n(&turn, i + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+struct got {
+	unsigned int cls[PD_EMU__NR], locked;
+	unsigned int ping_samples;
+	uint64_t ping_period;
+};
+
+static void read_samples(const char *path, struct got *g)
+{
+	uint8_t *chunk = malloc(PD_EMU_CHUNK);
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	CHECK(fd >= 0 && chunk);
+	while (fd >= 0 && chunk && (n = read(fd, chunk, PD_EMU_CHUNK)) > 0) {
+		for (size_t at = 0; at + sizeof(struct pd_emu_sample) <= (size_t)n;) {
+			struct pd_emu_sample e;
+
+			memcpy(&e, chunk + at, sizeof(e));
+			if (!e.time)
+				break;
+			at += sizeof(e) + e.nr_frames * sizeof(uint64_t);
+			if (e.addr >= (uintptr_t)&mem[16] && e.addr < (uintptr_t)&mem[24]) {
+				g->ping_samples++;
+				g->ping_period += e.period;
+				continue;
+			}
+			if (e.addr < (uintptr_t)mem || e.addr >= (uintptr_t)&mem[16] || e.cls >= PD_EMU__NR)
+				continue;
+			g->cls[e.cls]++;
+			g->locked += e.locked;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(chunk);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", lib[PATH_MAX], path[PATH_MAX + 32], *slash;
+	ssize_t len = readlink("/proc/self/exe", lib, sizeof(lib) - 64);
+	pthread_t t[3];
+	struct got g = { 0 };
+	void *h;
+	int fd;
+
+	/* B/tests/test_emu: the runtime is B/libc2cscan-emu.so */
+	CHECK(len > 0);
+	if (len <= 0)
+		return test_done("test_emu");
+	lib[len] = 0;
+	slash = strrchr(lib, '/');
+	*slash = 0;
+	slash = strrchr(lib, '/');
+	strcpy(slash ? slash + 1 : lib, "libc2cscan-emu.so");
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/model", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	close(fd);
+	setenv("C2CSCAN_EMU_DIR", dir, 1);
+	setenv("C2CSCAN_EMU_MODEL", path, 1);
+	setenv("C2CSCAN_EMU_PERIOD", "1", 1);
+	setenv("C2CSCAN_EMU_HITM_PERIOD", "1000", 1);
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	CHECK(h != NULL);
+	if (!h) {
+		fprintf(stderr, "%s\n", dlerror());
+		return test_done("test_emu");
+	}
+	rd8 = (void (*)(void *))dlsym(h, "__tsan_read8");
+	wr8 = (void (*)(void *))dlsym(h, "__tsan_write8");
+	uwr8 = (void (*)(void *))dlsym(h, "__tsan_unaligned_write8");
+	fadd64 = (uint64_t(*)(volatile uint64_t *, uint64_t, int))dlsym(h, "__tsan_atomic64_fetch_add");
+	CHECK(rd8 && wr8 && uwr8 && fadd64);
+	if (!rd8 || !wr8 || !uwr8 || !fadd64)
+		return test_done("test_emu");
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, run, (void *)(intptr_t)i);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	/* the atomics were performed */
+	CHECK_EQ_U64(mem[0], 1);
+	CHECK_EQ_U64(mem[1], 1);
+	turn = 0;
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, ping, (void *)(intptr_t)i);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+
+	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
+	read_samples(path, &g);
+	CHECK_EQ_U64(g.cls[PD_EMU_ST_L1], 2);
+	CHECK_EQ_U64(g.cls[PD_EMU_HITM], 3);
+	CHECK_EQ_U64(g.cls[PD_EMU_ST_MISS], 2);
+	CHECK_EQ_U64(g.cls[PD_EMU_ST_HITM], 3);
+	CHECK_EQ_U64(g.cls[PD_EMU_L1], 1);
+	CHECK_EQ_U64(g.cls[PD_EMU_LLC], 2);
+	CHECK_EQ_U64(g.locked, 4);
+	/* PINGS - 1 store HITMs: 16 sampled each, then one per 1000 */
+	CHECK_EQ_U64(g.ping_samples, 1 + 16 + (PINGS - 1) / 1000);
+	CHECK_EQ_U64(g.ping_period, 1 + 16 + (PINGS - 1) / 1000 * 1000);
+
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/model", dir);
+	unlink(path);
+	rmdir(dir);
+	return test_done("test_emu");
+}
