@@ -513,7 +513,11 @@ static int data_in_obj(struct symbols *s, const struct map_desc *fmap, uint64_t 
 	uint64_t vaddr;
 	int rc = obj__at(s, fmap, addr, beyond_file, &o, &vaddr);
 
-	return rc ? rc : obj__data_cached(s, o, vaddr, out);
+	if (!rc)
+		rc = obj__data_cached(s, o, vaddr, out);
+	if (!rc && out->sym)
+		out->object = fmap->name;
+	return rc;
 }
 
 static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t addr,

@@ -70,6 +70,8 @@ struct data_loc {
 	uint32_t member_size;     /* size of the innermost member or element, 0 when unknown */
 	uint32_t member_off;      /* offset of the address inside that member */
 	const char *kind;         /* "[heap]", "[stack]", "//anon", shm or file name: when no symbol */
+	const char *object;       /* the file whose symbols name it (the executable for .bss past
+				   * its file pages, mapped anonymous), NULL when none does */
 	bool kernel;
 	uint8_t type_source;      /* enum type_source: how type and member were found */
 	bool var_led;             /* member starts with a variable's name (no sym: stack, TLS) */

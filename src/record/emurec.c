@@ -65,6 +65,17 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, bool chains)
 
 	setenv("LD_PRELOAD", pre, 1);
 	free(pre);
+	/* libtsan's interceptors (malloc, threads, memcpy, I/O) stay, but
+	 * their accesses are ignored and nothing is reported: no access of the
+	 * program reaches libtsan, and the atomics the runtime performs make
+	 * no happens-before edges it could see, so what it would report from
+	 * interceptors alone is noise; last, so that these win over the
+	 * user's */
+	old = getenv("TSAN_OPTIONS");
+	pre = xasprintf("%s%s%s", old && *old ? old : "", old && *old ? " " : "",
+			"report_bugs=0 ignore_interceptors_accesses=1 detect_deadlocks=0 report_signal_unsafe=0");
+	setenv("TSAN_OPTIONS", pre, 1);
+	free(pre);
 	setenv("C2CSCAN_EMU_DIR", e->dir, 1);
 	setenv("C2CSCAN_EMU_MODEL", e->model, 1);
 	if (period) {

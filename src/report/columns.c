@@ -222,7 +222,7 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 	char func[128], src[128];
 
 	if (line_data_symbol(r, l, &d)) {
-		snprintf(buf, size, "%s (%s)", d.sym, object_base_name(line_object(l)));
+		snprintf(buf, size, "%s (%s)", d.sym, object_base_name(d.object ? d.object : line_object(l)));
 	} else if (row && report__row_heap(r, l, row, &h)) {
 		/* a heap object: its allocation site */
 		report__heap_site(r, h.obj, SITE_UNKNOWN_EMPTY, func, sizeof(func), src, sizeof(src));

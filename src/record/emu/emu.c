@@ -18,8 +18,8 @@
  * are ours. A hook we do not define stays libtsan's.
  *
  * Samples: one access in C2CSCAN_EMU_PERIOD per thread (a countdown); of
- * HITMs and store HITMs, each line's first HITM_FIRST, then one in
- * C2CSCAN_EMU_HITM_PERIOD of that line's (rare contention is never lost);
+ * HITMs and store HITMs, each line's first HITM_FIRST (rare contention is
+ * never lost), then one in C2CSCAN_EMU_HITM_PERIOD per thread;
  * each with its time (CLOCK_MONOTONIC, the recording's clock), the
  * access's address and the hook's return address (the instruction after
  * the call: the access), tid, the thread's core, the class, its latency,
@@ -59,7 +59,7 @@
 #define TABLE_SIZE (1u << TABLE_BITS)
 #define PROBES 32
 #define STRIPES 1024
-#define MAX_CORES 64
+#define MAX_CORES 56                    /* sharers: bits 0-55 of a line's state */
 #define STACK 1024                      /* shadow stack entries kept (deeper: counted) */
 #define HITM_FIRST 16                   /* a line's HITMs sampled each */
 #define PAGES 256                       /* a thread's cache of page keys */
@@ -73,13 +73,20 @@
  * shared) by (device, inode, line of the file), so that processes sharing
  * a page share its lines.
  */
-struct line {
+struct line_key {                /* written once: read without stalls */
 	uint64_t space;                 /* pid, or SHARED | device | inode */
-	uint64_t tag;                   /* line number + 1; 0 empty */
-	uint64_t sharers;
-	uint32_t owner;
-	uint32_t hitms;                 /* HITMs and store HITMs so far */
+	uint64_t tag;                   /* line number + 1; 0 empty (set last, once) */
 };
+
+struct line {                    /* written at every change of the line's state */
+	uint64_t state;                 /* sharers (bits 0-55) | owner + 1 (bits 56-62) */
+	uint32_t hitms;                 /* HITMs and store HITMs, counted to HITM_FIRST */
+	uint32_t pad;
+};
+
+#define SHARERS(st) ((st) & ((1ull << MAX_CORES) - 1))
+#define OWNER(st) ((uint32_t)((st) >> MAX_CORES))       /* core + 1, 0 none */
+#define STATE(owner, sharers) ((uint64_t)(owner) << MAX_CORES | (sharers))
 
 #define SHARED (1ull << 63)
 
@@ -91,6 +98,7 @@ struct model {
 	uint32_t next_core;
 	uint32_t stripes[STRIPES];
 	uint8_t pad[4096 - 8];          /* the lines start at 8 KiB */
+	struct line_key keys[TABLE_SIZE];
 	struct line lines[TABLE_SIZE];
 };
 
@@ -105,11 +113,14 @@ struct page_key {
 
 struct core {
 	int idx, on;                    /* on: the hooks model this thread */
+	int busy;                       /* in a hook: a signal handler's accesses then are not modelled */
 	uint32_t tid;
-	uint32_t countdown;
+	uint32_t countdown, hitm_countdown;
 	uint8_t *chunk;                 /* where samples go: a mapped chunk of the process's file */
 	uint32_t used;                  /* bytes of it written */
 	uint32_t depth;                 /* of the shadow stack: calls not yet returned */
+	uint64_t last_space, last_la;   /* the line of the thread's last access */
+	struct line *last;
 	uint64_t stack[STACK];          /* their return addresses, outermost first */
 	struct page_key pages[PAGES];
 };
@@ -125,7 +136,9 @@ static uint32_t frames;                 /* call-chain entries a sample takes (re
 static uint32_t period = 4001, hitm_period = 97;
 static char dir[512];
 static pthread_key_t key;
-static __thread struct core *self;
+/* initial-exec: the library is preloaded (or dlopen'ed into the static
+ * TLS surplus): no __tls_get_addr call on every access */
+static __thread __attribute__((tls_model("initial-exec"))) struct core *self;
 /* the process's: its pid, its sample file and chunks, its mappings */
 static uint32_t pid;
 static int out_fd = -1;
@@ -216,6 +229,7 @@ static struct core *core_new(void)
 	c->idx = __atomic_fetch_add(&model->next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
 	c->tid = (uint32_t)gettid();
 	c->countdown = period;
+	c->hitm_countdown = hitm_period;
 	c->on = enabled;
 	if (keyed)
 		pthread_setspecific(key, c);
@@ -361,59 +375,85 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	return k;
 }
 
-/* The model's step for one line: the class of c's access; for a HITM or
- * store HITM, *hitms is the line's count of them so far. */
-static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store, uint32_t *hitms)
+/* The line's entry: found without a lock (an entry is never removed, its
+ * tag written last), made under its stripe's lock. NULL when the stripe's
+ * region is full. */
+static struct line *line_of(uint64_t space, uint64_t la)
 {
 	/* a stripe owns a region of the table: its lines probe only there */
 	uint64_t h = ((la ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
 	uint64_t region = h & ~(uint64_t)(TABLE_SIZE / STRIPES - 1);
 	uint32_t *l = &model->stripes[h / (TABLE_SIZE / STRIPES)];
-	uint64_t bit = 1ull << c->idx;
-	enum pd_emu_class cls = store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	struct line *x = NULL;
 
-	lock(l);
-	for (uint32_t i = 0; i < PROBES; i++) {
-		struct line *y = &model->lines[region + ((h + i) & (TABLE_SIZE / STRIPES - 1))];
+	for (int locked = 0; locked < 2; locked++) {
+		if (locked)
+			lock(l);
+		for (uint32_t i = 0; i < PROBES; i++) {
+			uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
+			struct line_key *y = &model->keys[at];
+			uint64_t tag = __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE);
 
-		if ((y->tag == la + 1 && y->space == space) || !y->tag) {
-			x = y;
-			break;
+			if (tag == la + 1 && y->space == space) {
+				x = &model->lines[at];
+				break;
+			}
+			if (!tag) {
+				if (locked) {
+					y->space = space;
+					__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
+					x = &model->lines[at];
+				}
+				break;
+			}
+		}
+		if (x || locked) {
+			if (locked)
+				unlock(l);
+			return x;
 		}
 	}
+	return NULL;
+}
+
+/* The model's step for one line: the class of c's access, the line's new
+ * state swapped in by compare-and-swap (no lock: the contended lines are
+ * the program's hottest); for one of a line's first HITM_FIRST HITMs or
+ * store HITMs, *hitms is its number (1..HITM_FIRST), else left 0. */
+static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store, uint32_t *hitms)
+{
+	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(space, la);
+	uint64_t bit = 1ull << c->idx, st, to;
+	uint32_t me1 = (uint32_t)c->idx + 1;
+	enum pd_emu_class cls;
+
 	/* the stripe's region is full: not modelled (an L1 hit) */
-	if (!x) {
-		unlock(l);
-		return cls;
-	}
-	if (!x->tag) {
-		x->tag = la + 1;
-		x->space = space;
-		x->owner = 0;
-		x->sharers = 0;
-		x->hitms = 0;
-	}
-	if (store) {
-		if (x->owner && x->owner != (uint32_t)c->idx + 1)
-			cls = PD_EMU_ST_HITM;
-		else if (x->sharers & ~bit)
-			cls = PD_EMU_ST_MISS;
-		x->owner = (uint32_t)c->idx + 1;
-		x->sharers = bit;
-	} else {
-		if (x->owner && x->owner != (uint32_t)c->idx + 1) {
+	if (!x)
+		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	c->last = x;
+	c->last_la = la;
+	c->last_space = space;
+	st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
+	do {
+		if (store) {
+			cls = OWNER(st) && OWNER(st) != me1 ? PD_EMU_ST_HITM :
+			      SHARERS(st) & ~bit ? PD_EMU_ST_MISS : PD_EMU_ST_L1;
+			to = STATE(me1, bit);
+		} else if (OWNER(st) && OWNER(st) != me1) {
 			cls = PD_EMU_HITM;
-			x->sharers |= 1ull << (x->owner - 1);
-			x->owner = 0;
-		} else if (!(x->sharers & bit) && (x->sharers & ~bit)) {
-			cls = PD_EMU_LLC;
+			to = STATE(0, SHARERS(st) | 1ull << (OWNER(st) - 1) | bit);
+		} else {
+			cls = !(SHARERS(st) & bit) && (SHARERS(st) & ~bit) ? PD_EMU_LLC : PD_EMU_L1;
+			to = STATE(OWNER(st), SHARERS(st) | bit);
 		}
-		x->sharers |= bit;
-	}
-	if (cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM)
-		*hitms = ++x->hitms;
-	unlock(l);
+		/* the line as this core left it: nothing to write (the common
+		 * case of private data) */
+		if (to == st)
+			break;
+	} while (!__atomic_compare_exchange_n(&x->state, &st, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	/* counted to HITM_FIRST only: no second atomic on a line past it */
+	if ((cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM) && __atomic_load_n(&x->hitms, __ATOMIC_RELAXED) < HITM_FIRST)
+		*hitms = __atomic_add_fetch(&x->hitms, 1, __ATOMIC_RELAXED);
 	return cls;
 }
 
@@ -437,8 +477,9 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	if (!enabled)
 		return;
 	c = me();
-	if (!c || !c->on || !size)
+	if (!c || !c->on || !size || c->busy)
 		return;
+	c->busy = 1;
 	k = page_key(c, addr);
 	cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> LINE_SHIFT), store, &hitms);
 	if (store == RMW)
@@ -453,16 +494,19 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	hitm = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM;
 	/* a line's first HITMs each (rare contention is never lost), then one
 	 * in hitm_period of them; other accesses one in period per thread */
-	if (hitm ? hitms <= HITM_FIRST || !(hitms % hitm_period) : !--c->countdown) {
-		uint32_t p = !hitm ? period : hitms <= HITM_FIRST ? 1 : hitm_period;
+	if (hitm ? hitms || !--c->hitm_countdown : !--c->countdown) {
+		uint32_t p = !hitm ? period : hitms ? 1 : hitm_period;
 
 		if (!hitm)
 			c->countdown = period;
+		else if (!hitms)
+			c->hitm_countdown = hitm_period;
 		sample(c, addr, ip, cls, locked, p);
 		/* its store too, as a store event samples a locked instruction */
 		if (store == RMW)
 			sample(c, addr, ip, st, locked, p);
 	}
+	c->busy = 0;
 }
 
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
@@ -485,6 +529,7 @@ static void at_fork_child(void)
 		self->tid = (uint32_t)gettid();
 		self->idx = __atomic_fetch_add(&model->next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
 		memset(self->pages, 0, sizeof(self->pages));
+		self->last = NULL;
 	}
 }
 
