@@ -35,9 +35,11 @@ static const char record_usage[] =
 	"                        1024 with --call-graph dwarf)\n"
 	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
 	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
-	"      --emulate         the command is built with -fsanitize=thread: a coherence model\n"
+	"      --emulate[=OPTS]  the command is built with -fsanitize=thread: a coherence model\n"
 	"                        over its every access gives HITM samples on any machine\n"
-	"                        (no memory PMU needed); -c N: one access in N sampled\n"
+	"                        (no memory PMU needed); OPTS: line=N (N-byte lines, default\n"
+	"                        64), hitm=N (one HITM in N sampled, default 31); -c N: one\n"
+	"                        other access in N (default 4001)\n"
 	"      --alloc           record the command's heap allocations too (malloc family,\n"
 	"                        operator new/delete), so that report names heap objects;\n"
 	"                        with -p/-t/-a/-C through uprobes on the C library\n"
@@ -135,6 +137,32 @@ static bool parse_call_graph(const char *s, struct record_opts *o)
 #define SHORTOPTS "+:e:o:c:F:m:p:t:aC:ukqvhl:gN"
 
 /* Returns -1 when parsing succeeded, else the exit status. */
+/* --emulate=line=N,hitm=N: 0, or the usage error said. */
+static int emulate_opts(const char *arg, struct record_opts *o)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int ret = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
+		bool line = !strncmp(t, "line=", 5), hitm = !strncmp(t, "hitm=", 5);
+		char *end;
+		unsigned long n = line || hitm ? strtoul(t + 5, &end, 10) : 0;
+
+		if (!line && !hitm)
+			ret = usage_error("--emulate: line=N or hitm=N, not '%s'", t);
+		else if (*end || (line && (n < 16 || n > 4096 || (n & (n - 1)))))
+			ret = usage_error("--emulate: %s: a power of two in 16..4096", t);
+		else if (*end || (hitm && (n < 1 || n >= (1ul << 30))))
+			ret = usage_error("--emulate: %s: a count of 1 or more", t);
+		else if (line)
+			o->emulate_line = (uint32_t)n;
+		else
+			o->emulate_hitm = (uint32_t)n;
+	}
+	free(copy);
+	return ret;
+}
+
 static int parse_options(int argc, char **argv, struct record_opts *o)
 {
 	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH, OPT_EMULATE };
@@ -156,7 +184,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		{ "ldlat", required_argument, NULL, OPT_LDLAT },
 		{ "synth-method", required_argument, NULL, OPT_SYNTH },
 		{ "alloc", no_argument, NULL, OPT_ALLOC },
-		{ "emulate", no_argument, NULL, OPT_EMULATE },
+		{ "emulate", optional_argument, NULL, OPT_EMULATE },
 		{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
 		{ "free-fn", required_argument, NULL, OPT_FREE_FN },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
@@ -250,6 +278,8 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_EMULATE:
 			o->emulate = true;
+			if (optarg && emulate_opts(optarg, o))
+				return 129;
 			break;
 		case OPT_ALLOC_FN:
 		case OPT_FREE_FN:

@@ -57,7 +57,8 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 	return 0;
 }
 
-void emu_rec__child_env(const struct emu_rec *e, uint32_t period, bool chains)
+void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_period, uint32_t line,
+			bool chains)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = old && *old ? xasprintf("%s:%s", e->lib, old) : xstrdup(e->lib);
@@ -81,6 +82,14 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, bool chains)
 	if (period) {
 		snprintf(buf, sizeof(buf), "%u", period);
 		setenv("C2CSCAN_EMU_PERIOD", buf, 1);
+	}
+	if (hitm_period) {
+		snprintf(buf, sizeof(buf), "%u", hitm_period);
+		setenv("C2CSCAN_EMU_HITM_PERIOD", buf, 1);
+	}
+	if (line) {
+		snprintf(buf, sizeof(buf), "%u", line);
+		setenv("C2CSCAN_EMU_LINE", buf, 1);
 	}
 	if (chains) {
 		snprintf(buf, sizeof(buf), "%d", PD_EMU_MAX_FRAMES);

@@ -29,9 +29,10 @@ struct emu_rec_stats {
  * 0, or a negative errno with a sentence in why. */
 int emu_rec__new(struct emu_rec **out, char *why, size_t whysize);
 /* In the forked child, before exec: the runtime first in LD_PRELOAD,
- * C2CSCAN_EMU_DIR, the sampling period (0: the runtime's) and, with
- * chains, that samples carry their shadow stack's call chain. */
-void emu_rec__child_env(const struct emu_rec *e, uint32_t period, bool chains);
+ * C2CSCAN_EMU_DIR, the sampling periods and line size (0: the runtime's)
+ * and, with chains, that samples carry their shadow stack's call chain. */
+void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_period, uint32_t line,
+			bool chains);
 /* The attr of the emulated samples (sample_type of theirs, the clock the
  * runtime stamps with; PERF_SAMPLE_CALLCHAIN with chains). */
 void emu_rec__attr(struct perf_event_attr *attr, bool chains);

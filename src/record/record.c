@@ -1363,7 +1363,8 @@ static int fork_command(struct recorder *rc)
 		if (rc->alloc)
 			alloc_rec__child_env(rc->alloc, rc->o.call_graph != CALL_GRAPH_NONE);
 		if (rc->emu)
-			emu_rec__child_env(rc->emu, (uint32_t)rc->o.period, rc->o.call_graph != CALL_GRAPH_NONE);
+			emu_rec__child_env(rc->emu, (uint32_t)rc->o.period, rc->o.emulate_hitm, rc->o.emulate_line,
+					   rc->o.call_graph != CALL_GRAPH_NONE);
 		execvp(rc->cmd[0], rc->cmd);
 		e = errno;
 		if (write(rc->fail[1], &e, sizeof(e)) < 0)
@@ -1721,6 +1722,9 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 		status = open_events(rc);
 	if (!status) {
 		set_features(rc->w, argc, argv);
+		/* the lines the report keys by are the model's */
+		if (rc->o.emulate)
+			pd_writer__set_cacheline(rc->w, rc->o.emulate_line ? rc->o.emulate_line : 64);
 		if (rc->o.verbose)
 			verbose_events(rc);
 		status = synthesize(rc, rc->tasks + rc->tid_start, rc->nr_tasks - rc->tid_start,

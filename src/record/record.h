@@ -12,6 +12,7 @@
 #define C2CSCAN_RECORD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "record/synth.h"
 
@@ -30,6 +31,8 @@ struct record_opts {
 	bool ldlat_set, pages_set, user, kernel, system_wide, quiet;
 	bool alloc;                     /* --alloc: allocation events (record/alloc.h) */
 	bool emulate;                   /* --emulate: the coherence model's samples (record/emurec.h) */
+	uint32_t emulate_line;          /* --emulate=line=N: the model's line size, 0 for 64 */
+	uint32_t emulate_hitm;          /* --emulate=hitm=N: its HITM sampling period, 0 for the default */
 	bool no_buildid_cache;          /* -N: no copies in ~/.debug (record/buildcache.h) */
 	char *alloc_fns[8], *free_fns[8]; /* --alloc-fn, --free-fn; owned */
 	int nr_alloc_fns, nr_free_fns;

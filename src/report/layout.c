@@ -59,6 +59,60 @@ static void byte_name(const struct report *r, const struct c2c_line *l, uint32_t
 	}
 }
 
+/* The index of a member that ends in one ("counters.pad[12]": 12, its
+ * prefix 14 bytes long), -1 when it does not. */
+static long last_index(const char *member, size_t *prefix)
+{
+	size_t n = strlen(member);
+	const char *open;
+	char *end;
+	long i;
+
+	if (!n || member[n - 1] != ']' || !(open = strrchr(member, '[')))
+		return -1;
+	i = strtol(open + 1, &end, 10);
+	if (end != member + n - 1 || i < 0)
+		return -1;
+	*prefix = (size_t)(open - member);
+	return i;
+}
+
+/* Untouched elements of one array in a row (a char pad[56]) become one
+ * entry, "counters.pad[0..55]"; touched ones stay apart. */
+static size_t fold_elements(struct layout_entry *e, size_t nr)
+{
+	size_t to = 0;
+
+	for (size_t i = 0; i < nr;) {
+		size_t plen, qlen, j = i + 1;
+		long first = e[i].kind == LAYOUT_MEMBER && !e[i].loads && !e[i].stores ?
+			     last_index(e[i].member, &plen) : -1, last = first;
+
+		while (first >= 0 && j < nr && e[j].kind == LAYOUT_MEMBER && !e[j].loads && !e[j].stores &&
+		       last_index(e[j].member, &qlen) == last + 1 && qlen == plen &&
+		       !strncmp(e[j].member, e[i].member, plen) && !strcmp(e[j].type, e[i].type)) {
+			last++;
+			j++;
+		}
+		if (j > i + 1) {
+			char head[sizeof(e[i].member)];
+
+			scnprintf(head, sizeof(head), "%.*s", (int)plen, e[i].member);
+			scnprintf(e[i].member, sizeof(e[i].member), "%s[%ld..%ld]", head, first, last);
+			e[i].size = e[j - 1].offset + e[j - 1].size - e[i].offset;
+			for (size_t k = i + 1; k < j; k++) {
+				u32set__exit(&e[k].writers);
+				u32set__exit(&e[k].readers);
+			}
+		}
+		if (to != i)
+			e[to] = e[i];
+		to++;
+		i = j;
+	}
+	return to;
+}
+
 size_t report__layout(const struct report *r, const struct c2c_line *l, struct layout_entry **out)
 {
 	struct layout_entry *e = NULL;
@@ -112,6 +166,7 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 			break;
 		}
 	}
+	nr = fold_elements(e, nr);
 	/* a line of one thread has a layout worth showing only when its bytes
 	 * have names (what else it would say, its counts say already) */
 	if (c2c_line__counts(l)->tids.nr < 2) {

@@ -676,8 +676,19 @@ size_t report__detailed_lines(const struct report *r)
 	return max && max < r->nr_lines ? max : r->nr_lines;
 }
 
+static bool emulated(const struct report *r);
+
 void report__set_mode(struct report *r, enum c2c_display mode)
 {
+	/* the model's line size is the file's (record --emulate=line=N) */
+	if (emulated(r))
+		scnprintf(r->emu_notice, sizeof(r->emu_notice),
+			  "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
+			  "--emulate), %u-byte lines, a core per thread; HITM is a load of a line another thread "
+			  "holds modified; latencies are the model's (L1 4, LLC 40, HITM 120, store miss 60, store "
+			  "HITM 140 cycles), not measured",
+			  r->reader && pd_reader__info(r->reader)->cacheline_size ?
+			  pd_reader__info(r->reader)->cacheline_size : 64);
 	r->mode = mode;
 	r->nr_lines = c2c__sort(r->c2c, mode, r->opts.show_all, &r->lines);
 	report__gain_setup(r);
@@ -810,11 +821,8 @@ static bool emulated(const struct report *r)
 
 const char *report__notice(const struct report *r)
 {
-	if (emulated(r))
-		return "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
-		       "--emulate), 64-byte lines, a core per thread; HITM is a load of a line another thread "
-		       "holds modified; latencies are the model's (L1 4, LLC 40, HITM 120, store miss 60, store "
-		       "HITM 140 cycles), not measured";
+	if (r->emu_notice[0])
+		return r->emu_notice;
 	if (!report__software_only(r))
 		return NULL;
 	return "software events (page faults) record where each page was first touched: they locate objects "

@@ -42,21 +42,22 @@ wait_for "Address            Object   .*>"
 tm capture-pane -t t -p >pane.txt
 awk 'length($0) > 60 { bad = 1 } END { exit bad }' pane.txt || fail "after a resize to 60 columns the screen is wider"
 tm send-keys -t t C-c
-wait_for "EXIT=130" && sane "Ctrl-C"
+wait_for "EXIT=130" && wait_for "columns" && sane "Ctrl-C"
 
 tm resize-window -t t -x 100 -y 30
 tm send-keys -t t "clear; LC_ALL=C $C2CSCAN report -i tui.data; echo EXIT=\$?; stty -a" Enter
 wait_for "display tot" && tm send-keys -t t Enter && wait_for "rows per code address" && tm send-keys -t t q q
-wait_for "EXIT=0" && sane "q"
+wait_for "EXIT=0" && wait_for "columns" && sane "q"
 
 # a terminal the browser cannot use: on its own the report prints text;
 # with --tui it says why, in one line
 for term in no-such-term dumb; do
-	tm send-keys -t t "clear; TERM=$term $C2CSCAN report -i tui.data | head -n 1; TERM=$term $C2CSCAN report --tui -i tui.data; echo EXIT=\$?; stty -a" Enter
-	wait_for "EXIT=1" && sane "TERM=$term"
+	# a marker of its own: the last one's may still be on the screen
+	tm send-keys -t t "clear; TERM=$term $C2CSCAN report -i tui.data | head -n 1; TERM=$term $C2CSCAN report --tui -i tui.data; echo EXIT-$term=\$?; stty -a" Enter
+	wait_for "EXIT-$term=1" && wait_for "columns" && sane "TERM=$term"
 	grep -q "^# c2cscan .* report" pane.txt || fail "TERM=$term: no text report"
 done
 grep -q "terminal 'dumb' cannot move the cursor" pane.txt || fail "TERM=dumb --tui: no reason given"
-tm send-keys -t t "clear; TERM=no-such-term $C2CSCAN report --tui -i tui.data; echo EXIT=\$?" Enter
-wait_for "EXIT=1" && grep -q "cannot set up the terminal 'no-such-term'" pane.txt || fail "unknown TERM --tui: no reason given"
+tm send-keys -t t "clear; TERM=no-such-term $C2CSCAN report --tui -i tui.data; echo EXIT-last=\$?" Enter
+wait_for "EXIT-last=1" && grep -q "cannot set up the terminal 'no-such-term'" pane.txt || fail "unknown TERM --tui: no reason given"
 done_test

@@ -8,9 +8,8 @@
  * hold copies of a store miss, a store taking another core's modified line
  * a store HITM, a load of a copy another core read an LLC hit, an atomic
  * read-modify-write a locked load and a locked store; an access across two
- * lines touches both. Then a line two hundred thousand store HITMs long:
- * its first 16 are sampled each, then one in the HITM period of each
- * thread's, and the periods say so.
+ * lines touches both. Then two threads take turns writing one line: every
+ * write but the first a store HITM.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -87,7 +86,7 @@ static void *run(void *arg)
 
 /* Two threads take turns writing word 16 (line 2): every write after the
  * first is a store HITM. */
-#define PINGS 200000
+#define PINGS 20000
 static void *ping(void *arg)
 {
 	int me = (int)(intptr_t)arg;
@@ -103,7 +102,7 @@ static void *ping(void *arg)
 
 struct got {
 	unsigned int cls[PD_EMU__NR], locked;
-	unsigned int ping_samples;
+	unsigned int ping_samples, ping_hitm;
 	uint64_t ping_period;
 };
 
@@ -124,6 +123,7 @@ static void read_samples(const char *path, struct got *g)
 			at += sizeof(e) + e.nr_frames * sizeof(uint64_t);
 			if (e.addr >= (uintptr_t)&mem[16] && e.addr < (uintptr_t)&mem[24]) {
 				g->ping_samples++;
+				g->ping_hitm += e.cls == PD_EMU_ST_HITM;
 				g->ping_period += e.period;
 				continue;
 			}
@@ -164,7 +164,7 @@ int main(void)
 	setenv("C2CSCAN_EMU_DIR", dir, 1);
 	setenv("C2CSCAN_EMU_MODEL", path, 1);
 	setenv("C2CSCAN_EMU_PERIOD", "1", 1);
-	setenv("C2CSCAN_EMU_HITM_PERIOD", "1000", 1);
+	setenv("C2CSCAN_EMU_HITM_PERIOD", "1", 1);
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	CHECK(h != NULL);
 	if (!h) {
@@ -200,10 +200,10 @@ int main(void)
 	CHECK_EQ_U64(g.cls[PD_EMU_L1], 1);
 	CHECK_EQ_U64(g.cls[PD_EMU_LLC], 2);
 	CHECK_EQ_U64(g.locked, 4);
-	/* the first write, then PINGS - 1 store HITMs: the line's first 16
-	 * sampled each, then one in 1000 of each thread's (about half each) */
-	CHECK(g.ping_samples >= 1 + 16 + (PINGS - 1 - 16) / 1000 - 1 && g.ping_samples <= 1 + 16 + (PINGS - 1 - 16) / 1000);
-	CHECK_EQ_U64(g.ping_period, 1 + 16 + (g.ping_samples - 17) * 1000);
+	/* the first write, then PINGS - 1 store HITMs, every one sampled */
+	CHECK_EQ_U64(g.ping_samples, PINGS);
+	CHECK_EQ_U64(g.ping_hitm, PINGS - 1);
+	CHECK_EQ_U64(g.ping_period, PINGS);
 
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/model", dir);

@@ -18,8 +18,10 @@
  * are ours. A hook we do not define stays libtsan's.
  *
  * Samples: one access in C2CSCAN_EMU_PERIOD per thread (a countdown); of
- * HITMs and store HITMs, each line's first HITM_FIRST (rare contention is
- * never lost), then one in C2CSCAN_EMU_HITM_PERIOD per thread;
+ * HITMs and store HITMs one in C2CSCAN_EMU_HITM_PERIOD per thread, a rate
+ * of their own (rare contention is not drowned by the other accesses'),
+ * the same for every line, so that sample counts stay proportional to
+ * what the model counted (countdowns start at a thread's own phase);
  * each with its time (CLOCK_MONOTONIC, the recording's clock), the
  * access's address and the hook's return address (the instruction after
  * the call: the access), tid, the thread's core, the class, its latency,
@@ -54,14 +56,12 @@
 #define EXPORT __attribute__((visibility("default")))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 
-#define LINE_SHIFT 6
 #define TABLE_BITS 20                   /* lines modelled at once */
 #define TABLE_SIZE (1u << TABLE_BITS)
 #define PROBES 32
 #define STRIPES 1024
 #define MAX_CORES 56                    /* sharers: bits 0-55 of a line's state */
 #define STACK 1024                      /* shadow stack entries kept (deeper: counted) */
-#define HITM_FIRST 16                   /* a line's HITMs sampled each */
 #define PAGES 256                       /* a thread's cache of page keys */
 #define RANGES 8192                     /* mappings a process keeps (more: the rest private) */
 #define MODEL_MAGIC 0xc2c5e3a1u
@@ -80,8 +80,7 @@ struct line_key {                /* written once: read without stalls */
 
 struct line {                    /* written at every change of the line's state */
 	uint64_t state;                 /* sharers (bits 0-55) | owner + 1 (bits 56-62) */
-	uint32_t hitms;                 /* HITMs and store HITMs, counted to HITM_FIRST */
-	uint32_t pad;
+	uint64_t pad;                   /* two a cache line: the model's own false sharing stays rare */
 };
 
 #define SHARERS(st) ((st) & ((1ull << MAX_CORES) - 1))
@@ -133,7 +132,8 @@ struct range {
 static struct model *model;
 static int enabled, keyed;
 static uint32_t frames;                 /* call-chain entries a sample takes (record -g), 0 none */
-static uint32_t period = 4001, hitm_period = 97;
+static uint32_t period = 4001, hitm_period = 31;
+static unsigned int line_shift = 6;     /* C2CSCAN_EMU_LINE: 64-byte lines by default */
 static char dir[512];
 static pthread_key_t key;
 /* initial-exec: the library is preloaded (or dlopen'ed into the static
@@ -228,8 +228,10 @@ static struct core *core_new(void)
 		return NULL;
 	c->idx = __atomic_fetch_add(&model->next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
 	c->tid = (uint32_t)gettid();
-	c->countdown = period;
-	c->hitm_countdown = hitm_period;
+	/* each thread at a phase of its own: threads started together do not
+	 * sample in step */
+	c->countdown = 1 + (uint32_t)((c->tid * 2654435761u) % period);
+	c->hitm_countdown = 1 + (uint32_t)((c->tid * 2246822519u) % hitm_period);
 	c->on = enabled;
 	if (keyed)
 		pthread_setspecific(key, c);
@@ -366,10 +368,10 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	k->page = page + 1;
 	k->gen = gen;
 	k->space = pid;
-	k->line0 = a >> LINE_SHIFT;
+	k->line0 = a >> line_shift;
 	if (r && r->space) {
 		k->space = r->space;
-		k->line0 = (a - r->start + r->off) >> LINE_SHIFT;
+		k->line0 = (a - r->start + r->off) >> line_shift;
 	}
 	unlock(&maps_lock);
 	return k;
@@ -418,9 +420,8 @@ static struct line *line_of(uint64_t space, uint64_t la)
 
 /* The model's step for one line: the class of c's access, the line's new
  * state swapped in by compare-and-swap (no lock: the contended lines are
- * the program's hottest); for one of a line's first HITM_FIRST HITMs or
- * store HITMs, *hitms is its number (1..HITM_FIRST), else left 0. */
-static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store, uint32_t *hitms)
+ * the program's hottest). */
+static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store)
 {
 	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(space, la);
 	uint64_t bit = 1ull << c->idx, st, to;
@@ -451,9 +452,6 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		if (to == st)
 			break;
 	} while (!__atomic_compare_exchange_n(&x->state, &st, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
-	/* counted to HITM_FIRST only: no second atomic on a line past it */
-	if ((cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM) && __atomic_load_n(&x->hitms, __ATOMIC_RELAXED) < HITM_FIRST)
-		*hitms = __atomic_add_fetch(&x->hitms, 1, __ATOMIC_RELAXED);
 	return cls;
 }
 
@@ -470,7 +468,6 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	const struct page_key *k;
 	struct core *c;
 	enum pd_emu_class cls, st;
-	uint32_t hitms = 0, unused;
 	bool hitm;
 
 	/* not run by record: no model, nothing kept per thread */
@@ -481,26 +478,25 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 		return;
 	c->busy = 1;
 	k = page_key(c, addr);
-	cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> LINE_SHIFT), store, &hitms);
+	cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> line_shift), store);
 	if (store == RMW)
 		cls = as_load[cls];
 	/* an access across lines touches the next one too */
-	if (((addr + size - 1) >> LINE_SHIFT) != (addr >> LINE_SHIFT)) {
+	if (((addr + size - 1) >> line_shift) != (addr >> line_shift)) {
 		uint64_t last = addr + size - 1;
 
 		k = page_key(c, last);
-		step(c, k->space, k->line0 + ((last & 4095) >> LINE_SHIFT), store, &unused);
+		step(c, k->space, k->line0 + ((last & 4095) >> line_shift), store);
 	}
 	hitm = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM;
-	/* a line's first HITMs each (rare contention is never lost), then one
-	 * in hitm_period of them; other accesses one in period per thread */
-	if (hitm ? hitms || !--c->hitm_countdown : !--c->countdown) {
-		uint32_t p = !hitm ? period : hitms ? 1 : hitm_period;
+	/* HITMs at a rate of their own, other accesses one in period */
+	if (hitm ? !--c->hitm_countdown : !--c->countdown) {
+		uint32_t p = hitm ? hitm_period : period;
 
-		if (!hitm)
-			c->countdown = period;
-		else if (!hitms)
+		if (hitm)
 			c->hitm_countdown = hitm_period;
+		else
+			c->countdown = period;
 		sample(c, addr, ip, cls, locked, p);
 		/* its store too, as a store event samples a locked instruction */
 		if (store == RMW)
@@ -569,6 +565,7 @@ static bool model_map(const char *path)
 __attribute__((constructor)) static void emu_start(void)
 {
 	const char *d = getenv("C2CSCAN_EMU_DIR");
+	uint32_t line;
 
 	if (enabled || !d || !*d)
 		return;
@@ -580,6 +577,9 @@ __attribute__((constructor)) static void emu_start(void)
 	period = env_u32("C2CSCAN_EMU_PERIOD", period);
 	hitm_period = env_u32("C2CSCAN_EMU_HITM_PERIOD", hitm_period);
 	frames = env_u32("C2CSCAN_EMU_FRAMES", 0);
+	line = env_u32("C2CSCAN_EMU_LINE", 64);
+	if (line >= 16 && line <= 4096 && !(line & (line - 1)))
+		line_shift = (unsigned int)__builtin_ctz(line);
 	if (frames > PD_EMU_MAX_FRAMES)
 		frames = PD_EMU_MAX_FRAMES;
 	pid = (uint32_t)getpid();
