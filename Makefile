@@ -9,7 +9,7 @@
 
 B ?= build
 CC ?= gcc
-PKGS := libdw libelf ncursesw libzstd capstone
+PKGS := libdw libelf ncursesw libzstd capstone libprotobuf-c zlib
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral -Wvla
@@ -33,6 +33,8 @@ endif
 MAIN_SRC := src/main.c
 # One folder per stage (src/*/README.md); every .c under them goes into the library.
 LIB_SRCS := $(wildcard src/*/*.c)
+# report --pprof's encoder, made by protoc-c from profile.proto (make proto)
+LIB_SRCS += src/report/pprof/profile.pb-c.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libc2cscan.a
 BIN := $(B)/c2cscan
@@ -63,7 +65,7 @@ SHIM := $(B)/libc2cscan-alloc.so
 # sanitized either.
 EMU := $(B)/libc2cscan-emu.so
 
-.PHONY: all deps check test asan tsan demo clean fuzz bench install uninstall
+.PHONY: all deps check test asan tsan demo clean fuzz bench install uninstall proto
 # objects of the test programs are kept (make deleted them as intermediates,
 # and said so in every build)
 .SECONDARY:
@@ -178,6 +180,11 @@ $(B)/progs/%: tests/progs/%.cc
 	$(call msg,CXX,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) -std=gnu++17 -O1 -g -o $@ $< -lpthread
+
+# report --pprof's encoder from its schema (the generated files are kept:
+# building needs libprotobuf-c, not protoc-c)
+proto:
+	cd src/report/pprof && protoc-c --c_out=. profile.proto
 
 deps:
 	@scripts/install-deps

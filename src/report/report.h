@@ -24,7 +24,7 @@ enum report_coalesce { COALESCE_IADDR, COALESCE_OFFSET, COALESCE_PID, COALESCE_T
  * besides the offset. */
 enum { CO_TID = 1, CO_PID = 2, CO_IADDR = 4, CO_DSO = 8 };
 
-enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI };
+enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI, REPORT_OUT_NONE };
 
 enum report_call_graph {
 	REPORT_CG_AUTO,             /* callers when the file has stacks */
@@ -308,5 +308,8 @@ size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp);
 
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);
+/* The view as a pprof profile (profile.proto, gzipped) in path (pprof.c);
+ * 0, or -1 with a sentence in err. */
+int report__write_pprof(const struct report *r, const char *path, char *err, size_t errsize);
 
 #endif
