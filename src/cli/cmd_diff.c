@@ -20,6 +20,7 @@ static const char diff_usage[] =
 	"\n"
 	"      --stdio              a table (the default)\n"
 	"      --json               {\"lines\": [{\"name\", \"before\", \"after\"}]} (c2cscan-diff(1))\n"
+	"      --html FILE          the same as one self-contained HTML page in FILE (nothing printed)\n"
 	"  -d, --display MODE       compare by tot|lcl|rmt (HITM), peer or all (default: BEFORE's)\n"
 	"      --symfs DIR          look for objects under DIR\n"
 	"      --no-debuginfod      never ask debuginfod servers\n"
@@ -34,10 +35,11 @@ static int usage_error(const char *fmt, const char *arg)
 
 int cmd_diff(int argc, char **argv)
 {
-	enum { OPT_STDIO = 256, OPT_JSON };
+	enum { OPT_STDIO = 256, OPT_JSON, OPT_HTML };
 	static const struct option longopts[] = {
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "display", required_argument, NULL, 'd' },
 		{ "symfs", required_argument, NULL, CLI_OPT_SYMFS },
 		{ "no-debuginfod", no_argument, NULL, CLI_OPT_NO_DEBUGINFOD },
@@ -47,6 +49,7 @@ int cmd_diff(int argc, char **argv)
 	struct report_opts o = { .out = REPORT_OUT_STDIO, .call_graph = REPORT_CG_OFF };
 	struct report *r[2] = { NULL, NULL };
 	struct report_diff d;
+	const char *html = NULL;
 	bool json = false;
 	char err[512];
 	int c, opt, ret = 0;
@@ -65,6 +68,9 @@ int cmd_diff(int argc, char **argv)
 		case OPT_STDIO:
 		case OPT_JSON:
 			json = c == OPT_JSON;
+			break;
+		case OPT_HTML:
+			html = optarg;
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);
@@ -91,10 +97,16 @@ int cmd_diff(int argc, char **argv)
 	if (!o.mode_set)
 		report__set_mode(r[1], report__mode(r[0]));
 	report_diff__build(r[0], r[1], &d);
-	if (json)
+	if (html) {
+		if (report_diff__write_html(&d, html, err, sizeof(err)) < 0) {
+			fprintf(stderr, "c2cscan diff: --html %s\n", err);
+			ret = 1;
+		}
+	} else if (json) {
 		report_diff__fprintf_json(&d, stdout);
-	else
+	} else {
 		report_diff__fprintf_stdio(&d, stdout);
+	}
 	report_diff__exit(&d);
 	report__delete(r[0]);
 	report__delete(r[1]);

@@ -26,6 +26,8 @@ static const char report_usage[] =
 	"      --tui                the interactive browser (default on a terminal)\n"
 	"      --pprof FILE         the view as a pprof profile (gzipped profile.proto) in FILE, for\n"
 	"                           go tool pprof and profile stores; alone, nothing else is printed\n"
+	"      --html FILE          the view as one self-contained HTML page (pictures of the lines'\n"
+	"                           bytes, sortable tables); alone, nothing else is printed\n"
 	"  -d, --display MODE       rank lines by tot|lcl|rmt (HITM), peer, or all (accesses)\n"
 	"      --show-all           list every line, not only contended ones\n"
 	"      --double-cl          group by 2 cachelines (adjacent-line prefetch)\n"
@@ -99,13 +101,14 @@ int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
 	       OPT_NO_SYMBOLS, OPT_STATS, OPT_FULL_SYMBOLS,
-	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF };
+	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF, OPT_HTML };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "tui", no_argument, NULL, OPT_TUI },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "display", required_argument, NULL, 'd' },
 		{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
 		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
@@ -130,7 +133,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .input = "perf.data" };
-	const char *pprof = NULL;
+	const char *pprof = NULL, *html = NULL;
 	bool input_set = false;
 	struct report *r;
 	char err[512];
@@ -165,6 +168,9 @@ int cmd_report(int argc, char **argv)
 		}
 		case OPT_PPROF:
 			pprof = optarg;
+			break;
+		case OPT_HTML:
+			html = optarg;
 			break;
 		case OPT_SHOW_ALL:
 			o.show_all = true;
@@ -245,8 +251,8 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	tui_forced = o.out == REPORT_OUT_TUI;
-	/* --pprof alone: the profile only */
-	if (pprof && o.out == REPORT_OUT_AUTO)
+	/* --pprof or --html alone: the file only */
+	if ((pprof || html) && o.out == REPORT_OUT_AUTO)
 		o.out = REPORT_OUT_NONE;
 	if (o.out == REPORT_OUT_AUTO)
 		o.out = isatty(STDOUT_FILENO) ? REPORT_OUT_TUI : REPORT_OUT_STDIO;
@@ -276,6 +282,11 @@ int cmd_report(int argc, char **argv)
 			report__path(r));
 	if (pprof && report__write_pprof(r, pprof, err, sizeof(err)) < 0) {
 		fprintf(stderr, "c2cscan report: --pprof %s\n", err);
+		report__delete(r);
+		return 1;
+	}
+	if (html && report__write_html(r, html, err, sizeof(err)) < 0) {
+		fprintf(stderr, "c2cscan report: --html %s\n", err);
 		report__delete(r);
 		return 1;
 	}

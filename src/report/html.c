@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report --html FILE and diff --html FILE: one self-contained page (its
+ * style, script and pictures inline, SVG; nothing fetched) for bug reports
+ * and chat threads. The recording, its notice and totals; a chart of the
+ * top lines by contention (local, remote and store HITM, peer loads); the
+ * lines as a table the page sorts (a click on a header) and searches; per
+ * detailed line its verdict, advice and gain, a picture of its bytes (the
+ * layout's members and padding coloured by the threads that write them,
+ * HITM as heat under them), a thread x member matrix, a time line of its
+ * contention over the recording (a second pass over the samples of those
+ * lines), its rows with code and source, and their callers. The page's
+ * script also reads its address: #sort=COLUMN[:asc] and #q=TEXT sort and
+ * filter the table as a click and a search would (tests drive Chromium so).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hitm/datasrc.h"
+#include "names/names.h"
+#include "report/columns.h"
+#include "report/report_int.h"
+#include "util/htab.h"
+#include "util/util.h"
+
+#define TABLE_LINES 500         /* table rows by default (--lines N sets both) */
+#define DETAIL_LINES 50         /* lines drawn in full by default */
+#define CHART_LINES 20
+#define BINS 48                 /* of a time line */
+
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
+	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-top:1px solid #ccc;padding-top:.6em}"
+	"table{border-collapse:collapse;font-size:12px}td,th{padding:2px 6px;border-bottom:1px solid #eee;"
+	"white-space:nowrap;text-align:right}th{background:#f4f4f4;cursor:pointer;position:sticky;top:0}"
+	"td.t,th.t{text-align:left}.notice{background:#fff6d6;border:1px solid #e5c75b;padding:.5em}"
+	".warn{background:#fde4e1;border:1px solid #e0837a;padding:.5em}"
+	".verdict{font-weight:bold}.false{color:#b3261e}.true{color:#8a4d00}.mixed{color:#6a1b9a}"
+	".kv td{text-align:left}.mono{font-family:ui-monospace,monospace}svg text{font:11px sans-serif}"
+	"#q{margin:.5em 0;padding:3px;width:20em}.hidden{display:none}";
+
+/* The table's sort and search; #sort= and #q= in the address do the same. */
+static const char script[] =
+	"(function(){var t=document.getElementById('lines');if(!t)return;"
+	"var tb=t.tBodies[0],hs=t.tHead.rows[0].cells;"
+	"function key(c){var v=c.getAttribute('data-v');return v===null?c.textContent:parseFloat(v);}"
+	"function sort(i,asc){var rs=Array.prototype.slice.call(tb.rows);"
+	"rs.sort(function(a,b){var x=key(a.cells[i]),y=key(b.cells[i]);"
+	"var r=(typeof x==='number'&&typeof y==='number')?x-y:String(x).localeCompare(String(y));"
+	"return asc?r:-r;});rs.forEach(function(r){tb.appendChild(r);});"
+	"t.setAttribute('data-sorted',hs[i].textContent+(asc?':asc':''));}"
+	"Array.prototype.forEach.call(hs,function(h,i){h.addEventListener('click',function(){"
+	"var asc=t.getAttribute('data-sorted')===h.textContent;sort(i,asc);});});"
+	"var q=document.getElementById('q');"
+	"function filter(s){s=s.toLowerCase();var n=0;Array.prototype.forEach.call(tb.rows,function(r){"
+	"var hide=s&&r.textContent.toLowerCase().indexOf(s)<0;r.classList.toggle('hidden',!!hide);if(!hide)n++;});"
+	"t.setAttribute('data-shown',n);}"
+	"q.addEventListener('input',function(){filter(q.value);});"
+	"location.hash.replace(/^#/,'').split('&').forEach(function(kv){var p=kv.split('=');"
+	"var v=decodeURIComponent(p.slice(1).join('='));if(p[0]==='sort'){var a=/:asc$/.test(v);"
+	"v=v.replace(/:asc$/,'');for(var i=0;i<hs.length;i++)if(hs[i].textContent===v)sort(i,a);}"
+	"if(p[0]==='q'){q.value=v;filter(v);}});"
+	"document.body.setAttribute('data-ready','1');})();";
+
+static void esc(FILE *fp, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		default:
+			fputc(*s, fp);
+		}
+	}
+}
+
+static void head(FILE *fp, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", fp);
+	esc(fp, title);
+	fprintf(fp, "</title><style>%s</style></head>\n<body>\n", style);
+}
+
+static void tail(FILE *fp)
+{
+	fprintf(fp, "<script>%s</script>\n</body></html>\n", script);
+}
+
+/* A thread's colour: a hue of its own, the same on every picture. */
+static unsigned int hue(uint32_t tid)
+{
+	return (unsigned int)(hash64(tid) % 360);
+}
+
+static void recording(FILE *fp, const struct report *r)
+{
+	const struct pd_info *in = report__info(r);
+	const struct c2c_stats *t = report__totals(r);
+
+	fputs("<table class=\"kv\">", fp);
+	fputs("<tr><td>File</td><td class=\"mono\">", fp);
+	esc(fp, report__path(r));
+	fputs("</td></tr><tr><td>Host</td><td>", fp);
+	esc(fp, in->hostname ? in->hostname : "?");
+	fputs(" (", fp);
+	esc(fp, in->osrelease ? in->osrelease : "?");
+	fputs(")</td></tr><tr><td>CPU</td><td>", fp);
+	esc(fp, in->cpudesc ? in->cpudesc : "?");
+	fprintf(fp, ", %u online</td></tr><tr><td>Events</td><td>", in->nr_cpus_online);
+	for (size_t i = 0; i < report__nr_events(r); i++) {
+		fputs(i ? ", " : "", fp);
+		esc(fp, report__event(r, i)->name);
+		fprintf(fp, " (%" PRIu64 " samples)", report__event(r, i)->samples);
+	}
+	fprintf(fp, "</td></tr><tr><td>Totals</td><td>%u samples, %u loads, %u stores, HITM %u (local %u, "
+		"remote %u), store HITM %u, peer %u; %zu lines in the view (-d %s)</td></tr></table>\n",
+		t->nr_entries, t->load, t->store, t->tot_hitm, t->lcl_hitm, t->rmt_hitm, t->st_hitm,
+		t->lcl_peer + t->rmt_peer, r->nr_lines, c2c_display__name(r->mode));
+	if (report__notice(r)) {
+		fputs("<p class=\"notice\">", fp);
+		esc(fp, report__notice(r));
+		fputs("</p>\n", fp);
+	}
+	if (report__partial(r)) {
+		fputs("<p class=\"warn\">Partial: ", fp);
+		esc(fp, report__partial_reason(r));
+		fputs("</p>\n", fp);
+	}
+	for (size_t i = 0; i < report__nr_name_warnings(r); i++) {
+		fputs("<p class=\"warn\">", fp);
+		esc(fp, report__name_warning(r, i));
+		fputs("</p>\n", fp);
+	}
+}
+
+/* The top lines' contention as stacked bars: local, remote, store HITM
+ * and peer loads. */
+static void chart(FILE *fp, const struct report *r, size_t nr)
+{
+	static const char *const colour[] = { "#e4572e", "#a01a58", "#f3a712", "#29335c" };
+	uint64_t max = 1;
+	char name[192];
+
+	if (!nr)
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		const struct c2c_stats *s = &c2c_line__counts(r->lines[i])->stats;
+		uint64_t all = (uint64_t)s->lcl_hitm + s->rmt_hitm + s->st_hitm + s->lcl_peer + s->rmt_peer;
+
+		max = all > max ? all : max;
+		report__trim(r, NULL);
+	}
+	fprintf(fp, "<h2>Top lines by contention</h2>\n<svg id=\"chart\" width=\"900\" height=\"%zu\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n", nr * 20 + 24);
+	for (size_t i = 0; i < nr; i++) {
+		const struct c2c_line *l = r->lines[i];
+		const struct c2c_stats *s = &c2c_line__counts(l)->stats;
+		uint32_t part[4] = { s->lcl_hitm, s->rmt_hitm, s->st_hitm, s->lcl_peer + s->rmt_peer };
+		double x = 320;
+
+		report__line_name(r, l, name, sizeof(name));
+		fprintf(fp, "<a href=\"#line-%zu\"><text x=\"0\" y=\"%zu\">%zu ", i, i * 20 + 14, i);
+		esc(fp, name);
+		fputs("</text></a>", fp);
+		for (int k = 0; k < 4; k++) {
+			double w = 560.0 * part[k] / (double)max;
+
+			if (!part[k])
+				continue;
+			fprintf(fp, "<rect class=\"bar\" x=\"%.1f\" y=\"%zu\" width=\"%.1f\" height=\"14\" fill=\"%s\">"
+				"<title>%s %u</title></rect>", x, i * 20 + 3, w, colour[k],
+				k == 0 ? "local HITM" : k == 1 ? "remote HITM" : k == 2 ? "store HITM" : "peer", part[k]);
+			x += w;
+		}
+		fputc('\n', fp);
+		report__trim(r, NULL);
+	}
+	fprintf(fp, "<text x=\"320\" y=\"%zu\"><tspan fill=\"%s\">&#9632; local HITM</tspan> "
+		"<tspan fill=\"%s\">&#9632; remote HITM</tspan> <tspan fill=\"%s\">&#9632; store HITM</tspan> "
+		"<tspan fill=\"%s\">&#9632; peer</tspan></text></svg>\n", nr * 20 + 18, colour[0], colour[1],
+		colour[2], colour[3]);
+}
+
+static void value_cell(FILE *fp, const struct col_value *v, const char *text, bool left)
+{
+	fputs(left ? "<td class=\"t\"" : "<td", fp);
+	if (v->type == COL_COUNT || v->type == COL_HEX)
+		fprintf(fp, " data-v=\"%" PRIu64 "\"", v->u);
+	else if (v->type == COL_PERCENT)
+		fprintf(fp, " data-v=\"%.6f\"", v->pct);
+	fputc('>', fp);
+	esc(fp, text);
+	fputs("</td>", fp);
+}
+
+static void lines_table(FILE *fp, const struct report *r, size_t nr, uint64_t total)
+{
+	size_t nc;
+	const struct line_column *cols = line_columns(r, &nc);
+	char buf[256];
+
+	fprintf(fp, "<h2>Lines</h2>\n<p>%zu of %zu lines (--lines N for more); a click on a header sorts, "
+		"the box searches.</p>\n<input id=\"q\" type=\"search\" placeholder=\"search the lines\">\n"
+		"<table id=\"lines\"><thead><tr><th>#</th>", nr, r->nr_lines);
+	for (size_t c = 0; c < nc; c++) {
+		if (line_column__hidden(r, &cols[c]))
+			continue;
+		fprintf(fp, "<th%s>", cols[c].width < 0 ? " class=\"t\"" : "");
+		esc(fp, cols[c].name);
+		fputs("</th>", fp);
+	}
+	fputs("</tr></thead><tbody>\n", fp);
+	for (size_t i = 0; i < nr; i++) {
+		const struct c2c_line *l = r->lines[i];
+
+		fprintf(fp, "<tr><td data-v=\"%zu\"><a href=\"#line-%zu\">%zu</a></td>", i, i, i);
+		for (size_t c = 0; c < nc; c++) {
+			struct col_value v;
+
+			if (line_column__hidden(r, &cols[c]))
+				continue;
+			buf[0] = '\0';
+			v = cols[c].get(r, l, total, buf, sizeof(buf));
+			if (v.type != COL_TEXT)
+				col_value__scnprintf(&v, buf, sizeof(buf));
+			value_cell(fp, &v, buf, cols[c].width < 0);
+		}
+		fputs("</tr>\n", fp);
+		report__trim(r, NULL);
+	}
+	fputs("</tbody></table>\n", fp);
+}
+
+/* The line's bytes: its layout's entries, each coloured by its writers (a
+ * thread's hue; red-grey for several; blue-grey when only read), its HITM
+ * as a heat bar under it. */
+static void byte_picture(FILE *fp, const struct report *r, const struct layout_entry *e, size_t nr)
+{
+	double scale = 1100.0 / r->line_size;
+	uint32_t max = 1;
+
+	for (size_t k = 0; k < nr; k++)
+		max = e[k].hitm > max ? e[k].hitm : max;
+	fprintf(fp, "<svg class=\"bytes\" width=\"1110\" height=\"78\" xmlns=\"http://www.w3.org/2000/svg\">\n");
+	for (size_t k = 0; k < nr; k++) {
+		double x = 4 + e[k].offset * scale, w = e[k].size * scale;
+		char fill[40];
+
+		if (e[k].writers.nr == 1)
+			snprintf(fill, sizeof(fill), "hsl(%u,65%%,62%%)", hue(u32set__data(&e[k].writers)[0]));
+		else if (e[k].writers.nr > 1)
+			snprintf(fill, sizeof(fill), "#c0504d");
+		else if (e[k].readers.nr)
+			snprintf(fill, sizeof(fill), "#9fb6cd");
+		else
+			snprintf(fill, sizeof(fill), e[k].kind == LAYOUT_PADDING ? "#eeeeee" : "#f8f8f8");
+		fprintf(fp, "<g class=\"unit\"><rect x=\"%.1f\" y=\"4\" width=\"%.1f\" height=\"40\" fill=\"%s\" "
+			"stroke=\"#666\"><title>", x, w, fill);
+		fprintf(fp, "%#x, %u B: ", e[k].offset, e[k].size);
+		esc(fp, e[k].kind == LAYOUT_NONE ? "(no object known)" : e[k].member);
+		fprintf(fp, "; loads %u, stores %u, HITM %u; written by %u thread(s), read by %u</title></rect>",
+			e[k].loads, e[k].stores, e[k].hitm, e[k].writers.nr, e[k].readers.nr);
+		if (e[k].hitm)
+			fprintf(fp, "<rect class=\"heat\" x=\"%.1f\" y=\"48\" width=\"%.1f\" height=\"10\" fill=\"#d00\" "
+				"fill-opacity=\"%.2f\"/>", x, w, 0.15 + 0.85 * e[k].hitm / max);
+		if (w > 40 && e[k].kind != LAYOUT_NONE) {
+			fprintf(fp, "<text x=\"%.1f\" y=\"28\" clip-path=\"inset(0)\">", x + 3);
+			esc(fp, e[k].member);
+			fputs("</text>", fp);
+		}
+		fputs("</g>\n", fp);
+	}
+	fprintf(fp, "<text x=\"4\" y=\"72\">0</text><text x=\"1080\" y=\"72\">%#x</text></svg>\n", r->line_size);
+}
+
+/* Threads x units: W, R or RW where a thread wrote or read it. */
+static void matrix(FILE *fp, const struct layout_entry *e, size_t nr)
+{
+	struct u32set tids = { 0 };
+
+	for (size_t k = 0; k < nr; k++) {
+		u32set__merge(&tids, &e[k].writers);
+		u32set__merge(&tids, &e[k].readers);
+	}
+	if (tids.nr) {
+		fputs("<table class=\"matrix\"><tr><th class=\"t\">thread</th>", fp);
+		for (size_t k = 0; k < nr; k++) {
+			if (!e[k].loads && !e[k].stores)
+				continue;
+			fputs("<th class=\"t\">", fp);
+			esc(fp, e[k].kind == LAYOUT_NONE ? "?" : e[k].member);
+			fprintf(fp, " (%#x)</th>", e[k].offset);
+		}
+		fputs("</tr>\n", fp);
+		for (uint32_t t = 0; t < tids.nr; t++) {
+			uint32_t tid = u32set__data(&tids)[t];
+
+			fprintf(fp, "<tr><td class=\"t\" style=\"background:hsl(%u,65%%,85%%)\">%u</td>", hue(tid), tid);
+			for (size_t k = 0; k < nr; k++) {
+				bool w = u32set__has(&e[k].writers, tid), rd = u32set__has(&e[k].readers, tid);
+
+				if (!e[k].loads && !e[k].stores)
+					continue;
+				fprintf(fp, "<td class=\"t\">%s%s</td>", w ? "W" : "", rd ? "R" : "");
+			}
+			fputs("</tr>\n", fp);
+		}
+		fputs("</table>\n", fp);
+	}
+	u32set__exit(&tids);
+}
+
+/* The contention of the detailed lines over the recording's time: their
+ * HITM and store HITM samples in BINS bins, from a pass over the samples. */
+struct timeline {
+	uint64_t t0, t1;
+	uint32_t (*bins)[BINS];         /* [line] */
+};
+
+static void timeline_build(struct report *r, size_t nr, struct timeline *tl)
+{
+	struct u64map idx = { 0 };
+	uint64_t *times = NULL;
+	uint32_t *which = NULL;
+	size_t n = 0, alloc = 0, alloc2 = 0;
+	struct pd_event ev;
+
+	tl->t0 = UINT64_MAX;
+	tl->t1 = 0;
+	tl->bins = xcalloc(nr ? nr : 1, sizeof(*tl->bins));
+	for (size_t i = 0; i < nr; i++)
+		u64map__put(&idx, cl_key__hash(&r->lines[i]->key), i);
+	if (pd_reader__rewind(r->reader) < 0) {
+		u64map__exit(&idx);
+		return;
+	}
+	pd_reader__skip_samples(r->reader, false);
+	while (pd_reader__next(r->reader, &ev) > 0) {
+		const struct report_event *e;
+		struct c2c_stats st = { 0 };
+		struct c2c_sample cs;
+		uint64_t i;
+
+		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
+			continue;
+		report__key_sample(r, &ev, e, &cs);
+		if (cs.time < tl->t0)
+			tl->t0 = cs.time;
+		if (cs.time > tl->t1)
+			tl->t1 = cs.time;
+		if (!u64map__get(&idx, cl_key__hash(&cs.key), &i) || !cl_key__equal(&cs.key, &r->lines[i]->key))
+			continue;
+		c2c_stats__decode(&st, cs.data_src, cs.addr, true);
+		if (!st.tot_hitm && !st.st_hitm && !st.lcl_peer && !st.rmt_peer)
+			continue;
+		xgrow((void **)&times, &alloc, n + 1, sizeof(*times));
+		xgrow((void **)&which, &alloc2, n + 1, sizeof(*which));
+		times[n] = cs.time;
+		which[n++] = (uint32_t)i;
+	}
+	for (size_t k = 0; k < n && tl->t1 > tl->t0; k++) {
+		uint64_t b = (times[k] - tl->t0) * BINS / (tl->t1 - tl->t0 + 1);
+
+		tl->bins[which[k]][b < BINS ? b : BINS - 1]++;
+	}
+	free(times);
+	free(which);
+	u64map__exit(&idx);
+}
+
+static void timeline_svg(FILE *fp, const struct timeline *tl, size_t i)
+{
+	uint32_t max = 0;
+
+	for (int b = 0; b < BINS; b++)
+		max = tl->bins[i][b] > max ? tl->bins[i][b] : max;
+	if (!max) {
+		fputs("<p>No contention sampled on this line over time.</p>\n", fp);
+		return;
+	}
+	fprintf(fp, "<p>Contention over the recording (%.3f s, %d bins):</p>\n<svg class=\"timeline\" "
+		"width=\"%d\" height=\"44\" xmlns=\"http://www.w3.org/2000/svg\">", (tl->t1 - tl->t0) / 1e9, BINS,
+		BINS * 10 + 4);
+	for (int b = 0; b < BINS; b++) {
+		double h = 40.0 * tl->bins[i][b] / max;
+
+		if (tl->bins[i][b])
+			fprintf(fp, "<rect x=\"%d\" y=\"%.1f\" width=\"9\" height=\"%.1f\" fill=\"#e4572e\">"
+				"<title>%u</title></rect>", 2 + b * 10, 42 - h, h, tl->bins[i][b]);
+	}
+	fputs("<line x1=\"0\" y1=\"42.5\" x2=\"484\" y2=\"42.5\" stroke=\"#999\"/></svg>\n", fp);
+}
+
+static void rows_table(FILE *fp, const struct report *r, const struct c2c_line *l)
+{
+	size_t nc;
+	const struct row_column *cols = row_columns(r, &nc);
+	char buf[512];
+
+	fputs("<table class=\"rows\"><thead><tr>", fp);
+	for (size_t c = 0; c < nc; c++) {
+		if (row_column__hidden(r, &cols[c]))
+			continue;
+		fprintf(fp, "<th%s>", cols[c].width < 0 ? " class=\"t\"" : "");
+		esc(fp, cols[c].name);
+		fputs("</th>", fp);
+	}
+	fputs("</tr></thead><tbody>\n", fp);
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
+		const struct report_chain *ch;
+		uint64_t with;
+		size_t nch;
+
+		fputs("<tr>", fp);
+		for (size_t c = 0; c < nc; c++) {
+			struct col_value v;
+
+			if (row_column__hidden(r, &cols[c]))
+				continue;
+			buf[0] = '\0';
+			v = cols[c].get(r, l, row, buf, sizeof(buf));
+			if (v.type != COL_TEXT)
+				col_value__scnprintf(&v, buf, sizeof(buf));
+			value_cell(fp, &v, buf, cols[c].width < 0);
+		}
+		fputs("</tr>\n", fp);
+		nch = report__call_graph(r) ? report__row_chains(r, l, row, &ch, &with) : 0;
+		for (size_t k = 0; k < nch && k < 5; k++) {
+			report_chain__scnprintf(&ch[k], buf, sizeof(buf));
+			fprintf(fp, "<tr class=\"chain\"><td></td><td class=\"t\" colspan=\"%zu\">%" PRIu64 " from ",
+				nc - 1, ch[k].samples);
+			esc(fp, buf);
+			fputs("</td></tr>\n", fp);
+		}
+	}
+	fputs("</tbody></table>\n", fp);
+}
+
+static void line_detail(FILE *fp, const struct report *r, size_t i, const struct timeline *tl)
+{
+	const struct c2c_line *l = r->lines[i];
+	struct layout_entry *e = NULL;
+	struct line_verdict v;
+	struct line_gain g;
+	char name[192], key[160];
+	size_t nr;
+
+	report__line_name(r, l, name, sizeof(name));
+	cl_key__scnprintf(&l->key, report__maps(r), key, sizeof(key));
+	fprintf(fp, "<section id=\"line-%zu\"><h2>%zu: %#" PRIx64 " ", i, i, l->addr);
+	esc(fp, name);
+	fputs(" <small class=\"mono\">", fp);
+	esc(fp, key);
+	fputs("</small></h2>\n", fp);
+	report__verdict(r, l, &v);
+	fprintf(fp, "<p><span class=\"verdict %s\">", v.kind == VERDICT_FALSE ? "false" : v.kind == VERDICT_TRUE ?
+		"true" : v.kind == VERDICT_MIXED ? "mixed" : "other");
+	esc(fp, verdict__word(v.kind));
+	fputs("</span>: ", fp);
+	esc(fp, v.why);
+	fputs("</p>\n", fp);
+	if (v.advice[0]) {
+		fputs("<p><b>Advice</b>: ", fp);
+		esc(fp, v.advice);
+		fputs("</p>\n", fp);
+	}
+	report__gain(r, l, &g);
+	if (g.known)
+		fprintf(fp, "<p><b>Gain</b>: up to %" PRIu64 " cycles (%.2f%% of the sampled load latency)</p>\n",
+			g.cycles, 100 * g.share);
+	line_verdict__exit(&v);
+	nr = report__layout(r, l, &e);
+	if (nr) {
+		byte_picture(fp, r, e, nr);
+		matrix(fp, e, nr);
+	}
+	layout__free(e, nr);
+	timeline_svg(fp, tl, i);
+	rows_table(fp, r, l);
+	fputs("</section>\n", fp);
+}
+
+static FILE *open_out(const char *path, char *err, size_t errsize)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (!fp)
+		snprintf(err, errsize, "%s: cannot write: %s", path, strerror(errno));
+	return fp;
+}
+
+static int close_out(FILE *fp, const char *path, char *err, size_t errsize)
+{
+	if (ferror(fp) | (fclose(fp) == EOF)) {
+		snprintf(err, errsize, "%s: write failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+int report__write_html(struct report *r, const char *path, char *err, size_t errsize)
+{
+	size_t nr_table = r->opts.max_lines_set ? r->opts.max_lines : TABLE_LINES, nr_detail;
+	struct timeline tl;
+	uint64_t total = 0;
+	char title[600];
+	FILE *fp;
+
+	nr_table = nr_table < r->nr_lines ? nr_table : r->nr_lines;
+	nr_detail = r->opts.max_lines_set ? nr_table : nr_table < DETAIL_LINES ? nr_table : DETAIL_LINES;
+	timeline_build(r, nr_detail, &tl);
+	fp = open_out(path, err, errsize);
+	if (!fp) {
+		free(tl.bins);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nr_lines; i++)
+		total += c2c_line__metric(r->lines[i], r->mode);
+	snprintf(title, sizeof(title), "c2cscan: %s", report__path(r));
+	head(fp, title);
+	fputs("<h1>c2cscan report</h1>\n", fp);
+	recording(fp, r);
+	chart(fp, r, nr_table < CHART_LINES ? nr_table : CHART_LINES);
+	lines_table(fp, r, nr_table, total);
+	for (size_t i = 0; i < nr_detail; i++) {
+		line_detail(fp, r, i, &tl);
+		report__trim(r, NULL);
+	}
+	if (!r->nr_lines)
+		fputs("<p>No line in the view (-d all or --show-all lists every accessed line).</p>\n", fp);
+	tail(fp);
+	free(tl.bins);
+	return close_out(fp, path, err, errsize);
+}
+
+/* diff --html: before and after per line name, as bars. */
+int report_diff__write_html(const struct report_diff *d, const char *path, char *err, size_t errsize)
+{
+	FILE *fp = open_out(path, err, errsize);
+	uint64_t max = 1;
+
+	if (!fp)
+		return -1;
+	head(fp, "c2cscan diff");
+	fputs("<h1>c2cscan diff</h1>\n<p>Before: <span class=\"mono\">", fp);
+	esc(fp, report__path(d->before));
+	fputs("</span>, after: <span class=\"mono\">", fp);
+	esc(fp, report__path(d->after));
+	fprintf(fp, "</span>; lines by name, -d %s.</p>\n", c2c_display__name(d->mode));
+	if (d->why[0]) {
+		fputs("<p class=\"warn\">", fp);
+		esc(fp, d->why);
+		fputs("</p>\n", fp);
+	}
+	for (size_t i = 0; i < d->nr; i++) {
+		uint64_t b = c2c_stats__metric(&d->e[i].before, d->mode), a = c2c_stats__metric(&d->e[i].after, d->mode);
+
+		max = b > max ? b : a > max ? a : max;
+	}
+	fputs("<input id=\"q\" type=\"search\" placeholder=\"search the lines\">\n<table id=\"lines\"><thead><tr>"
+	      "<th class=\"t\">Line</th><th>Before</th><th>After</th><th>Change</th><th class=\"t\">Picture</th>"
+	      "</tr></thead><tbody>\n", fp);
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct diff_entry *x = &d->e[i];
+		uint64_t b = c2c_stats__metric(&x->before, d->mode), a = c2c_stats__metric(&x->after, d->mode);
+		double change = b ? 100.0 * ((double)a - (double)b) / (double)b : a ? 100.0 : 0;
+
+		fputs("<tr><td class=\"t\">", fp);
+		esc(fp, x->name);
+		fprintf(fp, "</td><td data-v=\"%" PRIu64 "\">%s%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%s%" PRIu64
+			"</td><td data-v=\"%.2f\">%+.1f%%</td><td class=\"t\"><svg width=\"300\" height=\"22\" "
+			"xmlns=\"http://www.w3.org/2000/svg\"><rect class=\"before\" x=\"0\" y=\"1\" width=\"%.1f\" "
+			"height=\"9\" fill=\"#888\"/><rect class=\"after\" x=\"0\" y=\"12\" width=\"%.1f\" height=\"9\" "
+			"fill=\"%s\"/></svg></td></tr>\n", b, x->in_before ? "" : "(", b, a, x->in_after ? "" : "(", a,
+			change, change, 300.0 * b / max, 300.0 * a / max, a < b ? "#2e7d32" : "#c62828");
+	}
+	fputs("</tbody></table>\n<p>Grey: before; green or red: after (less or more). A value in ( is of a line "
+	      "that recording does not list.</p>\n", fp);
+	tail(fp);
+	return close_out(fp, path, err, errsize);
+}

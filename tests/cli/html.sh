@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# report --html and diff --html: one self-contained page (nothing it would
+# fetch: no src or href off the page, no external style or script), well
+# formed, with the recording, the chart, the lines table and each detailed
+# line's verdict, byte picture, thread matrix, time line and rows, in the
+# numbers the JSON report gives; opened in Debian's headless Chromium, its
+# script runs, sorts the table by a column and searches it (the page reads
+# #sort= and #q= from its address as a click and a search would do).
+# run-tests: alone (Chromium takes both CPUs for a moment)
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+
+# wellformed FILE: the tags balance, nothing is fetched from elsewhere
+wellformed() {
+	python3 - "$1" <<'PY' || fail "$1: $(cat wf.err)"
+import sys
+from html.parser import HTMLParser
+void = {"meta", "input", "br", "img", "hr", "link", "rect", "line"}
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.bad = [], []
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k in ("src", "href") and v and not v.startswith("#"):
+                self.bad.append("fetches %s=%s" % (k, v))
+        if tag in ("script", "link") and any(k == "src" or k == "href" for k, v in attrs):
+            self.bad.append("external " + tag)
+        if tag not in void:
+            self.stack.append(tag)
+    def handle_startendtag(self, tag, attrs):
+        pass
+    def handle_endtag(self, tag):
+        if tag in void:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.bad.append("</%s> closes <%s>" % (tag, self.stack[-1] if self.stack else "nothing"))
+            return
+        self.stack.pop()
+p = P()
+p.feed(open(sys.argv[1]).read())
+if p.stack:
+    p.bad.append("unclosed: " + " ".join(p.stack))
+if p.bad:
+    open("wf.err", "w").write("; ".join(p.bad[:5]))
+    sys.exit(1)
+PY
+}
+
+amd="$TOP/tests/fixtures/real/amd-zen4-ibs-c2c-ring.data"
+"$C2CSCAN" report --html amd.html -i "$amd" >amd.out 2>err || fail "--html: $(cat err)"
+[ -s amd.out ] && fail "--html alone printed: $(head -n 2 amd.out)"
+wellformed amd.html
+"$C2CSCAN" report --json -i "$amd" >amd.json 2>err || fail "json: $(cat err)"
+n=$(json_get amd.json 'len(j["cachelines"])')
+expect_eq "table rows" "$(grep -c '^<tr><td data-v="[0-9]*"><a href="#line-' amd.html)" "$n"
+expect_eq "detailed lines" "$(grep -c '^<section id="line-' amd.html)" "$n"
+expect_eq "verdicts" "$(grep -o '<span class="verdict [a-z]*">[a-z ]*</span>' amd.html | sed 's/<[^>]*>//g' | sort | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ';')" \
+	"$(json_get amd.json '";".join("%d %s" % (c, v) for v, c in sorted(__import__("collections").Counter(l["verdict"] for l in j["cachelines"]).items())) + ";"')"
+grep -q "<td>Totals</td><td>$(json_get amd.json 'j["totals"]["samples"]') samples, " amd.html || fail "totals: $(grep Totals amd.html)"
+grep -q '<svg id="chart"' amd.html && grep -q 'class="bytes"' amd.html && grep -q 'class="matrix"' amd.html &&
+	grep -q 'class="timeline"' amd.html || fail "pictures missing"
+# --lines bounds the page; --stdio beside it prints as well
+"$C2CSCAN" report --html one.html --lines 1 --stdio -i "$amd" >one.out 2>err || fail "--lines 1: $(cat err)"
+expect_eq "--lines 1: sections" "$(grep -c '^<section id="line-' one.html)" 1
+grep -q "^# c2cscan .* report" one.out || fail "--stdio beside --html printed nothing"
+
+# the emulated recording: members in the byte picture, false sharing
+bin=$TOP/$B/progs/counters-tsan
+if [ -x "$bin" ] && "$C2CSCAN" record -q --emulate -g -o e.data -- "$bin" >/dev/null 2>err; then
+	"$C2CSCAN" report --html e.html -i e.data 2>err || fail "--html emulated: $(cat err)"
+	wellformed e.html
+	grep -q '<span class="verdict false">false sharing</span>' e.html || fail "no false sharing verdict"
+	grep -q '<text x="[0-9.]*" y="28"[^>]*>counters.produced</text>' e.html || fail "no member in the byte picture"
+	grep -q 'class="notice">emulated: ' e.html || fail "no notice"
+	grep -q '<tr class="chain"><td></td><td class="t" colspan="[0-9]*">[0-9]* from producer_step &lt;- run' e.html ||
+		fail "no callers"
+fi
+
+# a heap line and the empty view
+mkperf "$TOP/tests/fixtures/scenarios/heap-false-sharing.scn" heap.data && {
+	"$C2CSCAN" report --html heap.html -i heap.data 2>err || fail "--html heap: $(cat err)"
+	wellformed heap.html
+	grep -q "s [0-9]* B object" heap.html || fail "no heap object in the picture"
+}
+mkperf "$TOP/tests/fixtures/scenarios/empty.scn" empty.data && {
+	"$C2CSCAN" report --html empty.html -i empty.data 2>err || fail "--html empty: $(cat err)"
+	wellformed empty.html
+	grep -q "No line in the view" empty.html || fail "the empty view says nothing"
+}
+
+# diff --html
+"$C2CSCAN" diff --html d.html "$amd" "$amd" >d.out 2>err || fail "diff --html: $(cat err)"
+wellformed d.html
+expect_eq "diff rows" "$(grep -c '<rect class="after"' d.html)" "$(grep -c '<rect class="before"' d.html)"
+"$C2CSCAN" report --html /nonexistent/x.html -i "$amd" >/dev/null 2>err
+expect_eq "unwritable --html: exit" "$?" 1
+grep -q "^c2cscan report: --html /nonexistent/x.html: cannot write" err || fail "unwritable: $(cat err)"
+
+# in a real browser: the script runs, sorts by a column, searches
+CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+[ -n "$CHROME" ] || skip "no Chromium to open the page in"
+dom() { # FILE HASH: the page's DOM after its script ran
+	timeout 60 "$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/chrome" \
+		--virtual-time-budget=3000 --dump-dom "file://$T/$1$2" 2>/dev/null
+}
+dom amd.html "" >dom0.html
+grep -q '<body data-ready="1"' dom0.html || fail "the page's script did not run: $(head -c 300 dom0.html)"
+dom amd.html "#sort=TotHitm:asc" >dom1.html
+grep -q 'id="lines" data-sorted="TotHitm:asc"' dom1.html || fail "not sorted: $(grep -o '<table id="lines"[^>]*>' dom1.html)"
+# the TotHitm cells in the sorted order: ascending
+col=$(python3 -c "
+import re, sys
+h = open('dom1.html').read()
+h = h[h.index('<table id=\"lines\"'):]
+heads = re.findall(r'<th[^>]*>([^<]*)</th>', h.split('<tbody>')[0])
+i = heads.index('TotHitm')
+body = h.split('<tbody>')[1].split('</tbody>')[0]
+rows = re.findall(r'<tr>(.*?)</tr>', body)
+vals = [int(re.findall(r'data-v=\"([0-9.]+)\"', r)[i]) for r in rows]
+print('sorted' if vals == sorted(vals) and len(vals) > 1 else 'not sorted %s' % vals)")
+expect_eq "ascending TotHitm in Chromium" "$col" "sorted"
+dom amd.html "#q=no%20such%20thing" >dom2.html
+grep -q 'id="lines" data-shown="0"' dom2.html || fail "search: $(grep -o '<table id="lines"[^>]*>' dom2.html)"
+done_test
