@@ -49,6 +49,14 @@ struct pp {
 	size_t nr_samples, alloc_samples;
 };
 
+/* A count or cycles from a double: absurd periods saturate, never overflow. */
+static int64_t i64_of(double x)
+{
+	if (!(x >= 0))
+		return 0;
+	return x < 9.2e18 ? (int64_t)(x + 0.5) : INT64_MAX;
+}
+
 static int64_t str_of(struct pp *p, const char *s)
 {
 	uint32_t hash, i;
@@ -219,7 +227,7 @@ static void add_sample(struct pp *p, const uint64_t *locs, size_t nr_locs, const
 	s->value = xcalloc(NR_VALUES, sizeof(*s->value));
 	s->n_value = NR_VALUES;
 	for (int v = 0; v < NR_VALUES; v++)
-		s->value[v] = whole ? (int64_t)((double)vals[v] * (double)part / (double)whole + 0.5) : vals[v];
+		s->value[v] = whole ? i64_of((double)vals[v] * (double)part / (double)whole) : vals[v];
 	s->label = xcalloc(NR_STR_LABELS + 1, sizeof(*s->label));
 	for (int k = 0; k < NR_STR_LABELS; k++)
 		if (strs[k] && strs[k][0])
@@ -246,7 +254,7 @@ static void line_samples(struct pp *p, const struct report *r, const struct c2c_
 		const struct c2c_stats *st = &row->stats;
 		int64_t vals[NR_VALUES] = {
 			[V_HITM] = (int64_t)st->tot_hitm + st->st_hitm,
-			[V_HITM_CYCLES] = (int64_t)((double)row->lat.hitm_sum * (r->mean_period > 0 ? r->mean_period : 1)),
+			[V_HITM_CYCLES] = i64_of((double)row->lat.hitm_sum * (r->mean_period > 0 ? r->mean_period : 1)),
 			[V_LOADS] = st->load, [V_STORES] = st->store, [V_SAMPLES] = st->nr_entries,
 		};
 		const struct report_chain *ch;
@@ -380,7 +388,7 @@ int report__write_pprof(const struct report *r, const char *path, char *err, siz
 	prof.default_sample_type = str_of(&p, c2c_stats__metric(report__totals(r), C2C_DISPLAY_TOT) ?
 					     "hitm" : "samples");
 	value_type(&p, &prof.period_type, "memory_accesses", "count");
-	prof.period = r->mean_period > 0 ? (int64_t)(r->mean_period + 0.5) : 1;
+	prof.period = r->mean_period > 0 ? i64_of(r->mean_period) : 1;
 	prof.comment = xcalloc(2, sizeof(*prof.comment));
 	prof.comment[prof.n_comment++] = str_of(&p, "c2cscan report --pprof");
 	if (report__notice(r))

@@ -123,4 +123,42 @@ print('sorted' if vals == sorted(vals) and len(vals) > 1 else 'not sorted %s' % 
 expect_eq "ascending TotHitm in Chromium" "$col" "sorted"
 dom amd.html "#q=no%20such%20thing" >dom2.html
 grep -q 'id="lines" data-shown="0"' dom2.html || fail "search: $(grep -o '<table id="lines"[^>]*>' dom2.html)"
+# the false-sharing workload (its TSan build, emulated): in the DOM the
+# numbers of --stdio, the verdict and the members; a screenshot that is
+# not blank; nothing on the console
+W=$TOP/$B/workloads
+if [ -x "$W/heap-false-sharing-tsan" ] &&
+   "$C2CSCAN" record -q --emulate=hitm=1 --alloc -o w.data -- "$W/heap-false-sharing-tsan" 300000 >/dev/null 2>err; then
+	"$C2CSCAN" report --html w.html -i w.data 2>err || fail "--html workload: $(cat err)"
+	"$C2CSCAN" report --json -i w.data >w.json 2>err || fail "json workload: $(cat err)"
+	dom w.html "#sort=TotHitm" >wdom.html
+	grep -q '<body data-ready="1"' wdom.html || fail "workload page: script did not run"
+	tot=$(json_get w.json 'j["cachelines"][0]["tot_hitm"]')
+	grep -q "<td data-v=\"$tot\">$tot</td>" wdom.html || fail "line 0's TotHitm $tot is not in the table"
+	grep -q '<span class="verdict false">false sharing</span>' wdom.html || fail "workload: no false sharing"
+	grep -q "two 24 B objects from make_counter" wdom.html || fail "workload: no advice"
+	grep -q ">make_counter's 24 B object (tid [0-9]*)</text>\|make_counter&#39;s 24 B object\|make_counter's 24 B object" wdom.html ||
+		fail "workload: no heap object in the picture"
+	timeout 60 "$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/chrome" \
+		--enable-logging=stderr --v=0 --window-size=1280,800 --screenshot="$T/w.png" "file://$T/w.html" \
+		>/dev/null 2>console.txt
+	[ -s w.png ] || fail "no screenshot: $(tail -n 3 console.txt)"
+	python3 - w.png <<'PY' || fail "the screenshot is blank"
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat, w, h = 8, b"", 0, 0
+while pos < len(d):
+    n, t = struct.unpack(">I4s", d[pos:pos + 8])
+    if t == b"IHDR":
+        w, h = struct.unpack(">II", d[pos + 8:pos + 16])
+    if t == b"IDAT":
+        idat += d[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw = zlib.decompress(idat)
+# colours seen: a blank page has one or two
+sys.exit(0 if (w, h) == (1280, 800) and len(set(raw[::97])) > 20 else 1)
+PY
+	grep -i "CONSOLE.*\(error\|uncaught\)" console.txt && fail "console errors: $(grep -i 'CONSOLE' console.txt | head -n 3)"
+fi
 done_test

@@ -14,13 +14,15 @@ cd "$T" || exit 1
 command -v go >/dev/null 2>&1 || skip "go (golang-go) is not installed"
 export HOME="$T" GOFLAGS=-mod=mod GOCACHE="$T/gocache"
 
-# raw FILE: go tool pprof's -raw text of a profile
+# raw FILE [OPTIONS]: go tool pprof's -raw text of a profile
 raw() {
-	go tool pprof -raw "$1" 2>pp.err || fail "go tool pprof -raw $1: $(cat pp.err)"
+	f=$1
+	shift
+	go tool pprof -raw "$@" "$f" 2>pp.err || fail "go tool pprof -raw $f: $(cat pp.err)"
 }
-# sums FILE: the five values summed over every sample, from -raw
+# sums FILE [OPTIONS]: the five values summed over every sample, from -raw
 sums() {
-	raw "$1" | awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 }
+	raw "$@" | awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 }
 		on && $NF ~ /:$/ || on && /: / { for (i = 1; i <= 5; i++) s[i] += $i }
 		END { printf "%d %d %d %d %d\n", s[1], s[2], s[3], s[4], s[5] }'
 }
@@ -58,10 +60,25 @@ if [ -x "$bin" ] && "$C2CSCAN" record -q --emulate -g -o e.data -- "$bin" >/dev/
 	grep -q "producer_step" e.top && grep -q "consumer_step" e.top || fail "top: $(cat e.top)"
 	go tool pprof -traces e.pb.gz 2>/dev/null | grep -A2 "producer_step" | grep -q "run" ||
 		fail "no caller: $(go tool pprof -traces e.pb.gz 2>&1 | head -n 12)"
+	# -top: HITM per function as the report counts its rows
+	"$C2CSCAN" report --json -i e.data >e.json 2>err || fail "json emulated: $(cat err)"
+	go tool pprof -top -nodecount=1000 -sample_index=hitm e.pb.gz 2>/dev/null |
+		awk '$2 ~ /%$/ && $NF !~ /%$/ && $1 != 0 { print $NF, $1 }' | sort >e.topf
+	json_get e.json '"\n".join("%s %d" % kv for kv in sorted(__import__("functools").reduce(lambda d, o: d.__setitem__(o["symbol"], d.get(o["symbol"], 0) + o["tot_hitm"] + o["st_hitm"]) or d, [o for l in j["cachelines"] for o in l["offsets"] if o["tot_hitm"] + o["st_hitm"]], {}).items()))' >e.jsonf
+	expect_eq "-top per function" "$(cat e.topf)" "$(cat e.jsonf)"
+	# -tagfocus on a line's address: that line's samples
+	a=$(json_get e.json 'j["cachelines"][0]["address"]')
+	expect_eq "-tagfocus cacheline=$a" "$(sums e.pb.gz -tagfocus=cacheline=$a | cut -d' ' -f1)" \
+		"$(json_get e.json 'j["cachelines"][0]["tot_hitm"] + j["cachelines"][0]["st_hitm"]')"
 	go tool pprof -raw -tagfocus=verdict="false sharing" e.pb.gz >e.fs 2>&1; grep -q "counters.produced" e.fs ||
 		fail "no false-sharing sample with counters.produced: $(head -n 12 e.fs)"
 fi
 
+# absurd periods (what the fuzzer found): values saturate, no overflow
+sed 's/^\(sample attr=1 .*\)$/\1 period=18446744073709551615/' "$TOP/tests/fixtures/scenarios/gain.scn" >huge.scn
+mkperf huge.scn huge.data || fail "mkperf huge"
+"$C2CSCAN" report --pprof huge.pb.gz -i huge.data 2>err || fail "--pprof huge periods: $(cat err)"
+raw huge.pb.gz | grep -q "^ *5 9223372036854775807 " || fail "huge: $(raw huge.pb.gz | grep -A3 '^hitm/')"
 # bad output paths
 "$C2CSCAN" report --pprof /nonexistent/x.pb.gz -i "$amd" >/dev/null 2>err
 expect_eq "unwritable --pprof: exit" "$?" 1

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the whole report pipeline on an in-memory file --
  * header, attrs, features, pipe mode, records, compressed records, the maps
- * timeline, keying, aggregation, and both text renderers.
+ * timeline, keying, aggregation, both text renderers, and the pprof and
+ * HTML writers (into /dev/null; the HTML's time lines read the file again).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	report__fprintf_stdio(r, null);
 	report__fprintf_json(r, null);
+	report__write_pprof(r, "/dev/null", err, sizeof(err));
+	report__write_html(r, "/dev/null", err, sizeof(err));
 	report__set_mode(r, C2C_DISPLAY_ALL);
 	report__fprintf_stdio(r, null);
 	report__delete(r);
