@@ -219,8 +219,30 @@ static uint64_t contended(const struct c2c_stats *st)
 	return (uint64_t)st->tot_hitm + st->st_hitm + st->lcl_peer + st->rmt_peer;
 }
 
+/* A thread's samples in unit u (row_unit: each row's unit) make under
+ * 1/MINOR_SHARE of the unit's, and no row it shares with other threads
+ * touches u: it does not count among u's writers and readers. */
+#define MINOR_SHARE 50
+static bool minor(const struct c2c_line *l, const size_t *row_unit, size_t at, const struct verdict_unit *u,
+		  uint32_t tid)
+{
+	uint64_t mine = 0, all = (uint64_t)u->loads + u->stores;
+
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
+
+		if (row_unit[i] != row_unit[at] || !u32set__has(&row->tids, tid))
+			continue;
+		if (row->tids.nr > 1)
+			return false;
+		mine += (uint64_t)row->stats.load + row->stats.store;
+	}
+	return mine * MINOR_SHARE < all;
+}
+
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
 {
+	size_t *row_unit;
 	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
 	uint64_t best_true_w = 0, rec_all;
 	bool is_false;
@@ -241,20 +263,37 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 			  c2c_line__counts(l)->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
 		return 0;
 	}
+	row_unit = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*row_unit));
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		const struct c2c_row *row = &c2c_line__rows(l)[i];
 		struct verdict_unit key = { 0 }, *u;
 
 		unit_of(r, l, row, &key);
 		u = unit_find(v, &key);
+		row_unit[i] = (size_t)(u - v->units);
 		u->loads += row->stats.load;
 		u->stores += row->stats.store;
 		u->hitm += contended(&row->stats);
-		if (row->stats.store)
-			u32set__merge(&u->writers, &row->tids);
-		if (row->stats.load)
-			u32set__merge(&u->readers, &row->tids);
 	}
+	/* who writes and reads each unit: not a thread whose own rows there
+	 * hold under MINOR_SHARE of its samples (a thread that reads every
+	 * counter once at the end does not make each of them shared) */
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
+		struct verdict_unit *u = &v->units[row_unit[i]];
+
+		for (uint32_t t = 0; t < row->tids.nr; t++) {
+			uint32_t tid = u32set__data(&row->tids)[t];
+
+			if (row->tids.nr == 1 && minor(l, row_unit, i, u, tid))
+				continue;
+			if (row->stats.store)
+				u32set__add(&u->writers, tid);
+			if (row->stats.load)
+				u32set__add(&u->readers, tid);
+		}
+	}
+	free(row_unit);
 	for (size_t i = 0; i < v->nr_units; i++) {
 		struct u32set all = { 0 };
 

@@ -62,7 +62,7 @@ if [ -x "$bin" ] && "$C2CSCAN" record -q --emulate -g -o e.data -- "$bin" >/dev/
 		fail "no caller: $(go tool pprof -traces e.pb.gz 2>&1 | head -n 12)"
 	# -top: HITM per function as the report counts its rows
 	"$C2CSCAN" report --json -i e.data >e.json 2>err || fail "json emulated: $(cat err)"
-	go tool pprof -top -nodecount=1000 -sample_index=hitm e.pb.gz 2>/dev/null |
+	go tool pprof -top -nodecount=1000 -nodefraction=0 -edgefraction=0 -sample_index=hitm e.pb.gz 2>/dev/null |
 		awk '$2 ~ /%$/ && $NF !~ /%$/ && $1 != 0 { print $NF, $1 }' | sort >e.topf
 	json_get e.json '"\n".join("%s %d" % kv for kv in sorted(__import__("functools").reduce(lambda d, o: d.__setitem__(o["symbol"], d.get(o["symbol"], 0) + o["tot_hitm"] + o["st_hitm"]) or d, [o for l in j["cachelines"] for o in l["offsets"] if o["tot_hitm"] + o["st_hitm"]], {}).items()))' >e.jsonf
 	expect_eq "-top per function" "$(cat e.topf)" "$(cat e.jsonf)"

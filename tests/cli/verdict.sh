@@ -180,4 +180,20 @@ if mkperf pf.scn pf.data 2>/dev/null; then
 	grep -q "^# warning: the recordings' events differ: before has memory events (HITM), after has software events" ev.txt ||
 		fail "diff across events: not said: $(head -n 6 ev.txt)"
 fi
+# a thread that reads both counters once at the end (a reporter) does not
+# make each of them shared: still false sharing between their writers;
+# one that reads them often does
+reader() { # REPEAT: false-sharing.scn at 100x, and a third thread reading both REPEAT times
+	sed 's/repeat=3/repeat=300/; s/repeat=4/repeat=400/; s/^fork  pid=13001 tid=13011 time=1003$/&\nfork  pid=13001 tid=13021 time=1004/' \
+		"$TOP/tests/fixtures/scenarios/false-sharing.scn" | sed '$d'
+	echo "sample attr=1 pid=13001 tid=13021 cpu=2 time=3000 addr=0x2000040 ip=0x401300 src=lcl_hitm weight=170 repeat=$1"
+	echo "sample attr=1 pid=13001 tid=13021 cpu=2 time=3010 addr=0x2000048 ip=0x401310 src=lcl_hitm weight=170 repeat=$1"
+	echo round
+}
+reader 1 >rd1.scn
+reader 100 >rd100.scn
+mkperf rd1.scn rd1.data && mkperf rd100.scn rd100.data || fail "mkperf reader"
+expect_eq "a reader once at the end" "$("$C2CSCAN" report --json -i rd1.data | python3 -c 'import json,sys; l = json.load(sys.stdin)["cachelines"][0]; print(l["verdict"], "|", l["advice"])')" \
+	"false sharing | offset 0 (written by tid 13001) and offset 0x8 (tid 13011) share a line: give the data at offset 0x8 its own line (alignas(64) on it, or padding before it); costs 56 bytes"
+expect_eq "a reader of both, often" "$("$C2CSCAN" report --json -i rd100.data | python3 -c 'import json,sys; print(json.load(sys.stdin)["cachelines"][0]["verdict"])')" "true sharing"
 done_test
