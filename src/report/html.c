@@ -277,7 +277,7 @@ static void byte_picture(FILE *fp, const struct report *r, const struct layout_e
 			fprintf(fp, "<rect class=\"heat\" x=\"%.1f\" y=\"48\" width=\"%.1f\" height=\"10\" fill=\"#d00\" "
 				"fill-opacity=\"%.2f\"/>", x, w, 0.15 + 0.85 * e[k].hitm / max);
 		if (w > 40 && e[k].kind != LAYOUT_NONE) {
-			fprintf(fp, "<text x=\"%.1f\" y=\"28\" clip-path=\"inset(0)\">", x + 3);
+			fprintf(fp, "<text x=\"%.1f\" y=\"28\">", x + 3);
 			esc(fp, e[k].member);
 			fputs("</text>", fp);
 		}
