@@ -233,28 +233,43 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 	return text;
 }
 
-/* The widths add up to <= 160 columns with the index; Object goes last
- * because it is the one that may be long. */
-#define COL_HEAD { "Address", -18, col_addr }, { "Key", -22, col_key }, { "Share", 7, col_share }, \
-	{ "Gain", 10, col_gain }
-#define COL_TAIL                                                                              \
-	{ "Loads", 7, col_loads }, { "Stores", 7, col_stores }, { "StL1Miss", 8, col_st_l1miss }, \
-	{ "HitmLat", 7, col_hitm_lat }, { "Pids", 4, col_pids }, { "Tids", 4, col_tids },        \
-	{ "Cpus", 4, col_cpus }, { "Nodes", 5, col_nodes }, { "Object", -24, col_object }
+/* Each column once, with its traits (the tables below compose them): name,
+ * width, value, traits, --stdio's spare order, the browser's rank. The
+ * widths add up to <= 160 columns with the index; Object goes last because
+ * it is the one that may be long. */
+#define LC_ADDR { "Address", -18, col_addr, 0, 0, 1 }
+#define LC_OBJECT { "Object", -24, col_object, COL_OBJECT, 0, 2 }
+#define LC_SHARE { "Share", 7, col_share, 0, 0, 3 }
+#define LC_GAIN { "Gain", 10, col_gain, 0, 0, 4 }
+#define LC_ACCESS { "Access", 7, col_access, 0, 0, 5 }
+#define LC_TOT_HITM { "TotHitm", 7, col_tot_hitm, COL_MEM, 0, 6 }
+#define LC_LCL_HITM { "LclHitm", 7, col_lcl_hitm, COL_MEM, 0, 7 }
+#define LC_RMT_HITM { "RmtHitm", 7, col_rmt_hitm, COL_MEM, 0, 8 }
+#define LC_ST_HITM { "StHitm", 7, col_st_hitm, COL_MEM, 0, 9 }
+#define LC_LCL_PEER { "LclPeer", 7, col_lcl_peer, COL_MEM, 0, 10 }
+#define LC_RMT_PEER { "RmtPeer", 7, col_rmt_peer, COL_MEM, 0, 11 }
+#define LC_LOADS { "Loads", 7, col_loads, COL_MEM, 0, 12 }
+#define LC_STORES { "Stores", 7, col_stores, COL_MEM, 0, 13 }
+#define LC_ST_L1MISS { "StL1Miss", 8, col_st_l1miss, COL_MEM, 0, 14 }
+#define LC_PIDS { "Pids", 4, col_pids, 0, 5, 15 }
+#define LC_TIDS { "Tids", 4, col_tids, 0, 0, 16 }
+#define LC_HITM_LAT { "HitmLat", 7, col_hitm_lat, COL_MEM, 4, 17 }
+#define LC_CPUS { "Cpus", 4, col_cpus, 0, 3, 18 }
+#define LC_NODES { "Nodes", 5, col_nodes, COL_NODES, 0, 19 }
+#define LC_KEY { "Key", -22, col_key, COL_KEY, 0, 20 }
+#define COL_HEAD LC_ADDR, LC_KEY, LC_SHARE, LC_GAIN
+#define COL_TAIL LC_LOADS, LC_STORES, LC_ST_L1MISS, LC_HITM_LAT, LC_PIDS, LC_TIDS, LC_CPUS, LC_NODES, LC_OBJECT
 
 static const struct line_column hitm_cols[] = {
-	COL_HEAD, { "TotHitm", 7, col_tot_hitm }, { "LclHitm", 7, col_lcl_hitm },
-	{ "RmtHitm", 7, col_rmt_hitm }, { "StHitm", 7, col_st_hitm }, COL_TAIL,
+	COL_HEAD, LC_TOT_HITM, LC_LCL_HITM, LC_RMT_HITM, LC_ST_HITM, COL_TAIL,
 };
 
 static const struct line_column peer_cols[] = {
-	COL_HEAD, { "LclPeer", 7, col_lcl_peer }, { "RmtPeer", 7, col_rmt_peer },
-	{ "TotHitm", 7, col_tot_hitm }, COL_TAIL,
+	COL_HEAD, LC_LCL_PEER, LC_RMT_PEER, LC_TOT_HITM, COL_TAIL,
 };
 
 static const struct line_column all_cols[] = {
-	COL_HEAD, { "Access", 7, col_access }, { "TotHitm", 7, col_tot_hitm }, { "RmtHitm", 7, col_rmt_hitm },
-	{ "StHitm", 7, col_st_hitm }, COL_TAIL,
+	COL_HEAD, LC_ACCESS, LC_TOT_HITM, LC_RMT_HITM, LC_ST_HITM, COL_TAIL,
 };
 
 /* Gain without --sort gain; store HITM where the recording has none (every
@@ -402,30 +417,57 @@ static struct col_value row_code_object(const struct report *r, const struct c2c
 	return text;
 }
 
-/* 160 columns with --stdio's indent; the wide ones after them are for
- * screens that have room (the TUI). */
-#define ROW_HEAD { "Offset", -6, row_offset, false }, { "Data", -16, row_data, false }, { "Share", 6, row_share, false }
-#define ROW_TAIL                                                                                   \
-	{ "Loads", 7, row_loads, false }, { "Stores", 7, row_stores, false }, { "StL1Hit", 7, row_st_l1hit, false },      \
-	{ "StL1Miss", 8, row_st_l1miss, false }, { "HitmLat", 7, row_hitm_lat, false }, { "LoadLat", 7, row_load_lat, false }, \
-	{ "Pids", 4, row_pids, false }, { "Tids", 4, row_tids, false }, { "Cpus", 4, row_cpus, false },                   \
-	{ "Code", -27, row_code, false }, { "Source", -15, row_source, false },                                    \
-	{ "Code address", -18, row_iaddr, true }, { "Threads", -16, row_tid_list, true },            \
-	{ "Code object", -20, row_code_object, true }
+/* Each row column once, as the line columns are (with: wide, past
+ * --stdio's 160 columns with its indent, for screens that have room). */
+#define RC_OFFSET { "Offset", -6, row_offset, false, 0, 0, 1 }
+#define RC_DATA { "Data", -16, row_data, false, COL_DATA, 0, 2 }
+#define RC_CODE { "Code", -27, row_code, false, COL_CODE, 0, 3 }
+#define RC_SHARE { "Share", 6, row_share, false, 0, 0, 4 }
+#define RC_ACCESS { "Access", 7, row_access, false, 0, 0, 5 }
+#define RC_TOT_HITM { "TotHitm", 7, row_tot_hitm, false, COL_MEM, 0, 6 }
+#define RC_LCL_HITM { "LclHitm", 7, row_lcl_hitm, false, COL_MEM, 0, 7 }
+#define RC_RMT_HITM { "RmtHitm", 7, row_rmt_hitm, false, COL_MEM, 0, 8 }
+#define RC_ST_HITM { "StHitm", 7, row_st_hitm, false, COL_MEM, 0, 9 }
+#define RC_LCL_PEER { "LclPeer", 7, row_lcl_peer, false, COL_MEM, 0, 10 }
+#define RC_RMT_PEER { "RmtPeer", 7, row_rmt_peer, false, COL_MEM, 0, 11 }
+#define RC_LOADS { "Loads", 7, row_loads, false, COL_MEM, 0, 12 }
+#define RC_STORES { "Stores", 7, row_stores, false, COL_MEM, 0, 13 }
+#define RC_ST_L1HIT { "StL1Hit", 7, row_st_l1hit, false, COL_MEM, 2, 14 }
+#define RC_ST_L1MISS { "StL1Miss", 8, row_st_l1miss, false, COL_MEM, 0, 15 }
+#define RC_SOURCE { "Source", -15, row_source, false, COL_CODE, 0, 16 }
+#define RC_TIDS { "Tids", 4, row_tids, false, 0, 0, 17 }
+#define RC_PIDS { "Pids", 4, row_pids, false, 0, 5, 18 }
+#define RC_HITM_LAT { "HitmLat", 7, row_hitm_lat, false, COL_MEM, 4, 19 }
+#define RC_LOAD_LAT { "LoadLat", 7, row_load_lat, false, COL_MEM, 1, 20 }
+#define RC_CPUS { "Cpus", 4, row_cpus, false, 0, 3, 21 }
+#define RC_IADDR { "Code address", -18, row_iaddr, true, COL_CODE, 0, 0 }
+#define RC_THREADS { "Threads", -16, row_tid_list, true, 0, 0, 0 }
+#define RC_CODE_OBJECT { "Code object", -20, row_code_object, true, COL_CODE, 0, 0 }
+#define ROW_HEAD RC_OFFSET, RC_DATA, RC_SHARE
+#define ROW_TAIL RC_LOADS, RC_STORES, RC_ST_L1HIT, RC_ST_L1MISS, RC_HITM_LAT, RC_LOAD_LAT, RC_PIDS, RC_TIDS, \
+	RC_CPUS, RC_CODE, RC_SOURCE, RC_IADDR, RC_THREADS, RC_CODE_OBJECT
 
 static const struct row_column hitm_rows[] = {
-	ROW_HEAD, { "LclHitm", 7, row_lcl_hitm, false }, { "RmtHitm", 7, row_rmt_hitm, false },
-	{ "StHitm", 7, row_st_hitm, false }, ROW_TAIL,
+	ROW_HEAD, RC_LCL_HITM, RC_RMT_HITM, RC_ST_HITM, ROW_TAIL,
 };
 
 static const struct row_column peer_rows[] = {
-	ROW_HEAD, { "LclPeer", 7, row_lcl_peer, false }, { "RmtPeer", 7, row_rmt_peer, false }, ROW_TAIL,
+	ROW_HEAD, RC_LCL_PEER, RC_RMT_PEER, ROW_TAIL,
 };
 
 static const struct row_column all_rows[] = {
-	ROW_HEAD, { "Access", 7, row_access, false }, { "TotHitm", 7, row_tot_hitm, false },
-	{ "StHitm", 7, row_st_hitm, false }, ROW_TAIL,
+	ROW_HEAD, RC_ACCESS, RC_TOT_HITM, RC_ST_HITM, ROW_TAIL,
 };
+
+int column__spare_room(const struct report *r, unsigned int i)
+{
+	static const struct row_column spare[] = { RC_LOAD_LAT, RC_ST_L1HIT, RC_CPUS, RC_HITM_LAT, RC_PIDS };
+
+	for (size_t k = 0; k < ARRAY_SIZE(spare); k++)
+		if (spare[k].spare == i)
+			return (spare[k].width < 0 ? -spare[k].width : spare[k].width) + 1;
+	return 0;
+}
 
 bool row_column__hidden(const struct report *r, const struct row_column *c)
 {

@@ -26,6 +26,17 @@ size_t col_value__scnprintf(const struct col_value *v, char *buf, size_t size);
 /* Order by value; numbers before text, texts equal. */
 int col_value__cmp(const struct col_value *a, const struct col_value *b);
 
+/* What renderers need to know of a column besides its values: they ask
+ * these, never its name. */
+enum col_trait {
+	COL_MEM = 1,            /* only memory events fill it: none in an accesses-only recording */
+	COL_CODE = 2,           /* names a row's code: nothing when rows are not per code address */
+	COL_KEY = 4,            /* the line's key (the browser drops it when all are alike) */
+	COL_NODES = 8,          /* the nodes count (the browser's node view lists them instead) */
+	COL_OBJECT = 16,        /* a path (the browser's list shows its base name) */
+	COL_DATA = 32,          /* the data a row touches (--stdio names it first, cached) */
+};
+
 struct line_column {
 	const char *name;       /* header */
 	int width;              /* printed width; negative = left aligned */
@@ -33,6 +44,9 @@ struct line_column {
 	 * the mode's metric over all displayed lines (for percentages). */
 	struct col_value (*get)(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
 				size_t size);
+	uint8_t traits;         /* enum col_trait */
+	uint8_t spare;          /* --stdio -c/-N drop it for room, in this order (1 first); 0 never */
+	uint8_t rank;           /* the browser's order (1 first); 0 after the ranked ones */
 };
 
 /* Columns of the line table for r's display mode; *nr set. */
@@ -48,7 +62,16 @@ struct row_column {
 	struct col_value (*get)(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 				char *buf, size_t size);
 	bool wide;              /* past --stdio's 160 columns: only where there is room (TUI) */
+	uint8_t traits, spare, rank;    /* as line_column's */
 };
+
+/* The room (its width and a space) the row column of spare rank i takes. */
+int column__spare_room(const struct report *r, unsigned int i);
+/* The browser's place of a column of rank (0: after every ranked one). */
+static inline unsigned int column__place(uint8_t rank)
+{
+	return rank ? rank : 256;
+}
 
 const struct row_column *row_columns(const struct report *r, size_t *nr);
 /* A column the recording cannot fill (StHitm outside emulated ones). */

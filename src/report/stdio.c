@@ -383,37 +383,26 @@ static bool accesses_only(const struct report *r)
 	return addr;
 }
 
-/* Columns that only memory events fill: all zero in an accesses-only
- * recording, where they are left out. */
-static bool skip_column(const struct report *r, const char *name)
+/* Columns left out: those only memory events fill, in an accesses-only
+ * recording (all zero there); with -c without iaddr the code columns (rows
+ * are not per code address); with -c or -N the least telling ones, in
+ * their spare order, as far as -c's fields and -N's nodes need the room
+ * (160 columns). */
+static bool skip_column(const struct report *r, uint8_t traits, uint8_t spare)
 {
-	static const char *const mem[] = {
-		"TotHitm", "LclHitm", "RmtHitm", "StHitm", "LclPeer", "RmtPeer", "Loads", "Stores", "StL1Hit", "StL1Miss",
-		"HitmLat", "LoadLat",
-	};
-
-	/* -c without iaddr: rows are not per code address; the columns of
-	 * -c's fields and -N's nodes take the room of the least telling ones
-	 * (160 columns) */
 	if (r->co || r->opts.node_info) {
-		static const char *const spare[] = { "LoadLat", "StL1Hit", "Cpus", "HitmLat", "Pids" };
-		static const int spare_w[] = { 8, 8, 5, 8, 5 };
 		unsigned int m = r->co ? r->opts.coalesce : CO_IADDR;
 		int need = (m & CO_PID ? 8 : 0) + (m & CO_TID ? 8 : 0) + (m & CO_DSO && !(m & CO_IADDR) ? 21 : 0) -
 			   (m & CO_IADDR ? 0 : 44) + (r->opts.node_info ? 11 : 0);
 
-		if (!(m & CO_IADDR) && (!strcmp(name, "Code") || !strcmp(name, "Source")))
+		if (!(m & CO_IADDR) && (traits & COL_CODE))
 			return true;
-		for (size_t i = 0; i < ARRAY_SIZE(spare) && need > 0; need -= spare_w[i++])
-			if (!strcmp(name, spare[i]))
-				return true;
+		for (unsigned int i = 1; spare && i < spare; i++)
+			need -= column__spare_room(r, i);
+		if (spare && need > 0)
+			return true;
 	}
-	if (!accesses_only(r))
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
-		if (!strcmp(name, mem[i]))
-			return true;
-	return false;
+	return (traits & COL_MEM) && accesses_only(r);
 }
 
 static size_t fprintf_line_table(const struct report *r, FILE *fp)
@@ -441,7 +430,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 	/* decided once for the table, not per cell */
 	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
 	for (size_t c = 0; c < nr_cols; c++)
-		skip[c] = skip_column(r, cols[c].name) || line_column__hidden(r, &cols[c]);
+		skip[c] = skip_column(r, cols[c].traits, cols[c].spare) || line_column__hidden(r, &cols[c]);
 	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
 	/* text columns (left aligned: the key) as wide as their widest cell */
@@ -615,7 +604,7 @@ static void data_width(const struct report *r, const struct c2c_line *l, const s
 {
 	for (size_t c = 0; c + 1 < nr_cols; c++) {
 		size_t w = (size_t)-cols[c].width;
-		bool data = !strcmp(cols[c].name, "Data");
+		bool data = cols[c].traits & COL_DATA;
 		char buf[256];
 
 		if (cols[c].width >= 0 || skip[c])
@@ -665,7 +654,7 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		nr_cols--;
 	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
 	for (size_t c = 0; c < nr_cols; c++)
-		skip[c] = skip_column(r, cols[c].name) || row_column__hidden(r, &cols[c]);
+		skip[c] = skip_column(r, cols[c].traits, cols[c].spare) || row_column__hidden(r, &cols[c]);
 	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
 	rl = r->co && report__coalesced_line(r, l) ? report__coalesced_line(r, l) : l;

@@ -96,36 +96,42 @@ static enum browser_sort sort_of(int width, bool first)
 	return first ? SORT_ASC : width > 0 ? SORT_DESC : SORT_NONE;
 }
 
-/* Where a column goes on a narrow screen: what a line holds first, then
- * the mode's counts, then the rest; the less telling ones last, reached by
- * scrolling or a wider terminal. Names not listed keep their order after. */
-static int col_rank(const char *const *order, size_t nr, const char *name)
+/* Where a column goes on a narrow screen (columns.c's ranks): what a line
+ * holds first, then the mode's counts, then the rest; the less telling
+ * ones last, reached by scrolling or a wider terminal. The node view's
+ * nodes stand where the Nodes count would, with their cpus after all. */
+static unsigned int tcol_place(const struct tui *t, const struct tcol *c)
 {
-	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(order[i], name))
-			return (int)i;
-	return (int)nr;
+	size_t nr;
+
+	switch (c->kind) {
+	case TC_LINE:
+		return column__place(line_columns(t->r, &nr)[c->i].rank);
+	case TC_ROW:
+		return column__place(row_columns(t->r, &nr)[c->i].rank);
+	case TC_NODES:
+		if (t->node_view == 1) {
+			const struct line_column *lc = line_columns(t->r, &nr);
+
+			for (size_t i = 0; i < nr; i++)
+				if (lc[i].traits & COL_NODES)
+					return column__place(lc[i].rank);
+		}
+		return column__place(0);
+	default:
+		return column__place(0);
+	}
 }
 
-static const char *const list_order[] = {
-	"Address", "Object", "Share", "Gain", "Access", "TotHitm", "LclHitm", "RmtHitm", "StHitm", "LclPeer", "RmtPeer", "Loads",
-	"Stores", "StL1Miss", "Pids", "Tids", "HitmLat", "Cpus", "Nodes", "Key",
-};
-
-static const char *const row_order[] = {
-	"Offset", "Data", "Code", "Share", "Access", "TotHitm", "LclHitm", "RmtHitm", "StHitm", "LclPeer", "RmtPeer",
-	"Loads", "Stores", "StL1Hit", "StL1Miss", "Source", "Tids", "Pids", "HitmLat", "LoadLat", "Cpus",
-};
-
-/* Stable order of n columns by rank (insertion sort: a few dozen). */
-static void sort_cols(struct tcol *cols, size_t n, const char *const *order, size_t nr_order)
+/* Stable order of n columns by place (insertion sort: a few dozen). */
+static void sort_cols(const struct tui *t, struct tcol *cols, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {
 		struct tcol c = cols[i];
-		int r = col_rank(order, nr_order, c.bc.name);
+		unsigned int r = tcol_place(t, &c);
 		size_t j = i;
 
-		while (j > 0 && col_rank(order, nr_order, cols[j - 1].bc.name) > r) {
+		while (j > 0 && tcol_place(t, &cols[j - 1]) > r) {
 			cols[j] = cols[j - 1];
 			j--;
 		}
@@ -189,19 +195,13 @@ static void build_list_cols(struct tui *t)
 		if (t->node_view && i + 1 == nr)
 			t->list_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
 		/* the node view's list of nodes takes the place of their count */
-		if ((t->keys_uniform && !strcmp(lc[i].name, "Key")) || line_column__hidden(t->r, &lc[i]) ||
-		    (t->node_view && !strcmp(lc[i].name, "Nodes")) || list_col_zero(t, &lc[i]))
+		if ((t->keys_uniform && (lc[i].traits & COL_KEY)) || line_column__hidden(t->r, &lc[i]) ||
+		    (t->node_view && (lc[i].traits & COL_NODES)) || list_col_zero(t, &lc[i]))
 			continue;
 		t->list_cols[n++] = (struct tcol){ TC_LINE, i, { lc[i].name, lc[i].width, sort_of(lc[i].width, !i) } };
 	}
-	sort_cols(t->list_cols + 1, n - 1, list_order, ARRAY_SIZE(list_order));
+	sort_cols(t, t->list_cols + 1, n - 1);
 	t->nr_list_cols = n;
-}
-
-static bool is_code_column(const char *name)
-{
-	return !strcmp(name, "Code") || !strcmp(name, "Source") || !strcmp(name, "Code address") ||
-	       !strcmp(name, "Code object");
 }
 
 /* Is row column rc a count that is 0 on every row of the shown line? */
@@ -224,7 +224,7 @@ static void build_line_cols(struct tui *t)
 	const struct row_column *rc = row_columns(t->r, &nr);
 
 	for (size_t i = 0; i < nr && n + 2 < MAX_COLS; i++) {
-		if (t->coal != COALESCE_IADDR && is_code_column(rc[i].name))
+		if (t->coal != COALESCE_IADDR && (rc[i].traits & COL_CODE))
 			continue;
 		if (i > 0 && row_col_zero(t, &rc[i]))
 			continue;
@@ -237,7 +237,7 @@ static void build_line_cols(struct tui *t)
 	}
 	/* the group and node columns stay where they were put, after Offset */
 	if (t->coal == COALESCE_IADDR && !t->node_view)
-		sort_cols(t->line_cols + 1, n - 1, row_order, ARRAY_SIZE(row_order));
+		sort_cols(t, t->line_cols + 1, n - 1);
 	t->nr_line_cols = n;
 }
 
@@ -276,7 +276,7 @@ static void list_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		line_column__cell(&line_columns(t->r, &nr)[tc->i], t->r, l, t->total, buf, size);
 		/* the list names what a line holds: a file by its name (the
 		 * detail line has the path) */
-		if (!strcmp(tc->bc.name, "Object") && buf[0] == '/')
+		if ((line_columns(t->r, &nr)[tc->i].traits & COL_OBJECT) && buf[0] == '/')
 			memmove(buf, object_base_name(buf), strlen(object_base_name(buf)) + 1);
 		break;
 	}

@@ -89,5 +89,13 @@ for f in src/*/README.md; do
 		grep -q "[ *]$fn(" src/*/*.c src/*/*.h || { echo "$f names $fn, which is defined nowhere"; bad=1; }
 	done
 done
+# column names are columns.c's alone: the renderers ask a column's traits,
+# never compare its name (their own tables' headers may say the same words)
+for name in $(sed -n 's/^#define [LR]C_[A-Z0-9_]* { "\([^"]*\)".*/\1/p' src/report/columns.c | tr ' ' '~'); do
+	n=$(echo "$name" | tr '~' ' ')
+	for f in src/report/stdio.c src/tui/tui.c src/report/html.c; do
+		grep -q "strcmp(.*\"$n\")" "$f" && { echo "$f compares a name with the column \"$n\" (columns.c's traits say it)"; bad=1; }
+	done
+done
 [ $bad = 0 ] && echo "layering: ok"
 exit $bad
