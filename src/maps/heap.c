@@ -24,7 +24,7 @@ static const char zero_live, zero_freed;
 struct heap {
 	struct heap_proc *procs;
 	size_t nr_procs, alloc_procs;
-	struct htab idx;        /* pid -> procs */
+	struct u64map idx;      /* pid -> index in procs */
 	struct heap_obj **chunks; /* objects never move: the timelines point at them */
 	size_t nr_objs, alloc_chunks;
 	struct heap_stats stats;
@@ -49,21 +49,16 @@ static struct heap_obj *obj__new(struct heap *h)
 	return &h->chunks[i / OBJ_CHUNK][i % OBJ_CHUNK];
 }
 
-static struct heap_proc *proc__find(const struct heap *h, uint32_t pid, size_t *pos)
+static struct heap_proc *proc__find(const struct heap *h, uint32_t pid)
 {
-	uint32_t hash = (uint32_t)hash64(pid), i;
+	uint64_t i;
 
-	*pos = htab__start(&h->idx, hash);
-	while ((i = htab__next(&h->idx, hash, pos)) != HTAB_NONE)
-		if (h->procs[i].pid == pid)
-			return &h->procs[i];
-	return NULL;
+	return u64map__get(&h->idx, pid, &i) ? &h->procs[i] : NULL;
 }
 
 static struct heap_proc *proc__findnew(struct heap *h, uint32_t pid)
 {
-	size_t pos;
-	struct heap_proc *p = proc__find(h, pid, &pos);
+	struct heap_proc *p = proc__find(h, pid);
 
 	if (p)
 		return p;
@@ -72,7 +67,7 @@ static struct heap_proc *proc__findnew(struct heap *h, uint32_t pid)
 	p->pid = pid;
 	p->tl = timeline__new(same_obj, NULL);
 	p->zero = NULL;
-	htab__insert(&h->idx, pos, (uint32_t)hash64(pid), (uint32_t)h->nr_procs++);
+	u64map__put(&h->idx, pid, h->nr_procs++);
 	h->stats.processes++;
 	return p;
 }
@@ -371,7 +366,7 @@ void heap__delete(struct heap *h)
 	for (size_t i = 0; i < h->nr_procs; i++)
 		timeline__delete(h->procs[i].tl);
 	free(h->procs);
-	htab__exit(&h->idx);
+	u64map__exit(&h->idx);
 	for (size_t i = 0; i * OBJ_CHUNK < h->nr_objs; i++)
 		free(h->chunks[i]);
 	free(h->chunks);
@@ -380,8 +375,7 @@ void heap__delete(struct heap *h)
 
 const struct heap_obj *heap__find(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time)
 {
-	size_t pos;
-	const struct heap_proc *p = h ? proc__find(h, pid, &pos) : NULL;
+	const struct heap_proc *p = h ? proc__find(h, pid) : NULL;
 	const struct tl_entry *e = p ? timeline__find(p->tl, addr, time) : NULL;
 
 	return e ? e->val : NULL;
@@ -389,8 +383,7 @@ const struct heap_obj *heap__find(const struct heap *h, uint32_t pid, uint64_t a
 
 const struct heap_obj *heap__next_at(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time)
 {
-	size_t pos;
-	const struct heap_proc *p = h ? proc__find(h, pid, &pos) : NULL;
+	const struct heap_proc *p = h ? proc__find(h, pid) : NULL;
 	const struct tl_entry *e = p ? timeline__find(p->tl, addr, time) : NULL;
 
 	if (!e || e->t_end == TIMELINE_INF)

@@ -98,10 +98,10 @@ struct maps {
 
 	struct proc **procs;
 	size_t nr_procs, alloc_procs;
-	struct htab pidmap;     /* pid -> index in procs */
+	struct u64map pidmap;   /* pid -> index in procs */
 	struct thread **threads;
 	size_t nr_threads, alloc_threads;
-	struct htab tidmap;     /* tid -> index in threads */
+	struct u64map tidmap;   /* tid -> index in threads */
 
 	/* replay only */
 	size_t nr_entries;      /* in all address spaces, against MAPS_MAX_ENTRIES */
@@ -274,13 +274,13 @@ void maps__delete(struct maps *m)
 		free(p);
 	}
 	free(m->procs);
-	htab__exit(&m->pidmap);
+	u64map__exit(&m->pidmap);
 	for (size_t i = 0; i < m->nr_threads; i++) {
 		free(m->threads[i]->c);
 		free(m->threads[i]);
 	}
 	free(m->threads);
-	htab__exit(&m->tidmap);
+	u64map__exit(&m->tidmap);
 	for (size_t i = 0; i < m->nr_chunks; i++)
 		free(m->chunks[i]);
 	free(m->chunks);
@@ -418,20 +418,11 @@ static void aspace__map(struct maps *m, struct aspace *as, const struct mdesc *m
 
 /* ---- replay: processes and threads ---- */
 
-static uint32_t id_hash(uint32_t id)
-{
-	return (uint32_t)hash64(id);
-}
-
 static struct proc *proc__find(const struct maps *m, uint32_t pid)
 {
-	size_t pos = htab__start(&m->pidmap, id_hash(pid));
-	uint32_t i;
+	uint64_t i;
 
-	while ((i = htab__next(&m->pidmap, id_hash(pid), &pos)) != HTAB_NONE)
-		if (m->procs[i]->pid == pid)
-			return m->procs[i];
-	return NULL;
+	return u64map__get(&m->pidmap, pid, &i) ? m->procs[i] : NULL;
 }
 
 static struct proc *proc__findnew(struct maps *m, uint32_t pid)
@@ -447,7 +438,7 @@ static struct proc *proc__findnew(struct maps *m, uint32_t pid)
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
 	xgrow((void **)&m->procs, &m->alloc_procs, m->nr_procs + 1, sizeof(*m->procs));
-	htab__add(&m->pidmap, id_hash(pid), (uint32_t)m->nr_procs);
+	u64map__put(&m->pidmap, pid, m->nr_procs);
 	m->procs[m->nr_procs++] = p;
 	return p;
 }
@@ -493,13 +484,9 @@ static struct aspace *proc__aspace(struct maps *m, uint32_t pid)
 
 static struct thread *thread__find(const struct maps *m, uint32_t tid)
 {
-	size_t pos = htab__start(&m->tidmap, id_hash(tid));
-	uint32_t i;
+	uint64_t i;
 
-	while ((i = htab__next(&m->tidmap, id_hash(tid), &pos)) != HTAB_NONE)
-		if (m->threads[i]->tid == tid)
-			return m->threads[i];
-	return NULL;
+	return u64map__get(&m->tidmap, tid, &i) ? m->threads[i] : NULL;
 }
 
 static struct thread *thread__findnew(struct maps *m, uint32_t tid)
@@ -515,7 +502,7 @@ static struct thread *thread__findnew(struct maps *m, uint32_t tid)
 	th = xcalloc(1, sizeof(*th));
 	th->tid = tid;
 	xgrow((void **)&m->threads, &m->alloc_threads, m->nr_threads + 1, sizeof(*m->threads));
-	htab__add(&m->tidmap, id_hash(tid), (uint32_t)m->nr_threads);
+	u64map__put(&m->tidmap, tid, m->nr_threads);
 	m->threads[m->nr_threads++] = th;
 	return th;
 }

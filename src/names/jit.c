@@ -44,7 +44,7 @@ struct jit_proc {
 struct jit_index {
 	struct jit_proc *procs;
 	size_t nr, alloc;
-	struct htab idx;        /* pid -> procs */
+	struct u64map idx;      /* pid -> index in procs */
 	struct strtab *strs;
 	uint64_t seq;
 };
@@ -54,7 +54,6 @@ struct jit_index *jit_index__new(void)
 	struct jit_index *j = xcalloc(1, sizeof(*j));
 
 	j->strs = strtab__new();
-	htab__init(&j->idx, 16, 50, false);
 	return j;
 }
 
@@ -68,40 +67,34 @@ void jit_index__delete(struct jit_index *j)
 		free(j->procs[i].dbg);
 	}
 	free(j->procs);
-	htab__exit(&j->idx);
+	u64map__exit(&j->idx);
 	strtab__delete(j->strs);
 	free(j);
 }
 
-static struct jit_proc *proc_find(const struct jit_index *j, uint32_t pid, size_t *pos)
+static struct jit_proc *proc_find(const struct jit_index *j, uint32_t pid)
 {
-	uint32_t hash = (uint32_t)hash64(pid), i;
+	uint64_t i;
 
-	*pos = htab__start(&j->idx, hash);
-	while ((i = htab__next(&j->idx, hash, pos)) != HTAB_NONE)
-		if (j->procs[i].pid == pid)
-			return &j->procs[i];
-	return NULL;
+	return u64map__get(&j->idx, pid, &i) ? &j->procs[i] : NULL;
 }
 
 static struct jit_proc *proc_get(struct jit_index *j, uint32_t pid)
 {
-	size_t pos;
-	struct jit_proc *p = proc_find(j, pid, &pos);
+	struct jit_proc *p = proc_find(j, pid);
 
 	if (p)
 		return p;
 	xgrow((void **)&j->procs, &j->alloc, j->nr + 1, sizeof(*j->procs));
 	memset(&j->procs[j->nr], 0, sizeof(j->procs[j->nr]));
 	j->procs[j->nr].pid = pid;
-	htab__insert(&j->idx, pos, (uint32_t)hash64(pid), (uint32_t)j->nr);
+	u64map__put(&j->idx, pid, j->nr);
 	return &j->procs[j->nr++];
 }
 
 bool jit_index__has_pid(const struct jit_index *j, uint32_t pid)
 {
-	size_t pos;
-	const struct jit_proc *p = proc_find(j, pid, &pos);
+	const struct jit_proc *p = proc_find(j, pid);
 
 	return p && (p->dump.nr || p->map.nr);
 }
@@ -171,8 +164,7 @@ static const struct jit_ent *set_find(const struct jit_set *set, uint64_t addr, 
 int jit_index__find(const struct jit_index *j, uint32_t pid, uint64_t addr, uint64_t time,
 		    struct jit_sym *out)
 {
-	size_t pos;
-	const struct jit_proc *p = proc_find(j, pid, &pos);
+	const struct jit_proc *p = proc_find(j, pid);
 	const struct jit_ent *e;
 
 	memset(out, 0, sizeof(*out));
