@@ -124,7 +124,7 @@ struct obj {
 	struct strtab *demangled; /* C++ symbol names demangled on first use (obj__demangle) */
 	struct acache insns;    /* decoded instructions (insn.c) by address */
 	struct acache dtypes;   /* what each instruction's memory operand points at (dtype.c) */
-	int tls_state;          /* 0 not read, 1 a TLS block, -1 none (dtype.c: obj_relocs) */
+	int tls_state;          /* 0 not read, 1 a TLS block, -1 none (relocs.c: obj_relocs) */
 	int64_t tls_base;       /* thread pointer offset of the TLS block (executables), else INT64_MIN */
 	struct u64map tls_got;  /* GOT slot -> TLS block offset (initial exec) */
 	struct u64map tls_gd;   /* tls_index GOT pair or TLS descriptor -> TLS block offset */
@@ -228,9 +228,12 @@ const struct subp *subp_lookup(struct obj *o, uint64_t vaddr);
 
 /* datanames.c */
 bool die_type(Dwarf_Die *die, Dwarf_Die *type);
-/* dtype.c: the object's TLS layout and .got slots from its relocations, once */
+/* relocs.c: the object's TLS layout and .got slots from its relocations, once */
 void obj_relocs(struct obj *o);
-/* dtype.c: a CU-level declaration of a variable named name (vars_build):
+/* What the .got slot at vaddr holds when it is the address of something
+ * the object defines. */
+bool obj_got_slot(struct obj *o, uint64_t vaddr, uint64_t *target);
+/* relocs.c: a CU-level declaration of a variable named name (vars_build):
  * the type of the variable a .got slot of another object's holds */
 void got_ext_decl(struct obj *o, Dwarf_Die *die, const char *name);
 /* every variable with a fixed address (vars) or a TLS offset (tls_vars) */
