@@ -103,243 +103,322 @@ static uint32_t call_ret(struct dt *c, const cs_insn *in, bool *val)
 	return dt_call_ret(c, target, in->address + in->size, val);
 }
 
-static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
+/* A move: a register takes what its source holds (a register, a frame slot, a
+ * .got slot, a loaded pointer member); a pointer stored to the frame is kept
+ * there, an untyped one stored into a typed pointer gets its type. */
+static bool x86_mov(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
 {
-	const cs_x86 *x = &in->detail->x86;
-	const cs_x86_op *src, *dst;
-	struct rst *rsp = &t->reg[DW_RSP];
 	struct mem m;
 	int d;
 
-	src_dst(x, &src, &dst);
+	if (!dst || !src)
+		return false;
+	if (dst->type == X86_OP_REG) {
+		bool wide = x86_is64(dst->reg), full = wide || dst->size == 4;
+
+		d = x86_dw(dst->reg);
+		if (d < 0 || d >= NR_REGS)
+			return true;
+		if (!full) {
+			t->reg[d] = dt_none;     /* a byte or word: the rest stays */
+			return true;
+		}
+		if (src->type == X86_OP_REG) {
+			int sr = x86_dw(src->reg);
+			const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &dt_none;
+
+			t->reg[d] = (wide && x86_is64(src->reg)) || r->kind == R_VAL ? *r : dt_none;
+			return true;
+		}
+		if (src->type == X86_OP_MEM && mem_of(in, src, &m)) {
+			struct slot *sl;
+			struct ref f;
+			struct rst r;
+
+			if (m.seg == 1 && m.base < 0 && m.index < 0 && !m.disp && wide) {
+				t->reg[d] = (struct rst){ .kind = R_TP };
+				return true;
+			}
+			if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
+			    dt_got_load(c, m.next + (uint64_t)m.disp, m.size, &t->reg[d]))
+				return true;
+			if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
+			    (sl = dt_slot_find(t, t->reg[m.base].off + m.disp))) {
+				t->reg[d] = sl->r.kind == R_VAL || wide ? sl->r : dt_none;
+				return true;
+			}
+			f = dt_eval(c, in->address, &m, t);
+			r = dt_load_of(c, &f);
+			t->reg[d] = r.kind == R_VAL || (wide && m.size == 8) ? r : dt_none;
+			return true;
+		}
+		t->reg[d] = dt_none;
+		return true;
+	}
+	if (dst->type == X86_OP_MEM && src->type == X86_OP_REG && x86_is64(src->reg) && mem_of(in, dst, &m) &&
+	    m.size == 8 && (d = x86_dw(src->reg)) >= 0 && d < NR_REGS &&
+	    (t->reg[d].kind == R_NONE || (t->reg[d].kind == R_PTR && !t->reg[d].type))) {
+		/* an untyped pointer stored into a typed pointer (the
+		 * result of an allocation): the register is one */
+		struct ref f = dt_eval(c, in->address, &m, t);
+		struct rst r = dt_load_of(c, &f);
+
+		if (r.kind == R_PTR && r.type) {
+			dt_infer(c, &t->reg[d], r.type);
+			t->reg[d] = r;
+		}
+	}
+	if (dst->type == X86_OP_MEM && mem_of(in, dst, &m) && m.seg == 0 && m.base >= 0 && m.index < 0 &&
+	    t->reg[m.base].kind == R_FRAME) {
+		int sr = src->type == X86_OP_REG ? x86_dw(src->reg) : -1;
+		const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &dt_none;
+
+		dt_slot_set(t, t->reg[m.base].off + m.disp,
+			 r->kind == R_VAL || (r->kind != R_NONE && m.size == 8) ? r : &dt_none);
+	}
+	return true;
+}
+
+/* lea: a computed address (a frame or TLS offset, a tls_index pair, a
+ * member of what the base points to). */
+static bool x86_lea(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
+{
+	struct mem m;
+	int d;
+
+	if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
+		return false;
+	if (!mem_of(in, src, &m) || m.seg || (!x86_is64(dst->reg) && dst->size != 4)) {
+		t->reg[d] = dt_none;
+		return true;
+	}
+	if (m.base == DW_RIP && m.index < 0 && x86_is64(dst->reg)) {
+		int64_t tlsoff;
+
+		if (dt_tls_slot(c->o, &c->o->tls_gd, m.next + (uint64_t)m.disp, &tlsoff)) {
+			t->reg[d] = (struct rst){ .kind = R_TLSGD, .off = tlsoff };
+			return true;
+		}
+	}
+	if (!x86_is64(dst->reg)) {
+		/* 32-bit arithmetic on a value keeps its type */
+		t->reg[d] = m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL
+				    ? t->reg[m.base] : dt_none;
+		return true;
+	}
+	if (m.base >= 0 && m.base < NR_REGS && m.index < 0 &&
+	    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_FRAMEX || t->reg[m.base].kind == R_TP ||
+	     t->reg[m.base].kind == R_TLS || t->reg[m.base].kind == R_ADDR)) {
+		struct rst r = t->reg[m.base];
+
+		r.off += m.disp;
+		t->reg[d] = r;
+		return true;
+	}
+	if (m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL) {
+		t->reg[d] = t->reg[m.base];     /* arithmetic on a value: its type */
+		return true;
+	}
+	{
+		struct ref f = dt_eval(c, in->address, &m, t);
+
+		t->reg[d] = f.reason ? dt_none
+				     : (struct rst){ .kind = R_PTR, .src = f.src, .idx = f.idx, .inner = f.inner,
+						     .type = f.type, .var = f.var, .off = f.off };
+	}
+	return true;
+}
+
+/* add and sub: offsets moved by constants, the thread pointer plus a TLS
+ * offset, a pointer plus an index. */
+static bool x86_add_sub(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
+{
+	struct mem m;
+	int d;
+	struct rst *r;
+	const struct rst *sr;
+	int64_t tlsoff;
+
+	if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
+		return false;
+	r = &t->reg[d];
+	if (!x86_is64(dst->reg)) {
+		if (r->kind != R_VAL || dst->size != 4)
+			*r = dt_none;
+		return true;
+	}
+	if (src->type == X86_OP_IMM) {
+		if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_FRAMEX || r->kind == R_TP ||
+		    r->kind == R_TLS || r->kind == R_TLSOFF || r->kind == R_ADDR)
+			r->off += in->id == X86_INS_ADD ? src->imm : -src->imm;
+		return true;
+	}
+	sr = src->type == X86_OP_REG && x86_dw(src->reg) >= 0 && x86_dw(src->reg) < NR_REGS
+		     ? &t->reg[x86_dw(src->reg)] : &dt_none;
+	if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && r->kind == R_TP && mem_of(in, src, &m) &&
+	    m.base == DW_RIP && m.index < 0 && dt_tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
+		/* the thread pointer plus a variable's offset from the GOT */
+		*r = (struct rst){ .kind = R_TLS, .off = tlsoff };
+		return true;
+	}
+	if (in->id == X86_INS_ADD && ((r->kind == R_TP && sr->kind == R_TLSOFF) ||
+				      (r->kind == R_TLSOFF && sr->kind == R_TP))) {
+		*r = (struct rst){ .kind = R_TLS, .off = r->kind == R_TLSOFF ? r->off : sr->off };
+		return true;
+	}
+	if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && (r->kind == R_NONE || r->kind == R_VAL) &&
+	    mem_of(in, src, &m) && m.size == 8) {
+		/* an index plus a pointer loaded from memory:
+		 * &base[i], base a pointer member */
+		struct ref f = dt_eval(c, in->address, &m, t);
+		struct rst p = dt_load_of(c, &f);
+
+		*r = p.kind == R_PTR ? p : dt_none;
+		r->idx = p.kind == R_PTR;
+		return true;
+	}
+	if (r->kind == R_PTR && sr->kind != R_PTR && src->type == X86_OP_REG) {
+		r->idx = true;          /* a pointer moved by an index */
+		r->inner = false;
+	} else if (in->id == X86_INS_ADD && (r->kind == R_NONE || r->kind == R_VAL) && sr->kind == R_PTR) {
+		*r = *sr;
+		r->idx = true;
+	} else {
+		*r = dt_none;
+	}
+	return true;
+}
+
+/* and: a pointer aligned down (an inlined memset's start). */
+static bool x86_and(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
+{
+	int d;
+
+	/* a pointer aligned down (an inlined memset's start): the
+	 * object and the frame are aligned to 16 */
+	if (dst && src && dst->type == X86_OP_REG && src->type == X86_OP_IMM && x86_is64(dst->reg) &&
+	    (src->imm == -8 || src->imm == -16) && (d = x86_dw(dst->reg)) >= 0 && d < NR_REGS && d != DW_RSP &&
+	    ((t->reg[d].kind == R_PTR && t->reg[d].off >= 0) || t->reg[d].kind == R_FRAME ||
+	     t->reg[d].kind == R_FRAMEX)) {
+		t->reg[d].off &= src->imm;
+		return true;
+	}
+	return false;
+}
+
+/* push: a register spilled to the frame. */
+static bool x86_push(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
+{
+	const cs_x86 *x = &in->detail->x86;
+	struct rst *rsp = &t->reg[DW_RSP];
+	int d;
+
+	if (rsp->kind != R_FRAME)
+		return false;
+	rsp->off -= 8;
+	d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
+	dt_slot_set(t, rsp->off, d >= 0 && d < NR_REGS ? &t->reg[d] : &dt_none);
+	return true;
+}
+
+/* pop: a register restored from the frame. */
+static bool x86_pop(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
+{
+	const cs_x86 *x = &in->detail->x86;
+	struct rst *rsp = &t->reg[DW_RSP];
+	int d;
+
+	if (rsp->kind != R_FRAME)
+		return false;
+	d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
+	if (d >= 0 && d < NR_REGS) {
+		struct slot *sl = dt_slot_find(t, rsp->off);
+
+		t->reg[d] = sl ? sl->r : dt_none;
+	}
+	rsp->off += 8;
+	return true;
+}
+
+/* leave: the frame pointer's frame unwound. */
+static bool x86_leave(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
+{
+	struct rst *rsp = &t->reg[DW_RSP];
+
+	if (t->reg[DW_RBP].kind == R_FRAME) {
+		struct slot *sl = dt_slot_find(t, t->reg[DW_RBP].off);
+
+		*rsp = t->reg[DW_RBP];
+		rsp->off += 8;
+		t->reg[DW_RBP] = sl ? sl->r : dt_none;
+		return true;
+	}
+	return false;
+}
+
+/* call: the caller-saved registers lost, %rax the callee's result. */
+static bool x86_call(struct dt *c, const cs_insn *in, struct tst *t, const cs_x86_op *src, const cs_x86_op *dst)
+{
+	static const int saved_not[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
+	bool val = false;
+	uint32_t ret = call_ret(c, in, &val);
+	struct rst arg = t->reg[DW_RDI];
+
+	for (size_t i = 0; i < sizeof(saved_not) / sizeof(saved_not[0]); i++)
+		t->reg[saved_not[i]] = dt_none;
+	if (arg.kind == R_TLSGD) {
+		/* __tls_get_addr (the only taker of a tls_index):
+		 * the address of that byte of the block */
+		t->reg[0] = (struct rst){ .kind = R_TLS, .off = arg.off };
+		return true;
+	}
+	t->reg[0] = dt_call_result(c, in, ret, val);
+	return true;
+}
+
+/* One instruction's effect on the tracked state: a handler per family
+ * (true: handled), else every register it writes loses its type. */
+static void x86_step(struct dt *c, const cs_insn *in, struct tst *t)
+{
+	const cs_x86_op *src, *dst;
+	bool done;
+
+	src_dst(&in->detail->x86, &src, &dst);
 	switch (in->id) {
 	case X86_INS_MOV:
 	case X86_INS_MOVZX:
 	case X86_INS_MOVSX:
 	case X86_INS_MOVSXD:
-		if (!dst || !src)
-			break;
-		if (dst->type == X86_OP_REG) {
-			bool wide = x86_is64(dst->reg), full = wide || dst->size == 4;
-
-			d = x86_dw(dst->reg);
-			if (d < 0 || d >= NR_REGS)
-				return;
-			if (!full) {
-				t->reg[d] = dt_none;     /* a byte or word: the rest stays */
-				return;
-			}
-			if (src->type == X86_OP_REG) {
-				int sr = x86_dw(src->reg);
-				const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &dt_none;
-
-				t->reg[d] = (wide && x86_is64(src->reg)) || r->kind == R_VAL ? *r : dt_none;
-				return;
-			}
-			if (src->type == X86_OP_MEM && mem_of(in, src, &m)) {
-				struct slot *sl;
-				struct ref f;
-				struct rst r;
-
-				if (m.seg == 1 && m.base < 0 && m.index < 0 && !m.disp && wide) {
-					t->reg[d] = (struct rst){ .kind = R_TP };
-					return;
-				}
-				if (m.seg == 0 && m.base == DW_RIP && m.index < 0 && wide &&
-				    dt_got_load(c, m.next + (uint64_t)m.disp, m.size, &t->reg[d]))
-					return;
-				if (m.seg == 0 && m.base >= 0 && m.index < 0 && t->reg[m.base].kind == R_FRAME &&
-				    (sl = dt_slot_find(t, t->reg[m.base].off + m.disp))) {
-					t->reg[d] = sl->r.kind == R_VAL || wide ? sl->r : dt_none;
-					return;
-				}
-				f = dt_eval(c, in->address, &m, t);
-				r = dt_load_of(c, &f);
-				t->reg[d] = r.kind == R_VAL || (wide && m.size == 8) ? r : dt_none;
-				return;
-			}
-			t->reg[d] = dt_none;
-			return;
-		}
-		if (dst->type == X86_OP_MEM && src->type == X86_OP_REG && x86_is64(src->reg) && mem_of(in, dst, &m) &&
-		    m.size == 8 && (d = x86_dw(src->reg)) >= 0 && d < NR_REGS &&
-		    (t->reg[d].kind == R_NONE || (t->reg[d].kind == R_PTR && !t->reg[d].type))) {
-			/* an untyped pointer stored into a typed pointer (the
-			 * result of an allocation): the register is one */
-			struct ref f = dt_eval(c, in->address, &m, t);
-			struct rst r = dt_load_of(c, &f);
-
-			if (r.kind == R_PTR && r.type) {
-				dt_infer(c, &t->reg[d], r.type);
-				t->reg[d] = r;
-			}
-		}
-		if (dst->type == X86_OP_MEM && mem_of(in, dst, &m) && m.seg == 0 && m.base >= 0 && m.index < 0 &&
-		    t->reg[m.base].kind == R_FRAME) {
-			int sr = src->type == X86_OP_REG ? x86_dw(src->reg) : -1;
-			const struct rst *r = sr >= 0 && sr < NR_REGS ? &t->reg[sr] : &dt_none;
-
-			dt_slot_set(t, t->reg[m.base].off + m.disp,
-				 r->kind == R_VAL || (r->kind != R_NONE && m.size == 8) ? r : &dt_none);
-		}
-		return;
+		done = x86_mov(c, in, t, src, dst);
+		break;
 	case X86_INS_LEA:
-		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
-			break;
-		if (!mem_of(in, src, &m) || m.seg || (!x86_is64(dst->reg) && dst->size != 4)) {
-			t->reg[d] = dt_none;
-			return;
-		}
-		if (m.base == DW_RIP && m.index < 0 && x86_is64(dst->reg)) {
-			int64_t tlsoff;
-
-			if (dt_tls_slot(c->o, &c->o->tls_gd, m.next + (uint64_t)m.disp, &tlsoff)) {
-				t->reg[d] = (struct rst){ .kind = R_TLSGD, .off = tlsoff };
-				return;
-			}
-		}
-		if (!x86_is64(dst->reg)) {
-			/* 32-bit arithmetic on a value keeps its type */
-			t->reg[d] = m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL
-					    ? t->reg[m.base] : dt_none;
-			return;
-		}
-		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 &&
-		    (t->reg[m.base].kind == R_FRAME || t->reg[m.base].kind == R_FRAMEX || t->reg[m.base].kind == R_TP ||
-		     t->reg[m.base].kind == R_TLS || t->reg[m.base].kind == R_ADDR)) {
-			struct rst r = t->reg[m.base];
-
-			r.off += m.disp;
-			t->reg[d] = r;
-			return;
-		}
-		if (m.base >= 0 && m.base < NR_REGS && m.index < 0 && t->reg[m.base].kind == R_VAL) {
-			t->reg[d] = t->reg[m.base];     /* arithmetic on a value: its type */
-			return;
-		}
-		{
-			struct ref f = dt_eval(c, in->address, &m, t);
-
-			t->reg[d] = f.reason ? dt_none
-					     : (struct rst){ .kind = R_PTR, .src = f.src, .idx = f.idx, .inner = f.inner,
-							     .type = f.type, .var = f.var, .off = f.off };
-		}
-		return;
+		done = x86_lea(c, in, t, src, dst);
+		break;
 	case X86_INS_ADD:
-	case X86_INS_SUB: {
-		struct rst *r;
-		const struct rst *sr;
-		int64_t tlsoff;
-
-		if (!dst || !src || dst->type != X86_OP_REG || (d = x86_dw(dst->reg)) < 0 || d >= NR_REGS)
-			break;
-		r = &t->reg[d];
-		if (!x86_is64(dst->reg)) {
-			if (r->kind != R_VAL || dst->size != 4)
-				*r = dt_none;
-			return;
-		}
-		if (src->type == X86_OP_IMM) {
-			if (r->kind == R_PTR || r->kind == R_FRAME || r->kind == R_FRAMEX || r->kind == R_TP ||
-			    r->kind == R_TLS || r->kind == R_TLSOFF || r->kind == R_ADDR)
-				r->off += in->id == X86_INS_ADD ? src->imm : -src->imm;
-			return;
-		}
-		sr = src->type == X86_OP_REG && x86_dw(src->reg) >= 0 && x86_dw(src->reg) < NR_REGS
-			     ? &t->reg[x86_dw(src->reg)] : &dt_none;
-		if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && r->kind == R_TP && mem_of(in, src, &m) &&
-		    m.base == DW_RIP && m.index < 0 && dt_tls_slot(c->o, &c->o->tls_got, m.next + (uint64_t)m.disp, &tlsoff)) {
-			/* the thread pointer plus a variable's offset from the GOT */
-			*r = (struct rst){ .kind = R_TLS, .off = tlsoff };
-			return;
-		}
-		if (in->id == X86_INS_ADD && ((r->kind == R_TP && sr->kind == R_TLSOFF) ||
-					      (r->kind == R_TLSOFF && sr->kind == R_TP))) {
-			*r = (struct rst){ .kind = R_TLS, .off = r->kind == R_TLSOFF ? r->off : sr->off };
-			return;
-		}
-		if (in->id == X86_INS_ADD && src->type == X86_OP_MEM && (r->kind == R_NONE || r->kind == R_VAL) &&
-		    mem_of(in, src, &m) && m.size == 8) {
-			/* an index plus a pointer loaded from memory:
-			 * &base[i], base a pointer member */
-			struct ref f = dt_eval(c, in->address, &m, t);
-			struct rst p = dt_load_of(c, &f);
-
-			*r = p.kind == R_PTR ? p : dt_none;
-			r->idx = p.kind == R_PTR;
-			return;
-		}
-		if (r->kind == R_PTR && sr->kind != R_PTR && src->type == X86_OP_REG) {
-			r->idx = true;          /* a pointer moved by an index */
-			r->inner = false;
-		} else if (in->id == X86_INS_ADD && (r->kind == R_NONE || r->kind == R_VAL) && sr->kind == R_PTR) {
-			*r = *sr;
-			r->idx = true;
-		} else {
-			*r = dt_none;
-		}
-		return;
-	}
+	case X86_INS_SUB:
+		done = x86_add_sub(c, in, t, src, dst);
+		break;
 	case X86_INS_AND:
-		/* a pointer aligned down (an inlined memset's start): the
-		 * object and the frame are aligned to 16 */
-		if (dst && src && dst->type == X86_OP_REG && src->type == X86_OP_IMM && x86_is64(dst->reg) &&
-		    (src->imm == -8 || src->imm == -16) && (d = x86_dw(dst->reg)) >= 0 && d < NR_REGS && d != DW_RSP &&
-		    ((t->reg[d].kind == R_PTR && t->reg[d].off >= 0) || t->reg[d].kind == R_FRAME ||
-		     t->reg[d].kind == R_FRAMEX)) {
-			t->reg[d].off &= src->imm;
-			return;
-		}
+		done = x86_and(c, in, t, src, dst);
 		break;
 	case X86_INS_PUSH:
-		if (rsp->kind != R_FRAME)
-			break;
-		rsp->off -= 8;
-		d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
-		dt_slot_set(t, rsp->off, d >= 0 && d < NR_REGS ? &t->reg[d] : &dt_none);
-		return;
+		done = x86_push(c, in, t, src, dst);
+		break;
 	case X86_INS_POP:
-		if (rsp->kind != R_FRAME)
-			break;
-		d = x->op_count && x->operands[0].type == X86_OP_REG ? x86_dw(x->operands[0].reg) : -1;
-		if (d >= 0 && d < NR_REGS) {
-			struct slot *sl = dt_slot_find(t, rsp->off);
-
-			t->reg[d] = sl ? sl->r : dt_none;
-		}
-		rsp->off += 8;
-		return;
+		done = x86_pop(c, in, t, src, dst);
+		break;
 	case X86_INS_LEAVE:
-		if (t->reg[DW_RBP].kind == R_FRAME) {
-			struct slot *sl = dt_slot_find(t, t->reg[DW_RBP].off);
-
-			*rsp = t->reg[DW_RBP];
-			rsp->off += 8;
-			t->reg[DW_RBP] = sl ? sl->r : dt_none;
-			return;
-		}
+		done = x86_leave(c, in, t, src, dst);
 		break;
-	case X86_INS_CALL: {
-		static const int saved_not[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
-		bool val = false;
-		uint32_t ret = call_ret(c, in, &val);
-		struct rst arg = t->reg[DW_RDI];
-
-		for (size_t i = 0; i < sizeof(saved_not) / sizeof(saved_not[0]); i++)
-			t->reg[saved_not[i]] = dt_none;
-		if (arg.kind == R_TLSGD) {
-			/* __tls_get_addr (the only taker of a tls_index):
-			 * the address of that byte of the block */
-			t->reg[0] = (struct rst){ .kind = R_TLS, .off = arg.off };
-			return;
-		}
-		t->reg[0] = dt_call_result(c, in, ret, val);
-		return;
-	}
+	case X86_INS_CALL:
+		done = x86_call(c, in, t, src, dst);
+		break;
 	default:
+		done = false;
 		break;
 	}
-	clobber_written(c, in, t);
+	if (!done)
+		clobber_written(c, in, t);
 }
 
 static void x86_succs(const struct dt *c, size_t i, size_t *fall, size_t *target, bool *indirect)
