@@ -56,6 +56,7 @@ PROG_BINS += $(B)/progs/atomics-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
 PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan
+WORK_BINS += $(B)/workloads/heap-false-sharing-clang-tsan
 endif
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
 # object of its own, never sanitized (it runs inside the recorded program).
@@ -118,6 +119,11 @@ $(B)/tools/%: $(B)/tests/tools/%.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Workloads are deliberately simple, unoptimized-ish programs with debug info.
+$(B)/workloads/%-clang-tsan: scripts/workloads/%.c
+	$(call msg,CLANG,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) -std=gnu11 -O1 -g -D_GNU_SOURCE -fsanitize=thread -o $@ $< -lpthread
+
 $(B)/workloads/%-tsan: scripts/workloads/%.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)

@@ -199,6 +199,33 @@ static const struct {
 	{ "valloc", "size=a0" }, { "pvalloc", "size=a0" },
 };
 
+int probes__add_allocators(struct probes *p, const char *path, bool all, char *why, size_t whysize)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(libc_fns) && !err; i++) {
+		int64_t off = probes__func_offset(path, libc_fns[i].fn);
+		bool dup = false;
+
+		/* one it lacks (a sanitizer's runtime has no pvalloc) */
+		if (off < 0 && !all && strcmp(libc_fns[i].fn, "malloc"))
+			continue;
+		/* aliases (glibc's memalign is aligned_alloc): one probe, the
+		 * first name */
+		for (int k = 0; k < p->nr && off >= 0; k++)
+			dup |= p->ev[k].config2 == (uint64_t)off && !strcmp((const char *)(uintptr_t)p->ev[k].config1, path);
+		if (!dup)
+			err = add_fn(p, path, off, libc_fns[i].fn, libc_fns[i].args, false);
+	}
+	if (!err)
+		err = add_fn(p, path, probes__func_offset(path, "free"), "free", "free=a0", true);
+	if (err)
+		snprintf(why, whysize, "--alloc: cannot probe the allocators of %s: %s", path,
+			 err == -EOPNOTSUPP ? "not on this architecture (x86_64 and aarch64 only)" :
+			 err == -ENOENT ? "no uprobe PMU, or a function is missing" : strerror(-err));
+	return err;
+}
+
 int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize)
 {
 	char libc[4096];
@@ -208,24 +235,7 @@ int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize)
 		snprintf(why, whysize, "--alloc: no C library mapped in %s", pid ? "the process" : "c2cscan");
 		return err;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(libc_fns) && !err; i++) {
-		int64_t off = probes__func_offset(libc, libc_fns[i].fn);
-		bool dup = false;
-
-		/* aliases (glibc's memalign is aligned_alloc): one probe, the
-		 * first name */
-		for (int k = 0; k < p->nr && off >= 0; k++)
-			dup |= p->ev[k].config2 == (uint64_t)off && !strcmp((const char *)(uintptr_t)p->ev[k].config1, libc);
-		if (!dup)
-			err = add_fn(p, libc, off, libc_fns[i].fn, libc_fns[i].args, false);
-	}
-	if (!err)
-		err = add_fn(p, libc, probes__func_offset(libc, "free"), "free", "free=a0", true);
-	if (err)
-		snprintf(why, whysize, "--alloc: cannot probe the allocators of %s: %s", libc,
-			 err == -EOPNOTSUPP ? "not on this architecture (x86_64 and aarch64 only)" :
-			 err == -ENOENT ? "no uprobe PMU, or a function is missing" : strerror(-err));
-	return err;
+	return probes__add_allocators(p, libc, true, why, whysize);
 }
 
 int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const char *spec, bool free_fn,

@@ -34,6 +34,10 @@ struct probes {
 
 /* The C library's allocators as mapped in pid (0: this process, for -a). */
 int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize);
+/* The malloc family and free defined in the ELF file at path: all of them
+ * (the C library), or those it has, malloc and free at least (an
+ * executable with an allocator of its own). */
+int probes__add_allocators(struct probes *p, const char *path, bool all, char *why, size_t whysize);
 /* "SYM[:size=N]" (allocator: size in argument N, default 1) or, with
  * free_fn, "SYM" (its first argument is freed), looked up in the ELF files
  * of objs in order (the first that defines it). */

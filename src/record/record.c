@@ -111,6 +111,7 @@ struct recorder {
 	struct alloc_rec *alloc;        /* --alloc with a launched command: the shim */
 	struct emu_rec *emu;            /* --emulate: the coherence model's runtime */
 	char exe[4096];                 /* a launched command's executable (command_path) */
+	bool exe_allocator;             /* it defines malloc and free: probed, the shim cannot bind */
 	struct probes *probes;          /* --alloc through uprobes, --alloc-fn, --free-fn */
 	int cpu_out[PMU_MAX_CPUS];      /* the ring buffer's fd of each CPU (task and system modes) */
 	pid_t *new_tids;                /* threads of -p/-t's processes born while recording */
@@ -1295,6 +1296,19 @@ static int start_alloc(struct recorder *rc)
 		rc->probes = xcalloc(1, sizeof(*rc->probes));
 	if (!launched)
 		err = probes__add_libc(rc->probes, target, why, sizeof(why));
+	/* an executable with an allocator of its own (a sanitizer's runtime
+	 * linked in: Clang's -fsanitize=thread) binds its malloc ahead of the
+	 * shim's: its allocators get the probes */
+	if (!err && launched && rc->exe[0] && probes__func_offset(rc->exe, "malloc") >= 0 &&
+	    probes__func_offset(rc->exe, "free") >= 0) {
+		if (!rc->probes)
+			rc->probes = xcalloc(1, sizeof(*rc->probes));
+		err = probes__add_allocators(rc->probes, rc->exe, false, why, sizeof(why));
+		rc->exe_allocator = !err;
+		if (!err && !rc->o.quiet)
+			fprintf(stderr, "c2cscan record: --alloc: %s has an allocator of its own (a sanitizer's runtime?): "
+				"probing it (uprobes, about 7 us a call)\n", rc->exe);
+	}
 	if (!err && user_fns) {
 		/* a launched command's executable was found before (record__run) */
 		if (!launched && !target) {
@@ -1540,6 +1554,9 @@ static void collect_allocs(struct recorder *rc)
 	size_t len;
 	uint8_t *p = alloc_rec__collect(rc->alloc, &len, &st);
 
+	/* the executable's own allocator was probed instead */
+	if (!p && rc->exe_allocator)
+		return;
 	if (!p) {
 		fprintf(stderr, "c2cscan record: --alloc: no allocation events: the shim did not load (a static "
 			"or setuid program?) or the program ended before writing them (_exit, a signal)\n");

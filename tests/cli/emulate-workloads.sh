@@ -57,6 +57,14 @@ json_get hfs.json '[l["advice"] for l in j["cachelines"] if l["verdict"] == "fal
 	fail "heap advice: $(json_get hfs.json '[l["advice"] for l in j["cachelines"]]')"
 emu hfa --alloc "$W/heap-false-sharing-tsan" aligned 300000
 expect_eq "heap-false-sharing aligned" "$(verdicts hfa)" "[]"
+# Clang's build: its allocator is in the executable (the shim cannot bind
+# ahead of it), so record probes the executable's malloc family instead
+if [ -x "$W/heap-false-sharing-clang-tsan" ]; then
+	emu hfc --alloc "$W/heap-false-sharing-clang-tsan" 300000
+	expect_eq "clang heap-false-sharing" "$(verdicts hfc)" "[('false sharing', 'private', 1)]"
+	expect_eq "clang: objects" "$(json_get hfc.json 'sorted(set(o["heap"]["site"] for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["heap"]))')" \
+		"['make_counter']"
+fi
 
 # processes: a /dev/shm segment mapped apart by two (one line, keyed by
 # inode: false sharing between processes), private pages (nothing), a
