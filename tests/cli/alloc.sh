@@ -97,10 +97,15 @@ rc=$?
 C2CSCAN_ALLOC_SHIM=/nonexistent "$C2CSCAN" record -q --alloc -e page-faults -o x.data -- true >/dev/null 2>err
 rc=$?
 [ $rc = 1 ] && grep -q "cannot find libc2cscan-alloc.so" err || fail "no shim: exit $rc, $(cat err)"
-# a static program: the shim cannot load, the samples are still written
-if printf 'int main(void){return 0;}' >st.c && cc -static -o st st.c 2>/dev/null; then
-	"$C2CSCAN" record -q --alloc -e page-faults -o st.data -- ./st >/dev/null 2>err || fail "static: $(cat err)"
-	grep -q "no allocation events: the shim did not load" err || fail "static program: $(cat err)"
-	"$C2CSCAN" report --stdio -d all -i st.data >/dev/null 2>&1 || fail "static program's file does not read"
+# a static program: the shim cannot load, but its own malloc and free are
+# probed (as a sanitizer's allocator linked into an executable is)
+if printf '#include <stdlib.h>\nchar *volatile keep;\nint main(void){keep = malloc(1 << 20); for (int i = 0; i < 1 << 20; i += 4096) keep[i] = 1; free(keep); return 0;}\n' >st.c &&
+   cc -O1 -static -o st st.c 2>/dev/null; then
+	"$C2CSCAN" record --alloc -e page-faults -o st.data -- ./st >/dev/null 2>err || fail "static: $(cat err)"
+	grep -q "has an allocator of its own (a sanitizer's runtime?): probing it" err || fail "static program: $(cat err)"
+	grep -q "no allocation events" err && fail "static program: $(cat err)"
+	"$C2CSCAN" report --stdio -d all -i st.data >st.stdio 2>&1 || fail "static program's file does not read"
+	grep -q "Allocations *: [1-9][0-9]* objects, [1-9][0-9]* frees in 1 process(es) (record --alloc, allocator probes)" st.stdio ||
+		fail "static program: $(grep Allocations st.stdio)"
 fi
 done_test
