@@ -14,5 +14,10 @@ if [ -x "$TOP/$B/progs/counters-tsan" ]; then
 		grep -q "verdict: false sharing: 2 threads write and read different parts of the line" ||
 		fail "the demo's emulated recording: $(grep -A6 'record --emulate' "$T/demo.out")"
 fi
+if [ -x "$TOP/$B/progs/counters-tsan" ]; then
+	grep -q "as one page (open it in a browser): $B/demo-emulated.html" "$T/demo.out" &&
+		grep -q '<span class="verdict false">false sharing</span>' "$TOP/$B/demo-emulated.html" ||
+		fail "the demo's page: $(grep 'one page' "$T/demo.out")"
+fi
 expect_eq "left in TMPDIR" "$(ls -A "$T/tmp")" ""
 done_test
