@@ -64,7 +64,7 @@
 #define STACK 1024                      /* shadow stack entries kept (deeper: counted) */
 #define PAGES 256                       /* a thread's cache of page keys */
 #define RANGES 8192                     /* mappings a process keeps (more: the rest private) */
-#define MODEL_MAGIC 0xc2c5e3a1u
+#define MAPS_LINE_MAX 256               /* a /proc/self/maps line longer is dropped */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -89,14 +89,13 @@ struct line {                    /* written at every change of the line's state 
 
 #define SHARED (1ull << 63)
 
-/* The model, in a file of record's directory every process of the
- * recording maps (MAP_SHARED): cores, locks and lines are the same for a
- * forked child and an exec'd program. */
+/* The model, in the file record made (in /dev/shm, else its directory)
+ * that every process of the recording maps (MAP_SHARED): cores, locks and
+ * lines are the same for a forked child and an exec'd program. */
 struct model {
-	uint32_t magic;
 	uint32_t next_core;
 	uint32_t stripes[STRIPES];
-	uint8_t pad[4096 - 8];          /* the lines start at 8 KiB */
+	uint8_t pad[4096 - 4];          /* the lines start at 8 KiB */
 	struct line_key keys[TABLE_SIZE];
 	struct line lines[TABLE_SIZE];
 };
@@ -278,50 +277,50 @@ static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class
 	c->used += (uint32_t)len;
 }
 
+/* One line of /proc/self/maps into ranges (those past RANGES: private). */
+static void maps_line(const char *line)
+{
+	unsigned long long start, end, off, ino;
+	unsigned int maj, min;
+	char perms[8];
+
+	if (nr_ranges >= RANGES ||
+	    sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &off, &maj, &min, &ino) != 7)
+		return;
+	ranges[nr_ranges++] = (struct range){
+		start, end, perms[3] != 's' ? 0 : SHARED | (uint64_t)(maj & 0xfff) << 51 |
+		(uint64_t)(min & 0xfffff) << 31 | (ino & 0x7fffffff), off };
+}
+
 /* The process's mappings, from /proc/self/maps, in address order (system
  * calls and a static buffer: no allocation here). */
 static void maps_read(void)
 {
 	static char buf[1 << 16];
-	char tail[256];
 	size_t keep = 0;
 	int fd = sys_open("/proc/self/maps", O_RDONLY);
-	ssize_t got;
 
 	nr_ranges = 0;
 	if (fd < 0)
 		return;
-	while ((got = syscall(SYS_read, fd, buf + keep, sizeof(buf) - 1 - keep)) > 0 || keep) {
+	for (;;) {
+		ssize_t got = syscall(SYS_read, fd, buf + keep, sizeof(buf) - 1 - keep);
 		size_t have = keep + (got > 0 ? (size_t)got : 0);
 		char *line = buf, *nl;
 
 		buf[have] = 0;
-		while ((nl = memchr(line, '\n', (size_t)(buf + have - line))) || got <= 0) {
-			unsigned long long start, end, off, ino;
-			unsigned int maj, min;
-			char perms[8];
-
-			if (nl)
-				*nl = 0;
-			if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &off, &maj, &min,
-				   &ino) == 7) {
-				if (nr_ranges < RANGES)
-					ranges[nr_ranges++] = (struct range){
-						start, end, perms[3] != 's' ? 0 : SHARED | (uint64_t)(maj & 0xfff) << 51 |
-						(uint64_t)(min & 0xfffff) << 31 | (ino & 0x7fffffff), off };
-			}
-			if (!nl) {
-				line = buf + have;
-				break;
-			}
-			line = nl + 1;
+		for (; (nl = memchr(line, '\n', (size_t)(buf + have - line))); line = nl + 1) {
+			*nl = 0;
+			maps_line(line);
+		}
+		if (got <= 0) {
+			maps_line(line);        /* a last line without its newline */
+			break;
 		}
 		keep = (size_t)(buf + have - line);
-		if (keep >= sizeof(tail))
-			keep = 0;       /* a line longer than any maps line: dropped */
+		if (keep >= MAPS_LINE_MAX)
+			keep = 0;
 		memmove(buf, line, keep);
-		if (got <= 0)
-			break;
 	}
 	syscall(SYS_close, fd);
 }
@@ -352,9 +351,8 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	uint64_t page = addr >> 12;
 	struct page_key *k = &c->pages[page % PAGES];
 	uint64_t a = page << 12;
-	const struct range *r;
-
 	uint32_t gen = __atomic_load_n(&maps_gen, __ATOMIC_ACQUIRE);
+	const struct range *r;
 
 	if (LIKELY(k->page == page + 1 && k->gen == gen))
 		return k;
@@ -659,8 +657,8 @@ EXPORT void __tsan_ignore_thread_end(void)
 		c->on = enabled;
 }
 
-/* Every hook we define, by name (for patch_static()). HOOK_TABLE_* come
- * after the definitions. */
+/* Every hook we define, by name (for patch_static()): the table, hooks[],
+ * comes after their definitions. */
 struct hook {
 	const char *name;
 	void *fn;
@@ -874,20 +872,19 @@ static int patch_static(void)
 	void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
 	struct link_map *main_map = NULL;
 
-	if (!prog || dlinfo(prog, RTLD_DI_LINKMAP, &main_map) || !main_map) {
-		if (prog)
-			dlclose(prog);
+	if (!prog)
+		return 0;
+	if (dlinfo(prog, RTLD_DI_LINKMAP, &main_map) || !main_map) {
+		dlclose(prog);
 		return 0;
 	}
-
-	for (size_t i = 0; LEN && prog && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+	for (size_t i = 0; LEN && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
 		void *theirs = dlsym(prog, hooks[i].name);
 		const ElfW(Sym) *sym = NULL;
+		struct link_map *in = NULL;
 		uintptr_t at = (uintptr_t)theirs, page;
 		uint8_t code[16];
 		Dl_info info;
-
-		struct link_map *in = NULL;
 
 		if (!theirs || theirs == hooks[i].fn)
 			continue;       /* ours binds (GCC: libtsan is a library) */
@@ -925,7 +922,6 @@ static int patch_static(void)
 		fprintf(stderr, "c2cscan emu: %d of the program's ThreadSanitizer hooks could not be redirected "
 			"(%d too short to patch, %d in text not made writable%s%s): what they see is not modelled\n",
 			shorter + failed, shorter, failed, err ? ": " : "", err ? strerror(err) : "");
-	if (prog)
-		dlclose(prog);
+	dlclose(prog);
 	return done;
 }
