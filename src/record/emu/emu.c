@@ -675,16 +675,23 @@ struct hook {
 	EXPORT void __tsan_write##n##_pc(void *a, void *pc) { access_((uintptr_t)a, n, true, false, (uintptr_t)pc); }
 RW(1) RW(2) RW(4) RW(8) RW(16)
 
+/* A range: one access to each of the model's lines it covers. */
+static void access_range(uint64_t a, uint64_t size, bool store, uint64_t ip)
+{
+	uint64_t line = 1ull << line_shift;
+
+	for (uint64_t p = a & ~(line - 1); p < a + size; p += line)
+		access_(p < a ? a : p, 1, store, false, ip);
+}
+
 EXPORT void __tsan_read_range(void *a, unsigned long size)
 {
-	for (uint64_t p = (uintptr_t)a & ~63ull; p < (uintptr_t)a + size; p += 64)
-		access_(p < (uintptr_t)a ? (uintptr_t)a : p, 1, false, false, RA);
+	access_range((uintptr_t)a, size, false, RA);
 }
 
 EXPORT void __tsan_write_range(void *a, unsigned long size)
 {
-	for (uint64_t p = (uintptr_t)a & ~63ull; p < (uintptr_t)a + size; p += 64)
-		access_(p < (uintptr_t)a ? (uintptr_t)a : p, 1, true, false, RA);
+	access_range((uintptr_t)a, size, true, RA);
 }
 
 EXPORT void __tsan_vptr_update(void **vp, void *v)
