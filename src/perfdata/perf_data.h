@@ -378,6 +378,18 @@ enum pd_emu_class {
 	PD_EMU__NR,
 };
 
+/* The model's latency of a class, in cycles: the samples' weights (emu.c),
+ * and what the report's notice says they are. */
+static inline uint32_t pd_emu_latency(enum pd_emu_class cls)
+{
+	static const uint32_t cycles[PD_EMU__NR] = {
+		[PD_EMU_L1] = 4, [PD_EMU_LLC] = 40, [PD_EMU_HITM] = 120, [PD_EMU_ST_L1] = 4,
+		[PD_EMU_ST_MISS] = 60, [PD_EMU_ST_HITM] = 140,
+	};
+
+	return cls < PD_EMU__NR ? cycles[cls] : 0;
+}
+
 struct pd_emu_sample {
 	uint64_t time;          /* CLOCK_MONOTONIC ns, the recording's clock */
 	uint64_t ip;            /* the hook's return address: the access */

@@ -676,19 +676,33 @@ size_t report__detailed_lines(const struct report *r)
 	return max && max < r->nr_lines ? max : r->nr_lines;
 }
 
-static bool emulated(const struct report *r);
+/* Samples of record --emulate's coherence model (record/emurec.h). */
+static bool emulated(const struct report *r)
+{
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (r->events[i].samples && !strcmp(r->events[i].name, PD_EMU_EVENT_NAME))
+			return true;
+	return false;
+}
+
+/* An emulated recording's notice: the model's line size (the file's, as
+ * record --emulate=line=N wrote it) and latencies. */
+static void emu_notice_setup(struct report *r)
+{
+	uint32_t line = pd_reader__info(r->reader)->cacheline_size;
+
+	if (!emulated(r))
+		return;
+	scnprintf(r->emu_notice, sizeof(r->emu_notice),
+		  "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
+		  "--emulate), %u-byte lines, a core per thread; HITM is a load of a line another thread holds "
+		  "modified; latencies are the model's (L1 %u, LLC %u, HITM %u, store miss %u, store HITM %u "
+		  "cycles), not measured", line ? line : 64, pd_emu_latency(PD_EMU_L1), pd_emu_latency(PD_EMU_LLC),
+		  pd_emu_latency(PD_EMU_HITM), pd_emu_latency(PD_EMU_ST_MISS), pd_emu_latency(PD_EMU_ST_HITM));
+}
 
 void report__set_mode(struct report *r, enum c2c_display mode)
 {
-	/* the model's line size is the file's (record --emulate=line=N) */
-	if (emulated(r))
-		scnprintf(r->emu_notice, sizeof(r->emu_notice),
-			  "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
-			  "--emulate), %u-byte lines, a core per thread; HITM is a load of a line another thread "
-			  "holds modified; latencies are the model's (L1 4, LLC 40, HITM 120, store miss 60, store "
-			  "HITM 140 cycles), not measured",
-			  r->reader && pd_reader__info(r->reader)->cacheline_size ?
-			  pd_reader__info(r->reader)->cacheline_size : 64);
 	r->mode = mode;
 	r->nr_lines = c2c__sort(r->c2c, mode, r->opts.show_all, &r->lines);
 	report__gain_setup(r);
@@ -762,6 +776,7 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 		goto fail;
 	}
 	report__callchains_finish(r);
+	emu_notice_setup(r);
 	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
 	if (opts->coalesce && opts->out == REPORT_OUT_STDIO)
 		report__coalesce(r, report__detailed_lines(r));
@@ -808,15 +823,6 @@ bool report__software_only(const struct report *r)
 		any_addr |= r->events[i].has_addr;
 	}
 	return !any_src && any_addr && r->nr_samples;
-}
-
-/* Samples of record --emulate's coherence model (record/emurec.h). */
-static bool emulated(const struct report *r)
-{
-	for (size_t i = 0; i < r->nr_events; i++)
-		if (r->events[i].samples && !strcmp(r->events[i].name, PD_EMU_EVENT_NAME))
-			return true;
-	return false;
 }
 
 const char *report__notice(const struct report *r)

@@ -149,11 +149,6 @@ static uint32_t maps_gen, ranges_gen;   /* bumped by the program's mmap and munm
 
 static int patch_static(void);
 
-static const uint64_t latency[PD_EMU__NR] = {
-	[PD_EMU_L1] = 4, [PD_EMU_LLC] = 40, [PD_EMU_HITM] = 120, [PD_EMU_ST_L1] = 4, [PD_EMU_ST_MISS] = 60,
-	[PD_EMU_ST_HITM] = 140,
-};
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -254,7 +249,7 @@ static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class
 	struct pd_emu_sample s = {
 		.time = now_ns(), .ip = ip, .addr = addr, .pid = pid, .tid = c->tid,
 		.cpu = (uint32_t)c->idx, .cls = (uint8_t)cls, .locked = locked, .nr_frames = (uint16_t)nr,
-		.weight = (uint32_t)latency[cls], .period = per,
+		.weight = pd_emu_latency(cls), .period = per,
 	};
 	size_t len = sizeof(s) + nr * sizeof(uint64_t);
 	uint8_t *p;
