@@ -30,7 +30,6 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 	struct emu_rec *e = xcalloc(1, sizeof(*e));
 	int err = record_lib__setup("--emulate", EMU_LIB, "C2CSCAN_EMU_LIB", e->lib, sizeof(e->lib), e->dir,
 				   sizeof(e->dir), why, whysize);
-
 	int fd;
 
 	*out = NULL;
@@ -57,12 +56,22 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 	return 0;
 }
 
+/* name=v in the environment when v is set (0: the runtime's default). */
+static void setenv_u32(const char *name, uint32_t v)
+{
+	char buf[16];
+
+	if (!v)
+		return;
+	snprintf(buf, sizeof(buf), "%u", v);
+	setenv(name, buf, 1);
+}
+
 void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_period, uint32_t line,
 			bool chains)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = old && *old ? xasprintf("%s:%s", e->lib, old) : xstrdup(e->lib);
-	char buf[32];
 
 	setenv("LD_PRELOAD", pre, 1);
 	free(pre);
@@ -79,22 +88,10 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_
 	free(pre);
 	setenv("C2CSCAN_EMU_DIR", e->dir, 1);
 	setenv("C2CSCAN_EMU_MODEL", e->model, 1);
-	if (period) {
-		snprintf(buf, sizeof(buf), "%u", period);
-		setenv("C2CSCAN_EMU_PERIOD", buf, 1);
-	}
-	if (hitm_period) {
-		snprintf(buf, sizeof(buf), "%u", hitm_period);
-		setenv("C2CSCAN_EMU_HITM_PERIOD", buf, 1);
-	}
-	if (line) {
-		snprintf(buf, sizeof(buf), "%u", line);
-		setenv("C2CSCAN_EMU_LINE", buf, 1);
-	}
-	if (chains) {
-		snprintf(buf, sizeof(buf), "%d", PD_EMU_MAX_FRAMES);
-		setenv("C2CSCAN_EMU_FRAMES", buf, 1);
-	}
+	setenv_u32("C2CSCAN_EMU_PERIOD", period);
+	setenv_u32("C2CSCAN_EMU_HITM_PERIOD", hitm_period);
+	setenv_u32("C2CSCAN_EMU_LINE", line);
+	setenv_u32("C2CSCAN_EMU_FRAMES", chains ? PD_EMU_MAX_FRAMES : 0);
 }
 
 void emu_rec__attr(struct perf_event_attr *attr, bool chains)
@@ -121,7 +118,8 @@ void emu_rec__attr(struct perf_event_attr *attr, bool chains)
 
 /* perf's data_src of a class: what Intel's load-latency and store events
  * would say of such an access (a store that takes a modified line says
- * HITM in its snoop field, which perf c2c does not read for stores). */
+ * HITM in its snoop field: perf c2c does not count it, the report's
+ * st_hitm does). */
 static uint64_t class_data_src(uint16_t cls, bool locked)
 {
 	uint64_t d;

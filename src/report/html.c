@@ -151,15 +151,23 @@ static void recording(FILE *fp, const struct report *r)
 static void chart(FILE *fp, const struct report *r, size_t nr)
 {
 	static const char *const colour[] = { "#e4572e", "#a01a58", "#f3a712", "#29335c" };
+	uint32_t part[CHART_LINES][4];
 	uint64_t max = 1;
 	char name[192];
 
 	if (!nr)
 		return;
+	if (nr > CHART_LINES)
+		nr = CHART_LINES;
+	/* the counts once (each line's are built, then trimmed) */
 	for (size_t i = 0; i < nr; i++) {
 		const struct c2c_stats *s = &c2c_line__counts(r->lines[i])->stats;
 		uint64_t all = (uint64_t)s->lcl_hitm + s->rmt_hitm + s->st_hitm + s->lcl_peer + s->rmt_peer;
 
+		part[i][0] = s->lcl_hitm;
+		part[i][1] = s->rmt_hitm;
+		part[i][2] = s->st_hitm;
+		part[i][3] = s->lcl_peer + s->rmt_peer;
 		max = all > max ? all : max;
 		report__trim(r, NULL);
 	}
@@ -167,8 +175,6 @@ static void chart(FILE *fp, const struct report *r, size_t nr)
 		"xmlns=\"http://www.w3.org/2000/svg\">\n", nr * 20 + 24);
 	for (size_t i = 0; i < nr; i++) {
 		const struct c2c_line *l = r->lines[i];
-		const struct c2c_stats *s = &c2c_line__counts(l)->stats;
-		uint32_t part[4] = { s->lcl_hitm, s->rmt_hitm, s->st_hitm, s->lcl_peer + s->rmt_peer };
 		double x = 320;
 
 		report__line_name(r, l, name, sizeof(name));
@@ -176,17 +182,17 @@ static void chart(FILE *fp, const struct report *r, size_t nr)
 		esc(fp, name);
 		fputs("</text></a>", fp);
 		for (int k = 0; k < 4; k++) {
-			double w = 560.0 * part[k] / (double)max;
+			double w = 560.0 * part[i][k] / (double)max;
 
-			if (!part[k])
+			if (!part[i][k])
 				continue;
 			fprintf(fp, "<rect class=\"bar\" x=\"%.1f\" y=\"%zu\" width=\"%.1f\" height=\"14\" fill=\"%s\">"
 				"<title>%s %u</title></rect>", x, i * 20 + 3, w, colour[k],
-				k == 0 ? "local HITM" : k == 1 ? "remote HITM" : k == 2 ? "store HITM" : "peer", part[k]);
+				k == 0 ? "local HITM" : k == 1 ? "remote HITM" : k == 2 ? "store HITM" : "peer", part[i][k]);
 			x += w;
 		}
 		fputc('\n', fp);
-		report__trim(r, NULL);
+		report__trim(r, NULL);      /* naming it built its rows */
 	}
 	fprintf(fp, "<text x=\"320\" y=\"%zu\"><tspan fill=\"%s\">&#9632; local HITM</tspan> "
 		"<tspan fill=\"%s\">&#9632; remote HITM</tspan> <tspan fill=\"%s\">&#9632; store HITM</tspan> "
@@ -194,15 +200,19 @@ static void chart(FILE *fp, const struct report *r, size_t nr)
 		colour[2], colour[3]);
 }
 
-static void value_cell(FILE *fp, const struct col_value *v, const char *text, bool left)
+/* A cell: the value's text (a COL_TEXT value's is in buf already), its
+ * number in data-v for the page's sort. */
+static void value_cell(FILE *fp, const struct col_value *v, char *buf, size_t size, bool left)
 {
+	if (v->type != COL_TEXT)
+		col_value__scnprintf(v, buf, size);
 	fputs(left ? "<td class=\"t\"" : "<td", fp);
 	if (v->type == COL_COUNT || v->type == COL_HEX)
 		fprintf(fp, " data-v=\"%" PRIu64 "\"", v->u);
 	else if (v->type == COL_PERCENT)
 		fprintf(fp, " data-v=\"%.6f\"", v->pct);
 	fputc('>', fp);
-	esc(fp, text);
+	esc(fp, buf);
 	fputs("</td>", fp);
 }
 
@@ -234,9 +244,7 @@ static void lines_table(FILE *fp, const struct report *r, size_t nr, uint64_t to
 				continue;
 			buf[0] = '\0';
 			v = cols[c].get(r, l, total, buf, sizeof(buf));
-			if (v.type != COL_TEXT)
-				col_value__scnprintf(&v, buf, sizeof(buf));
-			value_cell(fp, &v, buf, cols[c].width < 0);
+			value_cell(fp, &v, buf, sizeof(buf), cols[c].width < 0);
 		}
 		fputs("</tr>\n", fp);
 		report__trim(r, NULL);
@@ -333,9 +341,8 @@ struct timeline {
 static void timeline_build(struct report *r, size_t nr, struct timeline *tl)
 {
 	struct u64map idx = { 0 };
-	uint64_t *times = NULL;
-	uint32_t *which = NULL;
-	size_t n = 0, alloc = 0, alloc2 = 0;
+	struct { uint64_t time, line; } *hits = NULL;   /* the lines' contended samples */
+	size_t n = 0, alloc = 0;
 	struct pd_event ev;
 
 	tl->t0 = UINT64_MAX;
@@ -366,18 +373,16 @@ static void timeline_build(struct report *r, size_t nr, struct timeline *tl)
 		c2c_stats__decode(&st, cs.data_src, cs.addr, true);
 		if (!st.tot_hitm && !st.st_hitm && !st.lcl_peer && !st.rmt_peer)
 			continue;
-		xgrow((void **)&times, &alloc, n + 1, sizeof(*times));
-		xgrow((void **)&which, &alloc2, n + 1, sizeof(*which));
-		times[n] = cs.time;
-		which[n++] = (uint32_t)i;
+		xgrow((void **)&hits, &alloc, n + 1, sizeof(*hits));
+		hits[n].time = cs.time;
+		hits[n++].line = i;
 	}
 	for (size_t k = 0; k < n && tl->t1 > tl->t0; k++) {
-		uint64_t b = (times[k] - tl->t0) * BINS / (tl->t1 - tl->t0 + 1);
+		uint64_t b = (hits[k].time - tl->t0) * BINS / (tl->t1 - tl->t0 + 1);
 
-		tl->bins[which[k]][b < BINS ? b : BINS - 1]++;
+		tl->bins[hits[k].line][b < BINS ? b : BINS - 1]++;
 	}
-	free(times);
-	free(which);
+	free(hits);
 	u64map__exit(&idx);
 }
 
@@ -433,9 +438,7 @@ static void rows_table(FILE *fp, const struct report *r, const struct c2c_line *
 				continue;
 			buf[0] = '\0';
 			v = cols[c].get(r, l, row, buf, sizeof(buf));
-			if (v.type != COL_TEXT)
-				col_value__scnprintf(&v, buf, sizeof(buf));
-			value_cell(fp, &v, buf, cols[c].width < 0);
+			value_cell(fp, &v, buf, sizeof(buf), cols[c].width < 0);
 		}
 		fputs("</tr>\n", fp);
 		nch = report__call_graph(r) ? report__row_chains(r, l, row, &ch, &with) : 0;
