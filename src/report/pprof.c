@@ -257,19 +257,18 @@ static void line_samples(struct pp *p, const struct report *r, const struct c2c_
 			[V_HITM_CYCLES] = i64_of((double)row->lat.hitm_sum * (r->mean_period > 0 ? r->mean_period : 1)),
 			[V_LOADS] = st->load, [V_STORES] = st->store, [V_SAMPLES] = st->nr_entries,
 		};
+		uint32_t pid = row->pids.nr == 1 ? u32set__data(&row->pids)[0] : 0;
 		const struct report_chain *ch;
 		uint64_t with_stack = 0, locs[66];
 		struct row_names nm;
 		struct heap_ref h;
 		size_t nr;
 
+		/* the data as the Data column names it */
 		report__row_names(r, l, row, &nm);
-		if (nm.data_ok && nm.data.member[0])
-			snprintf(data, sizeof(data), "%s", nm.data.member);
-		else if (nm.data_ok && nm.data.sym)
-			snprintf(data, sizeof(data), "%s+%#" PRIx64, nm.data.sym, nm.data.sym_off);
-		else
-			snprintf(data, sizeof(data), "%s", nm.data_ok && nm.data.kind ? nm.data.kind : "");
+		data[0] = '\0';
+		if (nm.data_ok)
+			names__data_scnprintf(&nm.data, data, sizeof(data));
 		heap_site[0] = '\0';
 		if (report__row_heap(r, l, row, &h))
 			report__heap_site(r, h.obj, SITE_UNKNOWN_ADDRESS, heap_site, sizeof(heap_site), src,
@@ -282,12 +281,10 @@ static void line_samples(struct pp *p, const struct report *r, const struct c2c_
 			/* frames[0] is the row's own function */
 			for (uint32_t f = 1; f < ch[c].nr_frames && n < ARRAY_SIZE(locs); f++)
 				locs[n++] = frame_loc(p, ch[c].frames[f]);
-			add_sample(p, locs, n, vals, ch[c].samples, st->nr_entries, strs,
-				   row->pids.nr == 1 ? u32set__data(&row->pids)[0] : 0);
+			add_sample(p, locs, n, vals, ch[c].samples, st->nr_entries, strs, pid);
 		}
 		if (!nr || with_stack < st->nr_entries)
-			add_sample(p, locs, 1, vals, st->nr_entries - with_stack, nr ? st->nr_entries : 0, strs,
-				   row->pids.nr == 1 ? u32set__data(&row->pids)[0] : 0);
+			add_sample(p, locs, 1, vals, st->nr_entries - with_stack, nr ? st->nr_entries : 0, strs, pid);
 	}
 }
 
