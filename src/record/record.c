@@ -1558,8 +1558,8 @@ static void collect_allocs(struct recorder *rc)
 	if (!p && rc->exe_allocator)
 		return;
 	if (!p) {
-		fprintf(stderr, "c2cscan record: --alloc: no allocation events: the shim did not load (a static "
-			"or setuid program?) or the program ended before writing them (_exit, a signal)\n");
+		fprintf(stderr, "c2cscan record: --alloc: no allocation events: the shim did not load (a setuid "
+			"program?) or the program ended before writing them (_exit, a signal)\n");
 		return;
 	}
 	pd_writer__set_alloc(rc->w, p, len);

@@ -459,13 +459,12 @@ static const struct row_column all_rows[] = {
 	ROW_HEAD, RC_ACCESS, RC_TOT_HITM, RC_ST_HITM, ROW_TAIL,
 };
 
-int column__spare_room(const struct report *r, unsigned int i)
+int column__spare_room(unsigned int i)
 {
-	static const struct row_column spare[] = { RC_LOAD_LAT, RC_ST_L1HIT, RC_CPUS, RC_HITM_LAT, RC_PIDS };
-
-	for (size_t k = 0; k < ARRAY_SIZE(spare); k++)
-		if (spare[k].spare == i)
-			return (spare[k].width < 0 ? -spare[k].width : spare[k].width) + 1;
+	/* every spare column is a row column of every mode */
+	for (size_t k = 0; k < ARRAY_SIZE(hitm_rows); k++)
+		if (i && hitm_rows[k].spare == i)
+			return (hitm_rows[k].width < 0 ? -hitm_rows[k].width : hitm_rows[k].width) + 1;
 	return 0;
 }
 

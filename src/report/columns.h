@@ -66,7 +66,7 @@ struct row_column {
 };
 
 /* The room (its width and a space) the row column of spare rank i takes. */
-int column__spare_room(const struct report *r, unsigned int i);
+int column__spare_room(unsigned int i);
 /* The browser's place of a column of rank (0: after every ranked one). */
 static inline unsigned int column__place(uint8_t rank)
 {

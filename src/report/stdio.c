@@ -398,7 +398,7 @@ static bool skip_column(const struct report *r, uint8_t traits, uint8_t spare)
 		if (!(m & CO_IADDR) && (traits & COL_CODE))
 			return true;
 		for (unsigned int i = 1; spare && i < spare; i++)
-			need -= column__spare_room(r, i);
+			need -= column__spare_room(i);
 		if (spare && need > 0)
 			return true;
 	}
