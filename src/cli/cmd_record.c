@@ -150,9 +150,9 @@ static int emulate_opts(const char *arg, struct record_opts *o)
 
 		if (!line && !hitm)
 			ret = usage_error("--emulate: line=N or hitm=N, not '%s'", t);
-		else if (*end || (line && (n < 16 || n > 4096 || (n & (n - 1)))))
+		else if (line && (*end || n < 16 || n > 4096 || (n & (n - 1))))
 			ret = usage_error("--emulate: %s: a power of two in 16..4096", t);
-		else if (*end || (hitm && (n < 1 || n >= (1ul << 30))))
+		else if (hitm && (*end || n < 1 || n >= (1ul << 30)))
 			ret = usage_error("--emulate: %s: a count of 1 or more", t);
 		else if (line)
 			o->emulate_line = (uint32_t)n;
