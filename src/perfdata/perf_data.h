@@ -354,11 +354,14 @@ struct pd_info {
  * Emulated memory samples (record --emulate): what the coherence model of
  * libc2cscan-emu.so (record/emu/emu.c) writes in chunks of PD_EMU_CHUNK
  * bytes, a 48-byte struct pd_emu_sample each, little-endian, followed by
- * its nr_frames call-chain
- * entries (uint64_t return addresses, the caller's first: the shadow stack
- * of __tsan_func_entry; with record -g only); record turns them into
- * PERF_RECORD_SAMPLEs of one attr with perf's data_src encoding of the
- * class.
+ * its nr_frames call-chain entries (uint64_t return addresses, the
+ * caller's first: the shadow stack of __tsan_func_entry; with record -g
+ * only), then code_before + code_after bytes of the program's code around
+ * the hook's return address (the first sample of that address a thread
+ * writes; none in the others), then zeros to a multiple of 8 bytes.
+ * record finds the access's instruction in that code (record/emuip.c) and
+ * turns the samples into PERF_RECORD_SAMPLEs of one attr with perf's
+ * data_src encoding of the class.
  */
 /* The event record gives the emulated samples (report knows them by it). */
 #define PD_EMU_EVENT_NAME "c2cscan-emulated/mem-loads-stores/"
@@ -392,15 +395,32 @@ static inline uint32_t pd_emu_latency(enum pd_emu_class cls)
 
 struct pd_emu_sample {
 	uint64_t time;          /* CLOCK_MONOTONIC ns, the recording's clock */
-	uint64_t ip;            /* the hook's return address: the access */
+	uint64_t ret;           /* the hook's return address */
 	uint64_t addr;
 	uint32_t pid, tid;
-	uint32_t cpu;           /* the model's core: the thread's index */
+	uint16_t cpu;           /* the model's core: the thread's index */
 	uint8_t cls;            /* enum pd_emu_class */
 	uint8_t locked;         /* an atomic operation */
 	uint16_t nr_frames;     /* call-chain entries after it, at most PD_EMU_MAX_FRAMES */
-	uint32_t weight;        /* the class's latency, cycles */
+	uint8_t size;           /* bytes of the plain load or store after the call; 0: the call is the access */
+	uint8_t store;          /* that access stores */
+	uint8_t code_before;    /* code bytes before ret that follow the frames, at most PD_EMU_CODE_BEFORE */
+	uint8_t code_after;     /* and from ret on, at most PD_EMU_CODE_AFTER */
+	uint16_t weight;        /* the class's latency, cycles */
 	uint32_t period;        /* accesses of its kind this sample stands for */
 };
+
+/* size: ret is the access's own address (a hook told it), not a return */
+#define PD_EMU_AT_RET 0xff
+#define PD_EMU_CODE_BEFORE 8
+#define PD_EMU_CODE_AFTER 48
+
+/* A sample's bytes in the file: it, its frames, its code, the padding. */
+static inline size_t pd_emu_sample_len(const struct pd_emu_sample *e)
+{
+	size_t n = sizeof(*e) + e->nr_frames * sizeof(uint64_t) + e->code_before + e->code_after;
+
+	return (n + 7) & ~(size_t)7;
+}
 
 #endif

@@ -15,6 +15,7 @@
 #include "perfdata/writer.h"
 #include "record/alloc.h"
 #include "record/emurec.h"
+#include "record/emuip.h"
 #include "util/util.h"
 
 #define EMU_LIB "libc2cscan-emu.so"
@@ -152,11 +153,11 @@ static uint64_t class_data_src(uint16_t cls, bool locked)
 /* One sample into w: perf's chain is the user-context marker, the access,
  * its callers. */
 static int put_sample(struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
-		      const struct pd_emu_sample *e, const uint8_t *frames, struct emu_rec_stats *st)
+		      const struct pd_emu_sample *e, const uint8_t *frames, uint64_t ip, struct emu_rec_stats *st)
 {
 	uint64_t chain[PD_EMU_MAX_FRAMES + 2];
 	uint8_t rec[2048];
-	struct pd_sample s = { .id = id, .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = e->time,
+	struct pd_sample s = { .id = id, .ip = ip, .pid = e->pid, .tid = e->tid, .time = e->time,
 			       .addr = e->addr, .cpu = e->cpu, .period = e->period ? e->period : 1,
 			       .weight = e->weight, .data_src = class_data_src(e->cls, e->locked) };
 	ssize_t n;
@@ -168,7 +169,7 @@ static int put_sample(struct pd_writer *w, const struct perf_event_attr *attr, u
 	}
 	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		chain[0] = PERF_CONTEXT_USER;
-		chain[1] = e->ip;
+		chain[1] = ip;
 		memcpy(chain + 2, frames, e->nr_frames * sizeof(uint64_t));
 		s.callchain = chain;
 		s.callchain_nr = e->nr_frames + 2u;
@@ -182,7 +183,7 @@ static int put_sample(struct pd_writer *w, const struct perf_event_attr *attr, u
 /* One process's file into w, a chunk at a time: its samples end at its
  * first zero time. */
 static int collect_one(const char *path, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
-		       struct emu_rec_stats *st)
+		       struct emu_ip *ips, struct emu_rec_stats *st)
 {
 	uint8_t *buf;
 	size_t got;
@@ -198,17 +199,20 @@ static int collect_one(const char *path, struct pd_writer *w, const struct perf_
 
 		while (!ret && at + sizeof(struct pd_emu_sample) <= got) {
 			struct pd_emu_sample e;
+			const uint8_t *frames = buf + at + sizeof(e);
 			size_t len;
 
 			memcpy(&e, buf + at, sizeof(e));
 			if (!e.time)
 				break;
-			len = sizeof(e) + e.nr_frames * sizeof(uint64_t);
-			if (e.nr_frames > PD_EMU_MAX_FRAMES || at + len > got) {
+			len = pd_emu_sample_len(&e);
+			if (e.nr_frames > PD_EMU_MAX_FRAMES || e.code_before > PD_EMU_CODE_BEFORE ||
+			    e.code_after > PD_EMU_CODE_AFTER || at + len > got) {
 				st->torn++;
 				break;
 			}
-			ret = put_sample(w, attr, id, &e, buf + at + sizeof(e), st);
+			ret = put_sample(w, attr, id, &e, frames,
+					 emu_ip__of(ips, &e, frames + e.nr_frames * sizeof(uint64_t)), st);
 			at += len;
 		}
 	}
@@ -221,6 +225,7 @@ int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_e
 		     struct emu_rec_stats *st)
 {
 	DIR *d = opendir(e->dir);
+	struct emu_ip *ips = emu_ip__new();
 	struct dirent *de;
 	int ret = 0;
 
@@ -231,8 +236,9 @@ int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_e
 		if (strncmp(de->d_name, "emu-", 4))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", e->dir, de->d_name);
-		ret = collect_one(path, w, attr, id, st);
+		ret = collect_one(path, w, attr, id, ips, st);
 	}
+	emu_ip__delete(ips);
 	if (d)
 		closedir(d);
 	return ret;

@@ -29,6 +29,10 @@ json_get e.json '[l["advice"] for l in j["cachelines"] if l["verdict"] == "false
 expect_eq "the lock's locked operations" "$(json_get e.json '[l["locks"] > 0 for l in j["cachelines"] if l["verdict"] == "true sharing"]')" "[True]"
 json_get e.json 'j["notice"]' | grep -q "^emulated: a cache-coherence model" || fail "no notice: $(json_get e.json 'j["notice"]')"
 expect_eq "gain" "$(json_get e.json 'all(l["gain"]["cycles"] > 0 for l in j["cachelines"])')" "True"
+# a sample's instruction is the access, not the one after the hook's call:
+# a plain row's is a load or store (its kind), an atomic's the call
+expect_eq "the rows' instructions" "$(json_get e.json 'sorted(set((o["locks"] > 0, o["instruction"]["text"].split()[0] if o["locks"] else o["instruction"]["kind"]) for l in j["cachelines"] for o in l["offsets"]))')" \
+	"[(False, 'load'), (False, 'store'), (True, 'callq')]"
 # the counters' stores take the line from the other thread's modified copy:
 # store HITMs, in their rows and in the line's rank; a column of their own
 expect_eq "store HITMs of the counters" "$(json_get e.json 'sorted(set((o["data_member"], o["stores"] > 0 and o["st_hitm"] > 0) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["stores"]))')" \

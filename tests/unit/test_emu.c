@@ -120,7 +120,7 @@ static void read_samples(const char *path, struct got *g)
 			memcpy(&e, chunk + at, sizeof(e));
 			if (!e.time)
 				break;
-			at += sizeof(e) + e.nr_frames * sizeof(uint64_t);
+			at += pd_emu_sample_len(&e);
 			if (e.addr >= (uintptr_t)&mem[16] && e.addr < (uintptr_t)&mem[24]) {
 				g->ping_samples++;
 				g->ping_hitm += e.cls == PD_EMU_ST_HITM;

@@ -23,8 +23,9 @@
  * the same for every line, so that sample counts stay proportional to
  * what the model counted (countdowns start at a thread's own phase);
  * each with its time (CLOCK_MONOTONIC, the recording's clock), the
- * access's address and the hook's return address (the instruction after
- * the call: the access), tid, the thread's core, the class, its latency,
+ * access's address and the hook's return address (with the code around
+ * it in the thread's first sample of it: record finds the access's own
+ * instruction there, record/emuip.c), tid, the thread's core, the class, its latency,
  * the accesses it stands for and, with C2CSCAN_EMU_FRAMES, the call chain
  * of the shadow stack that __tsan_func_entry/exit keep. They are written,
  * as struct pd_emu_sample records (perfdata/perf_data.h), to
@@ -65,6 +66,7 @@
 #define PAGES 256                       /* a thread's cache of page keys */
 #define RANGES 8192                     /* mappings a process keeps (more: the rest private) */
 #define MAPS_LINE_MAX 256               /* a /proc/self/maps line longer is dropped */
+#define SEEN 256                        /* return addresses a thread remembers having sent the code of */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -120,12 +122,14 @@ struct core {
 	uint64_t last_space, last_la;   /* the line of the thread's last access */
 	struct line *last;
 	uint64_t stack[STACK];          /* their return addresses, outermost first */
+	uint64_t seen[SEEN];            /* return addresses whose code the thread's samples carried */
 	struct page_key pages[PAGES];
 };
 
 /* A mapping of the process, from /proc/self/maps: space 0 private. */
 struct range {
 	uint64_t start, end, space, off;
+	bool readable;
 };
 
 static struct model *model;
@@ -148,6 +152,7 @@ static uint32_t nr_ranges;
 static uint32_t maps_gen, ranges_gen;   /* bumped by the program's mmap and munmap; ranges read at */
 
 static int patch_static(void);
+static uint32_t code_bytes(uint64_t a, uint32_t max);
 
 static uint64_t now_ns(void)
 {
@@ -241,19 +246,31 @@ static inline struct core *me(void)
 }
 
 /* A sample, and its call chain from the shadow stack: the callers' return
- * addresses, innermost first. */
-static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class cls, bool locked, uint32_t per)
+ * addresses, innermost first. The first sample of a return address the
+ * thread writes carries the code around it, from which record finds the
+ * access's instruction (size bytes, a store or a load; size 0: the call
+ * is the access). */
+static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, enum pd_emu_class cls,
+		   bool locked, uint32_t per)
 {
 	uint32_t kept = c->depth < STACK ? c->depth : STACK;
 	uint32_t nr = kept < frames ? kept : frames;
+	uint64_t *seen = &c->seen[((ret * 0x9e3779b97f4a7c15ull) >> 32) % SEEN];
+	bool code = size != PD_EMU_AT_RET && *seen != ret;
 	struct pd_emu_sample s = {
-		.time = now_ns(), .ip = ip, .addr = addr, .pid = pid, .tid = c->tid,
-		.cpu = (uint32_t)c->idx, .cls = (uint8_t)cls, .locked = locked, .nr_frames = (uint16_t)nr,
-		.weight = pd_emu_latency(cls), .period = per,
+		.time = now_ns(), .ret = ret, .addr = addr, .pid = pid, .tid = c->tid,
+		.cpu = (uint16_t)c->idx, .cls = (uint8_t)cls, .locked = locked, .nr_frames = (uint16_t)nr,
+		.size = (uint8_t)(size <= 16 || size == PD_EMU_AT_RET ? size : 0), .store = cls >= PD_EMU_ST_L1,
+		.weight = (uint16_t)pd_emu_latency(cls), .period = per,
 	};
-	size_t len = sizeof(s) + nr * sizeof(uint64_t);
+	size_t len;
 	uint8_t *p;
 
+	if (code) {
+		s.code_before = (uint8_t)((ret & 4095) < PD_EMU_CODE_BEFORE ? (ret & 4095) : PD_EMU_CODE_BEFORE);
+		s.code_after = (uint8_t)code_bytes(ret, PD_EMU_CODE_AFTER);
+	}
+	len = pd_emu_sample_len(&s);
 	if (c->chunk && c->used + len > PD_EMU_CHUNK) {
 		munmap(c->chunk, PD_EMU_CHUNK);
 		c->chunk = NULL;
@@ -269,6 +286,10 @@ static void sample(struct core *c, uint64_t addr, uint64_t ip, enum pd_emu_class
 	p += sizeof(s);
 	for (uint32_t i = 0; i < nr; i++, p += sizeof(uint64_t))
 		memcpy(p, &c->stack[kept - 1 - i], sizeof(uint64_t));
+	if (code) {
+		memcpy(p, (const void *)(uintptr_t)(ret - s.code_before), s.code_before + s.code_after);
+		*seen = ret;
+	}
 	c->used += (uint32_t)len;
 }
 
@@ -284,7 +305,7 @@ static void maps_line(const char *line)
 		return;
 	ranges[nr_ranges++] = (struct range){
 		start, end, perms[3] != 's' ? 0 : SHARED | (uint64_t)(maj & 0xfff) << 51 |
-		(uint64_t)(min & 0xfffff) << 31 | (ino & 0x7fffffff), off };
+		(uint64_t)(min & 0xfffff) << 31 | (ino & 0x7fffffff), off, perms[0] == 'r' };
 }
 
 /* The process's mappings, from /proc/self/maps, in address order (system
@@ -335,6 +356,24 @@ static const struct range *range_of(uint64_t a)
 			return &ranges[mid];
 	}
 	return NULL;
+}
+
+/* How many bytes at a from its page on are mapped readable, up to max
+ * (the code after a call near a page's end is in the next page, or not
+ * mapped). */
+static uint32_t code_bytes(uint64_t a, uint32_t max)
+{
+	uint32_t n = 4096 - (uint32_t)(a & 4095);
+	const struct range *r;
+
+	if (n >= max)
+		return max;
+	lock(&maps_lock);
+	r = range_of(a + n);
+	if (r && r->readable)
+		n = max;
+	unlock(&maps_lock);
+	return n;
 }
 
 /* How the line at addr is keyed: the page's entry in c's cache, made from
@@ -453,7 +492,7 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
  * starts with, as Intel's load events report a locked instruction. */
 #define RMW 2
 
-static inline void access_(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip)
+static inline void access_(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip, uint32_t find)
 {
 	static const enum pd_emu_class as_load[PD_EMU__NR] = {
 		[PD_EMU_ST_L1] = PD_EMU_L1, [PD_EMU_ST_MISS] = PD_EMU_LLC, [PD_EMU_ST_HITM] = PD_EMU_HITM,
@@ -490,10 +529,10 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 			c->hitm_countdown = hitm_period;
 		else
 			c->countdown = period;
-		sample(c, addr, ip, cls, locked, p);
+		sample(c, addr, ip, find, cls, locked, p);
 		/* its store too, as a store event samples a locked instruction */
 		if (store == RMW)
-			sample(c, addr, ip, st, locked, p);
+			sample(c, addr, ip, 0, st, locked, p);
 	}
 	c->busy = 0;
 }
@@ -660,14 +699,14 @@ struct hook {
 };
 
 #define RW(n)                                                                                     \
-	EXPORT void __tsan_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA); }          \
-	EXPORT void __tsan_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA); }          \
-	EXPORT void __tsan_unaligned_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA); } \
-	EXPORT void __tsan_unaligned_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA); } \
-	EXPORT void __tsan_volatile_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA); }  \
-	EXPORT void __tsan_volatile_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA); }  \
-	EXPORT void __tsan_read##n##_pc(void *a, void *pc) { access_((uintptr_t)a, n, false, false, (uintptr_t)pc); } \
-	EXPORT void __tsan_write##n##_pc(void *a, void *pc) { access_((uintptr_t)a, n, true, false, (uintptr_t)pc); }
+	EXPORT void __tsan_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA, n); }          \
+	EXPORT void __tsan_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA, n); }          \
+	EXPORT void __tsan_unaligned_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA, n); } \
+	EXPORT void __tsan_unaligned_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA, n); } \
+	EXPORT void __tsan_volatile_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA, n); }  \
+	EXPORT void __tsan_volatile_write##n(void *a) { access_((uintptr_t)a, n, true, false, RA, n); }  \
+	EXPORT void __tsan_read##n##_pc(void *a, void *pc) { access_((uintptr_t)a, n, false, false, (uintptr_t)pc, PD_EMU_AT_RET); } \
+	EXPORT void __tsan_write##n##_pc(void *a, void *pc) { access_((uintptr_t)a, n, true, false, (uintptr_t)pc, PD_EMU_AT_RET); }
 RW(1) RW(2) RW(4) RW(8) RW(16)
 
 /* A range: one access to each of the model's lines it covers. */
@@ -676,7 +715,7 @@ static void access_range(uint64_t a, uint64_t size, bool store, uint64_t ip)
 	uint64_t line = 1ull << line_shift;
 
 	for (uint64_t p = a & ~(line - 1); p < a + size; p += line)
-		access_(p < a ? a : p, 1, store, false, ip);
+		access_(p < a ? a : p, 1, store, false, ip, 0);
 }
 
 EXPORT void __tsan_read_range(void *a, unsigned long size)
@@ -691,12 +730,12 @@ EXPORT void __tsan_write_range(void *a, unsigned long size)
 
 EXPORT void __tsan_vptr_update(void **vp, void *v)
 {
-	access_((uintptr_t)vp, sizeof(void *), true, false, RA);
+	access_((uintptr_t)vp, sizeof(void *), true, false, RA, sizeof(void *));
 }
 
 EXPORT void __tsan_vptr_read(void **vp)
 {
-	access_((uintptr_t)vp, sizeof(void *), false, false, RA);
+	access_((uintptr_t)vp, sizeof(void *), false, false, RA, sizeof(void *));
 }
 
 /* Atomics: done for real, sequentially consistent (at least what was
@@ -705,23 +744,23 @@ EXPORT void __tsan_vptr_read(void **vp)
 #define SC __ATOMIC_SEQ_CST
 #define FETCH(bits, T, op)                                                                           \
 	EXPORT T __tsan_atomic##bits##_##op(volatile T *a, T v, int mo)                                 \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_##op(a, v, SC); }
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA, 0); return __atomic_##op(a, v, SC); }
 #define CAS(bits, T, kind)                                                                           \
 	EXPORT int __tsan_atomic##bits##_compare_exchange_##kind(volatile T *a, T *c, T v, int mo, int fmo) \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA, 0);                                              \
 	  return __atomic_compare_exchange_n(a, c, v, false, SC, SC); }
 #define ATOMICS(bits, T)                                                                             \
 	EXPORT T __tsan_atomic##bits##_load(const volatile T *a, int mo)                                \
-	{ access_((uintptr_t)a, sizeof(T), false, true, RA); return __atomic_load_n(a, SC); }            \
+	{ access_((uintptr_t)a, sizeof(T), false, true, RA, 0); return __atomic_load_n(a, SC); }            \
 	EXPORT void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                             \
-	{ access_((uintptr_t)a, sizeof(T), true, true, RA); __atomic_store_n(a, v, SC); }               \
+	{ access_((uintptr_t)a, sizeof(T), true, true, RA, 0); __atomic_store_n(a, v, SC); }               \
 	EXPORT T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo)                             \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA); return __atomic_exchange_n(a, v, SC); }      \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA, 0); return __atomic_exchange_n(a, v, SC); }      \
 	FETCH(bits, T, fetch_add) FETCH(bits, T, fetch_sub) FETCH(bits, T, fetch_and)                    \
 	FETCH(bits, T, fetch_or) FETCH(bits, T, fetch_xor) FETCH(bits, T, fetch_nand)                    \
 	CAS(bits, T, strong) CAS(bits, T, weak)                                                          \
 	EXPORT T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo)     \
-	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA);                                              \
+	{ access_((uintptr_t)a, sizeof(T), RMW, true, RA, 0);                                              \
 	  __atomic_compare_exchange_n(a, &c, v, false, SC, SC); return c; }
 ATOMICS(8, uint8_t)
 ATOMICS(16, uint16_t)

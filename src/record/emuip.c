@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The instruction an emulated sample stands for (emuip.h). A TSan build
+ * calls __tsan_read8(p) and then loads from p: the hook's return address
+ * is the instruction after the call, usually that load, but the compiler
+ * may place others between (the value to store computed after the call, a
+ * register moved). The runtime sends the code around the return address
+ * with a thread's first sample of it; here capstone walks from the return
+ * address to the first instruction that loads (or stores) that many bytes
+ * through memory other than the stack, within the call's basic block. A
+ * hook that is the access itself (an atomic, a range) stands for its call
+ * instruction. Nothing found: the return address, as before.
+ */
+#include <capstone.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfdata/perf_data.h"
+#include "record/emuip.h"
+#include "util/util.h"
+
+#define MAX_INSNS 8     /* instructions looked at after the call */
+
+struct emu_ip_entry {
+	uint64_t ret, ip;
+	uint32_t tid;
+	uint32_t used;
+};
+
+struct emu_ip {
+	csh cs;
+	bool cs_ok;
+	struct emu_ip_entry *tab;
+	size_t cap, nr;                 /* cap a power of two */
+};
+
+struct emu_ip *emu_ip__new(void)
+{
+	struct emu_ip *x = xcalloc(1, sizeof(*x));
+
+#if defined(__x86_64__)
+	x->cs_ok = cs_open(CS_ARCH_X86, CS_MODE_64, &x->cs) == CS_ERR_OK;
+#elif defined(__aarch64__)
+	x->cs_ok = cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &x->cs) == CS_ERR_OK;
+#endif
+	if (x->cs_ok)
+		cs_option(x->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	return x;
+}
+
+void emu_ip__delete(struct emu_ip *x)
+{
+	if (!x)
+		return;
+	if (x->cs_ok)
+		cs_close(&x->cs);
+	free(x->tab);
+	free(x);
+}
+
+static size_t slot_of(const struct emu_ip *x, uint32_t tid, uint64_t ret)
+{
+	uint64_t h = (ret ^ (uint64_t)tid << 32) * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 20) & (x->cap - 1);
+
+	while (x->tab[i].used && (x->tab[i].ret != ret || x->tab[i].tid != tid))
+		i = (i + 1) & (x->cap - 1);
+	return i;
+}
+
+static void remember(struct emu_ip *x, uint32_t tid, uint64_t ret, uint64_t ip)
+{
+	size_t i;
+
+	if ((x->nr + 1) * 2 > x->cap) {
+		struct emu_ip_entry *old = x->tab;
+		size_t oldcap = x->cap;
+
+		x->cap = oldcap ? oldcap * 2 : 1024;
+		x->tab = xcalloc(x->cap, sizeof(*x->tab));
+		for (size_t k = 0; k < oldcap; k++)
+			if (old[k].used)
+				x->tab[slot_of(x, old[k].tid, old[k].ret)] = old[k];
+		free(old);
+	}
+	i = slot_of(x, tid, ret);
+	x->nr += !x->tab[i].used;
+	x->tab[i] = (struct emu_ip_entry){ ret, ip, tid, 1 };
+}
+
+#if defined(__x86_64__)
+/* The memory operand of in that the access could be: not lea's, not the
+ * stack's (a spill or a reload of a local). */
+static const cs_x86_op *x86_access(const cs_insn *in)
+{
+	const cs_x86 *d = &in->detail->x86;
+
+	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
+		return NULL;
+	for (uint8_t i = 0; i < d->op_count; i++) {
+		const cs_x86_op *op = &d->operands[i];
+
+		if (op->type != X86_OP_MEM)
+			continue;
+		if (op->mem.base == X86_REG_RSP || (op->mem.base == X86_REG_RBP && op->mem.disp < 0))
+			return NULL;
+		return op;
+	}
+	return NULL;
+}
+
+/* The call instruction that returns to ret: a direct call (5 bytes) or
+ * one through the GOT (6); else ret. */
+static uint64_t call_before(const uint8_t *before, uint32_t nb, uint64_t ret)
+{
+	if (nb >= 5 && before[nb - 5] == 0xe8)
+		return ret - 5;
+	if (nb >= 6 && before[nb - 6] == 0xff && before[nb - 5] == 0x15)
+		return ret - 6;
+	return ret;
+}
+
+static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_t ret, uint32_t size, bool store)
+{
+	cs_insn *in = cs_malloc(x->cs);
+	const uint8_t *p = code;
+	size_t left = na;
+	uint64_t at = ret, found = ret;
+
+	for (int k = 0; in && k < MAX_INSNS && cs_disasm_iter(x->cs, &p, &left, &at, in); k++) {
+		const cs_x86_op *op;
+
+		if (cs_insn_group(x->cs, in, CS_GRP_JUMP) || cs_insn_group(x->cs, in, CS_GRP_CALL) ||
+		    cs_insn_group(x->cs, in, CS_GRP_RET) || cs_insn_group(x->cs, in, CS_GRP_INT))
+			break;
+		op = x86_access(in);
+		if (op && op->size == size && (op->access & (store ? CS_AC_WRITE : CS_AC_READ))) {
+			found = in->address;
+			break;
+		}
+	}
+	if (in)
+		cs_free(in, 1);
+	return found;
+}
+#elif defined(__aarch64__)
+static uint64_t call_before(const uint8_t *before, uint32_t nb, uint64_t ret)
+{
+	(void)before;
+	return nb >= 4 ? ret - 4 : ret;
+}
+
+/* A load or store of size bytes (ldr/str and their sized and unscaled
+ * forms) not through sp. */
+static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_t ret, uint32_t size, bool store)
+{
+	cs_insn *in = cs_malloc(x->cs);
+	const uint8_t *p = code;
+	size_t left = na;
+	uint64_t at = ret, found = ret;
+
+	for (int k = 0; in && k < MAX_INSNS && cs_disasm_iter(x->cs, &p, &left, &at, in); k++) {
+		const cs_arm64 *d = &in->detail->arm64;
+		const char *m = in->mnemonic;
+		uint32_t bytes = 0;
+
+		if (cs_insn_group(x->cs, in, CS_GRP_JUMP) || cs_insn_group(x->cs, in, CS_GRP_CALL) ||
+		    cs_insn_group(x->cs, in, CS_GRP_RET))
+			break;
+		if ((m[0] != 'l' || m[1] != 'd') && (m[0] != 's' || m[1] != 't'))
+			continue;
+		if ((m[0] == 's') != store || d->op_count < 2 || d->operands[d->op_count - 1].type != ARM64_OP_MEM ||
+		    d->operands[d->op_count - 1].mem.base == ARM64_REG_SP)
+			continue;
+		if (strchr(m, 'b'))
+			bytes = 1;
+		else if (strchr(m + 2, 'h'))
+			bytes = 2;
+		else if (strstr(m, "sw"))
+			bytes = 4;
+		else if (d->operands[0].type == ARM64_OP_REG)
+			bytes = d->operands[0].reg >= ARM64_REG_W0 && d->operands[0].reg <= ARM64_REG_W30 ? 4 : 8;
+		if (bytes == size) {
+			found = in->address;
+			break;
+		}
+	}
+	if (in)
+		cs_free(in, 1);
+	return found;
+}
+#else
+static uint64_t call_before(const uint8_t *before, uint32_t nb, uint64_t ret)
+{
+	(void)before;
+	(void)nb;
+	return ret;
+}
+
+static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_t ret, uint32_t size, bool store)
+{
+	(void)x, (void)code, (void)na, (void)size, (void)store;
+	return ret;
+}
+#endif
+
+uint64_t emu_ip__of(struct emu_ip *x, const struct pd_emu_sample *e, const uint8_t *code)
+{
+	size_t i;
+	uint64_t ip = e->ret;
+
+	if (e->size == PD_EMU_AT_RET)
+		return e->ret;
+	if (code && (e->code_before || e->code_after)) {
+		if (x->cs_ok)
+			ip = !e->size ? call_before(code, e->code_before, e->ret) :
+			     find(x, code + e->code_before, e->code_after, e->ret, e->size, e->store);
+		remember(x, e->tid, e->ret, ip);
+		return ip;
+	}
+	if (!x->cap)
+		return ip;
+	i = slot_of(x, e->tid, e->ret);
+	return x->tab[i].used ? x->tab[i].ip : ip;
+}
