@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "report/diff.h"
 #include "report/report.h"
 
 static const char diff_usage[] =

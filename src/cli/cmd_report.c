@@ -14,7 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "report/callchain.h"
+#include "report/coalesce.h"
+#include "report/output.h"
 #include "report/report.h"
+#include "report/verdict.h"
 #include "tui/tui.h"
 
 static const char report_usage[] =

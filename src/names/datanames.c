@@ -24,13 +24,6 @@
 #include "names/symbols_int.h"
 /* ---- data ---- */
 
-bool die_type(Dwarf_Die *die, Dwarf_Die *type)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
-}
-
 static bool var_tls_op(uint8_t atom)
 {
 	return atom == DW_OP_form_tls_address || atom == DW_OP_GNU_push_tls_address;

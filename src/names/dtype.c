@@ -46,7 +46,10 @@
  *
  * x86-64 (dtype_x86.c) and aarch64 (dtype_a64.c) are followed; those
  * files turn one instruction into a change of state (dtype_int.h), the
- * rest is theirs in common. Other instruction sets: DT_ARCH.
+ * rest is theirs in common: what an operand points into and what calls
+ * return (dtype_eval.c, below them), the flow over a range (here, above
+ * them), the answers said as names (dtype_name.c). Other instruction
+ * sets: DT_ARCH.
  */
 #include <capstone.h>
 #include <dwarf.h>
@@ -86,57 +89,6 @@ const char *dtype_reason__name(enum dtype_reason r)
 	};
 
 	return (unsigned)r < DT_NR ? n[r] : "?";
-}
-
-/* ---- DWARF ---- */
-
-static uint32_t die_intern(struct dt *c, Dwarf_Die *d)
-{
-	uint64_t off = dwarf_dieoffset(d), idx;
-	Dwarf_Word size;
-
-	if (u64map__get(&c->die_idx, off, &idx))
-		return (uint32_t)idx;
-	xgrow((void **)&c->dies, &c->alloc_dies, c->nr_dies + 1, sizeof(*c->dies));
-	xgrow((void **)&c->sizes, &c->alloc_sizes, c->nr_dies + 1, sizeof(*c->sizes));
-	c->dies[c->nr_dies] = *d;
-	if (dwarf_aggregate_size(d, &size))
-		size = 0;
-	c->sizes[c->nr_dies] = size;
-	u64map__put(&c->die_idx, off, c->nr_dies);
-	return (uint32_t)c->nr_dies++;
-}
-
-/* typedefs, const, volatile and restrict peeled off */
-static bool peel(Dwarf_Die *t, Dwarf_Die *out)
-{
-	*out = *t;
-	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
-		int tag = dwarf_tag(out);
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
-			return true;
-		if (!die_type(out, out))
-			return false;
-	}
-	return false;
-}
-
-/* The type type points to (pointers and references), in *to; false when
- * type is not a pointer; *to stays unset for void. */
-static bool pointee(Dwarf_Die *type, Dwarf_Die *to, bool *is_void)
-{
-	Dwarf_Die p;
-	int tag;
-
-	if (!peel(type, &p))
-		return false;
-	tag = dwarf_tag(&p);
-	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
-		return false;
-	*is_void = !die_type(&p, to);
-	return true;
 }
 
 static void loc_add(struct dt *c, const struct loc *l, uint64_t lo, uint64_t hi)
@@ -231,11 +183,11 @@ static void var_locs(struct dt *c, Dwarf_Die *var, const struct ranges *scope)
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &a) || !die_type(var, &type))
 		return;
-	l.var = die_intern(c, var);
-	l.type = die_intern(c, &type);
-	l.ptr = pointee(&type, &to, &is_void);
+	l.var = dt_die_intern(c, var);
+	l.type = dt_die_intern(c, &type);
+	l.ptr = dt_pointee(&type, &to, &is_void);
 	if (l.ptr && !is_void)
-		l.pointee = die_intern(c, &to);
+		l.pointee = dt_die_intern(c, &to);
 	if (!dwarf_aggregate_size(&type, &size))
 		l.size = size;
 	while ((off = dwarf_getlocations(&a, off, &base, &start, &end, &ops, &nops)) > 0) {
@@ -278,23 +230,6 @@ static void scope_ranges(Dwarf_Die *d, struct ranges *r)
 	}
 }
 
-/* What a function returns in %rax: its pointee (*val false) or a value's
- * type (*val true); 0 when void or unknown. */
-static uint32_t ret_type(struct dt *c, Dwarf_Die *fn, bool *val)
-{
-	Dwarf_Die type, to;
-	bool is_void;
-
-	*val = false;
-	if (!die_type(fn, &type))
-		return 0;
-	if (!pointee(&type, &to, &is_void)) {
-		*val = true;
-		return die_intern(c, &type);
-	}
-	return is_void ? 0 : die_intern(c, &to);
-}
-
 static void call_site(struct dt *c, Dwarf_Die *cs)
 {
 	Dwarf_Attribute a;
@@ -313,17 +248,10 @@ static void call_site(struct dt *c, Dwarf_Die *cs)
 		xgrow((void **)&c->noret, &c->alloc_noret, c->nr_noret + 1, sizeof(*c->noret));
 		c->noret[c->nr_noret++] = ret + c->bias;
 	}
-	if (!(type = ret_type(c, &fn, &val)))
+	if (!(type = dt_ret_type(c, &fn, &val)))
 		return;
 	xgrow((void **)&c->calls, &c->alloc_calls, c->nr_calls + 1, sizeof(*c->calls));
 	c->calls[c->nr_calls++] = (struct call_site){ .ret = ret + c->bias, .type = type, .val = val };
-}
-
-static int call_site_cmp(const void *a, const void *b)
-{
-	const struct call_site *x = a, *y = b;
-
-	return x->ret < y->ret ? -1 : x->ret > y->ret;
 }
 
 /* Every variable and parameter of the subprogram, its lexical blocks and
@@ -378,40 +306,6 @@ static void frame_base(struct dt *c, Dwarf_Die *subp)
 		c->fb_kind = FB_NONE;
 }
 
-/* ---- states ---- */
-
-const struct rst dt_none;
-
-static bool rst_eq(const struct rst *a, const struct rst *b)
-{
-	return a->kind == b->kind && a->src == b->src && a->idx == b->idx && a->inner == b->inner &&
-	       a->type == b->type && a->var == b->var && a->off == b->off && a->from == b->from;
-}
-
-struct slot *dt_slot_find(struct tst *t, int64_t at)
-{
-	for (uint8_t i = 0; i < t->nr_slots; i++)
-		if (t->slot[i].at == at)
-			return &t->slot[i];
-	return NULL;
-}
-
-void dt_slot_set(struct tst *t, int64_t at, const struct rst *r)
-{
-	struct slot *sl = dt_slot_find(t, at);
-
-	if (!sl && r->kind == R_NONE)
-		return;
-	if (!sl) {
-		if (t->nr_slots == NR_SLOTS)
-			memmove(&t->slot[0], &t->slot[1], sizeof(t->slot[0]) * --t->nr_slots);
-		sl = &t->slot[t->nr_slots++];
-		sl->at = at;
-	}
-	sl->r = *r;
-}
-
-/* The same place or value but for how it was found (src, var, from). */
 static bool same_place(const struct rst *a, const struct rst *b)
 {
 	return a->kind == b->kind && (a->kind == R_PTR || a->kind == R_VAL) && a->type == b->type &&
@@ -452,7 +346,7 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 		return true;
 	}
 	for (int i = 0; i < c->arch->nr_regs; i++) {
-		if ((dst->reg[i].kind == R_NONE && !dst->reg[i].from) || rst_eq(&dst->reg[i], &src->reg[i]))
+		if ((dst->reg[i].kind == R_NONE && !dst->reg[i].from) || dt_rst_eq(&dst->reg[i], &src->reg[i]))
 			continue;
 		if (same_place(&dst->reg[i], &src->reg[i])) {
 			/* one pointer or value reached two ways (a variable
@@ -463,7 +357,7 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 			m.src = m.src == src->reg[i].src ? m.src : TYPE_TRACKED;
 			m.var = m.var == src->reg[i].var ? m.var : 0;
 			m.from = m.from == src->reg[i].from ? m.from : 0;
-			if (!rst_eq(&m, &dst->reg[i])) {
+			if (!dt_rst_eq(&m, &dst->reg[i])) {
 				dst->reg[i] = m;
 				changed = true;
 			}
@@ -509,7 +403,7 @@ static bool meet(const struct dt *c, struct tst *dst, const struct tst *src)
 	for (uint8_t i = 0; i < dst->nr_slots; i++) {
 		struct slot *o = dt_slot_find((struct tst *)src, dst->slot[i].at);
 
-		if (o && rst_eq(&o->r, &dst->slot[i].r))
+		if (o && dt_rst_eq(&o->r, &dst->slot[i].r))
 			dst->slot[k++] = dst->slot[i];
 		else
 			changed = true;
@@ -629,402 +523,6 @@ static void apply_locs(const struct dt *c, size_t i, struct tst *t)
 	}
 }
 
-
-bool dt_got_load(struct dt *c, uint64_t vaddr, uint8_t size, struct rst *r)
-{
-	struct obj *o = c->o;
-	int64_t tlsoff;
-	uint64_t target, i;
-	Dwarf_Die type;
-
-	if (dt_tls_slot(o, &o->tls_got, vaddr, &tlsoff)) {
-		*r = (struct rst){ .kind = R_TLSOFF, .off = tlsoff };
-		return true;
-	}
-	if (size != 8)
-		return false;
-	if (obj_got_slot(o, vaddr, &target)) {
-		*r = (struct rst){ .kind = R_ADDR, .off = (int64_t)target };
-		return true;
-	}
-	/* another object's variable, declared here */
-	if (!o->vars_built)
-		vars_build(o);
-	if (u64map__get(&o->got_ext_idx, vaddr, &i) && o->got_ext[i].has_decl &&
-	    die_type(&o->got_ext[i].decl, &type)) {
-		*r = (struct rst){ .kind = R_PTR, .src = TYPE_VARIABLE, .type = die_intern(c, &type),
-				   .var = die_intern(c, &o->got_ext[i].decl) };
-		return true;
-	}
-	return false;
-}
-
-/* The TLS variable holding byte off of the object's TLS block. */
-static struct ref tls_block_ref(struct dt *c, int64_t off, bool idx)
-{
-	struct obj *o = c->o;
-
-	if (!o->vars_built)
-		vars_build(o);
-	for (size_t i = 0; i < o->nr_tls_vars; i++) {
-		const struct var *v = &o->tls_vars[i];
-		Dwarf_Die type;
-
-		if (off < (int64_t)v->addr || (uint64_t)(off - (int64_t)v->addr) >= (v->size ? v->size : 1) ||
-		    !die_type((Dwarf_Die *)&v->die, &type))
-			continue;
-		return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
-				     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = off - (int64_t)v->addr };
-	}
-	return (struct ref){ .reason = DT_TLS };
-}
-
-/*
- * What the thread pointer points at, at offset tpoff, not a TLS variable:
- * on x86-64 (variant II) glibc's struct pthread starts there (its header,
- * tcbhead_t, holds the stack protector's canary at 0x28); on aarch64
- * (variant I) the 16-byte tcbhead_t is at it and struct pthread just below.
- * Typed where the object's DWARF defines them (the C library's), else the
- * TCB is the reason.
- */
-static struct ref tcb_ref(struct dt *c, int64_t tpoff, bool idx)
-{
-	struct obj *o = c->o;
-	Dwarf_Word size;
-
-	if (!o->vars_built)
-		vars_build(o);
-	if (c->arch->machine == EM_AARCH64 && tpoff >= 0) {
-		if (o->has_tcb_type && !dwarf_aggregate_size(&o->tcb_type, &size) && (uint64_t)tpoff < size)
-			return (struct ref){ .src = TYPE_TRACKED, .idx = idx, .type = die_intern(c, &o->tcb_type),
-					     .off = tpoff };
-		return (struct ref){ .reason = DT_TCB };
-	}
-	if (!o->has_thread_type || dwarf_aggregate_size(&o->thread_type, &size))
-		return (struct ref){ .reason = DT_TCB };
-	if (c->arch->machine == EM_AARCH64)
-		tpoff += (int64_t)size;     /* struct pthread ends at the thread pointer */
-	if (tpoff < 0 || (uint64_t)tpoff >= size)
-		return (struct ref){ .reason = DT_TCB };
-	return (struct ref){ .src = TYPE_TRACKED, .idx = idx, .type = die_intern(c, &o->thread_type), .off = tpoff };
-}
-
-/* The TLS variable at thread pointer offset tpoff (an executable's). */
-static struct ref tls_ref(struct dt *c, int64_t tpoff, bool idx)
-{
-	struct obj *o = c->o;
-
-	/* aarch64 (variant I): below the thread pointer is the thread's
-	 * descriptor (glibc's struct pthread), at it the 16-byte TCB */
-	if (c->arch->machine == EM_AARCH64 ? tpoff < 16 : tpoff >= 0)
-		return tcb_ref(c, tpoff, idx);
-	obj_relocs(o);
-	if (o->tls_state < 0 || o->tls_base == INT64_MIN)
-		return (struct ref){ .reason = DT_TLS };
-	return tls_block_ref(c, tpoff - o->tls_base, idx);
-}
-
-/* The TLS block offset the GOT entry at vaddr stands for: a slot holding
- * a variable's thread pointer offset (tls_got, initial exec) or a
- * tls_index pair for __tls_get_addr (tls_gd, general and local dynamic). */
-bool dt_tls_slot(struct obj *o, const struct u64map *which, uint64_t vaddr, int64_t *off)
-{
-	uint64_t v;
-
-	obj_relocs(o);
-	if (o->tls_state < 0 || !u64map__get(which, vaddr, &v))
-		return false;
-	*off = (int64_t)v;
-	return true;
-}
-
-static struct ref global_ref(struct dt *c, uint64_t vaddr, bool idx)
-{
-	const struct var *v;
-	Dwarf_Die type;
-
-	if (!c->o->vars_built)
-		vars_build(c->o);       /* the first global asked for: every CU's, once */
-	v = var_find(c->o, vaddr);
-
-	/* vars_build read the .got's place (obj_relocs) */
-	if (!v || !die_type((Dwarf_Die *)&v->die, &type))
-		return (struct ref){ .reason = vaddr >= c->o->got_lo && vaddr < c->o->got_hi ? DT_GOT : DT_NO_GLOBAL };
-	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = die_intern(c, &type),
-			     .var = die_intern(c, (Dwarf_Die *)&v->die), .off = (int64_t)(vaddr - v->addr) };
-}
-
-/* The stack variable at CFA offset at, in scope at vaddr. */
-/* Where variable location l puts its storage at an instruction in state t,
- * as a CFA offset; false when it is not in the frame (or not known). */
-static bool frame_start(const struct dt *c, const struct loc *l, const struct tst *t, int64_t *start)
-{
-	if (l->kind == L_FB && c->fb_kind == FB_CFA)
-		*start = l->off;
-	else if (l->kind == L_FB && c->fb_kind == FB_REG && t->reg[c->fb_reg].kind == R_FRAME)
-		*start = t->reg[c->fb_reg].off + c->fb_off + l->off;
-	else if (l->kind == L_MEM && t->reg[l->reg].kind == R_FRAME)
-		*start = t->reg[l->reg].off + l->off;
-	else
-		return false;
-	return true;
-}
-
-static uint64_t distance(uint64_t vaddr, const struct loc *l)
-{
-	return vaddr < l->lo ? l->lo - vaddr : vaddr - l->hi + 1;
-}
-
-static struct ref stack_ref(struct dt *c, uint64_t vaddr, const struct tst *t, int64_t at, bool idx)
-{
-	const struct loc *best = NULL, *near = NULL;
-	int64_t best_start = 0, near_start = 0;
-	uint64_t near_d = UINT64_MAX;
-
-	for (size_t k = 0; k < c->nr_locs; k++) {
-		const struct loc *l = &c->locs[k];
-		int64_t start;
-
-		if (!frame_start(c, l, t, &start) || at < start || (uint64_t)(at - start) >= (l->size ? l->size : 1))
-			continue;
-		if (vaddr >= l->lo && vaddr < l->hi) {
-			best = l;       /* inner scopes come later */
-			best_start = start;
-		} else if (distance(vaddr, l) < near_d) {
-			/* the slot of a variable whose range starts after its
-			 * first store (an initialisation) or ends before a
-			 * last read: the nearest such range names it */
-			near = l;
-			near_start = start;
-			near_d = distance(vaddr, l);
-		}
-	}
-	if (!best) {
-		const struct slot *sl = dt_slot_find((struct tst *)t, at);
-
-		/* the nearest variable, unless what was stored there says
-		 * it is something else (a slot reused) */
-		if (near && !(sl && sl->r.kind == R_PTR && !near->ptr) &&
-		    !(sl && sl->r.kind == R_VAL && (near->ptr || c->sizes[sl->r.type] != near->size))) {
-			best = near;
-			best_start = near_start;
-		} else if (sl && sl->r.kind == R_VAL) {
-			/* a spill slot: the type of the register stored there */
-			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type };
-		} else if (sl && sl->r.kind == R_PTR && sl->r.type) {
-			return (struct ref){ .src = TYPE_TRACKED, .type = sl->r.type, .ptr = true };
-		} else {
-			return (struct ref){ .reason = DT_STACK_SLOT };
-		}
-	}
-	return (struct ref){ .src = TYPE_VARIABLE, .idx = idx, .type = best->type, .var = best->var,
-			     .off = at - best_start };
-}
-
-struct ref dt_eval(struct dt *c, uint64_t vaddr, const struct mem *m, const struct tst *t)
-{
-	bool idx = m->index >= 0;
-	const struct rst *r;
-
-	if (m->seg == 1) {
-		/* at and above the thread pointer: the TCB, not a variable */
-		if (m->base < 0 && m->index < 0 && m->disp >= 0)
-			return tcb_ref(c, m->disp, idx);
-		if (m->base < 0)
-			return tls_ref(c, m->disp, idx);
-		if (m->base < NR_REGS && t->reg[m->base].kind == R_TLSOFF)
-			return tls_block_ref(c, t->reg[m->base].off + m->disp, idx);
-		return (struct ref){ .reason = DT_TLS };
-	}
-	if (m->base >= 0 && m->base == c->arch->pc)
-		return global_ref(c, m->next + (uint64_t)m->disp, idx);
-	if (m->base < 0)
-		return m->index >= 0 || m->disp ? global_ref(c, (uint64_t)m->disp, idx)
-						: (struct ref){ .reason = DT_ABSOLUTE };
-	r = &t->reg[m->base];
-	if (m->index >= 0 && m->index < NR_REGS && m->scale <= 1) {
-		/* the thread pointer plus a variable's offset (aarch64
-		 * initial exec: ldr w0, [x1, x0]) */
-		const struct rst *x = &t->reg[m->index];
-
-		if (r->kind == R_TP && x->kind == R_TLSOFF)
-			return tls_block_ref(c, x->off + r->off + m->disp, false);
-		if (r->kind == R_TLSOFF && x->kind == R_TP)
-			return tls_block_ref(c, r->off + x->off + m->disp, false);
-	}
-	/* base and index are interchangeable at scale 1: the pointer is the one typed */
-	if (r->kind != R_PTR && m->index >= 0 && m->index < NR_REGS && m->scale == 1 &&
-	    t->reg[m->index].kind == R_PTR)
-		r = &t->reg[m->index];
-	switch (r->kind) {
-	case R_PTR:
-		if (!r->type)
-			return (struct ref){ .reason = DT_NO_POINTEE };
-		return (struct ref){ .src = r->src, .idx = idx || r->idx, .inner = r->inner, .type = r->type, .var = r->var,
-				     .off = r->off + m->disp };
-	case R_FRAME:
-		return stack_ref(c, vaddr, t, r->off + m->disp, idx);
-	case R_FRAMEX: {
-		struct ref f = stack_ref(c, vaddr, t, r->off + m->disp, true);
-
-		/* an element before the one the walk starts at (a loop
-		 * counting from 1): the array the walk is in */
-		if (f.reason == DT_STACK_SLOT && m->disp < 0)
-			f = stack_ref(c, vaddr, t, r->off, true);
-		return f;
-	}
-	case R_TP:
-		return tls_ref(c, r->off + m->disp, idx);
-	case R_TLS:
-		return tls_block_ref(c, r->off + m->disp, idx);
-	case R_ADDR:
-		return global_ref(c, (uint64_t)(r->off + m->disp), idx);
-	default:
-		return (struct ref){ .reason = DT_UNTYPED_REG };
-	}
-}
-
-/* Is ref, a member of the thread descriptor, glibc's pointer to the
- * descriptor itself (x86-64's THREAD_SELF: header.self at %fs:0x10)? */
-static bool thread_self(const struct dt *c, const struct ref *f, const char *member)
-{
-	size_t len = strlen(member);
-
-	return c->arch->machine == EM_X86_64 && c->o->has_thread_type && !f->ptr &&
-	       dwarf_dieoffset(&c->dies[f->type]) == dwarf_dieoffset(&c->o->thread_type) && len >= 4 &&
-	       !strcmp(member + len - 4, "self") && (len == 4 || member[len - 5] == '.');
-}
-
-/* What a pointer-sized load through ref gives: a pointer's pointee. */
-struct rst dt_load_of(struct dt *c, const struct ref *f)
-{
-	struct data_loc tmp;
-	Dwarf_Die leaf, to;
-	Dwarf_Word size;
-	bool is_void;
-	int64_t off = f->off;
-
-	if (f->reason || (f->idx && off < 0))
-		return dt_none;
-	if (!dwarf_aggregate_size(&c->dies[f->type], &size) && size && (off < 0 || (uint64_t)off >= size)) {
-		if (off < 0)
-			return dt_none;
-		off %= (int64_t)size;
-	}
-	memset(&tmp, 0, sizeof(tmp));
-	if (f->ptr) {
-		/* a pointer out of a spill slot */
-		if (off)
-			return dt_none;
-		return (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = f->type };
-	}
-	if (!type_walk(&c->dies[f->type], (uint64_t)off, &tmp, &leaf) || tmp.member_off)
-		return dt_none;
-	if (thread_self(c, f, tmp.member))
-		return (struct rst){ .kind = R_TP };
-	if (!pointee(&leaf, &to, &is_void))
-		return (struct rst){ .kind = R_VAL, .src = TYPE_TRACKED, .type = die_intern(c, &leaf) };
-	return (struct rst){ .kind = R_PTR, .src = TYPE_TRACKED, .type = is_void ? 0 : die_intern(c, &to) };
-}
-
-/* ---- calls ---- */
-
-uint32_t dt_call_ret(struct dt *c, uint64_t target, uint64_t ret, bool *val)
-{
-	const struct subp *sp = target ? subp_lookup(c->o, target) : NULL;
-	size_t lo = 0, hi = c->nr_calls;
-
-	uint32_t t;
-
-	/* a void * from the callee's DWARF: what its result was stored
-	 * into may say more (dt_infer) */
-	if (sp && sp->lo == target && ((t = ret_type(c, (Dwarf_Die *)&sp->die, val)) || *val))
-		return t;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->calls[mid].ret < ret)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == c->nr_calls || c->calls[lo].ret != ret)
-		return 0;
-	*val = c->calls[lo].val;
-	return c->calls[lo].type;
-}
-
-struct rst dt_call_result(const struct dt *c, const cs_insn *in, uint32_t ret, bool val)
-{
-	if (ret)
-		return (struct rst){ .kind = val ? R_VAL : R_PTR, .src = TYPE_TRACKED, .type = ret };
-	return (struct rst){ .kind = R_NONE, .from = (uint32_t)(in - c->ins) + 1 };
-}
-
-void dt_infer(struct dt *c, const struct rst *r, uint32_t type)
-{
-	const cs_insn *call;
-
-	if (!r->from || r->from > c->n || c->infer_done)
-		return;
-	call = &c->ins[r->from - 1];
-	for (size_t i = 0; i < c->nr_infer; i++)
-		if (c->infer[i].ret == call->address + call->size)
-			return;
-	xgrow((void **)&c->infer, &c->alloc_infer, c->nr_infer + 1, sizeof(*c->infer));
-	c->infer[c->nr_infer++] = (struct call_site){ .ret = call->address + call->size, .type = type };
-}
-
-/* The calls dt_infer typed, where nothing named their type before:
- * true when the flow is to run again. */
-static bool infer_calls(struct dt *c)
-{
-	size_t before = c->nr_calls;
-
-	c->infer_done = true;
-	for (size_t i = 0; i < c->nr_infer; i++) {
-		bool val;
-
-		if (dt_call_ret(c, 0, c->infer[i].ret, &val))
-			continue;
-		xgrow((void **)&c->calls, &c->alloc_calls, c->nr_calls + 1, sizeof(*c->calls));
-		c->calls[c->nr_calls++] = c->infer[i];
-	}
-	if (c->nr_calls == before)
-		return false;
-	qsort(c->calls, c->nr_calls, sizeof(*c->calls), call_site_cmp);
-	return true;
-}
-
-bool dt_noreturn(const struct dt *c, size_t i, uint64_t target)
-{
-	const struct subp *sp = target ? subp_lookup(c->o, target) : NULL;
-	uint64_t ret = c->ins[i].address + c->ins[i].size;
-	size_t k;
-
-	if (sp && sp->lo == target)
-		return dwarf_hasattr_integrate((Dwarf_Die *)&sp->die, DW_AT_noreturn);
-	k = upper_bound_u64(c->noret, c->nr_noret, sizeof(*c->noret), ret);
-	return k && c->noret[k - 1] == ret;
-}
-
-/* ---- the data flow over one range ---- */
-
-size_t dt_insn_at(const struct dt *c, uint64_t a)
-{
-	size_t lo = 0, hi = c->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (c->ins[mid].address < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->n && c->ins[lo].address == a ? lo : SIZE_MAX;
-}
-
 /* Basic blocks: the range's start, branch targets and what follows a
  * branch lead one; the data flow keeps one state per block. */
 static void blocks_build(struct dt *c)
@@ -1072,7 +570,7 @@ static uint32_t sret_type(struct dt *c, Dwarf_Die *subp)
 	/* only the range the function is entered at */
 	if (dwarf_entrypc(subp, &entry) || entry + c->bias != c->lo)
 		return 0;
-	return die_intern(c, &t);
+	return dt_die_intern(c, &t);
 }
 
 static void flow(struct dt *c)
@@ -1192,14 +690,14 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	whole.hi[0] = sp->hi - sp->bias;
 	scope_scan(&c, (Dwarf_Die *)&sp->die, &whole, 0);
 	if (c.nr_calls)
-		qsort(c.calls, c.nr_calls, sizeof(*c.calls), call_site_cmp);
+		qsort(c.calls, c.nr_calls, sizeof(*c.calls), dt_call_site_cmp);
 	if (c.nr_noret)
 		qsort(c.noret, c.nr_noret, sizeof(*c.noret), cmp_u64_key);
 	gens_build(&c);
 	blocks_build(&c);
 	c.in = xcalloc(c.nb, sizeof(*c.in));
 	flow(&c);
-	if (infer_calls(&c)) {
+	if (dt_infer_calls(&c)) {
 		memset(c.in, 0, c.nb * sizeof(*c.in));
 		flow(&c);
 	}
@@ -1249,7 +747,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	cs_free(c.ins, c.n);
 }
 
-static const struct dt_arch *arch_of(struct obj *o)
+const struct dt_arch *dt_arch_of(struct obj *o)
 {
 	switch (obj_machine(o)) {
 	case EM_X86_64:
@@ -1261,11 +759,9 @@ static const struct dt_arch *arch_of(struct obj *o)
 	}
 }
 
-/* The cached answer for vaddr, typing its function's range on the first
- * question. */
-static int dtype_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r)
+int dt_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r)
 {
-	const struct dt_arch *arch = arch_of(o);
+	const struct dt_arch *arch = dt_arch_of(o);
 	const struct subp *sp;
 	csh *h;
 	int rc;
@@ -1288,199 +784,4 @@ static int dtype_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dt
 	}
 	acache__put(&o->dtypes, vaddr, -ENOENT, r);
 	return -ENOENT;
-}
-
-/* ---- naming ---- */
-
-static void append(struct data_loc *d, const char *fmt, uint64_t v)
-{
-	size_t len = strlen(d->member);
-
-	if (len < sizeof(d->member) - 1)
-		snprintf(d->member + len, sizeof(d->member) - len, fmt, v);
-}
-
-/* The element [?] of an indexed access inside the type: the last "[n]" of
- * the path becomes "[?]". */
-static void unknown_element(struct data_loc *d, size_t from)
-{
-	char *last = NULL, *p = d->member + from, *e;
-
-	while ((p = strchr(p, '[')))
-		last = p++;
-	if (!last || !(e = strchr(last, ']')))
-		return;
-	memmove(last + 2, e, strlen(e) + 1);
-	last[1] = '?';
-}
-
-/* Whether an access at off into a mapping of msize bytes, no allocation
- * recorded, is inside one object of tsize at its start: an mmap'ed struct
- * (the mapping may be longer: the kernel merges a new anonymous mapping
- * with the one above it). Not an array of the type over the mapping: malloc
- * serves large blocks by mmap 16 bytes in, and arenas hold many objects;
- * with record --alloc those are heap objects, named from their own start. */
-static bool fills_mapping(uint64_t tsize, uint64_t msize, uint64_t off)
-{
-	return tsize <= msize && off < tsize;
-}
-
-/* Type and member path of result r for data address data. */
-static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_start, uint64_t obj_size,
-		     struct data_loc *out)
-{
-	/* no allocation was recorded: a whole mapping is the object only
-	 * when one of the type fills it (DTYPE_WHOLE_MAPPING) */
-	bool whole = obj_size & DTYPE_WHOLE_MAPPING;
-
-	obj_size &= ~DTYPE_WHOLE_MAPPING;
-	Dwarf_Die type = r->type;
-	Dwarf_Word size = 0;
-	bool sized = !dwarf_aggregate_size(&type, &size) && size;
-	int64_t off = r->off;
-	size_t from;
-
-	type_name(&type, out->type, sizeof(out->type));
-	out->type_source = r->source;
-	out->member[0] = '\0';
-	if (r->ptr) {
-		/* a pointer to type (a spilled register): no member in it */
-		size_t len = strlen(out->type);
-
-		snprintf(out->type + len, sizeof(out->type) - len, " *");
-		out->var_led = false;
-		out->aggregate = false;
-		return;
-	}
-	out->var_led = r->var;
-	{
-		Dwarf_Die p;
-		int tag = peel(&type, &p) ? dwarf_tag(&p) : 0;
-
-		out->aggregate = tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type;
-	}
-	if (r->var)
-		snprintf(out->member, sizeof(out->member), "%s", r->var);
-	from = strlen(out->member);
-	if (r->indexed && !r->var && obj_size && sized && data >= obj_start && data - obj_start < obj_size &&
-	    (!whole || fills_mapping(size, obj_size, data - obj_start)) && off >= 0 && data - obj_start >= (uint64_t)off &&
-	    (!r->scale || (data - obj_start - (uint64_t)off) % r->scale == 0)) {
-		/* the heap object's start is element 0: the exact element */
-		off = (int64_t)(data - obj_start);
-		out->type_source = TYPE_HEAP;
-	} else if (r->indexed) {
-		/* an index register stepping inside the type (an array
-		 * member), else whole elements of it */
-		struct data_loc inner;
-
-		memset(&inner, 0, sizeof(inner));
-		if (((r->scale && sized && r->scale < size) || r->inner) && off >= 0 &&
-		    type_walk(&type, (uint64_t)off, &inner, NULL) && strchr(inner.member, '[')) {
-			type_walk(&type, (uint64_t)off, out, NULL);
-			unknown_element(out, from);
-		} else if (r->inner) {
-			/* walking inside the type, not at an array member:
-			 * which member is not known */
-		} else if (sized && !r->var && off >= 0) {
-			append(out, "[?]", 0);
-			type_walk(&type, (uint64_t)off % size, out, NULL);
-		} else if (off >= 0) {
-			type_walk(&type, (uint64_t)off, out, NULL);
-			unknown_element(out, from);
-		}
-		if (!r->var && out->member[0] == '.')
-			memmove(out->member, out->member + 1, strlen(out->member));
-		return;
-	}
-	if (off < 0)
-		return;
-	if (sized && (uint64_t)off >= size && !r->var) {
-		append(out, "[%" PRIu64 "]", (uint64_t)off / size);
-		off = (int64_t)((uint64_t)off % size);
-	}
-	type_walk(&type, (uint64_t)off, out, NULL);
-	if (!r->var && out->member[0] == '.')
-		memmove(out->member, out->member + 1, strlen(out->member));
-}
-
-int symbols__access_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
-			 uint64_t obj_start, uint64_t obj_size, struct data_loc *out, enum dtype_reason *reason)
-{
-	struct dtype_res r;
-	struct obj *o;
-	uint64_t vaddr;
-	int rc;
-
-	if (reason)
-		*reason = DT_NO_CODE;
-	if (!map || map_is_anon(map) || map->name[0] == '[')
-		return -ENOENT;
-	rc = obj__at(s, map, addr, false, &o, &vaddr);
-	if (rc)
-		return rc;
-	rc = dtype_get(s, o, vaddr, &r);
-	if (reason)
-		*reason = (enum dtype_reason)r.reason;
-	if (rc)
-		return rc;
-	res_name(&r, data, obj_start, obj_size, out);
-	return 0;
-}
-
-int symbols__type_all(struct symbols *s, const char *path, uint64_t counts[DT_NR],
-		      void (*cb)(void *arg, uint64_t vaddr, enum dtype_reason r, const struct data_loc *d),
-		      void *arg)
-{
-	struct map_desc map = { .name = (char *)path, .start = 0, .end = UINT64_MAX };
-	struct obj *o = obj__get(s, &map);
-	GElf_Addr bias;
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-	const struct dt_arch *arch;
-	csh *h;
-	int rc = o ? obj_err(o) : -ENOENT;
-
-	if (rc)
-		return rc;
-	arch = arch_of(o);
-	elf = dwfl_module_getelf(o->mod, &bias);
-	if (!elf || !arch || !cs_handle(s, arch->machine, &h))
-		return -ENOEXEC;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const uint8_t *code;
-		size_t avail;
-		cs_insn *in;
-		uint64_t a;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR))
-			continue;
-		avail = code_span(o, sh.sh_addr, &code);
-		in = cs_malloc(*h);
-		a = sh.sh_addr;
-		while (avail) {
-			const uint8_t *p = code;
-			size_t left = avail;
-			uint64_t at = a;
-			struct dtype_res r;
-			struct data_loc d;
-
-			if (!cs_disasm_iter(*h, &p, &left, &at, in)) {
-				code++, avail--, a++;
-				continue;
-			}
-			code = p, avail = left, a = at;
-			if (!arch->counted(in))
-				continue;
-			memset(&d, 0, sizeof(d));
-			rc = dtype_get(s, o, in->address, &r);
-			if (!rc)
-				res_name(&r, 0, 0, 0, &d);
-			counts[r.reason]++;
-			if (cb)
-				cb(arg, in->address, (enum dtype_reason)r.reason, &d);
-		}
-		cs_free(in, 1);
-	}
-	return 0;
 }

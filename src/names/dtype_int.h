@@ -166,7 +166,32 @@ struct dt_arch {
 };
 
 extern const struct dt_arch dt_x86, dt_a64;
+
+/* dtype.c: the answer for the instruction at vaddr (module address), the
+ * flow over its function's range run on the first question; 0, or
+ * -ENOENT with r->reason. */
+int dt_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r);
+/* The steppers for o's instruction set, NULL when not followed. */
+const struct dt_arch *dt_arch_of(struct obj *o);
+
+/* dtype_eval.c: what the steppers and the flow ask of the function */
 extern const struct rst dt_none;
+/* The index of DIE d among c's (added when new). */
+uint32_t dt_die_intern(struct dt *c, Dwarf_Die *d);
+/* t with typedefs, const, volatile, restrict and _Atomic peeled off. */
+bool dt_peel(Dwarf_Die *t, Dwarf_Die *out);
+/* The type type points to (pointers and references), in *to; false when
+ * type is not a pointer; *to stays unset for void. */
+bool dt_pointee(Dwarf_Die *type, Dwarf_Die *to, bool *is_void);
+bool dt_rst_eq(const struct rst *a, const struct rst *b);
+/* What function fn returns: the pointee's DIE index (*val false), a
+ * value's type (*val true), 0 for void or unknown. */
+uint32_t dt_ret_type(struct dt *c, Dwarf_Die *fn, bool *val);
+/* call_site entries by return address, for qsort */
+int dt_call_site_cmp(const void *a, const void *b);
+/* The calls dt_infer typed, where nothing named their type before:
+ * true when the flow is to run again. */
+bool dt_infer_calls(struct dt *c);
 
 struct slot *dt_slot_find(struct tst *t, int64_t at);
 void dt_slot_set(struct tst *t, int64_t at, const struct rst *r);

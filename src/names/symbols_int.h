@@ -226,8 +226,13 @@ struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map);
 bool map_is_anon(const struct map_desc *map);
 const struct subp *subp_lookup(struct obj *o, uint64_t vaddr);
 
-/* datanames.c */
-bool die_type(Dwarf_Die *die, Dwarf_Die *type);
+/* The type a DIE's DW_AT_type names (through abstract origins) */
+static inline bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type);
+}
 /* relocs.c: the object's TLS layout and .got slots from its relocations, once */
 void obj_relocs(struct obj *o);
 /* What the .got slot at vaddr holds when it is the address of something

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "names/names.h"
+#include "report/callchain.h"
 #include "report/report_int.h"
 #include "util/htab.h"
 #include "util/util.h"

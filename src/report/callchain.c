@@ -18,6 +18,7 @@
 #include <string.h>
 #include "names/names.h"
 #include "names/unwind.h"
+#include "report/callchain.h"
 #include "report/columns.h"
 #include "report/report_int.h"
 #include "util/htab.h"

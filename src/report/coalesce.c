@@ -8,8 +8,10 @@
  * table gives each hash its fields back for printing. Heap objects still
  * part rows (their tag is kept).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/coalesce.h"
 #include "report/report_int.h"
 #include "util/htab.h"
 #include "util/util.h"
@@ -69,50 +71,88 @@ void report__coalesce_free(struct report *r)
 	r->co = NULL;
 }
 
+struct co_pass {
+	struct report *r;
+	struct report_co *co;
+	struct htab keys;               /* the detailed lines, by key hash */
+	unsigned int mask;
+};
+
+/* A sample of one of the detailed lines into the coalesced model, its row
+ * identity the hash of the fields asked. */
+static void co_sample(void *arg, struct c2c_sample *cs)
+{
+	struct co_pass *p = arg;
+	uint32_t hash = cs->key_hash, i;
+	size_t pos = htab__start(&p->keys, hash);
+	bool ours = false;
+	uint64_t h;
+
+	while (!ours && (i = htab__next(&p->keys, hash, &pos)) != HTAB_NONE)
+		ours = cl_key__equal(&p->r->lines[i]->key, &cs->key);
+	if (!ours)
+		return;
+	h = ident_hash(p->mask, cs);
+	remember(p->co, h, p->mask, cs);
+	cs->ip = h;
+	c2c__add(p->co->model, cs);
+}
+
 int report__coalesce(struct report *r, size_t nr_lines)
 {
-	unsigned int mask = r->opts.coalesce;
-	struct htab keys = { 0 };
-	struct report_co *co;
-	struct pd_event ev;
+	struct co_pass p = { .r = r, .mask = r->opts.coalesce };
 	int ret;
 
 	report__coalesce_free(r);
-	if (!mask)
+	if (!p.mask)
 		return 0;
-	co = r->co = xcalloc(1, sizeof(*co));
-	co->model = c2c__new(r->line_size);
+	p.co = r->co = xcalloc(1, sizeof(*p.co));
+	p.co->model = c2c__new(r->line_size);
 	for (size_t i = 0; i < nr_lines && i < r->nr_lines; i++)
-		htab__add(&keys, (uint32_t)cl_key__hash(&r->lines[i]->key), (uint32_t)i);
+		htab__add(&p.keys, (uint32_t)cl_key__hash(&r->lines[i]->key), (uint32_t)i);
 	ret = pd_reader__rewind(r->reader);
-	pd_reader__skip_samples(r->reader, false);
-	while (ret >= 0 && (ret = pd_reader__next(r->reader, &ev)) > 0) {
-		const struct report_event *e;
-		struct c2c_sample cs;
-		uint32_t hash, i;
-		size_t pos;
-		bool ours = false;
-		uint64_t h;
-
-		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
-			continue;
-		report__key_sample(r, &ev, e, &cs);
-		if (r->alloc_shim && report__tool_sample(r, &cs))
-			continue;
-		hash = cs.key_hash;
-		pos = htab__start(&keys, hash);
-		while (!ours && (i = htab__next(&keys, hash, &pos)) != HTAB_NONE)
-			ours = cl_key__equal(&r->lines[i]->key, &cs.key);
-		if (!ours)
-			continue;
-		h = ident_hash(mask, &cs);
-		remember(co, h, mask, &cs);
-		cs.ip = h;
-		c2c__add(co->model, &cs);
-	}
-	htab__exit(&keys);
+	if (ret >= 0)
+		ret = report__rekey(r, co_sample, &p);
+	htab__exit(&p.keys);
 	/* every line the samples reached, whatever the mode counts in them */
-	co->nr_lines = c2c__sort(co->model, r->mode, true, &co->lines);
+	p.co->nr_lines = c2c__sort(p.co->model, r->mode, true, &p.co->lines);
+	return ret < 0 ? ret : 0;
+}
+
+struct regroup_pass {
+	const struct cl_key *line;
+	enum report_coalesce by;
+	struct c2c *c;
+};
+
+/* A sample of the line into its regrouped model: the row identity is
+ * (offset, iaddr), the grouping goes there. */
+static void regroup_sample(void *arg, struct c2c_sample *cs)
+{
+	struct regroup_pass *p = arg;
+
+	if (!cl_key__equal(&cs->key, p->line))
+		return;
+	cs->ip = p->by == COALESCE_PID ? cs->pid : p->by == COALESCE_TID ? cs->tid : 0;
+	cs->code_map = NULL;
+	cs->code_object = NULL;
+	c2c__add(p->c, cs);
+}
+
+int report__regroup(struct report *r, enum report_coalesce by, const struct cl_key *line, struct c2c **out)
+{
+	struct regroup_pass p = { .line = line, .by = by };
+	int ret;
+
+	*out = NULL;
+	if (by == COALESCE_IADDR || by >= COALESCE__NR)
+		return -EINVAL;
+	ret = pd_reader__rewind(r->reader);
+	if (ret < 0)
+		return ret;
+	p.c = c2c__new(r->line_size);
+	ret = report__rekey(r, regroup_sample, &p);
+	*out = p.c;
 	return ret < 0 ? ret : 0;
 }
 

@@ -4,16 +4,8 @@
 #include <string.h>
 #include "report/columns.h"
 #include "report/report_int.h"
+#include "report/verdict.h"
 #include "util/util.h"
-
-const char *line_object(const struct c2c_line *l)
-{
-	if (l->object && *l->object)
-		return l->object;
-	if (l->key.kind == CL_KERNEL)
-		return "[kernel]";
-	return "[unknown]";
-}
 
 size_t nodes__scnprintf(const struct report *r, const struct u32set *nodes, const struct u32set *cpus,
 			bool with_cpus, char *buf, size_t size)
@@ -173,42 +165,6 @@ static struct col_value col_key(const struct report *r, const struct c2c_line *l
 {
 	cl_key__scnprintf(&l->key, r->maps, buf, size);
 	return text;
-}
-
-const char *object_base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	if (!strncmp(path, "[kernel.kallsyms]", 17))
-		return "[kernel]";
-	/* "//anon", "//shm": the kind of memory, said the same everywhere */
-	if (!strncmp(path, "//", 2))
-		return path;
-	return b && b[1] ? b + 1 : path;
-}
-
-/* The row the line's metric comes from most (the first of equals). */
-const struct c2c_row *hottest_row(const struct report *r, const struct c2c_line *l)
-{
-	const struct c2c_row *rows = c2c_line__rows(l), *best = NULL;
-	uint64_t best_m = 0;
-
-	for (size_t i = 0; i < l->nr_rows; i++) {
-		uint64_t m = c2c_stats__metric(&rows[i].stats, r->mode);
-
-		if (!best || m > best_m) {
-			best = &rows[i];
-			best_m = m;
-		}
-	}
-	return best;
-}
-
-bool line_data_symbol(const struct report *r, const struct c2c_line *l, struct data_loc *out)
-{
-	const struct c2c_row *row = hottest_row(r, l);
-
-	return report__data_name(r, l, row ? row->offset : 0, out) && out->sym;
 }
 
 /* The data symbol the line's hottest offset is in, and the object: "counters (prog)". */

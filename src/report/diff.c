@@ -9,38 +9,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/coalesce.h"
 #include "report/columns.h"
+#include "report/diff.h"
 #include "report/report_int.h"
 #include "util/util.h"
-
-size_t report__line_name(const struct report *r, const struct c2c_line *l, char *buf, size_t size)
-{
-	const struct c2c_row *row = hottest_row(r, l);
-	struct data_loc d;
-	struct heap_ref h;
-	struct row_names nm;
-	char func[128], src[128];
-
-	/* a symbol's name survives a rebuild; its object's path may not */
-	if (line_data_symbol(r, l, &d))
-		return scnprintf(buf, size, "%s", d.sym);
-	if (row && report__row_heap(r, l, row, &h)) {
-		report__heap_site(r, h.obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
-		return scnprintf(buf, size, "%s (heap)", func);
-	}
-	if (row) {
-		report__row_names(r, l, row, &nm);
-		if (nm.code_ok && nm.code.func)
-			return scnprintf(buf, size, "%s via %s", object_base_name(line_object(l)),
-					 nm.code.inl_func ? nm.code.inl_func : nm.code.func);
-	}
-	/* a file's bytes without a symbol (a stripped binary): where in the
-	 * file, which a renamed copy of it keeps */
-	if (l->data_map && l->data_map->name && l->data_map->name[0] == '/' && l->addr >= l->data_map->start)
-		return scnprintf(buf, size, "%s+%#" PRIx64, object_base_name(line_object(l)),
-				 l->addr - l->data_map->start + l->data_map->pgoff);
-	return scnprintf(buf, size, "%s", object_base_name(line_object(l)));
-}
 
 static struct diff_entry *entry(struct report_diff *d, const char *name)
 {

@@ -21,8 +21,14 @@
 #include <string.h>
 #include "hitm/datasrc.h"
 #include "names/names.h"
+#include "report/callchain.h"
+#include "report/coalesce.h"
 #include "report/columns.h"
+#include "report/diff.h"
+#include "report/layout.h"
+#include "report/output.h"
 #include "report/report_int.h"
+#include "report/verdict.h"
 #include "util/htab.h"
 #include "util/util.h"
 

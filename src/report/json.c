@@ -8,9 +8,15 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "report/columns.h"
 #include "perfdata/alloc.h"
+#include "report/callchain.h"
+#include "report/coalesce.h"
+#include "report/columns.h"
+#include "report/diff.h"
+#include "report/layout.h"
+#include "report/output.h"
 #include "report/report_int.h"
+#include "report/verdict.h"
 #include "util/util.h"
 
 #define JSON_VERSION 1

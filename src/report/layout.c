@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "names/names.h"
+#include "report/layout.h"
 #include "report/report_int.h"
 #include "util/util.h"
 

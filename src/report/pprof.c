@@ -20,9 +20,13 @@
 #include <string.h>
 #include <zlib.h>
 #include "names/names.h"
+#include "report/callchain.h"
+#include "report/coalesce.h"
 #include "report/columns.h"
+#include "report/output.h"
 #include "report/pprof/profile.pb-c.h"
 #include "report/report_int.h"
+#include "report/verdict.h"
 #include "util/htab.h"
 #include "util/util.h"
 

@@ -91,6 +91,10 @@ struct pd_event;
 bool report__tool_sample(const struct report *r, const struct c2c_sample *cs);
 void report__key_sample(const struct report *r, const struct pd_event *ev, const struct report_event *e,
 			struct c2c_sample *cs);
+/* Every memory sample from the reader's position on (rewind first), keyed
+ * as pass 2 keyed it, to fn (the allocation shim's own left out): 0 at
+ * the end, or the stream's error (fn saw what was read before it). */
+int report__rekey(struct report *r, void (*fn)(void *arg, struct c2c_sample *cs), void *arg);
 /* The event of a sample, if it has data addresses; else NULL. */
 const struct report_event *report__sample_event(const struct report *r, const struct pd_event *ev);
 /* callchain.c: callers per row identity (with call graphs on and stacks in
@@ -117,5 +121,64 @@ size_t stack_tab__nr(const struct stack_tab *t);
 uint32_t stack_tab__names(struct report *r, const struct stack_tab *t, uint32_t id, bool ret, const char **out,
 			  uint32_t max);
 struct strtab *report__strs(struct report *r);
+
+/* model.c: the tag of a sample s in the range of the freed object o (the
+ * object it is being made into, the allocator's bookkeeping, or o: a use
+ * after free); imap the code's mapping, t the sample's time. */
+uint32_t report__freed_tag(const struct report *r, const struct pd_sample_core *s, const struct map_desc *imap,
+			   uint64_t t, const struct heap_obj *o);
+
+static inline int32_t report_cpu_node(const struct pd_info *info, uint32_t cpu)
+{
+	if (info->cpu_node && cpu < info->nr_cpu_node)
+		return info->cpu_node[cpu];
+	return -1;
+}
+
+/* Keys sample s of event e and fills cs: what pass 2 counts, and what a
+ * re-reading for another grouping of rows counts again. */
+static inline void report_key_sample(const struct report *r, const struct pd_sample_core *s, const struct report_event *e,
+			      struct c2c_sample *cs)
+{
+	const struct map_desc *dmap, *imap;
+	uint64_t t = r->use_time ? s->time : s->seq;
+
+	/* every field is set below: no clearing first */
+	dmap = maps__key(r->maps, s->pid, s->addr, t, s->cpumode, r->line_size, &cs->key);
+	if (cs->key.kind == CL_KERNEL && !dmap)
+		dmap = maps__find(r->maps, KERNEL_PID, s->addr, t);
+	imap = maps__find(r->maps, s->cpumode == PERF_RECORD_MISC_KERNEL ? KERNEL_PID : s->pid, s->ip, t);
+	if (!imap && s->cpumode != PERF_RECORD_MISC_KERNEL)
+		imap = maps__find(r->maps, KERNEL_PID, s->ip, t);
+
+	cs->data_src = e->has_data_src ? s->data_src : 0;
+	cs->no_datasrc = !e->has_data_src;
+	cs->addr = s->addr;
+	cs->ip = s->ip;
+	cs->weight = e->has_weight ? s->weight : 0;
+	cs->pid = s->pid;
+	cs->tid = s->tid;
+	cs->cpu = s->cpu;
+	cs->node = report_cpu_node(pd_reader__info(r->reader), s->cpu);
+	cs->cpumode = s->cpumode;
+	/* kernel memory has no mmap records beyond the text and modules (the
+	 * direct map, vmalloc): a kernel data address is mapped by definition */
+	cs->mapped = (dmap || cs->key.kind == CL_KERNEL) && imap;
+	cs->object = dmap ? dmap->name : NULL;
+	cs->code_object = imap ? imap->name : NULL;
+	cs->time = t;
+	cs->data_map = dmap;
+	cs->code_map = imap;
+	cs->tag = 0;
+	cs->resolved = false;
+	/* hashed here, beside the keying, not on the counting thread */
+	cs->key_hash = (uint32_t)cl_key__hash(&cs->key);
+	if (r->heap && cs->key.kind != CL_KERNEL) {
+		/* rows keep apart the objects an address held over time */
+		const struct heap_obj *o = heap__find(r->heap, s->pid, s->addr, t);
+
+		cs->tag = !o ? 0 : o->freed ? report__freed_tag(r, s, imap, t, o) : o->key;
+	}
+}
 
 #endif

@@ -8,10 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/callchain.h"
+#include "report/coalesce.h"
 #include "report/columns.h"
+#include "report/diff.h"
+#include "report/layout.h"
+#include "report/output.h"
 #include "report/report_int.h"
-
+#include "report/verdict.h"
 #include "util/util.h"
+
 
 #define WIDTH 160
 

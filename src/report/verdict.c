@@ -29,7 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "names/names.h"
+#include "report/coalesce.h"
 #include "report/report_int.h"
+#include "report/verdict.h"
 #include "util/util.h"
 
 static const char *const verdict_words[] = {

@@ -17,12 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/callchain.h"
+#include "report/coalesce.h"
 #include "report/columns.h"
+#include "report/layout.h"
 #include "report/report.h"
-#include "util/util.h"
+#include "report/verdict.h"
 #include "tui/browser.h"
 #include "tui/term.h"
 #include "tui/tui.h"
+#include "util/util.h"
 
 #define MAX_COLS 40
 #define STRIP_MAX 256           /* longest line drawn as a byte strip */

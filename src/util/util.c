@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "util/htab.h"
 #include "util/util.h"
 
 static void oom(size_t n)
@@ -255,60 +254,6 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
 		h *= 0x100000001b3ULL;
 	}
 	return hash64(h);
-}
-
-/* Owned strings, ids index strs[] from 1, found through htab.h. */
-struct strtab {
-	char **strs;            /* [0] unused */
-	size_t nr, alloc;
-	struct htab idx;        /* entry i is id i + 1 */
-};
-
-struct strtab *strtab__new(void)
-{
-	struct strtab *t = xcalloc(1, sizeof(*t));
-
-	t->nr = 1;
-	t->alloc = 16;
-	t->strs = xcalloc(t->alloc, sizeof(*t->strs));
-	htab__init(&t->idx, 64, 50, false);
-	return t;
-}
-
-void strtab__delete(struct strtab *t)
-{
-	if (!t)
-		return;
-	for (size_t i = 1; i < t->nr; i++)
-		free(t->strs[i]);
-	free(t->strs);
-	htab__exit(&t->idx);
-	free(t);
-}
-
-const char *strtab__intern(struct strtab *t, const char *s, uint64_t *idp)
-{
-	uint32_t hash = (uint32_t)hash_bytes(s, strlen(s), 0), i;
-	size_t pos = htab__start(&t->idx, hash);
-
-	while ((i = htab__next(&t->idx, hash, &pos)) != HTAB_NONE) {
-		if (!strcmp(t->strs[i + 1], s)) {
-			if (idp)
-				*idp = i + 1;
-			return t->strs[i + 1];
-		}
-	}
-	xgrow((void **)&t->strs, &t->alloc, t->nr + 1, sizeof(*t->strs));
-	t->strs[t->nr] = xstrdup(s);
-	htab__insert(&t->idx, pos, hash, (uint32_t)(t->nr - 1));
-	if (idp)
-		*idp = t->nr;
-	return t->strs[t->nr++];
-}
-
-const char *strtab__str(const struct strtab *t, uint64_t id)
-{
-	return id && id < t->nr ? t->strs[id] : NULL;
 }
 
 static uint64_t key_at(const void *p)

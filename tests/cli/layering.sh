@@ -3,7 +3,8 @@
 # The source tree's stages (src/*/README.md): a folder includes its own
 # headers and those of the stages below it, never above, and never another
 # stage's *_int.h (a struct's fields); its objects call only functions
-# defined in its own stage or below. Checked on the sources
+# defined in its own stage or below, and no two files of a stage use each
+# other, directly or around a circle. Checked on the sources
 # (#include lines) and on the built objects (undefined symbols, nm).
 . tests/cli/lib.inc
 
@@ -97,5 +98,8 @@ for name in $(sed -n 's/^#define [LR]C_[A-Z0-9_]* { "\([^"]*\)".*/\1/p' src/repo
 		grep -q "strcmp(.*\"$n\")" "$f" && { echo "$f compares a name with the column \"$n\" (columns.c's traits say it)"; bad=1; }
 	done
 done
+# no circle between the files of a stage either: each file of src/report,
+# src/names, src/util... uses only files below it
+python3 "$TOP/tests/cli/file-cycles.py" "$obj" $(cd "$obj" && ls -d */ | tr -d /) || bad=1
 [ $bad = 0 ] && echo "layering: ok"
 exit $bad

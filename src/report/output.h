@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report's renderings into files: stdio.c, json.c, pprof.c, html.c.
+ */
+#ifndef C2CSCAN_REPORT_OUTPUT_H
+#define C2CSCAN_REPORT_OUTPUT_H
+
+#include "report/report.h"
+
+size_t report__fprintf_stdio(const struct report *r, FILE *fp);
+size_t report__fprintf_json(const struct report *r, FILE *fp);
+/* The view as a pprof profile (profile.proto, gzipped) in path (pprof.c);
+ * 0, or -1 with a sentence in err. */
+int report__write_pprof(const struct report *r, const char *path, char *err, size_t errsize);
+/* The view as one self-contained HTML page in path (html.c; a pass over
+ * the samples for the time lines); 0, or -1 with a sentence in err. */
+int report__write_html(struct report *r, const char *path, char *err, size_t errsize);
+
+#endif
