@@ -5,6 +5,7 @@
 #define C2CSCAN_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
@@ -13,6 +14,10 @@ int cmd_diff(int argc, char **argv);
 
 struct option;
 struct report_opts;
+
+/* The "can this machine record memory samples" diagnosis (check, and record
+ * when it cannot), one "key : value" line each; true when it can. */
+bool cli__mem_diagnosis(FILE *fp, int procmap_query_err, int sw_err);
 
 /* "c2cscan CMD: " + fmt (with arg) and where the options are listed, one
  * line on stderr (as an unknown option's); returns the usage exit status

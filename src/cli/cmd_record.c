@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "perfdata/perf_data.h"
 #include "record/record.h"
+#include "record/synth.h"
 #include "util/util.h"
 
 static const char record_usage[] =
@@ -321,10 +323,192 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 	return -1;
 }
 
+/* How much of what record says is shown: errors and warnings always,
+ * what was done without -q, how with -v. */
+enum { SAY_ALWAYS, SAY_INFO, SAY_VERBOSE };
+
+static int say_level(enum record_msg_kind k)
+{
+	if (k >= RM_EVENT_OPENED)
+		return SAY_VERBOSE;
+	if (k >= RM_CPU_UNCOVERED)
+		return SAY_INFO;
+	return SAY_ALWAYS;
+}
+
+/* Every message of the recording (record/record.h), worded here; one line
+ * each on stderr, "c2cscan record: " first (the diagnosis of a machine
+ * without a memory PMU is c2cscan check's). */
+static void say(void *arg, const struct record_msg *m)
+{
+	const struct record_opts *o = arg;
+	const uint64_t *n = m->n;
+	const char *err = m->err ? strerror(-m->err) : "";
+	int level = say_level(m->kind);
+
+	if ((level == SAY_INFO && o->quiet) || (level == SAY_VERBOSE && !o->verbose))
+		return;
+	fputs("c2cscan record: ", stderr);
+	switch (m->kind) {
+	case RM_NO_MEMORY_PMU:
+		fprintf(stderr, "this machine cannot sample memory accesses%s:\n",
+			m->err == -EOPNOTSUPP ? " with c2cscan" : "");
+		cli__mem_diagnosis(stderr, synth__query_probe(), 0);
+		fprintf(stderr, "c2cscan record: --emulate models the contention of a program built with "
+			"-fsanitize=thread instead; -e page-faults records the data address of every page fault\n");
+		return;
+	case RM_EVENT_SPE:
+		fprintf(stderr, "event '%s': Arm SPE writes an AUX trace that c2cscan cannot decode yet; record with "
+			"'perf c2c record' and read that file with 'c2cscan report'", m->s[0]);
+		break;
+	case RM_EVENT_UNKNOWN:
+		fprintf(stderr, "event '%s': %s", m->s[0],
+			m->err == -ENODEV ? "no such PMU in /sys/bus/event_source/devices" :
+			m->err == -ENOENT ? "unknown term (see the PMU's format/ and events/ in sysfs)" :
+			"unknown event (page-faults, minor-faults, major-faults, mem-loads, mem-stores, ibs_op, "
+			"or PMU/terms/)");
+		break;
+	case RM_BAD_CPU_LIST:
+		fprintf(stderr, "bad CPU list '%s' (CPUs 0-%llu)", m->s[0], (unsigned long long)n[0]);
+		break;
+	case RM_NO_PROCESS:
+		fprintf(stderr, "-p %llu: no such process", (unsigned long long)n[0]);
+		break;
+	case RM_NO_THREAD:
+		fprintf(stderr, "-t %llu: no such thread", (unsigned long long)n[0]);
+		break;
+	case RM_CANNOT_RUN:
+		fprintf(stderr, "cannot run '%s': %s", m->s[0], err);
+		break;
+	case RM_SYSCALL:
+		fprintf(stderr, "%s: %s", m->s[0], err);
+		break;
+	case RM_OUTPUT:
+		fprintf(stderr, "cannot write %s: %s", m->s[0], err);
+		break;
+	case RM_OPEN:
+		fprintf(stderr, "%s%s", n[0] ? "" : "cannot open ", m->s[0]);
+		break;
+	case RM_FAILED:
+		fputs(m->s[0], stderr);
+		break;
+	case RM_TOO_MANY_EVENTS:
+		fputs("--alloc: too many events", stderr);
+		break;
+	case RM_ALLOC_FN_TARGET:
+		fputs("--alloc-fn: give the process (-p) or the command whose functions to probe", stderr);
+		break;
+	case RM_SYNTH:
+		fprintf(stderr, "synthesizing maps: %s", err);
+		break;
+	case RM_WRITE:
+		fprintf(stderr, "writing %s failed: %s; recording stopped (the file holds the records written "
+			"before%s)", m->s[0], err,
+			n[0] ? ", but its header could not be written: it is not readable" : " and is readable");
+		break;
+	case RM_LOST:
+		fprintf(stderr, "lost %llu samples: raise -m or lower -F (or raise -c)", (unsigned long long)n[0]);
+		break;
+	case RM_THROTTLED:
+		fprintf(stderr, "the kernel throttled sampling %llu times (kernel.perf_event_max_sample_rate): "
+			"lower -F or raise -c", (unsigned long long)n[0]);
+		break;
+	case RM_BUILDCACHE_FAILED:
+		fprintf(stderr, "could not keep %llu objects in the build-id cache (~/.debug): after a rebuild their "
+			"names are lost", (unsigned long long)n[0]);
+		break;
+	case RM_ALLOC_NONE:
+		fputs("--alloc: no allocation events: the shim did not load (a setuid program?) or the program "
+		      "ended before writing them (_exit, a signal)", stderr);
+		break;
+	case RM_ALLOC_DROPPED:
+		fprintf(stderr, "--alloc: %llu allocation events past the limit of %llu were dropped (the file says "
+			"so; heap objects of the run's end are unnamed)", (unsigned long long)n[0],
+			(unsigned long long)n[1]);
+		break;
+	case RM_EMU_BAD:
+		fprintf(stderr, "--emulate: %llu samples of an unknown class and %llu cut chunks skipped",
+			(unsigned long long)n[0], (unsigned long long)n[1]);
+		break;
+	case RM_EMU_NONE:
+		fputs("--emulate: no emulated samples: the command is not built with -fsanitize=thread (GCC or "
+		      "Clang), or it ended before writing them (_exit, a signal)", stderr);
+		break;
+	case RM_COMMAND_EXIT:
+		fprintf(stderr, "the command exited with status %llu", (unsigned long long)n[0]);
+		break;
+	case RM_COMMAND_SIGNAL:
+		fprintf(stderr, "the command was killed by signal %llu (%s)%s", (unsigned long long)n[0],
+			strsignal((int)n[0]), n[1] ? ", core dumped" : "");
+		break;
+	case RM_CPU_UNCOVERED:
+		fprintf(stderr, "warning: CPU %llu (and maybe others) has no memory event: accesses made there are "
+			"not sampled", (unsigned long long)n[0]);
+		break;
+	case RM_USER_ONLY:
+		fprintf(stderr, "%s: kernel sampling not permitted (perf_event_paranoid %lld): user space only",
+			m->s[0], (long long)n[0]);
+		break;
+	case RM_EXE_ALLOCATOR:
+		fprintf(stderr, "--alloc: %s has an allocator of its own (a sanitizer's runtime?): probing it "
+			"(uprobes, about 7 us a call)", m->s[0]);
+		break;
+	case RM_ALLOC_EVENTS:
+		fprintf(stderr, "%llu allocation events from %llu process(es), %.1f bytes each in the file",
+			(unsigned long long)n[0], (unsigned long long)n[1], m->x);
+		break;
+	case RM_EMU_SAMPLES:
+		fprintf(stderr, "%llu emulated samples from %llu process(es) (a coherence model over the accesses "
+			"of a -fsanitize=thread build)", (unsigned long long)n[0], (unsigned long long)n[1]);
+		break;
+	case RM_SUMMARY: {
+		int k = 0;
+
+		fprintf(stderr, "%llu samples (", (unsigned long long)n[0]);
+		for (int i = 0; i < m->nr_names; i++)
+			fprintf(stderr, "%s%s", k++ ? ", " : "", m->names[i]);
+		if (n[1])
+			fprintf(stderr, "%s%llu allocator probes", k++ ? ", " : "", (unsigned long long)n[1]);
+		if (n[2])
+			fprintf(stderr, "%s%s", k++ ? ", " : "", PD_EMU_EVENT_NAME);
+		fprintf(stderr, ") written to %s (%.1f MB)", m->s[0], m->x);
+		break;
+	}
+	case RM_EVENT_OPENED:
+		fprintf(stderr, "event %s: type %llu config %#llx config1 %#llx precise %llu sample_type %#llx %s %llu "
+			"on %llu fds%s", m->s[0], (unsigned long long)n[0], (unsigned long long)n[1],
+			(unsigned long long)n[2], (unsigned long long)n[3], (unsigned long long)n[4],
+			n[5] ? "freq" : "period", (unsigned long long)n[6],
+			(unsigned long long)(n[7] & ~(1ULL << 63)), n[7] >> 63 ? ", tracking" : "");
+		break;
+	case RM_BUFFERS:
+		fprintf(stderr, "%llu ring buffers of %llu KiB", (unsigned long long)n[0], (unsigned long long)n[1]);
+		break;
+	case RM_SYNTHESIZED:
+		fprintf(stderr, "synthesized %llu processes, %llu threads, %llu maps with %s in %.1f ms",
+			(unsigned long long)n[0], (unsigned long long)n[1], (unsigned long long)n[2], m->s[0], m->x);
+		break;
+	case RM_PROBES:
+		fprintf(stderr, "--alloc: %llu uprobes", (unsigned long long)n[0]);
+		break;
+	case RM_BUILDIDS:
+		fprintf(stderr, "build-ids of %llu of %llu mapped objects (and the kernel's)%s",
+			(unsigned long long)n[0], (unsigned long long)n[1], n[2] ? "; more were not noted" : "");
+		break;
+	case RM_BUILDCACHE:
+		fprintf(stderr, "build-id cache (~/.debug): %llu objects copied, %llu there already",
+			(unsigned long long)n[0], (unsigned long long)n[1]);
+		break;
+	}
+	fputc('\n', stderr);
+}
+
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { .out = "perf.data" };
+	struct record_opts o = { .out = "perf.data", .say = say };
 	int ret = parse_options(argc, argv, &o);
+
+	o.say_arg = &o;
 
 	if (ret < 0)
 		ret = record__run(&o, optind < argc ? argv + optind : NULL, argc, argv);

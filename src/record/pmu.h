@@ -49,6 +49,8 @@ struct mem_pmu {
 
 /* Tests point this at a fake tree; NULL restores /sys/bus/event_source/devices. */
 void pmu__set_sysfs_root(const char *root);
+/* Where the PMUs are looked for (sysfs, or the tests' tree). */
+const char *pmu__sysfs_root(void);
 
 /* sysfs type number of a PMU, or -ENOENT. */
 int pmu__type(const char *pmu);
@@ -82,11 +84,5 @@ long pmu__paranoid(void);
 uint64_t pmu__cap_eff(void);
 bool pmu__cap_perfmon(void);
 bool pmu__cap_sys_admin(void);
-
-/*
- * The "can this machine record memory samples" diagnosis, one "key : value"
- * line each. Returns true when it can.
- */
-bool mem_diagnosis__fprintf(FILE *fp, int procmap_query_err, int sw_err);
 
 #endif

@@ -22,6 +22,65 @@
 
 enum call_graph { CALL_GRAPH_NONE, CALL_GRAPH_FP, CALL_GRAPH_DWARF };
 
+/* What record has to say, as it happens: its kind and its facts; the
+ * command line words and prints it (cli/cmd_record.c), and decides by the
+ * kind what -q and -v show. */
+enum record_msg_kind {
+	/* errors: the recording did not happen or stopped */
+	RM_NO_MEMORY_PMU,       /* err: -EOPNOTSUPP (a PMU c2cscan cannot read), else none */
+	RM_EVENT_SPE,           /* s[0]: an Arm SPE event */
+	RM_EVENT_UNKNOWN,       /* s[0]: the event; err: -ENODEV no such PMU, -ENOENT unknown term, else unknown */
+	RM_BAD_CPU_LIST,        /* s[0]: -C's list; n[0]: the last CPU */
+	RM_NO_PROCESS,          /* n[0]: -p's pid */
+	RM_NO_THREAD,           /* n[0]: -t's tid */
+	RM_CANNOT_RUN,          /* s[0]: the command; err */
+	RM_SYSCALL,             /* s[0]: "pipe", "fork"; err */
+	RM_OUTPUT,              /* s[0]: the output file; err: it cannot be written */
+	RM_OPEN,                /* s[0]: why the events could not be opened (one sentence); n[0]: 1 a
+				 * target is gone rather than refused */
+	RM_FAILED,              /* s[0]: why (one sentence: --alloc, --emulate's setup) */
+	RM_TOO_MANY_EVENTS,     /* --alloc's probes and -e's events are more than a recording takes */
+	RM_ALLOC_FN_TARGET,     /* --alloc-fn without -p or a command */
+	RM_SYNTH,               /* err: synthesizing the maps failed */
+	RM_WRITE,               /* s[0]: the file; err; n[0]: 1 its header is not written either */
+	/* warnings: the recording is incomplete (said with -q too) */
+	RM_LOST,                /* n[0]: samples lost */
+	RM_THROTTLED,           /* n[0]: times */
+	RM_BUILDCACHE_FAILED,   /* n[0]: objects not kept in ~/.debug */
+	RM_ALLOC_NONE,          /* --alloc: the shim wrote nothing */
+	RM_ALLOC_DROPPED,       /* n[0]: allocation events dropped past the limit n[1] */
+	RM_EMU_BAD,             /* n[0]: samples of an unknown class, n[1]: cut chunks */
+	RM_EMU_NONE,            /* --emulate: no process wrote samples */
+	RM_COMMAND_EXIT,        /* n[0]: the command's exit status (not 0) */
+	RM_COMMAND_SIGNAL,      /* n[0]: the signal that killed it; n[1]: 1 it dumped core */
+	/* what was done (not with -q) */
+	RM_CPU_UNCOVERED,       /* n[0]: a CPU no memory event covers */
+	RM_USER_ONLY,           /* s[0]: an event kernel sampling was refused to; n[0]: perf_event_paranoid */
+	RM_EXE_ALLOCATOR,       /* s[0]: the executable whose own allocator is probed */
+	RM_ALLOC_EVENTS,        /* n[0]: allocation events, n[1]: processes; x: bytes each */
+	RM_EMU_SAMPLES,         /* n[0]: emulated samples, n[1]: processes */
+	RM_SUMMARY,             /* n[0]: samples; names: the events; n[1]: allocator probes; n[2]: 1
+				 * emulated; s[0]: the file; x: its size, MB */
+	/* what was opened and how (-v) */
+	RM_EVENT_OPENED,        /* s[0]: the event; n[]: type, config, config1, precise, sample_type,
+				 * 1 by frequency, the period or frequency, fds; n[7] bit 0: tracking */
+	RM_BUFFERS,             /* n[0]: ring buffers, n[1]: KiB each */
+	RM_SYNTHESIZED,         /* n[0..2]: processes, threads, maps; s[0]: the method; x: ms */
+	RM_PROBES,              /* n[0]: uprobes */
+	RM_BUILDIDS,            /* n[0]: build-ids written, n[1]: objects mapped, n[2]: 1 more were not noted */
+	RM_BUILDCACHE,          /* n[0]: objects copied to ~/.debug, n[1]: there already */
+};
+
+struct record_msg {
+	enum record_msg_kind kind;
+	int err;                        /* a negative errno, where one says why */
+	const char *s[2];
+	uint64_t n[8];
+	double x;
+	const char *const *names;       /* RM_SUMMARY */
+	int nr_names;
+};
+
 struct record_opts {
 	const char *out;                /* output file (an old one becomes FILE.old) */
 	char *events[RECORD_MAX_EVENTS]; /* -e, one event each; owned (record_opts__exit) */
@@ -44,6 +103,10 @@ struct record_opts {
 	const char *cpus;               /* -C list, checked against this machine's CPUs */
 	double duration;
 	enum synth_method synth;
+	/* where messages go (NULL: nowhere); called on record__run's thread,
+	 * and in a forked child for RM_CANNOT_RUN */
+	void (*say)(void *arg, const struct record_msg *m);
+	void *say_arg;
 };
 
 /* Adds the events of "a,b,cpu/x,y/P": commas inside PMU/.../ belong to the
@@ -51,13 +114,14 @@ struct record_opts {
 int record_opts__add_events(struct record_opts *o, const char *list);
 void record_opts__exit(struct record_opts *o);
 
-/* Records what o says. cmd: the command to launch and its arguments
- * (NULL-terminated) or NULL; argv: the whole command line (the file's
- * CMDLINE feature). Prints its one-line errors, warnings and summary to
- * stderr; returns the process exit status. */
 /* The user registers --call-graph dwarf samples (perf's numbers for this
  * machine's arch; 0 where it is not supported). */
 uint64_t record__unwind_regs(void);
+/* Records what o says. cmd: the command to launch and its arguments
+ * (NULL-terminated) or NULL; argv: the whole command line (the file's
+ * CMDLINE feature). Says its errors, warnings and summary through o->say;
+ * returns the process exit status (the launched command's, 1 when the
+ * recording failed). */
 int record__run(const struct record_opts *o, char *const *cmd, int argc, char **argv);
 
 #endif

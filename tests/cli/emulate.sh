@@ -75,6 +75,8 @@ if command -v perf >/dev/null 2>&1; then
 fi
 # Clang links its runtime into the executable: the hooks are redirected;
 # it instruments x++ as a write only, so the counters bounce as store HITMs
+# (main's reads of them at the end may be a load HITM or two, when its
+# thread's sampling phase falls there)
 # (DWARF 5 locations: the members named through .debug_addr)
 clang_bin=$TOP/$B/progs/counters-clang-tsan
 if [ -x "$clang_bin" ]; then
@@ -84,7 +86,7 @@ if [ -x "$clang_bin" ]; then
 	"$C2CSCAN" report --json -i c.data >c.json 2>err || fail "report clang: $(cat err)"
 	expect_eq "clang: verdicts" "$(json_get c.json 'sorted((l["verdict"], sorted(set(o["data_member"] for o in l["offsets"]))) for l in j["cachelines"])')" \
 		"[('false sharing', ['counters.consumed', 'counters.produced']), ('true sharing', ['lockbox.hits'])]"
-	expect_eq "clang: the counters' contention is store HITMs" "$(json_get c.json '[(l["tot_hitm"], l["st_hitm"] > 0) for l in j["cachelines"] if l["verdict"] == "false sharing"]')" "[(0, True)]"
+	expect_eq "clang: the counters' contention is store HITMs" "$(json_get c.json '[(l["tot_hitm"] <= 2, l["st_hitm"] > 100) for l in j["cachelines"] if l["verdict"] == "false sharing"]')" "[(True, True)]"
 	json_get c.json '[l["advice"] for l in j["cachelines"] if l["verdict"] == "false sharing"][0]' |
 		grep -q "^counters.produced (written by tid [0-9]*) and counters.consumed (tid [0-9]*) share a line: align counters.consumed to 64" ||
 		fail "clang: advice: $(json_get c.json '[l["advice"] for l in j["cachelines"]]')"

@@ -98,6 +98,15 @@ for name in $(sed -n 's/^#define [LR]C_[A-Z0-9_]* { "\([^"]*\)".*/\1/p' src/repo
 		grep -q "strcmp(.*\"$n\")" "$f" && { echo "$f compares a name with the column \"$n\" (columns.c's traits say it)"; bad=1; }
 	done
 done
+# record is a silent library: what it has to say goes to its caller
+# (struct record_msg), worded and printed by cli/cmd_record.c
+for o in "$obj"/record/*.o; do
+	for s in $(nm -u "$o" | awk '{ print $2 }' |
+		grep -E '^(__)?(v?f?printf|puts|fputs|fputc|putc|putchar|perror|fwrite)(_chk)?$'); do
+		echo "${o#$TOP/}: calls $s: record prints nothing (struct record_msg, cli/cmd_record.c)"
+		bad=1
+	done
+done
 # no circle between the files of a stage either: each file of src/report,
 # src/names, src/util... uses only files below it
 python3 "$TOP/tests/cli/file-cycles.py" "$obj" $(cd "$obj" && ls -d */ | tr -d /) || bad=1
