@@ -218,11 +218,16 @@ int obj__at(struct symbols *s, const struct map_desc *map, uint64_t addr, bool b
 	    uint64_t *vaddr);
 int obj__vaddr(const struct obj *o, const struct map_desc *map, uint64_t addr, bool beyond_file,
 	       uint64_t *vaddr);
+/* The kernel's image (vmlinux, --vmlinux), opened on first use. */
+struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map);
+/* The symbol a kernel map record is relative to (KASLR), or NULL. */
+const char *kmap_ref_symbol(const struct map_desc *map);
+
+/* code.c: ELF symbols, kallsyms, DWARF subprograms by address */
 const struct esym *esym_find(struct obj *o, uint64_t vaddr, bool data, uint64_t *off);
 void ksyms_load(struct symbols *s);
 void ksyms_check(struct symbols *s, const struct map_desc *map);
 const struct ksym *ksym_find(const struct symbols *s, uint64_t addr);
-struct obj *vmlinux_get(struct symbols *s, const struct map_desc *map);
 bool map_is_anon(const struct map_desc *map);
 const struct subp *subp_lookup(struct obj *o, uint64_t vaddr);
 
