@@ -316,7 +316,7 @@ bool c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, 
 }
 
 const struct c2c_stat_field c2c_stat_fields[] = {
-#define ENTRY(member, name) { name, offsetof(struct c2c_stats, member) },
+#define ENTRY(member, name, label) { name, label, offsetof(struct c2c_stats, member) },
 	C2C_STATS_FIELDS(ENTRY)
 #undef ENTRY
 };
@@ -324,14 +324,14 @@ const size_t c2c_nr_stat_fields = ARRAY_SIZE(c2c_stat_fields);
 
 void c2c_stats__add(struct c2c_stats *dst, const struct c2c_stats *src)
 {
-#define ADD(member, name) dst->member += src->member;
+#define ADD(member, name, label) dst->member += src->member;
 	C2C_STATS_FIELDS(ADD)
 #undef ADD
 }
 
 void c2c_stats__add_times(struct c2c_stats *dst, const struct c2c_stats *src, uint32_t times)
 {
-#define ADD(member, name) dst->member += src->member * times;
+#define ADD(member, name, label) dst->member += src->member * times;
 	C2C_STATS_FIELDS(ADD)
 #undef ADD
 }

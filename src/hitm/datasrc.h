@@ -12,8 +12,10 @@
 #include <stdint.h>
 
 /*
- * The counters, listed once: X(member, JSON name). The list makes struct
- * c2c_stats, the JSON field names (in this order), c2c_stats__add and
+ * The counters, listed once: X(member, JSON name, perf c2c's label in its
+ * "Trace Event Information", NULL for ours). The list makes struct
+ * c2c_stats, the JSON field names (in this order), the labels --stdio
+ * prints (in perf's order: stdio.c), c2c_stats__add and
  * c2c_stats__add_times. Members follow perf's struct c2c_stats; 32 bits: a
  * file would need > 4G samples (hundreds of GB) to wrap one.
  * rmt_hitm_same_node: of rmt_hitm, hops = 1, another core of the same node
@@ -22,31 +24,48 @@
  * modified copy; emulated recordings have them, perf c2c does not count
  * them), also counted in st_l1miss.
  */
-#define C2C_STATS_FIELDS(X)                                                             \
-	X(nr_entries, "samples") X(load, "loads") X(store, "stores")                    \
-	X(lcl_hitm, "lcl_hitm") X(rmt_hitm, "rmt_hitm") X(tot_hitm, "tot_hitm")         \
-	X(lcl_peer, "lcl_peer") X(rmt_peer, "rmt_peer") X(tot_peer, "tot_peer")         \
-	X(ld_fbhit, "ld_fbhit") X(ld_l1hit, "ld_l1hit") X(ld_l2hit, "ld_l2hit")         \
-	X(ld_llchit, "ld_llchit") X(lcl_dram, "lcl_dram") X(rmt_dram, "rmt_dram")       \
-	X(rmt_hit, "rmt_hit") X(ld_uncache, "ld_uncache") X(ld_io, "ld_io")             \
-	X(ld_miss, "ld_miss") X(ld_noadrs, "ld_noadrs") X(ld_excl, "ld_excl")           \
-	X(ld_shared, "ld_shared") X(ld_llcmiss, "ld_llcmiss") X(st_l1hit, "st_l1hit")   \
-	X(st_l1miss, "st_l1miss") X(st_hitm, "st_hitm") X(st_na, "st_na")                \
-	X(st_uncache, "st_uncache")                                                     \
-	X(st_noadrs, "st_noadrs") X(locks, "locks") X(blk_data, "blk_data")             \
-	X(blk_addr, "blk_addr") X(nomap, "nomap") X(noparse, "noparse")                 \
-	X(rmt_hitm_same_node, "rmt_hitm_same_node") X(access, "access")
+#define C2C_STATS_FIELDS(X)                                                                         \
+	X(nr_entries, "samples", "Total records") X(load, "loads", "Load Operations")                \
+	X(store, "stores", "Store Operations") X(lcl_hitm, "lcl_hitm", "Load Local HITM")            \
+	X(rmt_hitm, "rmt_hitm", "Load Remote HITM") X(tot_hitm, "tot_hitm", NULL)                     \
+	X(lcl_peer, "lcl_peer", "Load HIT Local Peer") X(rmt_peer, "rmt_peer", "Load HIT Remote Peer") \
+	X(tot_peer, "tot_peer", NULL) X(ld_fbhit, "ld_fbhit", "Load Fill Buffer Hit")                \
+	X(ld_l1hit, "ld_l1hit", "Load L1D hit") X(ld_l2hit, "ld_l2hit", "Load L2D hit")              \
+	X(ld_llchit, "ld_llchit", "Load LLC hit") X(lcl_dram, "lcl_dram", "Load Local DRAM")         \
+	X(rmt_dram, "rmt_dram", "Load Remote DRAM") X(rmt_hit, "rmt_hit", "Load Remote HIT")         \
+	X(ld_uncache, "ld_uncache", "Loads - uncacheable") X(ld_io, "ld_io", "Loads - IO")            \
+	X(ld_miss, "ld_miss", "Loads - Miss") X(ld_noadrs, "ld_noadrs", "Loads - no mapping")         \
+	X(ld_excl, "ld_excl", "Load MESI State Exclusive")                                           \
+	X(ld_shared, "ld_shared", "Load MESI State Shared")                                          \
+	X(ld_llcmiss, "ld_llcmiss", "Load LLC Misses") X(st_l1hit, "st_l1hit", "Store L1D Hit")      \
+	X(st_l1miss, "st_l1miss", "Store L1D Miss") X(st_hitm, "st_hitm", "Store HITM")              \
+	X(st_na, "st_na", "Store No available memory level")                                         \
+	X(st_uncache, "st_uncache", "Store - uncacheable") X(st_noadrs, "st_noadrs", "Store - no mapping") \
+	X(locks, "locks", "Locked Load/Store Operations")                                            \
+	X(blk_data, "blk_data", "Load access blocked by data")                                       \
+	X(blk_addr, "blk_addr", "Load access blocked by address")                                    \
+	X(nomap, "nomap", "No Page Map Rejects") X(noparse, "noparse", "Unable to parse data source") \
+	X(rmt_hitm_same_node, "rmt_hitm_same_node", NULL) X(access, "access", NULL)
 
 struct c2c_stats {
-#define C2C_STATS_MEMBER(member, name) uint32_t member;
+#define C2C_STATS_MEMBER(member, name, label) uint32_t member;
 	C2C_STATS_FIELDS(C2C_STATS_MEMBER)
 #undef C2C_STATS_MEMBER
 };
 
-/* The counters by position in the list: JSON name and offset in the struct. */
+/* The counters by position in the list: JSON name, perf's label (NULL for
+ * ours) and offset in the struct. */
 struct c2c_stat_field {
 	const char *name;
+	const char *label;
 	uint16_t off;
+};
+/* A counter's position in the list: C2C_STAT_load, ... */
+enum c2c_stat {
+#define C2C_STATS_INDEX(member, name, label) C2C_STAT_##member,
+	C2C_STATS_FIELDS(C2C_STATS_INDEX)
+#undef C2C_STATS_INDEX
+	C2C_STAT__NR
 };
 extern const struct c2c_stat_field c2c_stat_fields[];
 extern const size_t c2c_nr_stat_fields;

@@ -233,60 +233,67 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 	return n;
 }
 
+/* perf c2c's "Trace Event Information": the counters in its order, by
+ * their labels in the one counter list (hitm/datasrc.h); the LLC misses'
+ * shares come after the peer loads. */
+static const uint8_t trace_order[] = {
+	C2C_STAT_nr_entries, C2C_STAT_locks, C2C_STAT_load, C2C_STAT_ld_uncache, C2C_STAT_ld_io,
+	C2C_STAT_ld_miss, C2C_STAT_ld_noadrs, C2C_STAT_ld_fbhit, C2C_STAT_ld_l1hit, C2C_STAT_ld_l2hit,
+	C2C_STAT_ld_llchit, C2C_STAT_lcl_hitm, C2C_STAT_rmt_hitm, C2C_STAT_rmt_hit, C2C_STAT_lcl_dram,
+	C2C_STAT_rmt_dram, C2C_STAT_ld_excl, C2C_STAT_ld_shared, C2C_STAT_ld_llcmiss, C2C_STAT_blk_data,
+	C2C_STAT_blk_addr, C2C_STAT_lcl_peer, C2C_STAT_rmt_peer, C2C_STAT_store, C2C_STAT_st_uncache,
+	C2C_STAT_st_noadrs, C2C_STAT_st_l1hit, C2C_STAT_st_l1miss, C2C_STAT_st_hitm, C2C_STAT_st_na,
+	C2C_STAT_nomap, C2C_STAT_noparse,
+};
+
 static size_t fprintf_trace_info(const struct report *r, FILE *fp)
 {
 	const struct c2c_stats *t = c2c__totals(r->c2c);
 	uint64_t llc_misses = t->ld_llcmiss;
 	size_t n = section(fp, "Trace Event Information");
 
-	n += kvu(fp, "Total records", t->nr_entries);
-	n += kvu(fp, "Locked Load/Store Operations", t->locks);
-	n += kvu(fp, "Load Operations", t->load);
-	n += kvu(fp, "Loads - uncacheable", t->ld_uncache);
-	n += kvu(fp, "Loads - IO", t->ld_io);
-	n += kvu(fp, "Loads - Miss", t->ld_miss);
-	n += kvu(fp, "Loads - no mapping", t->ld_noadrs);
-	n += kvu(fp, "Load Fill Buffer Hit", t->ld_fbhit);
-	n += kvu(fp, "Load L1D hit", t->ld_l1hit);
-	n += kvu(fp, "Load L2D hit", t->ld_l2hit);
-	n += kvu(fp, "Load LLC hit", (uint64_t)t->ld_llchit + t->lcl_hitm);
-	n += kvu(fp, "Load Local HITM", t->lcl_hitm);
-	n += kvu(fp, "Load Remote HITM", t->rmt_hitm);
-	if (t->rmt_hitm_same_node || r->amd)
-		n += fprintf(fp, "  %-34s: %10u  (another core of the same node: not remote)\n",
-			     "  of which on the same node", t->rmt_hitm_same_node);
-	n += kvu(fp, "Load Remote HIT", t->rmt_hit);
-	n += kvu(fp, "Load Local DRAM", t->lcl_dram);
-	n += kvu(fp, "Load Remote DRAM", t->rmt_dram);
-	n += kvu(fp, "Load MESI State Exclusive", t->ld_excl);
-	n += kvu(fp, "Load MESI State Shared", t->ld_shared);
-	n += kvu(fp, "Load LLC Misses", llc_misses);
-	n += kvu(fp, "Load access blocked by data", t->blk_data);
-	n += kvu(fp, "Load access blocked by address", t->blk_addr);
-	n += kvu(fp, "Load HIT Local Peer", t->lcl_peer);
-	n += kvu(fp, "Load HIT Remote Peer", t->rmt_peer);
-	n += kvpct(fp, "LLC Misses to Local DRAM", t->lcl_dram, llc_misses);
-	n += kvpct(fp, "LLC Misses to Remote DRAM", t->rmt_dram, llc_misses);
-	n += kvpct(fp, "LLC Misses to Remote cache (HIT)", t->rmt_hit, llc_misses);
-	n += kvpct(fp, "LLC Misses to Remote cache (HITM)", t->rmt_hitm, llc_misses);
-	n += kvu(fp, "Store Operations", t->store);
-	n += kvu(fp, "Store - uncacheable", t->st_uncache);
-	n += kvu(fp, "Store - no mapping", t->st_noadrs);
-	n += kvu(fp, "Store L1D Hit", t->st_l1hit);
-	n += kvu(fp, "Store L1D Miss", t->st_l1miss);
-	/* perf does not count them; only emulated recordings have them */
-	if (t->st_hitm)
-		n += kvu(fp, "Store HITM", t->st_hitm);
-	n += kvu(fp, "Store No available memory level", t->st_na);
-	/* perf 6.8 rejects kernel data addresses (no mmap covers the direct
-	 * map or slab); here they are kernel lines: say so where it differs */
-	if (r->samples_kernel_key)
-		n += fprintf(fp, "  %-34s: %10" PRIu64 "  (perf also rejects kernel data addresses: %" PRIu64
-			     " samples here are kernel lines)\n", "No Page Map Rejects", (uint64_t)t->nomap,
-			     r->samples_kernel_key);
-	else
-		n += kvu(fp, "No Page Map Rejects", t->nomap);
-	n += kvu(fp, "Unable to parse data source", t->noparse);
+	for (size_t i = 0; i < ARRAY_SIZE(trace_order); i++) {
+		enum c2c_stat k = trace_order[i];
+		const char *label = c2c_stat_fields[k].label;
+		uint64_t v = c2c_stats__get(t, k);
+
+		switch (k) {
+		case C2C_STAT_ld_llchit:
+			/* perf's LLC hits include the local HITMs */
+			n += kvu(fp, label, v + t->lcl_hitm);
+			break;
+		case C2C_STAT_rmt_hitm:
+			n += kvu(fp, label, v);
+			if (t->rmt_hitm_same_node || r->amd)
+				n += fprintf(fp, "  %-34s: %10u  (another core of the same node: not remote)\n",
+					     "  of which on the same node", t->rmt_hitm_same_node);
+			break;
+		case C2C_STAT_rmt_peer:
+			n += kvu(fp, label, v);
+			n += kvpct(fp, "LLC Misses to Local DRAM", t->lcl_dram, llc_misses);
+			n += kvpct(fp, "LLC Misses to Remote DRAM", t->rmt_dram, llc_misses);
+			n += kvpct(fp, "LLC Misses to Remote cache (HIT)", t->rmt_hit, llc_misses);
+			n += kvpct(fp, "LLC Misses to Remote cache (HITM)", t->rmt_hitm, llc_misses);
+			break;
+		case C2C_STAT_st_hitm:
+			/* perf does not count them; only emulated recordings have them */
+			if (v)
+				n += kvu(fp, label, v);
+			break;
+		case C2C_STAT_nomap:
+			/* perf 6.8 rejects kernel data addresses (no mmap covers the
+			 * direct map or slab); here they are kernel lines: say so
+			 * where it differs */
+			if (r->samples_kernel_key)
+				n += fprintf(fp, "  %-34s: %10" PRIu64 "  (perf also rejects kernel data addresses: %"
+					     PRIu64 " samples here are kernel lines)\n", label, v, r->samples_kernel_key);
+			else
+				n += kvu(fp, label, v);
+			break;
+		default:
+			n += kvu(fp, label, v);
+		}
+	}
 	return n;
 }
 

@@ -18,6 +18,15 @@ json_get fs.json '" ".join(sorted(j["totals"].keys()))' >json.keys
 sed -n '/^COUNTERS are integers/,/^Addresses and offsets/p' "$TOP/man/c2cscan-report.1" |
 	sed -n 's/^\.BR\{0,1\} \([a-z_0-9]*\).*/\1/p' | sort | tr '\n' ' ' | sed 's/ $//' >man.keys
 expect_eq "JSON counters in the man page" "$(cat man.keys)" "$(cat json.keys)"
+# every counter that has perf's label in the one list (hitm/datasrc.h) is in
+# --stdio's Trace Event Information (its order is perf's, in stdio.c)
+"$C2CSCAN" report --stdio -i fs.data >fs.stdio || fail "stdio"
+grep -o 'X([a-z_0-9]*, "[a-z_0-9]*", "[^"]*")' "$TOP/src/hitm/datasrc.h" | sed 's/.*, "\([^"]*\)")$/\1/' >labels
+[ "$(wc -l <labels)" -ge 30 ] || fail "found $(wc -l <labels) labels in datasrc.h"
+while read -r label; do
+	[ "$label" = "Store HITM" ] && continue         # only where there are some (emulated recordings)
+	grep -q "^  $label  *:" fs.stdio || fail "--stdio does not print the counter '$label'"
+done <labels
 # what software events can show, wherever they are offered
 "$C2CSCAN" record -h 2>&1 | tr -s ' \n' '  ' | grep -q "they cannot show contention" ||
 	fail "record -h offers page-faults without saying they cannot show contention"
