@@ -81,7 +81,7 @@ libc2cscan-emu.so: $(EMU)
 	$(Q)cp $< $@
 endif
 
-$(SHIM): src/record/shim/alloc.c src/perfdata/perf_data.h
+$(SHIM): src/record/shim/shim.c src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \

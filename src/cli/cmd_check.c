@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "record/alloc.h"
+#include "record/allocrec.h"
 #include "record/pmu.h"
 #include "record/synth.h"
 

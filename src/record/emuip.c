@@ -16,21 +16,17 @@
 #include <string.h>
 #include "perfdata/perf_data.h"
 #include "record/emuip.h"
+#include "util/htab.h"
 #include "util/util.h"
 
 #define MAX_INSNS 8     /* instructions looked at after the call */
 
-struct emu_ip_entry {
-	uint64_t ret, ip;
-	uint32_t tid;
-	uint32_t used;
-};
-
 struct emu_ip {
 	csh cs;
 	bool cs_ok;
-	struct emu_ip_entry *tab;
-	size_t cap, nr;                 /* cap a power of two */
+	struct u64map tids;             /* tid -> its index in rets */
+	struct u64map *rets;            /* per thread: return address -> the access's address */
+	size_t nr_rets, alloc_rets;
 };
 
 struct emu_ip *emu_ip__new(void)
@@ -53,38 +49,26 @@ void emu_ip__delete(struct emu_ip *x)
 		return;
 	if (x->cs_ok)
 		cs_close(&x->cs);
-	free(x->tab);
+	for (size_t i = 0; i < x->nr_rets; i++)
+		u64map__exit(&x->rets[i]);
+	free(x->rets);
+	u64map__exit(&x->tids);
 	free(x);
 }
 
-static size_t slot_of(const struct emu_ip *x, uint32_t tid, uint64_t ret)
+/* The thread's map of return addresses, made when make. */
+static struct u64map *thread_rets(struct emu_ip *x, uint32_t tid, bool make)
 {
-	uint64_t h = (ret ^ (uint64_t)tid << 32) * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h >> 20) & (x->cap - 1);
+	uint64_t i;
 
-	while (x->tab[i].used && (x->tab[i].ret != ret || x->tab[i].tid != tid))
-		i = (i + 1) & (x->cap - 1);
-	return i;
-}
-
-static void remember(struct emu_ip *x, uint32_t tid, uint64_t ret, uint64_t ip)
-{
-	size_t i;
-
-	if ((x->nr + 1) * 2 > x->cap) {
-		struct emu_ip_entry *old = x->tab;
-		size_t oldcap = x->cap;
-
-		x->cap = oldcap ? oldcap * 2 : 1024;
-		x->tab = xcalloc(x->cap, sizeof(*x->tab));
-		for (size_t k = 0; k < oldcap; k++)
-			if (old[k].used)
-				x->tab[slot_of(x, old[k].tid, old[k].ret)] = old[k];
-		free(old);
-	}
-	i = slot_of(x, tid, ret);
-	x->nr += !x->tab[i].used;
-	x->tab[i] = (struct emu_ip_entry){ ret, ip, tid, 1 };
+	if (u64map__get(&x->tids, tid, &i))
+		return &x->rets[i];
+	if (!make)
+		return NULL;
+	xgrow((void **)&x->rets, &x->alloc_rets, x->nr_rets + 1, sizeof(*x->rets));
+	memset(&x->rets[x->nr_rets], 0, sizeof(*x->rets));
+	u64map__put(&x->tids, tid, x->nr_rets);
+	return &x->rets[x->nr_rets++];
 }
 
 #if defined(__x86_64__)
@@ -205,7 +189,7 @@ static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_
 
 uint64_t emu_ip__of(struct emu_ip *x, const struct pd_emu_sample *e, const uint8_t *code)
 {
-	size_t i;
+	const struct u64map *m;
 	uint64_t ip = e->ret;
 
 	if (e->size == PD_EMU_AT_RET)
@@ -214,11 +198,11 @@ uint64_t emu_ip__of(struct emu_ip *x, const struct pd_emu_sample *e, const uint8
 		if (x->cs_ok)
 			ip = !e->size ? call_before(code, e->code_before, e->ret) :
 			     find(x, code + e->code_before, e->code_after, e->ret, e->size, e->store);
-		remember(x, e->tid, e->ret, ip);
+		u64map__put(thread_rets(x, e->tid, true), e->ret, ip);
 		return ip;
 	}
-	if (!x->cap)
-		return ip;
-	i = slot_of(x, e->tid, e->ret);
-	return x->tab[i].used ? x->tab[i].ip : ip;
+	m = thread_rets(x, e->tid, false);
+	if (m)
+		u64map__get(m, e->ret, &ip);
+	return ip;
 }

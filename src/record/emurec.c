@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "perfdata/perf_data.h"
 #include "perfdata/writer.h"
-#include "record/alloc.h"
+#include "record/allocrec.h"
 #include "record/emurec.h"
 #include "record/emuip.h"
 #include "util/util.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "record/alloc.h"
+#include "record/allocrec.h"
 #include "record/pmu.h"
 #include "util/util.h"
 

@@ -88,7 +88,7 @@ struct record_opts {
 	unsigned long period, freq, pages;
 	unsigned int ldlat;
 	bool ldlat_set, pages_set, user, kernel, system_wide, quiet;
-	bool alloc;                     /* --alloc: allocation events (record/alloc.h) */
+	bool alloc;                     /* --alloc: allocation events (record/allocrec.h) */
 	bool emulate;                   /* --emulate: the coherence model's samples (record/emurec.h) */
 	uint32_t emulate_line;          /* --emulate=line=N: the model's line size, 0 for 64 */
 	uint32_t emulate_hitm;          /* --emulate=hitm=N: its HITM sampling period, 0 for the default */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "perfdata/writer.h"
-#include "record/alloc.h"
+#include "record/allocrec.h"
 #include "record/emurec.h"
 #include "record/pmu.h"
 #include "record/probes.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record: what --alloc and --emulate add to a recording. --alloc: a
- * launched command gets the allocation shim (alloc.c), -p/-t/-a/-C get
+ * launched command gets the allocation shim (allocrec.c), -p/-t/-a/-C get
  * uprobes on the C library's allocators (probes.c), --alloc-fn/--free-fn
  * uprobes on the user's; the shim's events become the C2CSCAN_ALLOC
  * section. --emulate: the coherence model's samples (emurec.c) become

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The report pipeline: reader -> maps timeline (pass 1) -> key and aggregate
- * every sample (pass 2) -> the sorted model that stdio, json and the TUI
- * render. struct report owns the reader, the maps and the c2c model; the
- * renderers of this stage read its fields (report_int.h), the others its
- * accessors.
+ * every sample (pass 2) -> the sorted model that stdio, json, html, pprof
+ * and the TUI render. struct report owns the reader, the maps and the c2c
+ * model; the files of this stage read its fields (report_int.h), the
+ * others these accessors (model.c). The other modules' headers:
+ * callchain.h, coalesce.h, layout.h, verdict.h, diff.h, output.h.
  */
 #ifndef C2CSCAN_REPORT_H
 #define C2CSCAN_REPORT_H
@@ -114,9 +115,6 @@ bool report__data_name(const struct report *r, const struct c2c_line *l, uint32_
 size_t report__nr_name_warnings(const struct report *r);
 const char *report__name_warning(const struct report *r, size_t i);
 
-/* The heap object under a row (its offset in line l, at its first
- * sample's time), and the byte of it: false when none is known (no --alloc,
- * not heap memory). */
 /* The memory access of row's instruction (names__insn). */
 bool report__row_insn(const struct report *r, const struct c2c_row *row, struct insn_access *out);
 
@@ -130,6 +128,9 @@ struct heap_ref {
 #define HEAP_TAG_ALLOCATOR (1u << 31)
 /* "freed ", "allocator's own bytes of freed " or "": what a row's bytes are. */
 const char *report__heap_state(const struct heap_ref *h);
+/* The heap object under a row (its offset in line l, at its first
+ * sample's time), and the byte of it: false when none is known (no --alloc,
+ * not heap memory). */
 bool report__row_heap(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		      struct heap_ref *out);
 /* The allocation site of o: its function and "file:line" (""), the function

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * record --alloc: the preload shim (src/record/shim/alloc.c) for a launched
+ * record --alloc: the preload shim (src/record/shim/shim.c) for a launched
  * command, and the collection of what it wrote into the C2CSCAN_ALLOC
  * feature (perfdata/alloc.h). Never prints.
  */
-#ifndef C2CSCAN_RECORD_ALLOC_H
-#define C2CSCAN_RECORD_ALLOC_H
+#ifndef C2CSCAN_RECORD_ALLOCREC_H
+#define C2CSCAN_RECORD_ALLOCREC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "perfdata/alloc.h"
-#include "record/alloc.h"
+#include "record/allocrec.h"
 #include "util/util.h"
 
 #define SHIM_NAME "libc2cscan-alloc.so"
