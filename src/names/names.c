@@ -10,7 +10,6 @@
 #include <sys/utsname.h>
 #include "names/names.h"
 #include "names/unwind.h"
-#include "hitm/c2c.h"
 #include "util/util.h"
 
 struct jitdump {
@@ -118,46 +117,43 @@ static struct symbols *names__symbols(struct names *n)
 	return n->sym;
 }
 
-bool names__data(struct names *n, const struct maps *maps, const struct c2c_line *l, uint32_t offset,
-		 struct data_loc *out)
+bool names__data(struct names *n, const struct maps *maps, const struct names_data_ref *d, struct data_loc *out)
 {
 	const struct map_desc *prev = NULL;
-	uint32_t pid = l->key.kind == CL_KERNEL ? KERNEL_PID : l->first_pid;
+	uint32_t pid = d->kernel ? KERNEL_PID : d->pid;
 
 	memset(out, 0, sizeof(*out));
 	if (!n || n->o.disabled)
 		return false;
-	if (l->data_map && l->data_map->start)
-		prev = maps__find(maps, pid, l->data_map->start - 1, l->first_time);
-	return !symbols__data(names__symbols(n), l->data_map, prev, pid, l->addr + offset, out);
+	if (d->map && d->map->start)
+		prev = maps__find(maps, pid, d->map->start - 1, d->time);
+	return !symbols__data(names__symbols(n), d->map, prev, pid, d->addr, out);
 }
 
-void names__row(struct names *n, const struct maps *maps, bool use_time, const struct c2c_line *l,
-		const struct c2c_row *row, uint64_t obj_start, uint64_t obj_size, struct row_names *out)
+void names__row(struct names *n, const struct maps *maps, const struct names_code_ref *c,
+		const struct names_data_ref *d, uint64_t obj_start, uint64_t obj_size, struct row_names *out)
 {
-	uint32_t pid = row->cpumode == PERF_RECORD_MISC_KERNEL ? KERNEL_PID : row->first_pid;
-	struct data_loc *d = &out->data;
+	uint32_t pid = c->kernel ? KERNEL_PID : c->pid;
+	struct data_loc *dl = &out->data;
 
 	memset(out, 0, sizeof(*out));
 	if (!n || n->o.disabled)
 		return;
-	out->code_ok = !symbols__code(names__symbols(n), row->code_map, pid, row->iaddr,
-				      use_time ? row->first_time : 0, &out->code);
-	out->data_ok = names__data(n, maps, l, row->offset, d);
+	out->code_ok = !symbols__code(names__symbols(n), c->map, pid, c->addr, c->time, &out->code);
+	out->data_ok = names__data(n, maps, d, dl);
 	/* no DWARF variable at the address (heap, stack, TLS, a symbol
 	 * without type): what the instruction's operand points at */
-	if (d->type_source != TYPE_VARIABLE && !d->kernel && pid != KERNEL_PID &&
-	    !symbols__access_type(names__symbols(n), row->code_map, row->iaddr, l->addr + row->offset,
-				  obj_start, obj_size, d, NULL))
+	if (dl->type_source != TYPE_VARIABLE && !dl->kernel && pid != KERNEL_PID &&
+	    !symbols__access_type(names__symbols(n), c->map, c->addr, d->addr, obj_start, obj_size, dl, NULL))
 		out->data_ok = true;
 }
 
-bool names__insn(struct names *n, const struct c2c_row *row, struct insn_access *out)
+bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (!n || n->o.disabled || row->cpumode == PERF_RECORD_MISC_KERNEL)
+	if (!n || n->o.disabled || c->kernel)
 		return false;
-	return !symbols__insn(names__symbols(n), row->code_map, row->iaddr, out) && out->valid;
+	return !symbols__insn(names__symbols(n), c->map, c->addr, out) && out->valid;
 }
 
 bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,

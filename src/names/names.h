@@ -18,8 +18,6 @@
 #include <stdint.h>
 #include "names/symbols.h"
 
-struct c2c_line;
-struct c2c_row;
 struct pd_info;
 struct pd_mmap;
 
@@ -46,20 +44,36 @@ struct row_names {
 	struct data_loc data;
 };
 
-/* Code of row and data at its offset in line l (maps: the report's, for the
- * mapping below a data mapping; use_time: code resolved by the row's time).
- * Data without a DWARF variable gets the type its instruction's operand
- * points at (symbols__access_type; obj_start/obj_size: the heap object
- * under the row, 0 none). Empty (code_ok/data_ok false) when nothing is
- * known or names are disabled. */
-void names__row(struct names *n, const struct maps *maps, bool use_time, const struct c2c_line *l,
-		const struct c2c_row *row, uint64_t obj_start, uint64_t obj_size, struct row_names *out);
-/* Data at byte offset of line l (0 .. line size - 1). */
-bool names__data(struct names *n, const struct maps *maps, const struct c2c_line *l, uint32_t offset,
-		 struct data_loc *out);
-/* The memory access of row's instruction (capstone; names/insn.c), decoded
- * once per object and address. */
-bool names__insn(struct names *n, const struct c2c_row *row, struct insn_access *out);
+/* What names are asked of: code at addr in pid (its mapping map, at time;
+ * kernel: the kernel's code), data at addr in pid (the mapping that holds
+ * it, at time; kernel: a kernel address). The report makes them from its
+ * lines and rows (report/model.c). */
+struct names_code_ref {
+	uint32_t pid;
+	bool kernel;
+	const struct map_desc *map;
+	uint64_t addr, time;
+};
+
+struct names_data_ref {
+	uint32_t pid;
+	bool kernel;
+	const struct map_desc *map;
+	uint64_t addr, time;
+};
+
+/* The code at c and the data at d (maps: the report's, for the mapping
+ * below a data mapping). Data without a DWARF variable gets the type its
+ * instruction's operand points at (symbols__access_type; obj_start/
+ * obj_size: the heap object there, 0 none). Empty (code_ok/data_ok false)
+ * when nothing is known or names are disabled. */
+void names__row(struct names *n, const struct maps *maps, const struct names_code_ref *c,
+		const struct names_data_ref *d, uint64_t obj_start, uint64_t obj_size, struct row_names *out);
+/* The data at d. */
+bool names__data(struct names *n, const struct maps *maps, const struct names_data_ref *d, struct data_loc *out);
+/* The memory access of the instruction at c (capstone; names/insn.c),
+ * decoded once per object and address. */
+bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out);
 /* Code at addr in pid at time (a heap object's allocation site). */
 bool names__code(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
 		 struct code_loc *out);

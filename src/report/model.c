@@ -147,6 +147,22 @@ int report__rekey(struct report *r, void (*fn)(void *arg, struct c2c_sample *cs)
 	return ret;
 }
 
+/* What names are asked of (names.h): the code of a row, at its first
+ * sample's time when maps are resolved by time; the data at byte offset
+ * of a line, in the mapping and process of its first sample. */
+static struct names_code_ref row_code(const struct report *r, const struct c2c_row *row)
+{
+	return (struct names_code_ref){ .pid = row->first_pid, .kernel = row->cpumode == PERF_RECORD_MISC_KERNEL,
+					.map = row->code_map, .addr = row->iaddr,
+					.time = r->use_time ? row->first_time : 0 };
+}
+
+static struct names_data_ref line_data(const struct c2c_line *l, uint32_t offset)
+{
+	return (struct names_data_ref){ .pid = l->first_pid, .kernel = l->key.kind == CL_KERNEL,
+					.map = l->data_map, .addr = l->addr + offset, .time = l->first_time };
+}
+
 /* ---- accessors ---- */
 
 struct strtab *report__strs(struct report *r)
@@ -174,6 +190,8 @@ void report__row_names(const struct report *r, const struct c2c_line *l, const s
 	const struct heap_obj *o = heap__obj(r->heap, row->tag & ~HEAP_TAG_ALLOCATOR);
 	uint64_t start = o ? o->addr : 0, size = o ? o->size : 0;
 	const struct map_desc *m = l->data_map;
+	struct names_code_ref c = row_code(r, row);
+	struct names_data_ref d = line_data(l, row->offset);
 
 	/* allocations recorded, and none covers this anonymous memory: it
 	 * was mapped as a whole (mmap), the mapping is the object; without
@@ -182,13 +200,15 @@ void report__row_names(const struct report *r, const struct c2c_line *l, const s
 		start = m->start;
 		size = (m->end - m->start) | (r->heap ? 0 : DTYPE_WHOLE_MAPPING);
 	}
-	names__row(r->names, r->maps, r->use_time, l, row, start, size, out);
+	names__row(r->names, r->maps, &c, &d, start, size, out);
 }
 
 bool report__data_name(const struct report *r, const struct c2c_line *l, uint32_t offset,
 		       struct data_loc *out)
 {
-	return names__data(r->names, r->maps, l, offset, out);
+	struct names_data_ref d = line_data(l, offset);
+
+	return names__data(r->names, r->maps, &d, out);
 }
 
 size_t report__nr_name_warnings(const struct report *r)
@@ -263,7 +283,9 @@ const char *report__partial_reason(const struct report *r)
 
 bool report__row_insn(const struct report *r, const struct c2c_row *row, struct insn_access *out)
 {
-	return names__insn(r->names, row, out);
+	struct names_code_ref c = row_code(r, row);
+
+	return names__insn(r->names, &c, out);
 }
 
 bool report__row_heap(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
