@@ -196,3 +196,58 @@ void pd_alloc__exit(struct pd_alloc *a)
 	free(a->ev);
 	memset(a, 0, sizeof(*a));
 }
+
+static const char *const probe_roles[] = {
+	[PD_PROBE_ENTRY] = "entry", [PD_PROBE_RET] = "ret", [PD_PROBE_FREE] = "free",
+};
+
+size_t pd_alloc_probe__name(const struct pd_alloc_probe *p, char *buf, size_t size)
+{
+	size_t n = scnprintf(buf, size, PD_ALLOC_PROBE_PREFIX "%s:%s", p->fn,
+			     p->role < ARRAY_SIZE(probe_roles) && probe_roles[p->role] ? probe_roles[p->role] : "");
+	char sep = ':';
+
+	if (p->old_a >= 0) {
+		n += scnprintf(buf + n, size - n, "%cold=a%d", sep, p->old_a);
+		sep = ',';
+	}
+	if (p->size_a >= 0) {
+		n += scnprintf(buf + n, size - n, "%csize=a%d", sep, p->size_a);
+		if (p->size_b >= 0)
+			n += scnprintf(buf + n, size - n, "*a%d", p->size_b);
+		sep = ',';
+	}
+	if (p->free_a >= 0)
+		n += scnprintf(buf + n, size - n, "%cfree=a%d", sep, p->free_a);
+	return n;
+}
+
+bool pd_alloc_probe__parse(const char *name, struct pd_alloc_probe *p)
+{
+	const char *fn = name + strlen(PD_ALLOC_PROBE_PREFIX), *role, *args;
+
+	*p = (struct pd_alloc_probe){ .size_a = -1, .size_b = -1, .old_a = -1, .free_a = -1 };
+	if (strncmp(name, PD_ALLOC_PROBE_PREFIX, strlen(PD_ALLOC_PROBE_PREFIX)) || !(role = strchr(fn, ':')))
+		return false;
+	snprintf(p->fn, sizeof(p->fn), "%.*s", (int)(role - fn), fn);
+	role++;
+	for (size_t i = 0; i < ARRAY_SIZE(probe_roles); i++)
+		if (probe_roles[i] && !strncmp(role, probe_roles[i], strlen(probe_roles[i])))
+			p->role = (enum pd_probe_role)i;
+	args = strchr(role, ':');
+	while (args && *args) {
+		int a = -1, b = -1;
+
+		args++;
+		if (sscanf(args, "size=a%d*a%d", &a, &b) >= 1 && !strncmp(args, "size=", 5)) {
+			p->size_a = (int8_t)a;
+			p->size_b = (int8_t)b;
+		} else if (sscanf(args, "old=a%d", &a) == 1) {
+			p->old_a = (int8_t)a;
+		} else if (sscanf(args, "free=a%d", &a) == 1) {
+			p->free_a = (int8_t)a;
+		}
+		args = strchr(args, ',');
+	}
+	return p->role != PD_PROBE_NONE;
+}

@@ -22,6 +22,22 @@
  * return register; the sample's ip is the call site) or "free" (free=aN);
  * aN is the Nth argument register, sampled in REGS_USER. */
 #define PD_ALLOC_PROBE_PREFIX "c2cscan_alloc:"
+
+enum pd_probe_role { PD_PROBE_NONE, PD_PROBE_ENTRY, PD_PROBE_RET, PD_PROBE_FREE };
+
+/* What such an event's name says. */
+struct pd_alloc_probe {
+	char fn[41];                    /* the function (longer names are cut) */
+	enum pd_probe_role role;
+	int8_t size_a, size_b;          /* entry: the size's argument, or the product of two; -1 none */
+	int8_t old_a;                   /* entry: realloc's old pointer; -1 none */
+	int8_t free_a;                  /* free: the freed pointer; -1 none */
+};
+
+/* The event name of p into buf (record); its length (scnprintf). */
+size_t pd_alloc_probe__name(const struct pd_alloc_probe *p, char *buf, size_t size);
+/* p from an event name (report): false when it is not an allocator probe. */
+bool pd_alloc_probe__parse(const char *name, struct pd_alloc_probe *p);
 #define PD_MAX_ALLOC_NAMES  1024
 
 struct pd_alloc {

@@ -116,8 +116,7 @@ static const char *keep_path(struct probes *p, const char *path)
 }
 
 /* One probe: entry (sampling the argument registers), or return. */
-static int add(struct probes *p, const char *path, uint64_t off, const char *fn, const char *role,
-	       const char *args, bool ret)
+static int add(struct probes *p, const char *path, uint64_t off, const struct pd_alloc_probe *what, bool ret)
 {
 	struct pmu_event *e;
 	const char *kept;
@@ -137,7 +136,7 @@ static int add(struct probes *p, const char *path, uint64_t off, const char *fn,
 		return -E2BIG;
 	e = &p->ev[p->nr++];
 	memset(e, 0, sizeof(*e));
-	snprintf(e->name, sizeof(e->name), PD_ALLOC_PROBE_PREFIX "%.40s:%s%s%s", fn, role, args ? ":" : "", args ? args : "");
+	pd_alloc_probe__name(what, e->name, sizeof(e->name));
 	e->type = (uint32_t)p->type;
 	e->config = ret;                        /* format/retprobe: config:0 */
 	e->config1 = (uintptr_t)kept;           /* uprobe_path */
@@ -148,19 +147,41 @@ static int add(struct probes *p, const char *path, uint64_t off, const char *fn,
 	return 0;
 }
 
-/* fn at file offset off of path (probes__func_offset): its entry probe and,
- * for an allocator, its return probe. */
-static int add_fn(struct probes *p, const char *path, int64_t off, const char *fn, const char *args,
-		  bool free_fn)
+/* The function what names at file offset off of path (probes__func_offset):
+ * its entry (or free) probe and, for an allocator, its return probe. */
+static int add_fn(struct probes *p, const char *path, int64_t off, const struct pd_alloc_probe *what)
 {
+	struct pd_alloc_probe ret = { .role = PD_PROBE_RET, .size_a = -1, .size_b = -1, .old_a = -1, .free_a = -1 };
 	int err;
 
 	if (off < 0)
 		return (int)off;
-	err = add(p, path, (uint64_t)off, fn, free_fn ? "free" : "entry", args, false);
-	if (!err && !free_fn)
-		err = add(p, path, (uint64_t)off, fn, "ret", NULL, true);
+	err = add(p, path, (uint64_t)off, what, false);
+	if (!err && what->role != PD_PROBE_FREE) {
+		memcpy(ret.fn, what->fn, sizeof(ret.fn));
+		err = add(p, path, (uint64_t)off, &ret, true);
+	}
 	return err;
+}
+
+/* An entry probe of fn: its size in argument size_a (times size_b), its
+ * old pointer (realloc) in old_a; -1 none. */
+static struct pd_alloc_probe entry_of(const char *fn, int size_a, int size_b, int old_a)
+{
+	struct pd_alloc_probe e = { .role = PD_PROBE_ENTRY, .size_a = (int8_t)size_a, .size_b = (int8_t)size_b,
+				    .old_a = (int8_t)old_a, .free_a = -1 };
+
+	snprintf(e.fn, sizeof(e.fn), "%.40s", fn);
+	return e;
+}
+
+/* The free probe of fn: the pointer in its first argument. */
+static struct pd_alloc_probe free_of(const char *fn)
+{
+	struct pd_alloc_probe e = { .role = PD_PROBE_FREE, .size_a = -1, .size_b = -1, .old_a = -1, .free_a = 0 };
+
+	snprintf(e.fn, sizeof(e.fn), "%.40s", fn);
+	return e;
 }
 
 /* The C library mapped in pid, from its maps. */
@@ -191,12 +212,14 @@ static int find_libc(pid_t pid, char *out, size_t size)
 	return err;
 }
 
+/* The C library's allocators: the arguments of the size (a product of
+ * two: -1 none for the second) and of the old pointer (-1 none). */
 static const struct {
-	const char *fn, *args;
+	const char *fn;
+	int size_a, size_b, old_a;
 } libc_fns[] = {
-	{ "malloc", "size=a0" }, { "calloc", "size=a0*a1" }, { "realloc", "old=a0,size=a1" },
-	{ "reallocarray", "old=a0,size=a1*a2" }, { "aligned_alloc", "size=a1" }, { "memalign", "size=a1" },
-	{ "valloc", "size=a0" }, { "pvalloc", "size=a0" },
+	{ "malloc", 0, -1, -1 }, { "calloc", 0, 1, -1 }, { "realloc", 1, -1, 0 }, { "reallocarray", 1, 2, 0 },
+	{ "aligned_alloc", 1, -1, -1 }, { "memalign", 1, -1, -1 }, { "valloc", 0, -1, -1 }, { "pvalloc", 0, -1, -1 },
 };
 
 int probes__add_allocators(struct probes *p, const char *path, bool all, char *why, size_t whysize)
@@ -214,11 +237,18 @@ int probes__add_allocators(struct probes *p, const char *path, bool all, char *w
 		 * first name */
 		for (int k = 0; k < p->nr && off >= 0; k++)
 			dup |= p->ev[k].config2 == (uint64_t)off && !strcmp((const char *)(uintptr_t)p->ev[k].config1, path);
-		if (!dup)
-			err = add_fn(p, path, off, libc_fns[i].fn, libc_fns[i].args, false);
+		if (!dup) {
+			struct pd_alloc_probe e = entry_of(libc_fns[i].fn, libc_fns[i].size_a, libc_fns[i].size_b,
+							   libc_fns[i].old_a);
+
+			err = add_fn(p, path, off, &e);
+		}
 	}
-	if (!err)
-		err = add_fn(p, path, probes__func_offset(path, "free"), "free", "free=a0", true);
+	if (!err) {
+		struct pd_alloc_probe f = free_of("free");
+
+		err = add_fn(p, path, probes__func_offset(path, "free"), &f);
+	}
 	if (err)
 		snprintf(why, whysize, "--alloc: cannot probe the allocators of %s: %s", path,
 			 err == -EOPNOTSUPP ? "not on this architecture (x86_64 and aarch64 only)" :
@@ -241,7 +271,8 @@ int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize)
 int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const char *spec, bool free_fn,
 		     char *why, size_t whysize)
 {
-	char fn[128], args[32];
+	char fn[128];
+	struct pd_alloc_probe what;
 	const char *colon = strchr(spec, ':');
 	unsigned int n = 1;
 	int err = -ENOENT;
@@ -251,9 +282,9 @@ int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const cha
 		snprintf(why, whysize, "'%s': SYM or SYM:size=N with N 1 to 3", spec);
 		return -EINVAL;
 	}
-	snprintf(args, sizeof(args), free_fn ? "free=a0" : "size=a%u", n - 1);
+	what = free_fn ? free_of(fn) : entry_of(fn, (int)n - 1, -1, -1);
 	for (int i = 0; i < nr_objs && err == -ENOENT; i++)
-		err = add_fn(p, objs[i], probes__func_offset(objs[i], fn), fn, args, free_fn);
+		err = add_fn(p, objs[i], probes__func_offset(objs[i], fn), &what);
 	if (err)
 		snprintf(why, whysize, "%s '%s' in %s%s: %s", free_fn ? "--free-fn" : "--alloc-fn", fn,
 			 nr_objs ? objs[0] : "?", nr_objs > 1 ? " and its libraries" : "",

@@ -158,12 +158,10 @@ static void setup_events(struct report *r)
 /* ---- allocation events from allocator probes (record --alloc with -p/-a,
  * --alloc-fn; perfdata/alloc.h PD_ALLOC_PROBE_PREFIX) ---- */
 
-enum probe_role { PROBE_NONE, PROBE_ENTRY, PROBE_RET, PROBE_FREE };
-
+/* An allocator probe's event: what its name says, the function's id. */
 struct probe_spec {
-	enum probe_role role;
+	struct pd_alloc_probe p;
 	uint16_t fn;
-	int8_t size_a, size_b, old_a, free_a;   /* argument numbers, -1 none */
 };
 
 struct pending_call {                           /* an entry waiting for its return */
@@ -193,34 +191,12 @@ static uint16_t probe_fn(struct report *r, const char *fn, size_t len)
 	return (uint16_t)(PD_ALLOC_FN_USER + r->alloc.nr_names++);
 }
 
-/* "c2cscan_alloc:FN:ROLE[:k=aN[*aM],...]" */
 static bool probe_parse(struct report *r, const char *name, struct probe_spec *ps)
 {
-	const char *fn = name + strlen(PD_ALLOC_PROBE_PREFIX), *role, *args;
-
-	*ps = (struct probe_spec){ .size_a = -1, .size_b = -1, .old_a = -1, .free_a = -1 };
-	if (strncmp(name, PD_ALLOC_PROBE_PREFIX, strlen(PD_ALLOC_PROBE_PREFIX)) || !(role = strchr(fn, ':')))
+	if (!pd_alloc_probe__parse(name, &ps->p))
 		return false;
-	ps->fn = probe_fn(r, fn, (size_t)(role - fn));
-	role++;
-	ps->role = !strncmp(role, "entry", 5) ? PROBE_ENTRY : !strncmp(role, "ret", 3) ? PROBE_RET :
-		   !strncmp(role, "free", 4) ? PROBE_FREE : PROBE_NONE;
-	args = strchr(role, ':');
-	while (args && *args) {
-		int a = -1, b = -1;
-
-		args++;
-		if (sscanf(args, "size=a%d*a%d", &a, &b) >= 1 && !strncmp(args, "size=", 5)) {
-			ps->size_a = (int8_t)a;
-			ps->size_b = (int8_t)b;
-		} else if (sscanf(args, "old=a%d", &a) == 1) {
-			ps->old_a = (int8_t)a;
-		} else if (sscanf(args, "free=a%d", &a) == 1) {
-			ps->free_a = (int8_t)a;
-		}
-		args = strchr(args, ',');
-	}
-	return ps->role != PROBE_NONE;
+	ps->fn = probe_fn(r, ps->p.fn, strlen(ps->p.fn));
+	return true;
 }
 
 static bool is_aarch64(const struct pd_info *in)
@@ -276,8 +252,8 @@ static void probe_sample(struct report *r, const struct probe_spec *ps, const st
 	uint64_t idx, a = 0, b = 1;
 
 	r->probe_samples++;
-	if (ps->role == PROBE_FREE) {
-		if (probe_arg(in, s, ps->free_a, &a) && a)
+	if (ps->p.role == PD_PROBE_FREE) {
+		if (probe_arg(in, s, ps->p.free_a, &a) && a)
 			alloc_push(r, alloc_ev, s, PD_ALLOC_FREE, ps->fn, a, 0, s->ip);
 		return;
 	}
@@ -288,13 +264,13 @@ static void probe_sample(struct report *r, const struct probe_spec *ps, const st
 		u64map__put(calls, s->tid, idx);
 	}
 	pc = &(*pend)[idx];
-	if (ps->role == PROBE_ENTRY) {
-		pc->valid = probe_arg(in, s, ps->size_a, &a) && (ps->size_b < 0 || probe_arg(in, s, ps->size_b, &b));
+	if (ps->p.role == PD_PROBE_ENTRY) {
+		pc->valid = probe_arg(in, s, ps->p.size_a, &a) && (ps->p.size_b < 0 || probe_arg(in, s, ps->p.size_b, &b));
 		pc->fn = ps->fn;
 		pc->size = a * b;
 		pc->old = 0;
-		if (ps->old_a >= 0)
-			probe_arg(in, s, ps->old_a, &pc->old);
+		if (ps->p.old_a >= 0)
+			probe_arg(in, s, ps->p.old_a, &pc->old);
 		return;
 	}
 	/* the return: its register (AX, X0: both perf's 0) holds the pointer,
@@ -344,7 +320,7 @@ static int collect_allocs(struct report *r)
 		pd_reader__skip_samples(r->reader, false);
 		while (ret >= 0 && (ret = pd_reader__next(r->reader, &ev)) > 0) {
 			if (ev.kind == PD_SAMPLE && ev.attr_idx >= 0 && (size_t)ev.attr_idx < r->nr_events &&
-			    specs[ev.attr_idx].role != PROBE_NONE)
+			    specs[ev.attr_idx].p.role != PD_PROBE_NONE)
 				probe_sample(r, &specs[ev.attr_idx], &ev.u.sample, &calls, &pend, &nr_pend, &alloc_pend,
 					     &alloc_ev);
 		}

@@ -159,9 +159,49 @@ static void test_fork(void)
 	heap__delete(h);
 }
 
+/* Allocator probes' event names: what record writes, report reads back;
+ * the names are those of files recorded before (perf's EVENT_DESC). */
+static void test_probe_names(void)
+{
+	static const struct {
+		const char *name;
+		enum pd_probe_role role;
+		int size_a, size_b, old_a, free_a;
+	} cases[] = {
+		{ "c2cscan_alloc:malloc:entry:size=a0", PD_PROBE_ENTRY, 0, -1, -1, -1 },
+		{ "c2cscan_alloc:calloc:entry:size=a0*a1", PD_PROBE_ENTRY, 0, 1, -1, -1 },
+		{ "c2cscan_alloc:realloc:entry:old=a0,size=a1", PD_PROBE_ENTRY, 1, -1, 0, -1 },
+		{ "c2cscan_alloc:reallocarray:entry:old=a0,size=a1*a2", PD_PROBE_ENTRY, 1, 2, 0, -1 },
+		{ "c2cscan_alloc:malloc:ret", PD_PROBE_RET, -1, -1, -1, -1 },
+		{ "c2cscan_alloc:free:free:free=a0", PD_PROBE_FREE, -1, -1, -1, 0 },
+		{ "c2cscan_alloc:arena_alloc:entry:size=a2", PD_PROBE_ENTRY, 2, -1, -1, -1 },
+	};
+	struct pd_alloc_probe p;
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK(pd_alloc_probe__parse(cases[i].name, &p));
+		CHECK_EQ_U64(p.role, cases[i].role);
+		CHECK_EQ_U64((uint64_t)(int64_t)p.size_a, (uint64_t)(int64_t)cases[i].size_a);
+		CHECK_EQ_U64((uint64_t)(int64_t)p.size_b, (uint64_t)(int64_t)cases[i].size_b);
+		CHECK_EQ_U64((uint64_t)(int64_t)p.old_a, (uint64_t)(int64_t)cases[i].old_a);
+		CHECK_EQ_U64((uint64_t)(int64_t)p.free_a, (uint64_t)(int64_t)cases[i].free_a);
+		pd_alloc_probe__name(&p, buf, sizeof(buf));
+		CHECK_STR(buf, cases[i].name);
+	}
+	CHECK(!pd_alloc_probe__parse("page-faults", &p));
+	CHECK(!pd_alloc_probe__parse("c2cscan_alloc:malloc", &p));
+	CHECK(!pd_alloc_probe__parse("c2cscan_alloc:malloc:bogus", &p));
+	/* a name cut at the buffer: no overrun */
+	CHECK(pd_alloc_probe__parse(cases[3].name, &p));
+	pd_alloc_probe__name(&p, buf, 20);
+	CHECK_EQ_U64(strlen(buf), 19);
+}
+
 int main(void)
 {
 	test_timeline();
+	test_probe_names();
 	test_fork();
 	test_codec();
 	return test_done("test_heap");
