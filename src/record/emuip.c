@@ -72,24 +72,24 @@ static struct u64map *thread_rets(struct emu_ip *x, uint32_t tid, bool make)
 }
 
 #if defined(__x86_64__)
-/* The memory operand of in that the access could be: not lea's, not the
- * stack's (a spill or a reload of a local). */
-static const cs_x86_op *x86_access(const cs_insn *in)
+/* A load (or store) of size bytes through memory that is not the stack's
+ * (a spill or a reload of a local), nor lea's address. */
+static bool is_access(const cs_insn *in, uint32_t size, bool store)
 {
 	const cs_x86 *d = &in->detail->x86;
 
 	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
-		return NULL;
+		return false;
 	for (uint8_t i = 0; i < d->op_count; i++) {
 		const cs_x86_op *op = &d->operands[i];
 
 		if (op->type != X86_OP_MEM)
 			continue;
 		if (op->mem.base == X86_REG_RSP || (op->mem.base == X86_REG_RBP && op->mem.disp < 0))
-			return NULL;
-		return op;
+			return false;
+		return op->size == size && (op->access & (store ? CS_AC_WRITE : CS_AC_READ));
 	}
-	return NULL;
+	return false;
 }
 
 /* The call instruction that returns to ret: a direct call (5 bytes) or
@@ -102,68 +102,65 @@ static uint64_t call_before(const uint8_t *before, uint32_t nb, uint64_t ret)
 		return ret - 6;
 	return ret;
 }
-
-static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_t ret, uint32_t size, bool store)
-{
-	cs_insn *in = cs_malloc(x->cs);
-	const uint8_t *p = code;
-	size_t left = na;
-	uint64_t at = ret, found = ret;
-
-	for (int k = 0; in && k < MAX_INSNS && cs_disasm_iter(x->cs, &p, &left, &at, in); k++) {
-		const cs_x86_op *op;
-
-		if (cs_insn_group(x->cs, in, CS_GRP_JUMP) || cs_insn_group(x->cs, in, CS_GRP_CALL) ||
-		    cs_insn_group(x->cs, in, CS_GRP_RET) || cs_insn_group(x->cs, in, CS_GRP_INT))
-			break;
-		op = x86_access(in);
-		if (op && op->size == size && (op->access & (store ? CS_AC_WRITE : CS_AC_READ))) {
-			found = in->address;
-			break;
-		}
-	}
-	if (in)
-		cs_free(in, 1);
-	return found;
-}
 #elif defined(__aarch64__)
+/* A load or store of size bytes (ldr/str and their sized and unscaled
+ * forms) not through sp. */
+static bool is_access(const cs_insn *in, uint32_t size, bool store)
+{
+	const cs_arm64 *d = &in->detail->arm64;
+	const char *m = in->mnemonic;
+	uint32_t bytes = 0;
+
+	if ((m[0] != 'l' || m[1] != 'd') && (m[0] != 's' || m[1] != 't'))
+		return false;
+	if ((m[0] == 's') != store || d->op_count < 2 || d->operands[d->op_count - 1].type != ARM64_OP_MEM ||
+	    d->operands[d->op_count - 1].mem.base == ARM64_REG_SP)
+		return false;
+	if (strchr(m, 'b'))
+		bytes = 1;
+	else if (strchr(m + 2, 'h'))
+		bytes = 2;
+	else if (strstr(m, "sw"))
+		bytes = 4;
+	else if (d->operands[0].type == ARM64_OP_REG)
+		bytes = d->operands[0].reg >= ARM64_REG_W0 && d->operands[0].reg <= ARM64_REG_W30 ? 4 : 8;
+	return bytes == size;
+}
+
+/* bl: 4 bytes before the return address */
 static uint64_t call_before(const uint8_t *before, uint32_t nb, uint64_t ret)
 {
 	(void)before;
 	return nb >= 4 ? ret - 4 : ret;
 }
+#else
+static bool is_access(const cs_insn *in, uint32_t size, bool store)
+{
+	(void)in, (void)size, (void)store;
+	return false;
+}
 
-/* A load or store of size bytes (ldr/str and their sized and unscaled
- * forms) not through sp. */
+static uint64_t call_before(const uint8_t *before, uint32_t nb, uint64_t ret)
+{
+	(void)before, (void)nb;
+	return ret;
+}
+#endif
+
+/* The first access of size bytes (a store or a load) after ret, within
+ * its basic block and MAX_INSNS instructions; else ret. */
 static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_t ret, uint32_t size, bool store)
 {
-	cs_insn *in = cs_malloc(x->cs);
+	cs_insn *in = x->cs_ok ? cs_malloc(x->cs) : NULL;
 	const uint8_t *p = code;
 	size_t left = na;
 	uint64_t at = ret, found = ret;
 
 	for (int k = 0; in && k < MAX_INSNS && cs_disasm_iter(x->cs, &p, &left, &at, in); k++) {
-		const cs_arm64 *d = &in->detail->arm64;
-		const char *m = in->mnemonic;
-		uint32_t bytes = 0;
-
 		if (cs_insn_group(x->cs, in, CS_GRP_JUMP) || cs_insn_group(x->cs, in, CS_GRP_CALL) ||
-		    cs_insn_group(x->cs, in, CS_GRP_RET))
+		    cs_insn_group(x->cs, in, CS_GRP_RET) || cs_insn_group(x->cs, in, CS_GRP_INT))
 			break;
-		if ((m[0] != 'l' || m[1] != 'd') && (m[0] != 's' || m[1] != 't'))
-			continue;
-		if ((m[0] == 's') != store || d->op_count < 2 || d->operands[d->op_count - 1].type != ARM64_OP_MEM ||
-		    d->operands[d->op_count - 1].mem.base == ARM64_REG_SP)
-			continue;
-		if (strchr(m, 'b'))
-			bytes = 1;
-		else if (strchr(m + 2, 'h'))
-			bytes = 2;
-		else if (strstr(m, "sw"))
-			bytes = 4;
-		else if (d->operands[0].type == ARM64_OP_REG)
-			bytes = d->operands[0].reg >= ARM64_REG_W0 && d->operands[0].reg <= ARM64_REG_W30 ? 4 : 8;
-		if (bytes == size) {
+		if (is_access(in, size, store)) {
 			found = in->address;
 			break;
 		}
@@ -172,20 +169,6 @@ static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_
 		cs_free(in, 1);
 	return found;
 }
-#else
-static uint64_t call_before(const uint8_t *before, uint32_t nb, uint64_t ret)
-{
-	(void)before;
-	(void)nb;
-	return ret;
-}
-
-static uint64_t find(struct emu_ip *x, const uint8_t *code, uint32_t na, uint64_t ret, uint32_t size, bool store)
-{
-	(void)x, (void)code, (void)na, (void)size, (void)store;
-	return ret;
-}
-#endif
 
 uint64_t emu_ip__of(struct emu_ip *x, const struct pd_emu_sample *e, const uint8_t *code)
 {
