@@ -352,3 +352,55 @@ ssize_t pd_fmt_finished_round(void *buf, size_t bufsz)
 	c_begin(&c, buf, bufsz);
 	return c_end(&c, PD_REC_FINISHED_ROUND, 0);
 }
+
+ssize_t pd_fmt_aux(void *buf, size_t bufsz, const struct perf_event_attr *attr, uint64_t offset, uint64_t size,
+		   uint64_t flags, const struct pd_sample_id *sid)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u64(&c, offset);
+	c_u64(&c, size);
+	c_u64(&c, flags);
+	c_sample_id(&c, attr, sid);
+	return c_end(&c, PERF_RECORD_AUX, 0);
+}
+
+ssize_t pd_fmt_auxtrace(void *buf, size_t bufsz, uint64_t size, uint64_t offset, uint32_t idx, uint32_t tid,
+			uint32_t cpu)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u64(&c, size);
+	c_u64(&c, offset);
+	c_u64(&c, 0);           /* reference */
+	c_u32x2(&c, idx, tid);
+	c_u32x2(&c, cpu, 0);
+	return c_end(&c, PD_REC_AUXTRACE, 0);
+}
+
+ssize_t pd_fmt_auxtrace_info_spe(void *buf, size_t bufsz, uint32_t pmu_type, bool per_cpu)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u32x2(&c, PD_AUXTRACE_ARM_SPE, 0);
+	c_u64(&c, pmu_type);
+	c_u64(&c, per_cpu);
+	return c_end(&c, PD_REC_AUXTRACE_INFO, 0);
+}
+
+ssize_t pd_fmt_time_conv(void *buf, size_t bufsz, const struct pd_time_conv *tc)
+{
+	struct cur c;
+
+	c_begin(&c, buf, bufsz);
+	c_u64(&c, tc->shift);
+	c_u64(&c, tc->mult);
+	c_u64(&c, tc->zero);
+	c_u64(&c, tc->cycles);
+	c_u64(&c, tc->mask);
+	c_u64(&c, (uint64_t)tc->cap_zero | (uint64_t)tc->cap_short << 8);
+	return c_end(&c, PD_REC_TIME_CONV, 0);
+}

@@ -329,6 +329,25 @@ struct pd_build_id {
 
 struct pd_alloc;
 
+/* PERF_RECORD_TIME_CONV: the recording's clock from a hardware counter */
+struct pd_time_conv {
+	bool present;
+	uint64_t shift, mult, zero, cycles, mask;
+	bool cap_zero, cap_short;
+};
+
+/* PERF_RECORD_AUXTRACE_INFO's type for Arm SPE (perf's enum auxtrace_type) */
+#define PD_AUXTRACE_ARM_SPE 4
+
+/* PERF_RECORD_AUXTRACE_INFO: what the AUX traces of the file are */
+struct pd_auxtrace_info {
+	uint32_t type;                  /* 0 none; PD_AUXTRACE_ARM_SPE (perfdata/spe.h) */
+	uint32_t pmu_type;              /* the tracing event's attr.type */
+	bool per_cpu;                   /* one AUX buffer per CPU (else per thread) */
+	uint64_t midr;                  /* the cores' MIDR (v2 info: the first CPU's; else CPUID), 0 unknown */
+	uint32_t version;               /* 1: perf < 6.10's two words; 2: the per-CPU metadata */
+};
+
 struct pd_info {
 	char *hostname, *osrelease, *arch, *cpudesc, *cpuid, *version;
 	char **cmdline;
@@ -347,6 +366,8 @@ struct pd_info {
 	uint32_t nr_build_ids;
 	struct pd_alloc *alloc;         /* C2CSCAN_ALLOC (perfdata/alloc.h), or NULL */
 	char alloc_error[128];          /* why a C2CSCAN_ALLOC section was refused, or "" */
+	struct pd_auxtrace_info auxtrace;
+	struct pd_time_conv time_conv;
 };
 
 

@@ -322,6 +322,7 @@ static int parse_header(struct pd_reader *r)
 
 static void rewind_state(struct pd_reader *r)
 {
+	reader_aux_rewind(r);
 	reader_skim_end(r);
 	r->skim_at = UINT64_MAX;
 	r->pos = r->data_start;
@@ -389,6 +390,7 @@ void pd_reader__delete(struct pd_reader *r)
 	if (!r)
 		return;
 	reader_skim_end(r);
+	reader_aux_free(r);
 	in = &r->info;
 	for (size_t i = 0; i < r->nr_attrs; i++) {
 		free(r->attrs[i]->a.name);
@@ -570,6 +572,10 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 		if (r->err_code)
 			return r->err_code;
 
+		/* the samples of an AUX buffer being decoded first */
+		if (reader_aux_pending(r) && reader_aux_next(r, ev))
+			return 1;
+
 		/* records left in the decompressed buffer first */
 		left = r->dlen - r->dpos;
 		if (left >= 8) {
@@ -589,6 +595,8 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 					if (ret < 0)
 						return ret;
 					r->dpos += size + extra;
+					if (type == PD_REC_AUXTRACE)
+						reader_aux_buffer(r, rec, rec + size, extra);
 					continue;
 				}
 				r->dpos += size;
@@ -641,6 +649,10 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 			if (ret < 0)
 				return ret;
 			r->pos += size + extra;
+			/* the payload through the mapping: it can be larger
+			 * than the window */
+			if (type == PD_REC_AUXTRACE)
+				reader_aux_buffer(r, rec, r->base + off + size, extra);
 			continue;
 		}
 		case PD_REC_COMPRESSED:
@@ -687,7 +699,7 @@ size_t pd_reader__next_fixed(struct pd_reader *r, struct pd_sample_core *out, si
 
 	/* what next_record does first (compressed records, the skim's
 	 * boundary, refilling the window, errors, the end) is left to it */
-	if (r->err_code || r->skip_samples || r->dlen != r->dpos)
+	if (r->err_code || r->skip_samples || r->dlen != r->dpos || reader_aux_pending(r))
 		return 0;
 	if (r->have_fd) {
 		if (off < r->win_off || off - r->win_off >= r->win_len)

@@ -28,6 +28,15 @@ struct pd_reader_stats {
 	uint64_t decompressed_bytes;
 	uint64_t unknown_ids;           /* records whose id matches no attr (attr_idx -1) */
 	uint64_t stack_dyn_clipped;     /* STACK_USER dynamic sizes beyond the copy, cut to it */
+	/* AUX traces (Arm SPE): their buffers, what they held, what was lost */
+	uint64_t aux_buffers, aux_bytes;
+	uint64_t spe_records;           /* records decoded (every kind of operation) */
+	uint64_t spe_samples;           /* of them, loads and stores: memory samples */
+	uint64_t spe_cut;               /* records ended by a bad packet (what was read of them) */
+	uint64_t spe_bad_bytes;         /* bytes of bad or cut packets, skipped */
+	uint64_t aux_truncated;         /* AUX records: the buffer was full, data lost */
+	uint64_t aux_partial, aux_collision;
+	uint64_t aux_unknown;           /* AUXTRACE records of a trace type not decoded here */
 };
 
 /* Limits against hostile files (documented in man/c2cscan-report.1). */

@@ -159,6 +159,9 @@ struct pd_reader {
 	struct skim *skim;
 	uint64_t skim_at;
 	unsigned int skims_taken;
+
+	/* auxtrace.c: AUX traces (Arm SPE) decoded into samples, NULL none */
+	struct aux_state *aux;
 };
 
 static inline uint64_t ld64(const uint8_t *p)
@@ -228,5 +231,20 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
  * reader_decode would treat otherwise. */
 size_t reader_fixed_run(struct pd_reader *r, const uint8_t *p, uint64_t base, uint64_t *off, uint64_t start_end,
 			uint64_t end, struct pd_sample_core *out, size_t max);
+
+/* auxtrace.c: AUXTRACE_INFO and TIME_CONV records into info (false: too
+ * short); an AUX record's flags counted; an AUXTRACE record's buffer
+ * (data, len bytes after the record rec) to decode; the samples it makes,
+ * one a call (1, or 0 when it has no more); whether a buffer is being
+ * decoded; a thread's process, from the side-band; rewind and free. */
+bool reader_aux_info(struct pd_reader *r, const uint8_t *rec, uint32_t size);
+bool reader_time_conv(struct pd_reader *r, const uint8_t *rec, uint32_t size);
+void reader_aux_record(struct pd_reader *r, uint64_t flags);
+void reader_aux_buffer(struct pd_reader *r, const uint8_t *rec, const uint8_t *data, uint64_t len);
+int reader_aux_next(struct pd_reader *r, struct pd_event *ev);
+bool reader_aux_pending(const struct pd_reader *r);
+void reader_aux_note_thread(struct pd_reader *r, uint32_t pid, uint32_t tid);
+void reader_aux_rewind(struct pd_reader *r);
+void reader_aux_free(struct pd_reader *r);
 
 #endif

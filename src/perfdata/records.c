@@ -773,10 +773,14 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 		break;
 	case PERF_RECORD_COMM:
 		ok = decode_comm(r, ev, rec, size);
+		if (ok)
+			reader_aux_note_thread(r, ev->u.comm.pid, ev->u.comm.tid);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		ok = decode_fork(r, ev, rec, size);
+		if (ok && ev->type == PERF_RECORD_FORK)
+			reader_aux_note_thread(r, ev->u.fork.pid, ev->u.fork.tid);
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
@@ -789,6 +793,32 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 		break;
 	case PD_REC_FINISHED_INIT:
 		ev->kind = PD_FINISHED_INIT;
+		break;
+	case PD_REC_AUXTRACE_INFO:
+		/* yielded as records of other types, as before they were read:
+		 * counted among the types not used unless they serve AUX
+		 * traces decoded here (a later pass knows of them) */
+		ok = reader_aux_info(r, rec, size);
+		ev->kind = PD_OTHER;
+		if (r->info.auxtrace.type != PD_AUXTRACE_ARM_SPE)
+			r->stats.other_types++;
+		break;
+	case PD_REC_TIME_CONV:
+		ok = reader_time_conv(r, rec, size);
+		ev->kind = PD_OTHER;
+		if (r->info.auxtrace.type != PD_AUXTRACE_ARM_SPE)
+			r->stats.other_types++;
+		break;
+	case PERF_RECORD_AUX:
+		/* aux_offset, aux_size, flags, then the trailer */
+		if (size < 32) {
+			ok = false;
+			break;
+		}
+		reader_aux_record(r, ld64(rec + 24));
+		parse_trailer(r, ev, rec, size, 32);
+		ev->kind = PD_OTHER;
+		r->stats.other_types++;
 		break;
 	default:
 		if (absorb_stream_header(r, type, rec, size))

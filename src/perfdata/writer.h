@@ -80,6 +80,19 @@ ssize_t pd_fmt_throttle(void *buf, size_t bufsz, const struct perf_event_attr *a
 /* PERF_RECORD_LOST_SAMPLES (only l->lost is used) */
 ssize_t pd_fmt_lost_samples(void *buf, size_t bufsz, const struct perf_event_attr *attr,
 			    const struct pd_lost *l, const struct pd_sample_id *sid);
+/* PERF_RECORD_AUX: the kernel's note of what it wrote into the AUX area
+ * (offset, size) and what it lost (flags: PERF_AUX_FLAG_*). */
+ssize_t pd_fmt_aux(void *buf, size_t bufsz, const struct perf_event_attr *attr, uint64_t offset, uint64_t size,
+		   uint64_t flags, const struct pd_sample_id *sid);
+/* PERF_RECORD_AUXTRACE's header; its size bytes of trace follow it in
+ * the stream (not counted in the header's size). */
+ssize_t pd_fmt_auxtrace(void *buf, size_t bufsz, uint64_t size, uint64_t offset, uint32_t idx, uint32_t tid,
+			uint32_t cpu);
+/* PERF_RECORD_AUXTRACE_INFO for Arm SPE as perf before 6.10 writes it
+ * (the SPE PMU's type, per-CPU buffers), which every perf reads. */
+ssize_t pd_fmt_auxtrace_info_spe(void *buf, size_t bufsz, uint32_t pmu_type, bool per_cpu);
+/* PERF_RECORD_TIME_CONV */
+ssize_t pd_fmt_time_conv(void *buf, size_t bufsz, const struct pd_time_conv *tc);
 /* Bytes of the sample_id_all trailer attr adds to non-sample records (0 if none). */
 size_t pd_sample_id_size(const struct perf_event_attr *attr);
 

@@ -43,6 +43,23 @@
  *   frames pid= [tid=] f=A,B,... [n=N]  callers of the last allocation (record
  *          --alloc -g: PD_ALLOC_FRAMES events, 4 frames each; n= forces the count)
  *   alloc_raw HEX...  the feature's payload as given (damaged sections)
+ *   spe_info [pmu_type=N] [per_cpu=0|1] [version=1|2] [midr=N]   Arm SPE's
+ *          AUXTRACE_INFO (version 1: perf < 6.10's two words; 2: per-CPU
+ *          metadata, midr= each CPU's)
+ *   time_conv [shift=] [mult=] [zero=] [cycles=] [mask=] [short]   TIME_CONV
+ *   spe    [idx=N] [ip=] [el=0|1|2] [addr=] [phys=] [op=ld|st|other|branch]
+ *          [src=l1d|l2|peer_core|local_cluster|sys_cache|peer_cluster|remote|
+ *          dram|N|none] [lat=N] [events=l1d_access,l1d_refill,tlb_access,
+ *          tlb_walk,llc_access,llc_miss,remote,retired|N] [ctx=TID] [ts=N]
+ *          [end] [repeat=N]   one SPE record appended to queue idx's buffer
+ *          (default idx 0): packets PC, op type, events, latency, context,
+ *          VA, PA, data source, then its timestamp (ts=, default the scenario's
+ *          time) or, with end, an end packet
+ *   spe_bytes [idx=N] HEX...   bytes appended to queue idx's buffer as given
+ *   aux_flush [idx=N] [cpu=N] [tid=N] [flags=truncated,partial,collision]
+ *          the queue's buffer as an AUXTRACE record (its bytes padded to 8)
+ *          for CPU cpu (default idx; -1 for per-thread queues) and thread tid
+ *          (default -1), after an AUX record with flags of the first attr's
  *   record type=N [misc=N] [data=HEX]     a well-formed record of any type
  *   raw HEX...                              bytes as given (malformed input)
  * Side-band lines also take attr=ID (whose trailer format to use) and cpu=.
@@ -104,6 +121,13 @@ struct mk {
 	size_t nr_allocs, alloc_allocs;
 	uint8_t *alloc_raw;
 	size_t alloc_raw_len, alloc_raw_cap;
+	/* Arm SPE: each queue's buffer not yet written, and where it starts
+	 * in the queue's AUX area */
+	struct spe_q {
+		uint8_t *b;
+		size_t len, cap;
+		uint64_t aux_off;
+	} spe[64];
 };
 
 static struct mk *g_mk;
@@ -1079,6 +1103,191 @@ static void do_alloc_raw(struct mk *mk, struct line *l)
 	}
 }
 
+static void put_bytes(struct spe_q *q, const void *p, size_t n)
+{
+	xgrow((void **)&q->b, &q->cap, q->len + n, 1);
+	memcpy(q->b + q->len, p, n);
+	q->len += n;
+}
+
+/* A packet: header h then n little-endian payload bytes of v. */
+static void packet(struct spe_q *q, uint8_t h, uint64_t v, unsigned int n)
+{
+	uint8_t b[9];
+
+	b[0] = h;
+	for (unsigned int i = 0; i < n; i++)
+		b[1 + i] = (uint8_t)(v >> (8 * i));
+	put_bytes(q, b, 1 + n);
+}
+
+static struct spe_q *spe_queue(struct mk *mk, struct line *l)
+{
+	uint64_t idx = num(l, "idx", 0);
+
+	if (idx >= sizeof(mk->spe) / sizeof(mk->spe[0]))
+		fail("idx= must be below 64");
+	return &mk->spe[idx];
+}
+
+static void do_spe_info(struct mk *mk, struct line *l)
+{
+	uint64_t rec[4 + 4 + 6 * 4] = { 0 };
+	uint64_t version = num(l, "version", 1), pmu = num(l, "pmu_type", 8), midr = num(l, "midr", 0x410fd0c0);
+	size_t words;
+
+	check_used(l);
+	if (version == 1) {
+		rec[2] = pmu;
+		rec[3] = 1;
+		words = 4;
+	} else {
+		/* header: version, its size in words, PMU type, CPUs; each
+		 * CPU: magic, cpu, parameters, MIDR, PMU type, min interval */
+		rec[2] = 1;
+		rec[3] = 4;
+		rec[4] = pmu;
+		rec[5] = mk->nrcpus < 4 ? mk->nrcpus : 4;
+		for (uint64_t c = 0; c < rec[5]; c++) {
+			uint64_t *m = &rec[6 + 6 * c];
+
+			m[0] = 0x1010101010101010ULL;
+			m[1] = c;
+			m[2] = 3;
+			m[3] = midr;
+			m[4] = pmu;
+			m[5] = 1024;
+		}
+		words = 6 + 6 * rec[5];
+	}
+	rec[0] = PD_REC_AUXTRACE_INFO | (uint64_t)(words * 8) << 48;
+	rec[1] = 4;     /* PERF_AUXTRACE_ARM_SPE, reserved */
+	emit(mk, rec, (ssize_t)(words * 8));
+}
+
+static void do_time_conv(struct mk *mk, struct line *l)
+{
+	struct pd_time_conv tc = { .present = true, .cap_zero = true };
+	uint8_t buf[64];
+
+	tc.shift = num(l, "shift", 0);
+	tc.mult = num(l, "mult", 1);
+	tc.zero = num(l, "zero", 0);
+	tc.cycles = num(l, "cycles", 0);
+	tc.mask = num(l, "mask", 0);
+	tc.cap_short = flag(l, "short");
+	check_used(l);
+	emit(mk, buf, pd_fmt_time_conv(buf, sizeof(buf), &tc));
+}
+
+static const struct name_bit spe_sources[] = {
+	{ "l1d", 0x0 }, { "l2", 0x8 }, { "peer_core", 0x9 }, { "local_cluster", 0xa }, { "sys_cache", 0xb },
+	{ "peer_cluster", 0xc }, { "remote", 0xd }, { "dram", 0xe }, { NULL, 0 },
+};
+
+static const struct name_bit spe_events[] = {
+	{ "retired", 1 << 1 }, { "l1d_access", 1 << 2 }, { "l1d_refill", 1 << 3 }, { "tlb_access", 1 << 4 },
+	{ "tlb_walk", 1 << 5 }, { "llc_access", 1 << 8 }, { "llc_miss", 1 << 9 }, { "remote", 1 << 10 },
+	{ NULL, 0 },
+};
+
+static void do_spe(struct mk *mk, struct line *l)
+{
+	struct spe_q *q = spe_queue(mk, l);
+	const char *op = get(l, "op"), *src = get(l, "src"), *ev = get(l, "events");
+	uint64_t ip = num(l, "ip", 0x400000), el = num(l, "el", 0), addr = num(l, "addr", 0);
+	uint64_t phys = num(l, "phys", 0), lat = num(l, "lat", 0), repeat = num(l, "repeat", 1);
+	uint64_t ts = num(l, "ts", mk->now), ctx = num(l, "ctx", UINT64_MAX), events = 0, source = UINT64_MAX;
+	bool end = flag(l, "end");
+	uint8_t opb = 0x49, opv = 0;
+
+	if (!op || !strcmp(op, "ld")) {
+		opv = 0;
+	} else if (!strcmp(op, "st")) {
+		opv = 1;
+	} else if (!strcmp(op, "other")) {
+		opb = 0x48;
+	} else if (!strcmp(op, "branch")) {
+		opb = 0x4a;
+	} else {
+		fail("op=%s: ld, st, other or branch", op);
+	}
+	if (ev)
+		events = ev[0] >= '0' && ev[0] <= '9' ? parse_num("events", ev) : parse_bits("events", ev, spe_events);
+	if (src && strcmp(src, "none"))
+		source = src[0] >= '0' && src[0] <= '9' ? parse_num("src", src) : parse_bits("src", src, spe_sources);
+	check_used(l);
+	for (uint64_t i = 0; i < repeat; i++) {
+		packet(q, 0xb0, ip | 1ULL << 63 | (el & 3) << 61, 8);
+		packet(q, opb, opv, 1);
+		packet(q, 0x52, events, 2);
+		packet(q, 0x98, lat, 2);
+		if (ctx != UINT64_MAX)
+			packet(q, 0x65, ctx, 4);
+		if (opb == 0x49) {
+			packet(q, 0xb2, addr, 8);
+			packet(q, 0xb3, phys | 1ULL << 63, 8);
+		}
+		if (source != UINT64_MAX)
+			packet(q, 0x53, source, 2);
+		if (end)
+			packet(q, 0x01, 0, 0);
+		else
+			packet(q, 0x71, ts + i, 8);
+	}
+	mk->now = ts + repeat - 1;
+}
+
+static void do_spe_bytes(struct mk *mk, struct line *l)
+{
+	struct spe_q *q = NULL;
+
+	for (int i = 0; i < l->nr; i++) {
+		if (l->kv[i].key && !strcmp(l->kv[i].key, "idx")) {
+			q = spe_queue(mk, l);
+		} else if (!l->kv[i].key) {
+			size_t n;
+			uint8_t *b = parse_hex(l->kv[i].val, &n);
+
+			l->kv[i].used = true;
+			put_bytes(q ? q : &mk->spe[0], b, n);
+			free(b);
+		}
+	}
+	check_used(l);
+}
+
+static const struct name_bit aux_flags[] = {
+	{ "truncated", 0x01 }, { "overwrite", 0x02 }, { "partial", 0x04 }, { "collision", 0x08 }, { NULL, 0 },
+};
+
+static void do_aux_flush(struct mk *mk, struct line *l)
+{
+	uint64_t idx = num(l, "idx", 0);
+	struct spe_q *q = spe_queue(mk, l);
+	int64_t cpu = (int64_t)num(l, "cpu", idx), tid = (int64_t)num(l, "tid", (uint64_t)-1);
+	const char *fl = get(l, "flags");
+	uint64_t flags = fl ? parse_bits("flags", fl, aux_flags) : 0, size = (q->len + 7) & ~7ULL;
+	struct pd_sample_id sid = { .pid = (uint32_t)tid, .tid = (uint32_t)tid, .time = mk->now,
+				    .cpu = (uint32_t)cpu, .id = mk->attrs[0].ids[0] };
+	uint8_t buf[256];
+	int err;
+
+	check_used(l);
+	/* the kernel's AUX record: where in the area, how much, flags; then
+	 * perf's AUXTRACE record and the bytes, padded with PAD packets */
+	emit(mk, buf, pd_fmt_aux(buf, sizeof(buf), &mk->attrs[0].attr, q->aux_off, q->len, flags, &sid));
+	emit(mk, buf, pd_fmt_auxtrace(buf, sizeof(buf), size, q->aux_off, (uint32_t)idx, (uint32_t)tid,
+				      (uint32_t)cpu));
+	xgrow((void **)&q->b, &q->cap, size ? size : 1, 1);
+	memset(q->b + q->len, 0, size - q->len);
+	err = size ? pd_writer__write_unchecked(mk->w, q->b, size) : 0;
+	if (err)
+		fail("write: %s", strerror(-err));
+	q->aux_off += size;
+	q->len = 0;
+}
+
 static void line(struct mk *mk, char *s)
 {
 	struct line l;
@@ -1126,6 +1335,16 @@ static void line(struct mk *mk, char *s)
 		do_frames(mk, &l);
 	else if (!strcmp(w, "alloc_raw"))
 		do_alloc_raw(mk, &l);
+	else if (!strcmp(w, "spe_info"))
+		do_spe_info(mk, &l);
+	else if (!strcmp(w, "time_conv"))
+		do_time_conv(mk, &l);
+	else if (!strcmp(w, "spe"))
+		do_spe(mk, &l);
+	else if (!strcmp(w, "spe_bytes"))
+		do_spe_bytes(mk, &l);
+	else if (!strcmp(w, "aux_flush"))
+		do_aux_flush(mk, &l);
 	else if (!strcmp(w, "record"))
 		do_record(mk, &l);
 	else if (!strcmp(w, "raw"))
@@ -1231,6 +1450,8 @@ int main(int argc, char **argv)
 		pd_writer__set_alloc(mk.w, p, len);
 	}
 	free(mk.allocs);
+	for (f = 0; f < 64; f++)
+		free(mk.spe[f].b);
 	err = pd_writer__finish(mk.w);
 	if (err)
 		fail("finishing %s: %s", mk.out, strerror(-err));
