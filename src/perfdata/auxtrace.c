@@ -28,6 +28,7 @@
 
 struct aux_queue {
 	uint32_t idx;
+	uint64_t last_ts;               /* the last record's timestamp: for one without */
 	struct pd_spe_decoder dec;
 };
 
@@ -70,8 +71,10 @@ void reader_aux_rewind(struct pd_reader *r)
 		return;
 	r->aux->len = r->aux->pos = 0;
 	r->aux->buf = NULL;
-	for (size_t i = 0; i < r->aux->nr_queues; i++)
+	for (size_t i = 0; i < r->aux->nr_queues; i++) {
 		pd_spe_decoder__init(&r->aux->queues[i].dec);
+		r->aux->queues[i].last_ts = 0;
+	}
 }
 
 void reader_aux_note_thread(struct pd_reader *r, uint32_t pid, uint32_t tid)
@@ -176,6 +179,7 @@ static struct aux_queue *queue_of(struct aux_state *a, uint32_t idx)
 		return NULL;
 	xgrow((void **)&a->queues, &a->alloc_queues, a->nr_queues + 1, sizeof(*a->queues));
 	a->queues[a->nr_queues].idx = idx;
+	a->queues[a->nr_queues].last_ts = 0;
 	pd_spe_decoder__init(&a->queues[a->nr_queues].dec);
 	return &a->queues[a->nr_queues++];
 }
@@ -208,13 +212,18 @@ bool reader_aux_pending(const struct pd_reader *r)
 }
 
 /* The record's thread and process: its context packet's tid, else the
- * buffer's (per-thread queues); the process the side-band said. */
+ * buffer's (per-thread queues); the process the side-band said, else the
+ * thread taken for its own process (-1, as perf prints it, would be the
+ * kernel's here); neither known (per-CPU queues without context packets):
+ * 0, whose memory no mapping covers. */
 static void thread_of(struct aux_state *a, const struct pd_spe_record *rec, struct pd_sample *s)
 {
 	uint64_t pid;
 
 	s->tid = rec->context != UINT64_MAX ? (uint32_t)rec->context : a->tid;
-	s->pid = s->tid != UINT32_MAX && u64map__get(&a->tidpid, s->tid, &pid) ? (uint32_t)pid : UINT32_MAX;
+	if (s->tid == UINT32_MAX)
+		s->tid = 0;
+	s->pid = u64map__get(&a->tidpid, s->tid, &pid) ? (uint32_t)pid : s->tid;
 }
 
 int reader_aux_next(struct pd_reader *r, struct pd_event *ev)
@@ -241,7 +250,12 @@ int reader_aux_next(struct pd_reader *r, struct pd_event *ev)
 		ev->has_sid = true;
 		s->ip = rec.ip;
 		thread_of(a, &rec, s);
-		s->time = pd_time_conv__perf_time(&r->info.time_conv, rec.timestamp);
+		/* a record without a timestamp (ended by an end packet, or cut)
+		 * happened after the queue's last one: its time places it among
+		 * the mappings (perf prints 0) */
+		if (rec.timestamp)
+			a->q->last_ts = rec.timestamp;
+		s->time = pd_time_conv__perf_time(&r->info.time_conv, a->q->last_ts);
 		s->addr = rec.vaddr;
 		s->phys_addr = rec.paddr;
 		s->cpu = a->cpu;

@@ -818,7 +818,6 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 		reader_aux_record(r, ld64(rec + 24));
 		parse_trailer(r, ev, rec, size, 32);
 		ev->kind = PD_OTHER;
-		r->stats.other_types++;
 		break;
 	default:
 		if (absorb_stream_header(r, type, rec, size))

@@ -249,7 +249,9 @@ static uint64_t neoverse_source(const struct pd_spe_record *r)
 	case SPE_NV_SYS_CACHE:
 		return S(LVL, L3) | S(LVL, HIT) | S(LVLNUM, L3) | S(SNOOP, HIT);
 	case SPE_NV_REMOTE:
-		return S(LVL, REM_CCE1) | S(LVLNUM, ANY_CACHE) | S(REMOTE, REMOTE) | S(SNOOPX, PEER);
+		/* another socket, the level unknown (perf 6.1; later perfs say
+		 * REM_CCE1 and any cache) */
+		return S(LVL, NA) | S(LVLNUM, NA) | S(REMOTE, REMOTE) | S(SNOOPX, PEER);
 	case SPE_NV_DRAM:
 		return S(LVL, LOC_RAM) | S(LVL, HIT) | S(LVLNUM, RAM) | S(SNOOP, NONE);
 	default:
@@ -268,8 +270,9 @@ static uint64_t generic_source(const struct pd_spe_record *r)
 		d = S(LVL, L3) | (EV(r, SPE_EV_LLC_MISS) ? S(LVL, MISS) : S(LVL, HIT));
 	else if (EV(r, SPE_EV_L1D_ACCESS) || EV(r, SPE_EV_L1D_REFILL))
 		d = S(LVL, L1) | (EV(r, SPE_EV_L1D_REFILL) ? S(LVL, MISS) : S(LVL, HIT));
+	/* perf 6.1 (later perfs add REM_CCE1 to the level instead) */
 	if (EV(r, SPE_EV_REMOTE_ACCESS))
-		d |= S(LVL, REM_CCE1);
+		d |= S(REMOTE, REMOTE);
 	return d;
 }
 

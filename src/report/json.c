@@ -421,6 +421,18 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 	n += fprintf(fp, "  \"skipped\": {\"malformed\": %" PRIu64 ", \"other_types\": %" PRIu64
 		     ", \"unknown_ids\": %" PRIu64 "},\n", pd_reader__stats(r->reader)->bad_records,
 		     pd_reader__stats(r->reader)->other_types, pd_reader__stats(r->reader)->unknown_ids);
+	/* only with AUX traces: the schema of other files stays as it was */
+	if (pd_reader__stats(r->reader)->aux_buffers) {
+		const struct pd_reader_stats *rs = pd_reader__stats(r->reader);
+
+		n += fprintf(fp, "  \"aux\": {\"kind\": \"%s\", \"buffers\": %" PRIu64 ", \"bytes\": %" PRIu64
+			     ", \"records\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"cut\": %" PRIu64
+			     ", \"bad_bytes\": %" PRIu64 ", \"truncated\": %" PRIu64 ", \"partial\": %" PRIu64
+			     ", \"collision\": %" PRIu64 "},\n",
+			     report__info(r)->auxtrace.type == PD_AUXTRACE_ARM_SPE ? "arm_spe" : "unknown",
+			     rs->aux_buffers, rs->aux_bytes, rs->spe_records, rs->spe_samples, rs->spe_cut,
+			     rs->spe_bad_bytes, rs->aux_truncated, rs->aux_partial, rs->aux_collision);
+	}
 	n += fprintf(fp, "  \"keys\": {\"private\": %" PRIu64 ", \"unmapped\": %" PRIu64 ", \"shared\": %" PRIu64
 		     ", \"kernel\": %" PRIu64 ", \"tool\": %" PRIu64 "},\n",
 		     r->samples_private_key, r->samples_unmapped, r->samples_shared_key, r->samples_kernel_key,

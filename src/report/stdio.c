@@ -219,6 +219,20 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 	{
 		const struct pd_reader_stats *rs = pd_reader__stats(r->reader);
 
+		if (rs->aux_buffers) {
+			snprintf(buf, sizeof(buf), "%s: %" PRIu64 " buffers (%.1f KiB), %" PRIu64 " records, %" PRIu64
+				 " loads and stores", report__info(r)->auxtrace.type == PD_AUXTRACE_ARM_SPE ?
+				 "Arm SPE" : "of a kind not decoded here", rs->aux_buffers, rs->aux_bytes / 1024.0,
+				 rs->spe_records, rs->spe_samples);
+			n += kv(fp, "AUX traces", buf);
+		}
+		if (rs->aux_truncated || rs->aux_partial || rs->aux_collision || rs->spe_bad_bytes) {
+			snprintf(buf, sizeof(buf), "%" PRIu64 " AUX buffers truncated (data lost), %" PRIu64
+				 " partial, %" PRIu64 " collided; %" PRIu64 " bytes of bad packets skipped, %" PRIu64
+				 " records cut by them", rs->aux_truncated, rs->aux_partial, rs->aux_collision,
+				 rs->spe_bad_bytes, rs->spe_cut);
+			n += kv(fp, "AUX lost", buf);
+		}
 		if (rs->bad_records || rs->other_types || rs->unknown_ids) {
 			snprintf(buf, sizeof(buf), "%" PRIu64 " malformed records, %" PRIu64
 				 " records of types we do not use, %" PRIu64 " with an unknown event id",
