@@ -7,13 +7,15 @@
 #   fuzz_maps    the maps timeline and keying rule, from a program of events
 #   fuzz_dwline  the line table decoder: against libdw on generated tables,
 #                alone on raw bytes
+#   fuzz_spe     the Arm SPE decoder: raw traces split between buffers, and
+#                encoded records that must decode to themselves
 #
 #   make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGET=fuzz_report]
 #                  run one target; corpus in build-fuzz/corpus-TARGET
 #   make fuzz-ci   replay every reproducer (tests/fuzz/regress/) through
 #                  fuzz_report and fuzz_reader, then a bounded run
 #                  (FUZZ_CI_SECONDS, default 120) of fuzz_report, and a
-#                  quarter of that of fuzz_dwline and of fuzz_reader
+#                  quarter of that of fuzz_dwline, fuzz_reader and fuzz_spe
 #
 # Seeds: scenarios built by mkperf, the bad-file catalogue, the reproducers,
 # real recordings with call graphs (tests/fuzz/seeds/: `ls /` under -g and
@@ -27,7 +29,7 @@ FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 300
 FUZZ_TARGET ?= fuzz_report
 FUZZ_DIR := build-fuzz
-FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps fuzz_dwline
+FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps fuzz_dwline fuzz_spe
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc -DC2CSCAN_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS)
 # -timeout: a hang; -rss_limit_mb: an allocation sized by a lying field
@@ -61,12 +63,12 @@ fuzz-seeds: $(B)/tools/mkperf
 	@for f in ../shared/realdata/*.data; do \
 		[ -f "$$f" ] && [ $$(stat -c %s "$$f") -lt 400000 ] && cp "$$f" $(FUZZ_DIR)/seeds/ || true; done
 
-# fuzz_maps and fuzz_dwline read their own input languages: they start from nothing.
+# fuzz_maps, fuzz_dwline and fuzz_spe read their own input languages: they start from nothing.
 fuzz: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory fuzz-seeds $(FUZZ_DIR)/$(FUZZ_TARGET)
 	@mkdir -p $(FUZZ_DIR)/corpus-$(FUZZ_TARGET)
 	$(FUZZ_DIR)/$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_FLAGS) \
-		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps fuzz_dwline,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
+		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps fuzz_dwline fuzz_spe,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
 
 fuzz-regress: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_report $(FUZZ_DIR)/fuzz_reader
@@ -81,6 +83,8 @@ fuzz-ci: fuzz-regress
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_dwline \
 		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_reader \
+		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_spe \
 		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
 
 .PHONY: fuzz fuzz-ci fuzz-deps fuzz-seeds fuzz-regress
