@@ -60,8 +60,9 @@ bool cli__mem_diagnosis(FILE *fp, int pq, int sw)
 			m.ibs_ldlat ? " with load-latency filter" : " (no load-latency filter)");
 		break;
 	case PMU_ARM_SPE:
-		fprintf(fp, "memory PMU          : Arm SPE (%s); c2cscan cannot decode SPE traces yet: "
-			"use 'perf c2c record' and 'c2cscan report' on its file\n", m.spe);
+		fprintf(fp, "memory PMU          : Arm SPE (%s): loads and stores traced with their data source and "
+			"latency (c2cscan record, as perf c2c record: loads, stores, latency 30 cycles and above; "
+			"-l N); report decodes the trace\n", m.spe);
 		break;
 	case PMU_NONE:
 		fprintf(fp, "memory PMU          : none (no mem-loads, ibs_op or arm_spe in %s):\n"
@@ -88,11 +89,6 @@ bool cli__mem_diagnosis(FILE *fp, int pq, int sw)
 		fprintf(fp, "verdict             : cannot record memory samples here: no memory PMU (c2cscan record "
 			"--emulate models a -fsanitize=thread build's contention; -e page-faults records "
 			"first-touch addresses)\n");
-		return false;
-	}
-	if (m.vendor == PMU_ARM_SPE) {
-		fprintf(fp, "verdict             : cannot record memory samples with c2cscan here: "
-			"Arm SPE is not decoded yet\n");
 		return false;
 	}
 	if (paranoid > 0 && !perfmon && !sysadmin) {

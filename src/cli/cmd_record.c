@@ -17,8 +17,8 @@ static const char record_usage[] =
 	"usage: c2cscan record [options] [--] [command [args]]\n"
 	"\n"
 	"  -e, --event EVENT     event(s), comma-separated; default: this machine's memory\n"
-	"                        events (Intel mem-loads + mem-stores, AMD ibs_op).\n"
-	"                        Also mem-loads, mem-stores, ibs_op, PMU/term=val,.../[ukpP].\n"
+	"                        events (Intel mem-loads + mem-stores, AMD ibs_op, Arm SPE).\n"
+	"                        Also mem-loads, mem-stores, ibs_op, arm_spe, PMU/term=val,.../[ukpP].\n"
 	"                        page-faults, minor-faults, major-faults work everywhere,\n"
 	"                        VMs too, but only record where each page was first\n"
 	"                        touched: they locate objects and code, they cannot show\n"
@@ -357,10 +357,6 @@ static void say(void *arg, const struct record_msg *m)
 		fprintf(stderr, "c2cscan record: --emulate models the contention of a program built with "
 			"-fsanitize=thread instead; -e page-faults records the data address of every page fault\n");
 		return;
-	case RM_EVENT_SPE:
-		fprintf(stderr, "event '%s': Arm SPE writes an AUX trace that c2cscan cannot decode yet; record with "
-			"'perf c2c record' and read that file with 'c2cscan report'", m->s[0]);
-		break;
 	case RM_EVENT_UNKNOWN:
 		fprintf(stderr, "event '%s': %s", m->s[0],
 			m->err == -ENODEV ? "no such PMU in /sys/bus/event_source/devices" :
@@ -471,7 +467,10 @@ static void say(void *arg, const struct record_msg *m)
 			fprintf(stderr, "%s%llu allocator probes", k++ ? ", " : "", (unsigned long long)n[1]);
 		if (n[2])
 			fprintf(stderr, "%s%s", k++ ? ", " : "", PD_EMU_EVENT_NAME);
-		fprintf(stderr, ") written to %s (%.1f MB)", m->s[0], m->x);
+		fprintf(stderr, ") written to %s (%.1f MB", m->s[0], m->x);
+		if (n[3])
+			fprintf(stderr, ", %.1f MB of it Arm SPE trace", n[3] / 1048576.0);
+		fputc(')', stderr);
 		break;
 	}
 	case RM_EVENT_OPENED:

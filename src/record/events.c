@@ -96,7 +96,7 @@ int recorder__add_event(struct recorder *rc, const struct pmu_event *pe)
 		for (int c = 0; c < PMU_MAX_CPUS; c++)
 			e->cpus[c] = true;
 	}
-	if (pe->memory)
+	if (pe->memory || pe->aux)
 		rc->memory = true;
 	return 0;
 }
@@ -175,7 +175,14 @@ void recorder__fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bo
 		a->sample_type = (a->sample_type & ~(uint64_t)PERF_SAMPLE_ADDR) | PERF_SAMPLE_REGS_USER;
 		a->sample_regs_user = e->pe.regs_user;
 	}
-	set_call_graph(a, o);
+	if (e->pe.aux) {
+		/* a trace: its records are the samples (report decodes them),
+		 * the event's own say when and where only */
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_ADDR;
+		a->precise_ip = 0;
+	} else {
+		set_call_graph(a, o);
+	}
 	/* a uprobe event cannot be inherited: the kernel would read its path
 	 * (config1, a pointer into c2cscan) in the new task's memory, fail,
 	 * and then inherit none of the task's events. New threads get their
@@ -262,6 +269,38 @@ static int add_buffer(struct recorder *rc, int fd, size_t pages)
 	b->base = base;
 	b->size = size;
 	b->hup = false;
+	b->has_aux = false;
+	return 0;
+}
+
+/* AUX area pages of a trace's buffer: perf's defaults (4 MiB, 128 KiB
+ * unprivileged: the locked memory limit) */
+static size_t aux_pages(void)
+{
+	return geteuid() == 0 ? 1024 : 32;
+}
+
+/* The AUX area of the buffer whose owner is fd (an AUX event of the slot
+ * (pid, cpu) writes there), mapped once. */
+static int map_aux(struct recorder *rc, int fd, pid_t pid, int cpu, size_t pages)
+{
+	struct rec_buf *b = NULL;
+	int err;
+
+	for (int i = 0; i < rc->nr_bufs && !b; i++)
+		if (rc->bufs[i].fd == fd)
+			b = &rc->bufs[i];
+	if (!b || b->has_aux)
+		return 0;
+	b->aux.idx = (uint32_t)(b - rc->bufs);
+	b->aux.tid = cpu >= 0 ? UINT32_MAX : (uint32_t)pid;
+	b->aux.cpu = cpu >= 0 ? (uint32_t)cpu : UINT32_MAX;
+	err = aux_ring__map(&b->aux, fd, b->base, rc->page, pages, aux_pages());
+	if (err) {
+		record__strerror(REC_OP_MMAP, -err, NULL, aux_pages(), rc->why, sizeof(rc->why));
+		return err;
+	}
+	b->has_aux = true;
 	return 0;
 }
 
@@ -347,6 +386,11 @@ static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t p
 			record__strerror(REC_OP_SET_OUTPUT, -err, &e->pe, 0, rc->why, sizeof(rc->why));
 			return err;
 		}
+		if (e->pe.aux) {
+			err = map_aux(rc, *out, pid, cpu, pages);
+			if (err)
+				return err;
+		}
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 			id = 0;
 		xgrow((void **)&e->ids, &e->alloc_ids, e->nr_ids + 1, sizeof(*e->ids));
@@ -374,10 +418,6 @@ int recorder__choose_events(struct recorder *rc)
 	}
 	for (int i = 0; i < rc->o.nr_events; i++) {
 		err = pmu__parse_event(rc->o.events[i], rc->o.ldlat, &pe[0]);
-		if (err == -EOPNOTSUPP) {
-			say(rc, (struct record_msg){ .kind = RM_EVENT_SPE, .s = { rc->o.events[i] } });
-			return 1;
-		}
 		if (err == -ENODEV && (!strcmp(rc->o.events[i], "mem-loads") ||
 				       !strcmp(rc->o.events[i], "mem-stores") ||
 				       !strncmp(rc->o.events[i], "ibs_op", 6))) {
@@ -396,7 +436,7 @@ int recorder__choose_events(struct recorder *rc)
 
 		for (int i = 0; i < rc->nr_ev; i++)
 			for (int c = 0; c < PMU_MAX_CPUS; c++)
-				covered[c] |= rc->ev[i].pe.memory && rc->ev[i].cpus[c];
+				covered[c] |= (rc->ev[i].pe.memory || rc->ev[i].pe.aux) && rc->ev[i].cpus[c];
 		for (long c = 0; c < ncpu && c < PMU_MAX_CPUS; c++) {
 			if (!covered[c]) {
 				say(rc, (struct record_msg){ .kind = RM_CPU_UNCOVERED, .n = { (uint64_t)c } });
@@ -520,8 +560,11 @@ static bool close_detached(const int *fds, size_t nr)
 
 void recorder__close_all(struct recorder *rc)
 {
-	for (int i = 0; i < rc->nr_bufs; i++)
+	for (int i = 0; i < rc->nr_bufs; i++) {
+		if (rc->bufs[i].has_aux)
+			aux_ring__unmap(&rc->bufs[i].aux);
 		munmap(rc->bufs[i].base, rc->bufs[i].size + rc->page);
+	}
 	if (!rc->probes || rc->nr_fds <= 4 || !close_detached(rc->fds, rc->nr_fds))
 		for (size_t i = 0; i < rc->nr_fds; i++)
 			close(rc->fds[i]);

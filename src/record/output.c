@@ -283,7 +283,7 @@ void recorder__summary(const struct recorder *rc)
 	if (strcmp(rc->o.out, "-") && !stat(rc->o.out, &st) && S_ISREG(st.st_mode))
 		size = (uint64_t)st.st_size;
 	say(rc, (struct record_msg){ .kind = RM_SUMMARY, .n = { rc->samples, rc->probes ? (uint64_t)rc->probes->nr : 0,
-							 rc->emu != NULL }, .names = names, .nr_names = n,
+							 rc->emu != NULL, rc->aux_bytes }, .names = names, .nr_names = n,
 				     .s = { rc->o.out }, .x = size / 1048576.0 });
 }
 
@@ -297,4 +297,33 @@ void recorder__warnings(const struct recorder *rc)
 		if (rc->ev[i].fell_back_user)
 			say(rc, (struct record_msg){ .kind = RM_USER_ONLY, .s = { rc->ev[i].pe.name },
 						     .n = { (uint64_t)pmu__paranoid() } });
+}
+
+int recorder__aux_info(struct recorder *rc)
+{
+	const struct rec_evsel *e = NULL;
+	struct pd_time_conv tc;
+	uint8_t buf[128];
+	ssize_t n;
+	int err;
+
+	for (int i = 0; i < rc->nr_ev && !e; i++)
+		if (rc->ev[i].pe.aux)
+			e = &rc->ev[i];
+	for (int i = 0; e && i < rc->nr_bufs; i++) {
+		if (!rc->bufs[i].has_aux)
+			continue;
+		/* the trace's timestamps are the generic timer's: the clock
+		 * the kernel converts it with, from a buffer's page */
+		aux_ring__time_conv(rc->bufs[i].base, &tc);
+		n = pd_fmt_time_conv(buf, sizeof(buf), &tc);
+		err = n < 0 ? (int)n : pd_writer__write(rc->w, buf, (size_t)n);
+		if (err)
+			return err;
+		rc->aux_pmu_type = e->attr.type;
+		/* every buffer is a CPU's: events follow tasks on each CPU */
+		n = pd_fmt_auxtrace_info_spe(buf, sizeof(buf), e->attr.type, true);
+		return n < 0 ? (int)n : pd_writer__write(rc->w, buf, (size_t)n);
+	}
+	return 0;
 }

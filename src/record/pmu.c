@@ -245,8 +245,6 @@ static int parse_pmu_spec(const char *spec, unsigned int ldlat, struct pmu_event
 	pmu[s1 - spec] = 0;
 	memcpy(terms, s1 + 1, s2 - s1 - 1);
 	terms[s2 - s1 - 1] = 0;
-	if (!strncmp(pmu, "arm_spe", 7))
-		return -EOPNOTSUPP;
 	type = pmu__type(pmu);
 	if (type < 0)
 		return -ENODEV;
@@ -280,7 +278,19 @@ static int parse_pmu_spec(const char *spec, unsigned int ldlat, struct pmu_event
 	if (ev->precise > 3)
 		ev->precise = 3;
 	/* what makes a sample carry a data source */
-	if (!strcmp(pmu, "ibs_op")) {
+	if (!strncmp(pmu, "arm_spe", 7)) {
+		char v[32];
+
+		/* its samples are its trace's records; one operation in the
+		 * period is traced (-c, else the PMU's smallest interval) */
+		ev->aux = true;
+		if (!ev->has_period) {
+			ev->has_period = true;
+			ev->period = pmu_file(pmu, "caps/min_interval", v, sizeof(v)) ? 1024 : strtoull(v, NULL, 0);
+			if (!ev->period)
+				ev->period = 1024;
+		}
+	} else if (!strcmp(pmu, "ibs_op")) {
 		ev->memory = true;
 		ev->per_cpu_only = true;
 	} else if (strstr(terms, "mem-loads") || strstr(terms, "mem-stores")) {
@@ -291,6 +301,18 @@ static int parse_pmu_spec(const char *spec, unsigned int ldlat, struct pmu_event
 	}
 	(void)ldlat;
 	return 0;
+}
+
+/* perf c2c's SPE event: loads and stores, timestamps, physical addresses
+ * where permitted, a latency floor (-l, default 30 cycles). */
+static int spe_event(const char *pmu, unsigned int ldlat, struct pmu_event *ev)
+{
+	char spec[160];
+	bool pa = pmu__cap_perfmon() || pmu__cap_sys_admin();
+
+	snprintf(spec, sizeof(spec), "%s/ts_enable=1,%sload_filter=1,store_filter=1,min_latency=%u/", pmu,
+		 pa ? "pa_enable=1," : "", ldlat ? ldlat : 30);
+	return parse_pmu_spec(spec, ldlat, ev);
 }
 
 /* First Intel core PMU with events/NAME. */
@@ -361,8 +383,12 @@ int pmu__parse_event(const char *spec, unsigned int ldlat, struct pmu_event *ev)
 			snprintf(s, sizeof(s), "ibs_op//");
 		return parse_pmu_spec(s, ldlat, ev);
 	}
-	if (!strncmp(spec, "arm_spe", 7))
-		return -EOPNOTSUPP;
+	if (!strcmp(spec, "arm_spe") || !strcmp(spec, "arm_spe//")) {
+		struct mem_pmu m;
+
+		pmu__detect(&m);
+		return m.spe[0] ? spe_event(m.spe, ldlat, ev) : -ENODEV;
+	}
 	if (strchr(spec, '/'))
 		return parse_pmu_spec(spec, ldlat, ev);
 	return -EINVAL;
@@ -422,7 +448,10 @@ int pmu__memory_events(struct pmu_event *evs, int max, unsigned int ldlat, bool 
 	case PMU_NONE:
 		return -ENODEV;
 	case PMU_ARM_SPE:
-		return -EOPNOTSUPP;
+		if (max < 1)
+			return -ENOSPC;
+		err = spe_event(m.spe, ldlat, &evs[0]);
+		return err ? err : 1;
 	case PMU_AMD_IBS:
 		if (max < 1)
 			return -ENOSPC;

@@ -32,6 +32,7 @@ struct pmu_event {
 	bool has_period;        /* period= term given */
 	uint64_t period;
 	uint64_t regs_user;     /* sample these user registers (record --alloc's probes) */
+	bool aux;               /* Arm SPE: an AUX-area trace, decoded into loads and stores by report */
 };
 
 enum pmu_vendor { PMU_NONE, PMU_INTEL, PMU_AMD_IBS, PMU_ARM_SPE };

@@ -132,6 +132,11 @@ static int open_events(struct recorder *rc)
 			return 1;
 		}
 	}
+	ret = recorder__aux_info(rc);
+	if (ret < 0) {
+		say(rc, (struct record_msg){ .kind = RM_OUTPUT, .err = ret, .s = { rc->o.out } });
+		return 1;
+	}
 	return 0;
 }
 

@@ -28,7 +28,6 @@ enum call_graph { CALL_GRAPH_NONE, CALL_GRAPH_FP, CALL_GRAPH_DWARF };
 enum record_msg_kind {
 	/* errors: the recording did not happen or stopped */
 	RM_NO_MEMORY_PMU,       /* err: -EOPNOTSUPP (a PMU c2cscan cannot read), else none */
-	RM_EVENT_SPE,           /* s[0]: an Arm SPE event */
 	RM_EVENT_UNKNOWN,       /* s[0]: the event; err: -ENODEV no such PMU, -ENOENT unknown term, else unknown */
 	RM_BAD_CPU_LIST,        /* s[0]: -C's list; n[0]: the last CPU */
 	RM_NO_PROCESS,          /* n[0]: -p's pid */
@@ -60,7 +59,7 @@ enum record_msg_kind {
 	RM_ALLOC_EVENTS,        /* n[0]: allocation events, n[1]: processes; x: bytes each */
 	RM_EMU_SAMPLES,         /* n[0]: emulated samples, n[1]: processes */
 	RM_SUMMARY,             /* n[0]: samples; names: the events; n[1]: allocator probes; n[2]: 1
-				 * emulated; s[0]: the file; x: its size, MB */
+				 * emulated; n[3]: bytes of AUX trace; s[0]: the file; x: its size, MB */
 	/* what was opened and how (-v) */
 	RM_EVENT_OPENED,        /* s[0]: the event; n[]: type, config, config1, precise, sample_type,
 				 * 1 by frequency, the period or frequency, fds; n[7] bit 0: tracking */

@@ -16,6 +16,7 @@
 #include <time.h>
 #include "perfdata/writer.h"
 #include "record/allocrec.h"
+#include "record/aux.h"
 #include "record/emurec.h"
 #include "record/pmu.h"
 #include "record/probes.h"
@@ -39,6 +40,8 @@ struct rec_buf {
 	void *base;
 	size_t size;            /* data area bytes */
 	bool hup;               /* the task is gone: drain, but poll no more */
+	bool has_aux;           /* an AUX area is mapped (Arm SPE) */
+	struct aux_ring aux;
 };
 
 struct recorder {
@@ -53,6 +56,8 @@ struct recorder {
 	size_t nr_fds, alloc_fds;
 	size_t page;
 	uint64_t samples, lost, lost_samples, throttled;
+	uint64_t aux_bytes;     /* of AUX traces written */
+	uint32_t aux_pmu_type;  /* the traced PMU's type (AUXTRACE_INFO), 0 none */
 	uint8_t *tmp;           /* a record that wraps the ring end */
 	int werr;
 	pid_t child;            /* the command, or 0 */
@@ -156,6 +161,9 @@ void recorder__release_space(struct recorder *rc);
 /* The output file; perf's convention: keep the previous recording as FILE.old. */
 int recorder__open_output(struct recorder *rc);
 /* Kernel map always; processes for -p/-t (mode 1) and -a/-C (mode 2). */
+/* TIME_CONV and AUXTRACE_INFO when an AUX trace (Arm SPE) is recorded:
+ * 0, or the writer's negative errno. */
+int recorder__aux_info(struct recorder *rc);
 int recorder__synthesize(struct recorder *rc, const pid_t *tids, int nr_tids, int mode);
 void recorder__summary(const struct recorder *rc);
 void recorder__warnings(const struct recorder *rc);

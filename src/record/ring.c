@@ -109,8 +109,13 @@ static void drain_all(struct recorder *rc)
 	ssize_t n;
 	uint64_t before = pd_writer__data_size(rc->w);
 
-	for (int i = 0; i < rc->nr_bufs; i++)
+	for (int i = 0; i < rc->nr_bufs; i++) {
 		drain(rc, &rc->bufs[i]);
+		/* the trace after the records: the kernel's AUX record says
+		 * what it wrote before it is there to take */
+		if (rc->bufs[i].has_aux && !rc->werr)
+			rc->werr = aux_ring__drain(&rc->bufs[i].aux, rc->w, &rc->aux_bytes);
+	}
 	if (pd_writer__data_size(rc->w) == before)
 		return;         /* an empty round says nothing */
 	n = pd_fmt_finished_round(buf, sizeof(buf));

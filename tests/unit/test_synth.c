@@ -328,7 +328,6 @@ static void test_pmu_terms(void)
 	CHECK(pmu__parse_event("odd/split=0x100/", 0, &ev[0]) == -EINVAL);
 	CHECK(pmu__parse_event("odd/nosuch=1/", 0, &ev[0]) == -ENOENT);
 	CHECK(pmu__parse_event("nopmu/event=1/", 0, &ev[0]) == -ENODEV);
-	CHECK(pmu__parse_event("arm_spe_0/load_filter=1/", 0, &ev[0]) == -EOPNOTSUPP);
 	CHECK(pmu__parse_event("page-faults:u", 0, &ev[0]) == 0);
 	CHECK(ev[0].type == PERF_TYPE_SOFTWARE && ev[0].exclude_kernel);
 	CHECK(pmu__parse_event("bogus", 0, &ev[0]) == -EINVAL);
@@ -349,10 +348,30 @@ static void test_pmu_terms(void)
 	CHECK(n == 1 && ev[0].type == 11 && ev[0].config1 == 256 && ev[0].memory);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/ibs_op", root);
 	CHECK(system(cmd) == 0);
+	/* Arm SPE as a Neoverse N1's sysfs says it (its format files) */
 	put(root, "arm_spe_0/type", "12\n");
+	put(root, "arm_spe_0/format/ts_enable", "config:0\n");
+	put(root, "arm_spe_0/format/pa_enable", "config:1\n");
+	put(root, "arm_spe_0/format/pct_enable", "config:2\n");
+	put(root, "arm_spe_0/format/jitter", "config:16\n");
+	put(root, "arm_spe_0/format/branch_filter", "config:32\n");
+	put(root, "arm_spe_0/format/load_filter", "config:33\n");
+	put(root, "arm_spe_0/format/store_filter", "config:34\n");
+	put(root, "arm_spe_0/format/event_filter", "config1:0-63\n");
+	put(root, "arm_spe_0/format/min_latency", "config2:0-11\n");
+	put(root, "arm_spe_0/caps/min_interval", "256\n");
 	pmu__detect(&m);
 	CHECK(m.vendor == PMU_ARM_SPE);
-	CHECK(pmu__memory_events(ev, 8, 0, false) == -EOPNOTSUPP);
+	CHECK(pmu__memory_events(ev, 8, 40, true) == 1);
+	CHECK(ev[0].aux && !ev[0].memory && ev[0].type == 12);
+	/* ts, loads, stores (pa_enable only with the privilege to see them) */
+	CHECK_EQ_U64(ev[0].config & ~2ULL, 1 | 1ULL << 33 | 1ULL << 34);
+	CHECK_EQ_U64(ev[0].config2, 40);
+	CHECK(ev[0].has_period && ev[0].period == 256);
+	CHECK(pmu__parse_event("arm_spe", 0, &ev[0]) == 0);
+	CHECK(ev[0].aux && ev[0].config2 == 30);
+	CHECK(pmu__parse_event("arm_spe_0/load_filter=1,period=4096/", 0, &ev[0]) == 0);
+	CHECK(ev[0].aux && ev[0].config == 1ULL << 33 && ev[0].period == 4096);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/arm_spe_0", root);
 	CHECK(system(cmd) == 0);
 	pmu__detect(&m);

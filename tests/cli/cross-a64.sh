@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# record on Arm: the stages a recording runs (util, perfdata, record: the
+# SPE event, its AUX area, the trace's records) compile for aarch64 with
+# every warning an error, where the cross compiler is installed
+# (install-deps: gcc-aarch64-linux-gnu). The report's stages need arm64
+# builds of elfutils and capstone, which Debian's cross packages lack.
+. "$TOP/tests/cli/lib.inc"
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || skip "no aarch64-linux-gnu-gcc"
+cd "$TOP" || exit 1
+n=0
+for f in src/util/*.c src/perfdata/*.c src/record/*.c; do
+	o=$T/$(basename "$f" .c).o
+	aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+		-Wmissing-prototypes -Werror -O2 -D_GNU_SOURCE -Isrc -I/usr/include/capstone -idirafter /usr/include \
+		-DC2CSCAN_VERSION='"cross"' -c "$f" -o "$o" 2>"$T/err" || fail "$f for aarch64: $(head -n 3 "$T/err")"
+	n=$((n + 1))
+done
+file "$T/aux.o" | grep -q "ARM aarch64" || fail "not aarch64 objects: $(file "$T/aux.o")"
+echo "$n files compiled for aarch64"
+done_test
