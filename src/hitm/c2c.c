@@ -152,6 +152,11 @@ void c2c__delete(struct c2c *c)
 	free(c);
 }
 
+void c2c__set_peer_contention(struct c2c *c, bool on)
+{
+	c->peer_contention = on;
+}
+
 uint32_t c2c__line_size(const struct c2c *c)
 {
 	return c->line_size;
@@ -175,7 +180,7 @@ static uint8_t idx_list(const struct c2c_stats *st, uint8_t *off)
 	return (uint8_t)n;
 }
 
-static void dec__compute(struct dec *d, uint64_t data_src, uint8_t flags, uint64_t addr, bool mapped)
+static void dec__compute(struct dec *d, uint64_t data_src, uint8_t flags, uint64_t addr, bool mapped, bool peer)
 {
 	bool keep, nomap;
 
@@ -213,7 +218,7 @@ static void dec__compute(struct dec *d, uint64_t data_src, uint8_t flags, uint64
 	/* a store HITM is contention as a HITM load is: its weight counts in
 	 * the latency sums with theirs (the gain, HitmLat) */
 	d->load = d->one.load || d->one.st_hitm;
-	d->hitm = d->one.tot_hitm || d->one.st_hitm;
+	d->hitm = d->one.tot_hitm || d->one.st_hitm || (peer && d->one.tot_peer);
 	d->nr_tot = idx_list(&d->tot, d->tot_idx);
 	d->nr_one = idx_list(&d->one, d->one_idx);
 }
@@ -251,7 +256,7 @@ static uint16_t dec__get(struct c2c *c, const struct c2c_sample *s)
 	 * with it (c2c__resolve) */
 	if (!c->decs)
 		c->decs = xcalloc(DEC_MAX, sizeof(*c->decs));
-	dec__compute(&c->decs[c->nr_decs], data_src, flags, s->addr, s->mapped);
+	dec__compute(&c->decs[c->nr_decs], data_src, flags, s->addr, s->mapped, c->peer_contention);
 	i = (uint32_t)c->nr_decs++;
 	htab__insert(&c->dec_idx, pos, hash, i);
 found:
@@ -554,7 +559,7 @@ static void resolve(struct c2c *c, struct c2c_sample *s)
 	} else {
 		/* more distinct data sources than the registry keeps (a
 		 * hostile file): c2c__add decodes this one on its own */
-		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped);
+		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped, c->peer_contention);
 		keep = one.keep;
 	}
 	if (keep)
@@ -652,7 +657,7 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	if (s->dec == DEC_NONE) {
 		q->s.ctx = ctx__get(c, s);
 		c2c_flush(c);
-		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped);
+		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped, c->peer_contention);
 		c2c_stats__add(&c->totals, &one.tot);
 		if (s->line) {
 			q->hash = acc_hash(s->line - 1, s->ip ^ (uint64_t)s->tag << 47, s->addr & (c->line_size - 1));

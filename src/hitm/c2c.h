@@ -148,6 +148,10 @@ uint64_t c2c_line__metric(const struct c2c_line *l, enum c2c_display mode);
 /* The sums of lat.hitm_sum and lat.hitm_cnt over every line of the view,
  * without building their counts (made by c2c__sort). */
 void c2c__view_hitm(const struct c2c *c, uint64_t *sum, uint64_t *cnt);
+/* Peer loads count as the contended ones in the latency sums (HitmLat, the
+ * gain): Arm SPE's, which reports cache-to-cache transfers, never HITM.
+ * Before the first c2c__add. */
+void c2c__set_peer_contention(struct c2c *c, bool on);
 /* The sums of the weights and the count of every weighted load, over every
  * line (stores' weights are not latencies of the loads the gain compares). */
 void c2c__load_latency(const struct c2c *c, uint64_t *sum, uint64_t *cnt);

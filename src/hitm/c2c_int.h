@@ -184,6 +184,7 @@ struct c2c {
 	bool tagged;            /* a sample had a tag: compare the accumulators' tags too */
 	const struct c2c_line **view;
 	uint64_t view_hitm_sum, view_hitm_cnt;  /* over the view's accumulators (group_view) */
+	bool peer_contention;   /* peer loads are the contended ones (c2c__set_peer_contention) */
 	uint64_t load_lat_sum, load_lat_cnt;    /* weighted loads of every accumulator (group_view) */
 };
 

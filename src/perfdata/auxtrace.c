@@ -136,10 +136,7 @@ bool reader_aux_info(struct pd_reader *r, const uint8_t *rec, uint32_t size)
 	} else {
 		return false;
 	}
-	if (!in->midr && r->info.cpuid)
-		in->midr = strtoull(r->info.cpuid, NULL, 16);
 	state(r)->spe = true;
-	r->aux->neoverse = pd_spe_neoverse(in->midr);
 	add_memory_attr(r, r->aux);
 	return true;
 }
@@ -196,6 +193,11 @@ void reader_aux_buffer(struct pd_reader *r, const uint8_t *rec, const uint8_t *d
 	}
 	if (r->skip_samples || a->attr_idx < 0)
 		return;
+	/* the cores, from the CPUID feature (in a pipe, it may come after
+	 * AUXTRACE_INFO) unless the info said */
+	if (!r->info.auxtrace.midr && r->info.cpuid)
+		r->info.auxtrace.midr = strtoull(r->info.cpuid, NULL, 16);
+	a->neoverse = pd_spe_neoverse(r->info.auxtrace.midr);
 	a->q = queue_of(a, ld32(rec + 32));
 	if (!a->q)
 		return;

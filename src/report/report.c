@@ -531,6 +531,8 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	if (opts->double_cl)
 		r->line_size *= 2;
 	r->c2c = c2c__new(r->line_size);
+	/* Arm SPE reports peer transfers, never HITM: those are its contention */
+	c2c__set_peer_contention(r->c2c, info->auxtrace.type == PD_AUXTRACE_ARM_SPE);
 	setup_events(r);
 	/* allocations are stamped with the samples' clock: without times,
 	 * objects cannot be told apart */
