@@ -6,8 +6,10 @@
  * drained into a perf.data file with its TIME_CONV and AUXTRACE_INFO:
  * the reader must give back the samples, in order, with the right
  * threads, times (through the clock of the page), addresses and sources.
+ * test_aux FILE leaves the file there, for perf to read (tests/cli/spe.sh).
  */
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,7 +73,8 @@ static void read_back(const char *path, struct got *g)
 	pd_reader__delete(r);
 }
 
-static void test_ring(void)
+/* out: where to leave the file (tests/cli/spe.sh has perf read it), or NULL */
+static void test_ring(const char *out)
 {
 	struct perf_event_mmap_page *meta = calloc(1, 4096);
 	uint8_t *area = calloc(1, AREA);
@@ -141,13 +144,16 @@ static void test_ring(void)
 	for (size_t i = 3; i < g.n; i++)
 		CHECK_EQ_U64(g.tid[i], 200);
 	CHECK(g.n >= 3 + AREA / rec - 2);
-	unlink(path);
+	if (out)
+		CHECK(rename(path, out) == 0);
+	else
+		unlink(path);
 	free(meta);
 	free(area);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_ring();
+	test_ring(argc > 1 ? argv[1] : NULL);
 	return test_done("test_aux");
 }
