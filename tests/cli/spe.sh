@@ -63,6 +63,17 @@ expect_eq "Neoverse data sources, perf's encoding" "$(cat neoverse.src)" \
 expect_eq "generic data sources, perf's encoding" "$(cat generic.src)" \
 	"0x142 0x144 0x182 0x2000000882 0x842 0x88000142 0x882 0x884 0x90000182 "
 
+# compressed as perf record -z writes it (the side-band in a COMPRESSED
+# record, the trace after it), and a trace inside compressed data: the same
+# samples
+sed -e 's/^comm  attr=5 pid=13001/zstd_begin\ncomm  attr=5 pid=13001/' \
+	-e 's/^fork  attr=5 pid=13001 tid=13011 time=1003$/&\nzstd_end/' \
+	-e 's/^aux_flush idx=1 cpu=1$/zstd_begin\n&\nzstd_end/' "$S/spe-false-sharing.scn" >z.scn
+[ "$(grep -c '^zstd_' z.scn)" = 4 ] || fail "the compressed scenario: $(grep -c '^zstd_' z.scn) zstd lines"
+mkperf z.scn spe-zstd.data || fail "mkperf zstd"
+"$PDS" spe-zstd.data >z.samples 2>err || fail "pdsamples zstd: $(cat err)"
+cmp -s v1.samples z.samples || fail "compressed: other samples: $(diff v1.samples z.samples | head -n 3)"
+
 # perf as the oracle
 if ! command -v perf >/dev/null 2>&1; then
 	echo "perf not installed: not compared with perf"

@@ -60,6 +60,8 @@
  *          the queue's buffer as an AUXTRACE record (its bytes padded to 8)
  *          for CPU cpu (default idx; -1 for per-thread queues) and thread tid
  *          (default -1), after an AUX record with flags of the first attr's
+ *   zstd_begin ... zstd_end   the records between as one COMPRESSED record
+ *          (zstd, as perf record -z writes)
  *   record type=N [misc=N] [data=HEX]     a well-formed record of any type
  *   raw HEX...                              bytes as given (malformed input)
  * Side-band lines also take attr=ID (whose trailer format to use) and cpu=.
@@ -74,6 +76,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "perfdata/alloc.h"
 #include "perfdata/perf_data.h"
 #include "util/util.h"
@@ -128,6 +131,10 @@ struct mk {
 		size_t len, cap;
 		uint64_t aux_off;
 	} spe[64];
+	/* zstd_begin .. zstd_end: records gathered for one COMPRESSED record */
+	bool zing;
+	uint8_t *zbuf;
+	size_t zlen, zcap;
 };
 
 static struct mk *g_mk;
@@ -512,16 +519,52 @@ static uint64_t take_time(struct mk *mk, struct line *l)
 	return mk->now;
 }
 
+/* Bytes into the file, or into the block being compressed (zstd_begin). */
+static int out_bytes(struct mk *mk, const void *p, size_t n, bool record)
+{
+	if (mk->zing) {
+		xgrow((void **)&mk->zbuf, &mk->zcap, mk->zlen + n, 1);
+		memcpy(mk->zbuf + mk->zlen, p, n);
+		mk->zlen += n;
+		return 0;
+	}
+	return record ? pd_writer__write(mk->w, p, n) : pd_writer__write_unchecked(mk->w, p, n);
+}
+
 static void emit(struct mk *mk, const void *rec, ssize_t n)
 {
 	int err;
 
 	if (n < 0)
 		fail("cannot format the record: %s", strerror((int)-n));
-	err = pd_writer__write(mk->w, rec, (size_t)n);
+	err = out_bytes(mk, rec, (size_t)n, true);
 	if (err)
 		fail("write: %s", strerror(-err));
 	mk->records = true;
+}
+
+/* zstd_end: the block as one PERF_RECORD_COMPRESSED record (as perf
+ * record -z writes what it reads from the ring buffers). */
+static void do_zstd_end(struct mk *mk)
+{
+	size_t cap = ZSTD_compressBound(mk->zlen), n;
+	uint8_t *rec = xmalloc(8 + cap);
+	struct perf_event_header h = { .type = PD_REC_COMPRESSED };
+	int err;
+
+	if (!mk->zing)
+		fail("zstd_end without zstd_begin");
+	n = ZSTD_compress(rec + 8, cap, mk->zbuf, mk->zlen, 3);
+	if (ZSTD_isError(n) || 8 + n > UINT16_MAX)
+		fail("cannot compress the block (%zu bytes)", mk->zlen);
+	h.size = (uint16_t)(8 + n);
+	memcpy(rec, &h, sizeof(h));
+	mk->zing = false;
+	mk->zlen = 0;
+	err = pd_writer__write_unchecked(mk->w, rec, 8 + n);
+	free(rec);
+	if (err)
+		fail("write: %s", strerror(-err));
 }
 
 static void do_attr(struct mk *mk, struct line *l)
@@ -1034,7 +1077,7 @@ static void do_raw(struct mk *mk, struct line *l)
 		fail("raw needs hex bytes");
 	b = parse_hex(all.p, &n);
 	free(all.p);
-	err = pd_writer__write_unchecked(mk->w, b, n);
+	err = out_bytes(mk, b, n, false);
 	free(b);
 	if (err)
 		fail("write: %s", strerror(-err));
@@ -1281,7 +1324,7 @@ static void do_aux_flush(struct mk *mk, struct line *l)
 				      (uint32_t)cpu));
 	xgrow((void **)&q->b, &q->cap, size ? size : 1, 1);
 	memset(q->b + q->len, 0, size - q->len);
-	err = size ? pd_writer__write_unchecked(mk->w, q->b, size) : 0;
+	err = size ? out_bytes(mk, q->b, size, false) : 0;
 	if (err)
 		fail("write: %s", strerror(-err));
 	q->aux_off += size;
@@ -1335,7 +1378,13 @@ static void line(struct mk *mk, char *s)
 		do_frames(mk, &l);
 	else if (!strcmp(w, "alloc_raw"))
 		do_alloc_raw(mk, &l);
-	else if (!strcmp(w, "spe_info"))
+	else if (!strcmp(w, "zstd_begin")) {
+		check_used(&l);
+		mk->zing = true;
+	} else if (!strcmp(w, "zstd_end")) {
+		check_used(&l);
+		do_zstd_end(mk);
+	} else if (!strcmp(w, "spe_info"))
 		do_spe_info(mk, &l);
 	else if (!strcmp(w, "time_conv"))
 		do_time_conv(mk, &l);
@@ -1450,6 +1499,7 @@ int main(int argc, char **argv)
 		pd_writer__set_alloc(mk.w, p, len);
 	}
 	free(mk.allocs);
+	free(mk.zbuf);
 	for (f = 0; f < 64; f++)
 		free(mk.spe[f].b);
 	err = pd_writer__finish(mk.w);
