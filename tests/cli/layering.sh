@@ -55,30 +55,32 @@ done
 # defines must be defined in an allowed stage
 obj=$TOP/$B/src
 [ -d "$obj" ] || { echo "no objects in $obj: build first"; exit 1; }
-defs=$T/defs
+# (one nm per object, the lookups in awk: thousands of awk runs took
+# seconds)
 for d in "$obj"/*/; do
 	st=$(basename "$d")
 	for o in "$d"*.o; do
 		[ -f "$o" ] || continue
-		nm --defined-only -g "$o" | awk -v st="$st" 'NF == 3 { print $3, st }'
+		nm "$o" | awk -v st="$st" -v o="${o#$TOP/}" 'NF == 3 && $2 ~ /^[TDBR]$/ { print "D", $3, st } NF == 2 && $1 == "U" { print "U", $2, st, o }'
 	done
-done | sort -u >"$defs"
+done >"$T/syms"
 for d in "$obj"/*/; do
 	st=$(basename "$d")
 	[ -d "$TOP/src/$st" ] || continue
-	allowed=$(below "$st")
-	for o in "$d"*.o; do
-		[ -f "$o" ] || continue
-		for s in $(nm -u "$o" | awk '{ print $2 }'); do
-			to=$(awk -v s="$s" '$1 == s { print $2; exit }' "$defs")
-			[ -z "$to" ] || [ "$to" = "$st" ] && continue
-			case " $allowed " in
-			*" $to "*) ;;
-			*) echo "${o#$TOP/}: calls $s, defined in $to, not below $st"; bad=1 ;;
-			esac
-		done
-	done
-done
+	echo "$st $(below "$st")"
+done >"$T/allowed"
+awk 'FNR == NR { for (i = 2; i <= NF; i++) ok[$1 " " $i] = 1; next }
+     $1 == "D" { def[$2] = $3; next }
+     $1 == "U" { use[++n] = $2 " " $3 " " $4 }
+     END {
+	for (i = 1; i <= n; i++) {
+		split(use[i], u, " ")
+		to = def[u[1]]
+		if (to == "" || to == u[2]) continue
+		if (!((u[2] " " to) in ok)) { print u[3] ": calls " u[1] ", defined in " to ", not below " u[2]; bad = 1 }
+	}
+	exit bad
+     }' "$T/allowed" "$T/syms" || bad=1
 # a header names only functions that exist (stage__verb( anywhere in it,
 # declarations and comments alike)
 for f in $(grep -oh '[a-z][a-z_0-9]*__[a-z_0-9][a-z_0-9]*(' src/*/*.h | sort -u | tr -d '('); do

@@ -7,7 +7,7 @@
  * reads the built binary's symbols and instructions and writes recordings
  * whose samples are these functions' real stores and loads of these real
  * members (tests/tools/mkhitm.py), as a machine with a memory PMU would
- * record them. Running it works too: two threads, a second.
+ * record them. Running it works too: two threads, a third of a second.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -42,13 +42,21 @@ __attribute__((noinline)) void consumer_step(void)
 	__atomic_add_fetch(&lockbox.hits, 1, __ATOMIC_RELAXED);
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void *run(void *arg)
 {
-	time_t end = time(NULL) + 1;
+	double end = now() + 0.3;
 
-	/* at least 2M steps, however near a second's end it starts: the two
-	 * threads must overlap for their lines to bounce */
-	for (int k = 0; k < 20 || time(NULL) < end; k++)
+	/* at least 2M steps and 0.3 s: the two threads must overlap for
+	 * their lines to bounce */
+	for (int k = 0; k < 20 || now() < end; k++)
 		for (int i = 0; i < 100000; i++)
 			(arg ? consumer_step : producer_step)();
 	return NULL;
