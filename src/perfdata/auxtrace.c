@@ -32,6 +32,17 @@ struct aux_queue {
 	struct pd_spe_decoder dec;
 };
 
+/* What ran on a CPU from when: its context switch records, in time order. */
+struct cpu_run {
+	uint64_t time;
+	uint32_t pid, tid;
+};
+
+struct cpu_runs {
+	struct cpu_run *v;
+	size_t nr, alloc;
+};
+
 struct aux_state {
 	bool spe;
 	int attr_idx;                   /* the synthesized "memory" attr, -1 none yet */
@@ -44,6 +55,8 @@ struct aux_state {
 	struct aux_queue *q;
 	uint32_t tid, cpu;
 	struct u64map tidpid;           /* tid -> pid: kept across passes */
+	struct cpu_runs *runs;          /* per CPU, kept across passes */
+	size_t nr_runs;
 };
 
 static struct aux_state *state(struct pd_reader *r)
@@ -61,6 +74,9 @@ void reader_aux_free(struct pd_reader *r)
 		return;
 	free(r->aux->queues);
 	u64map__exit(&r->aux->tidpid);
+	for (size_t i = 0; i < r->aux->nr_runs; i++)
+		free(r->aux->runs[i].v);
+	free(r->aux->runs);
 	free(r->aux);
 	r->aux = NULL;
 }
@@ -81,6 +97,48 @@ void reader_aux_note_thread(struct pd_reader *r, uint32_t pid, uint32_t tid)
 {
 	if (pid != UINT32_MAX && tid != UINT32_MAX)
 		u64map__put(&state(r)->tidpid, tid, pid);
+}
+
+#define CPUS_MAX 65536
+
+void reader_aux_note_switch(struct pd_reader *r, uint32_t cpu, uint64_t time, uint32_t pid, uint32_t tid)
+{
+	struct aux_state *a = state(r);
+	struct cpu_runs *c;
+
+	/* kept for AUX traces only: a system-wide recording has many */
+	if (cpu >= CPUS_MAX || tid == UINT32_MAX || r->info.auxtrace.type != PD_AUXTRACE_ARM_SPE)
+		return;
+	if (cpu >= a->nr_runs) {
+		size_t n = cpu + 1;
+
+		a->runs = xrealloc(a->runs, n, sizeof(*a->runs));
+		memset(a->runs + a->nr_runs, 0, (n - a->nr_runs) * sizeof(*a->runs));
+		a->nr_runs = n;
+	}
+	c = &a->runs[cpu];
+	/* a CPU's records come in time order; a second pass sees them again */
+	if (c->nr && time <= c->v[c->nr - 1].time)
+		return;
+	xgrow((void **)&c->v, &c->alloc, c->nr + 1, sizeof(*c->v));
+	c->v[c->nr++] = (struct cpu_run){ time, pid, tid };
+}
+
+/* What ran on cpu at time (the last switch at or before it), or NULL. */
+static const struct cpu_run *run_at(const struct aux_state *a, uint32_t cpu, uint64_t time)
+{
+	const struct cpu_runs *c = cpu < a->nr_runs ? &a->runs[cpu] : NULL;
+	size_t lo = 0, hi = c ? c->nr : 0;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->v[mid].time <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &c->v[lo - 1] : NULL;
 }
 
 /* The attr of the samples the traces make: perf's synthesized one. */
@@ -214,15 +272,23 @@ bool reader_aux_pending(const struct pd_reader *r)
 }
 
 /* The record's thread and process: its context packet's tid, else the
- * buffer's (per-thread queues); the process the side-band said, else the
- * thread taken for its own process (-1, as perf prints it, would be the
- * kernel's here); neither known (per-CPU queues without context packets):
- * 0, whose memory no mapping covers. */
-static void thread_of(struct aux_state *a, const struct pd_spe_record *rec, struct pd_sample *s)
+ * buffer's (per-thread queues), else what the CPU's context switches say
+ * ran at the record's time (per-CPU queues of a kernel that does not put
+ * the pid in CONTEXTIDR: perf c2c records switch events for them); the
+ * process the side-band said, else the thread taken for its own process
+ * (-1, as perf prints it, would be the kernel's here); nothing known: 0,
+ * whose memory no mapping covers. */
+static void thread_of(struct aux_state *a, const struct pd_spe_record *rec, uint64_t time, struct pd_sample *s)
 {
+	const struct cpu_run *run;
 	uint64_t pid;
 
 	s->tid = rec->context != UINT64_MAX ? (uint32_t)rec->context : a->tid;
+	if (s->tid == UINT32_MAX && (run = run_at(a, a->cpu, time))) {
+		s->tid = run->tid;
+		s->pid = run->pid;
+		return;
+	}
 	if (s->tid == UINT32_MAX)
 		s->tid = 0;
 	s->pid = u64map__get(&a->tidpid, s->tid, &pid) ? (uint32_t)pid : s->tid;
@@ -251,13 +317,13 @@ int reader_aux_next(struct pd_reader *r, struct pd_event *ev)
 		ev->misc = ev->cpumode;
 		ev->has_sid = true;
 		s->ip = rec.ip;
-		thread_of(a, &rec, s);
 		/* a record without a timestamp (ended by an end packet, or cut)
 		 * happened after the queue's last one: its time places it among
 		 * the mappings (perf prints 0) */
 		if (rec.timestamp)
 			a->q->last_ts = rec.timestamp;
 		s->time = pd_time_conv__perf_time(&r->info.time_conv, a->q->last_ts);
+		thread_of(a, &rec, s->time, s);
 		s->addr = rec.vaddr;
 		s->phys_addr = rec.paddr;
 		s->cpu = a->cpu;

@@ -244,6 +244,8 @@ void reader_aux_buffer(struct pd_reader *r, const uint8_t *rec, const uint8_t *d
 int reader_aux_next(struct pd_reader *r, struct pd_event *ev);
 bool reader_aux_pending(const struct pd_reader *r);
 void reader_aux_note_thread(struct pd_reader *r, uint32_t pid, uint32_t tid);
+/* From time on, cpu runs (pid, tid) (a context switch record). */
+void reader_aux_note_switch(struct pd_reader *r, uint32_t cpu, uint64_t time, uint32_t pid, uint32_t tid);
 void reader_aux_rewind(struct pd_reader *r);
 void reader_aux_free(struct pd_reader *r);
 

@@ -809,6 +809,27 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 		if (r->info.auxtrace.type != PD_AUXTRACE_ARM_SPE)
 			r->stats.other_types++;
 		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		/* a CPU-wide switch names the task coming in (out: next) or
+		 * going out (in: prev); a task's own names itself (trailer) */
+		bool wide = type == PERF_RECORD_SWITCH_CPU_WIDE, out = ld16(rec + 4) & PERF_RECORD_MISC_SWITCH_OUT;
+
+		if (size < (wide ? 16u : 8u)) {
+			ok = false;
+			break;
+		}
+		parse_trailer(r, ev, rec, size, wide ? 16 : 8);
+		ev->kind = PD_OTHER;
+		r->stats.other_types++;
+		if (!ev->has_sid)
+			break;
+		if (wide && out)
+			reader_aux_note_switch(r, ev->sid.cpu, ev->sid.time, ld32(rec + 8), ld32(rec + 12));
+		else if (!wide && !out)
+			reader_aux_note_switch(r, ev->sid.cpu, ev->sid.time, ev->sid.pid, ev->sid.tid);
+		break;
+	}
 	case PERF_RECORD_AUX:
 		/* aux_offset, aux_size, flags, then the trailer */
 		if (size < 32) {

@@ -199,6 +199,11 @@ void recorder__fill_attr(struct recorder *rc, struct rec_evsel *e, bool task, bo
 	a->enable_on_exec = on_exec;
 	if (e->tracking) {
 		a->mmap = a->mmap2 = a->mmap_data = a->comm = a->comm_exec = a->task = 1;
+		/* an AUX trace's records name their thread only where the kernel
+		 * puts the pid in CONTEXTIDR: elsewhere what each CPU ran says
+		 * (as perf c2c record does for SPE) */
+		for (int i = 0; i < rc->nr_ev; i++)
+			a->context_switch |= rc->ev[i].pe.aux;
 	}
 	a->sample_id_all = 1;
 }

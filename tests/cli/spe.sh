@@ -14,7 +14,7 @@
 cd "$T" || exit 1
 S=$TOP/tests/fixtures/scenarios
 PDS=$TOP/$B/tools/pdsamples
-for s in spe-false-sharing spe-true-sharing spe-sources spe-per-thread spe-damaged; do
+for s in spe-false-sharing spe-true-sharing spe-sources spe-per-thread spe-damaged spe-switch; do
 	mkperf "$S/$s.scn" "$s.data" || fail "mkperf $s"
 done
 # a core perf decodes generically: levels from the cache events
@@ -47,6 +47,11 @@ expect_eq "true sharing: every sample mapped" "$(json_get ts.json '(j["keys"]["p
 "$C2CSCAN" report --json -i spe-per-thread.data >pt.json 2>err || fail "report: $(cat err)"
 expect_eq "per-thread buffers: the threads of the buffers" \
 	"$(json_get pt.json '[(l["verdict"], sorted(l["tids"])) for l in j["cachelines"]]')" "[('false sharing', [16001, 16002])]"
+# per-CPU buffers without context packets: the CPU's context switches
+"$C2CSCAN" report --json -d all -i spe-switch.data >sw.json 2>err || fail "report: $(cat err)"
+expect_eq "context switches: each process's line and thread" \
+	"$(json_get sw.json 'sorted((l["key"]["pid"], l["tids"], l["loads"], l["stores"]) for l in j["cachelines"])')" \
+	"[(18001, [18001], 4, 1), (18002, [18003], 2, 0)]"
 "$PDS" spe-damaged.data >damaged.samples 2>err || fail "pdsamples: $(cat err)"
 expect_eq "damaged: samples, cut records, bad bytes, AUX flags" \
 	"$(grep -c '^17001 ' damaged.samples) $(sed -n 's/^# \(spe_cut\|spe_bad_bytes\|aux_truncated\|aux_partial\|aux_collision\) //p' damaged.samples | tr '\n' ' ')" \
@@ -90,7 +95,7 @@ expect_eq "pipe mode: the samples but their data sources" "$(cut -d' ' -f1-6,8 p
 # what record's own AUX draining writes (record/aux.c, from a simulated
 # buffer: tests/unit/test_aux.c) is read by perf as by c2cscan
 "$TOP/$B/tests/test_aux" spe-record.data >aux.out 2>&1 || fail "test_aux: $(cat aux.out)"
-for s in spe-false-sharing spe-true-sharing spe-sources spe-per-thread spe-damaged spe-generic spe-record; do
+for s in spe-false-sharing spe-true-sharing spe-sources spe-per-thread spe-damaged spe-switch spe-generic spe-record; do
 	fields=pid,tid,cpu,time,ip,addr,data_src,weight
 	[ $s = spe-per-thread ] && fields=pid,tid,time,ip,addr,data_src,weight
 	perf script -f -i $s.data --itrace=M -F hw:$fields --ns >$s.script 2>$s.err ||

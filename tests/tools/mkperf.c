@@ -60,6 +60,9 @@
  *          the queue's buffer as an AUXTRACE record (its bytes padded to 8)
  *          for CPU cpu (default idx; -1 for per-thread queues) and thread tid
  *          (default -1), after an AUX record with flags of the first attr's
+ *   switch cpu= [time=] [out] next_pid= next_tid= [pid= tid=]   a CPU-wide
+ *          context switch (out: pid/tid leaves, next comes in; else
+ *          next is the task that left)
  *   zstd_begin ... zstd_end   the records between as one COMPRESSED record
  *          (zstd, as perf record -z writes)
  *   record type=N [misc=N] [data=HEX]     a well-formed record of any type
@@ -1223,6 +1226,38 @@ static void do_time_conv(struct mk *mk, struct line *l)
 	emit(mk, buf, pd_fmt_time_conv(buf, sizeof(buf), &tc));
 }
 
+static void do_switch(struct mk *mk, struct line *l)
+{
+	uint8_t buf[256];
+	uint64_t id;
+	const struct mattr *a = attr_for(mk, l, &id);
+	struct pd_sample_id sid;
+	uint32_t np = u32("next_pid", need_num(l, "next_pid")), nt = u32("next_tid", need_num(l, "next_tid"));
+	uint32_t pid = u32("pid", num(l, "pid", (uint64_t)-1)), tid = u32("tid", num(l, "tid", pid));
+	bool out = flag(l, "out");
+	uint64_t t = take_time(mk, l), rec[2];
+	size_t tn;
+
+	sid_of(l, &sid, pid, tid, t, id);
+	check_used(l);
+	tn = pd_sample_id_size(&a->attr);
+	rec[0] = PERF_RECORD_SWITCH_CPU_WIDE | (uint64_t)(out ? PERF_RECORD_MISC_SWITCH_OUT : 0) << 32 |
+		 (uint64_t)(16 + tn) << 48;
+	rec[1] = np | (uint64_t)nt << 32;
+	memcpy(buf, rec, 16);
+	/* the trailer, as a LOST_SAMPLES record of the attr lays it out */
+	{
+		uint8_t tmp[256];
+		struct pd_lost lost = { 0 };
+		ssize_t n = pd_fmt_lost_samples(tmp, sizeof(tmp), &a->attr, &lost, &sid);
+
+		if (n < 16 || (size_t)n - 16 != tn)
+			fail("cannot format the switch's trailer");
+		memcpy(buf + 16, tmp + 16, tn);
+	}
+	emit(mk, buf, (ssize_t)(16 + tn));
+}
+
 static const struct name_bit spe_sources[] = {
 	{ "l1d", 0x0 }, { "l2", 0x8 }, { "peer_core", 0x9 }, { "local_cluster", 0xa }, { "sys_cache", 0xb },
 	{ "peer_cluster", 0xc }, { "remote", 0xd }, { "dram", 0xe }, { NULL, 0 },
@@ -1378,6 +1413,8 @@ static void line(struct mk *mk, char *s)
 		do_frames(mk, &l);
 	else if (!strcmp(w, "alloc_raw"))
 		do_alloc_raw(mk, &l);
+	else if (!strcmp(w, "switch"))
+		do_switch(mk, &l);
 	else if (!strcmp(w, "zstd_begin")) {
 		check_used(&l);
 		mk->zing = true;
