@@ -795,16 +795,11 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 		ev->kind = PD_FINISHED_INIT;
 		break;
 	case PD_REC_AUXTRACE_INFO:
+	case PD_REC_TIME_CONV:
 		/* yielded as records of other types, as before they were read:
 		 * counted among the types not used unless they serve AUX
 		 * traces decoded here (a later pass knows of them) */
-		ok = reader_aux_info(r, rec, size);
-		ev->kind = PD_OTHER;
-		if (r->info.auxtrace.type != PD_AUXTRACE_ARM_SPE)
-			r->stats.other_types++;
-		break;
-	case PD_REC_TIME_CONV:
-		ok = reader_time_conv(r, rec, size);
+		ok = type == PD_REC_TIME_CONV ? reader_time_conv(r, rec, size) : reader_aux_info(r, rec, size);
 		ev->kind = PD_OTHER;
 		if (r->info.auxtrace.type != PD_AUXTRACE_ARM_SPE)
 			r->stats.other_types++;
