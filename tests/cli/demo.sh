@@ -10,9 +10,9 @@ grep -q "^== c2cscan record --alloc" "$T/demo.out" || skip "no page faults here:
 expect_eq "heap objects of the demo's line" "$(sed -n '/heap objects in this line/,$p' "$T/demo.out" | grep -c '^           make_reuse_[ab] at heapobj.c')" 2
 # contention on this machine too: the emulated recording's false sharing
 if [ -x "$TOP/$B/progs/counters-tsan" ]; then
-	sed -n '/^== c2cscan record --emulate/,/^== c2cscan record --alloc/p' "$T/demo.out" |
-		grep -q "verdict: false sharing: 2 threads write and read different parts of the line" ||
-		fail "the demo's emulated recording: $(grep -A6 'record --emulate' "$T/demo.out")"
+	sed -n '/^== c2cscan record --emulate/,/^== c2cscan record --alloc/p' "$T/demo.out" >"$T/emu.out"
+	grep -q "verdict: false sharing: [0-9]* threads write and read different parts of the line" "$T/emu.out" ||
+		fail "the demo's emulated recording: $(grep -E '^ +[0-9]+ 0x|verdict' "$T/emu.out")"
 fi
 if [ -x "$TOP/$B/progs/counters-tsan" ]; then
 	grep -q "as one page (open it in a browser): $B/demo-emulated.html" "$T/demo.out" &&

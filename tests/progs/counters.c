@@ -7,7 +7,7 @@
  * reads the built binary's symbols and instructions and writes recordings
  * whose samples are these functions' real stores and loads of these real
  * members (tests/tools/mkhitm.py), as a machine with a memory PMU would
- * record them. Running it works too: two threads, a third of a second.
+ * record them. Running it works too: two threads, half a second.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -50,12 +50,16 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static pthread_barrier_t start;
+
 static void *run(void *arg)
 {
-	double end = now() + 0.3;
+	double end;
 
-	/* at least 2M steps and 0.3 s: the two threads must overlap for
-	 * their lines to bounce */
+	/* at least 2M steps and half a second, from a common start: the two
+	 * threads must overlap for their lines to bounce */
+	pthread_barrier_wait(&start);
+	end = now() + 0.5;
 	for (int k = 0; k < 20 || now() < end; k++)
 		for (int i = 0; i < 100000; i++)
 			(arg ? consumer_step : producer_step)();
@@ -66,6 +70,7 @@ int main(void)
 {
 	pthread_t a, b;
 
+	pthread_barrier_init(&start, NULL, 2);
 	pthread_create(&a, NULL, run, NULL);
 	pthread_create(&b, NULL, run, &a);
 	pthread_join(a, NULL);
