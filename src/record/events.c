@@ -262,6 +262,12 @@ static int add_buffer(struct recorder *rc, int fd, size_t pages)
 	size_t size = pages * rc->page;
 
 	base = mmap(NULL, size + rc->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* a size of ours (not -m) beyond what the user may lock: smaller */
+	while (base == MAP_FAILED && (errno == EPERM || errno == ENOMEM) && !rc->o.pages && pages > 16) {
+		pages /= 2;
+		size = pages * rc->page;
+		base = mmap(NULL, size + rc->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	}
 	if (base == MAP_FAILED) {
 		int err = errno;
 
@@ -287,7 +293,7 @@ static size_t aux_pages(void)
 
 /* The AUX area of the buffer whose owner is fd (an AUX event of the slot
  * (pid, cpu) writes there), mapped once. */
-static int map_aux(struct recorder *rc, int fd, pid_t pid, int cpu, size_t pages)
+static int map_aux(struct recorder *rc, int fd, pid_t pid, int cpu)
 {
 	struct rec_buf *b = NULL;
 	int err;
@@ -300,7 +306,8 @@ static int map_aux(struct recorder *rc, int fd, pid_t pid, int cpu, size_t pages
 	b->aux.idx = (uint32_t)(b - rc->bufs);
 	b->aux.tid = cpu >= 0 ? UINT32_MAX : (uint32_t)pid;
 	b->aux.cpu = cpu >= 0 ? (uint32_t)cpu : UINT32_MAX;
-	err = aux_ring__map(&b->aux, fd, b->base, rc->page, pages, aux_pages());
+	/* after the buffer's data area, as mapped (it may be smaller than asked) */
+	err = aux_ring__map(&b->aux, fd, b->base, rc->page, b->size / rc->page, aux_pages());
 	if (err) {
 		record__strerror(REC_OP_MMAP, -err, NULL, aux_pages(), rc->why, sizeof(rc->why));
 		return err;
@@ -392,7 +399,7 @@ static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t p
 			return err;
 		}
 		if (e->pe.aux) {
-			err = map_aux(rc, *out, pid, cpu, pages);
+			err = map_aux(rc, *out, pid, cpu);
 			if (err)
 				return err;
 		}
@@ -493,10 +500,18 @@ void recorder__choose_tracking(struct recorder *rc)
  * an inherited event that follows a task on any CPU). */
 int recorder__open_all(struct recorder *rc, pid_t *tasks, int nr_tasks, const bool *cpuset, int nr_cpus)
 {
-	/* a dwarf sample carries its stack: 8 KiB fill 128 pages in 64 samples */
-	size_t pages = rc->o.pages ? rc->o.pages : rc->o.call_graph == CALL_GRAPH_DWARF ? 1024 : 128;
+	size_t pages = rc->o.pages ? rc->o.pages : 128;
 	int opened = 0, ret;
 
+	/* a dwarf sample carries its stack: room for 512 of them (8 KiB
+	 * stacks: 2048 pages), so that a burst of samples is not lost before
+	 * the next drain */
+	if (!rc->o.pages && rc->o.call_graph == CALL_GRAPH_DWARF) {
+		size_t want = ((size_t)rc->o.stack_size + 512) * 512 / rc->page;
+
+		while (pages < want && pages < 8192)
+			pages *= 2;
+	}
 	for (int c = 0; c < nr_cpus; c++) {
 		int out = -1;
 
