@@ -15,7 +15,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
-	struct report_opts o = { .input = "fuzz", .out = REPORT_OUT_STDIO, .show_all = true };
+	/* names from what the input carries only: no object, debug info,
+	 * kallsyms or perf map of this machine is read (each run opened and
+	 * indexed the real binaries the seeds map, and memory grew with what
+	 * they held); naming real objects is the unit tests' (test_symbols,
+	 * on binaries built for them) and fuzz_dwline's */
+	struct report_opts o = { .input = "fuzz", .out = REPORT_OUT_STDIO, .show_all = true,
+				 .names = { .symfs = "/nonexistent-symfs", .no_debuginfod = true,
+					    .kallsyms = "/nonexistent-kallsyms", .perf_map_dir = "/nonexistent-maps" } };
 	struct pd_reader *rd;
 	struct report *r;
 	char err[512];
