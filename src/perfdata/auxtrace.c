@@ -49,6 +49,7 @@ struct aux_state {
 	bool neoverse;
 	struct aux_queue *queues;
 	size_t nr_queues, alloc_queues;
+	struct u64map qidx;             /* a queue's idx -> its index in queues */
 	/* the buffer being decoded */
 	const uint8_t *buf;
 	size_t len, pos;
@@ -73,6 +74,7 @@ void reader_aux_free(struct pd_reader *r)
 	if (!r->aux)
 		return;
 	free(r->aux->queues);
+	u64map__exit(&r->aux->qidx);
 	u64map__exit(&r->aux->tidpid);
 	for (size_t i = 0; i < r->aux->nr_runs; i++)
 		free(r->aux->runs[i].v);
@@ -227,15 +229,17 @@ void reader_aux_record(struct pd_reader *r, uint64_t flags)
 
 static struct aux_queue *queue_of(struct aux_state *a, uint32_t idx)
 {
-	for (size_t i = 0; i < a->nr_queues; i++)
-		if (a->queues[i].idx == idx)
-			return &a->queues[i];
+	uint64_t i;
+
+	if (u64map__get(&a->qidx, idx, &i))
+		return &a->queues[i];
 	if (a->nr_queues >= SPE_QUEUES_MAX)
 		return NULL;
 	xgrow((void **)&a->queues, &a->alloc_queues, a->nr_queues + 1, sizeof(*a->queues));
 	a->queues[a->nr_queues].idx = idx;
 	a->queues[a->nr_queues].last_ts = 0;
 	pd_spe_decoder__init(&a->queues[a->nr_queues].dec);
+	u64map__put(&a->qidx, idx, a->nr_queues);
 	return &a->queues[a->nr_queues++];
 }
 
