@@ -32,6 +32,7 @@
 #include "report/coalesce.h"
 #include "report/report_int.h"
 #include "report/verdict.h"
+#include "util/htab.h"
 #include "util/util.h"
 
 static const char *const verdict_words[] = {
@@ -221,25 +222,29 @@ static uint64_t contended(const struct c2c_stats *st)
 	return (uint64_t)st->tot_hitm + st->st_hitm + st->lcl_peer + st->rmt_peer;
 }
 
-/* A thread's samples in unit u (row_unit: each row's unit) make under
- * 1/MINOR_SHARE of the unit's, and no row it shares with other threads
- * touches u: it does not count among u's writers and readers. */
+/* A thread's samples in a unit make under 1/MINOR_SHARE of the unit's, and
+ * no row it shares with other threads touches the unit: it does not count
+ * among the unit's writers and readers. What each (unit, thread) holds,
+ * from one walk of the line's rows. */
 #define MINOR_SHARE 50
-static bool minor(const struct c2c_line *l, const size_t *row_unit, size_t at, const struct verdict_unit *u,
-		  uint32_t tid)
+
+struct unit_tid {
+	uint64_t mine;          /* the thread's own rows' loads and stores in the unit */
+	bool shared;            /* a row of several threads touches it */
+};
+
+static struct unit_tid *unit_tid(struct u64map *m, struct unit_tid **v, size_t *nr, size_t *alloc, size_t unit,
+				 uint32_t tid)
 {
-	uint64_t mine = 0, all = (uint64_t)u->loads + u->stores;
+	uint64_t key = (uint64_t)unit << 32 | tid, i;
 
-	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *row = &c2c_line__rows(l)[i];
-
-		if (row_unit[i] != row_unit[at] || !u32set__has(&row->tids, tid))
-			continue;
-		if (row->tids.nr > 1)
-			return false;
-		mine += (uint64_t)row->stats.load + row->stats.store;
+	if (!u64map__get(m, key, &i)) {
+		xgrow((void **)v, alloc, *nr + 1, sizeof(**v));
+		(*v)[*nr] = (struct unit_tid){ 0 };
+		u64map__put(m, key, *nr);
+		i = (*nr)++;
 	}
-	return mine * MINOR_SHARE < all;
+	return &(*v)[i];
 }
 
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
@@ -280,20 +285,43 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 	/* who writes and reads each unit: not a thread whose own rows there
 	 * hold under MINOR_SHARE of its samples (a thread that reads every
 	 * counter once at the end does not make each of them shared) */
-	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *row = &c2c_line__rows(l)[i];
-		struct verdict_unit *u = &v->units[row_unit[i]];
+	{
+		struct u64map m = { 0 };
+		struct unit_tid *ut = NULL;
+		size_t nr_ut = 0, alloc_ut = 0;
 
-		for (uint32_t t = 0; t < row->tids.nr; t++) {
-			uint32_t tid = u32set__data(&row->tids)[t];
+		for (size_t i = 0; i < l->nr_rows; i++) {
+			const struct c2c_row *row = &c2c_line__rows(l)[i];
 
-			if (row->tids.nr == 1 && minor(l, row_unit, i, u, tid))
-				continue;
-			if (row->stats.store)
-				u32set__add(&u->writers, tid);
-			if (row->stats.load)
-				u32set__add(&u->readers, tid);
+			for (uint32_t t = 0; t < row->tids.nr; t++) {
+				struct unit_tid *x = unit_tid(&m, &ut, &nr_ut, &alloc_ut, row_unit[i],
+							      u32set__data(&row->tids)[t]);
+
+				if (row->tids.nr > 1)
+					x->shared = true;
+				else
+					x->mine += (uint64_t)row->stats.load + row->stats.store;
+			}
 		}
+		for (size_t i = 0; i < l->nr_rows; i++) {
+			const struct c2c_row *row = &c2c_line__rows(l)[i];
+			struct verdict_unit *u = &v->units[row_unit[i]];
+
+			for (uint32_t t = 0; t < row->tids.nr; t++) {
+				uint32_t tid = u32set__data(&row->tids)[t];
+				const struct unit_tid *x = unit_tid(&m, &ut, &nr_ut, &alloc_ut, row_unit[i], tid);
+
+				if (row->tids.nr == 1 && !x->shared &&
+				    x->mine * MINOR_SHARE < (uint64_t)u->loads + u->stores)
+					continue;
+				if (row->stats.store)
+					u32set__add(&u->writers, tid);
+				if (row->stats.load)
+					u32set__add(&u->readers, tid);
+			}
+		}
+		u64map__exit(&m);
+		free(ut);
 	}
 	free(row_unit);
 	for (size_t i = 0; i < v->nr_units; i++) {
