@@ -17,6 +17,6 @@ xargs -P 2 -I F sh -c 'aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Wno-unuse
 	fail "$(head -n 6 "$T/errs")"
 n=$(ls "$T"/*.o | wc -l)
 [ "$n" = "$(wc -l <"$T/files")" ] || fail "$n of $(wc -l <"$T/files") files compiled"
-file "$T/aux.o" | grep -q "ARM aarch64" || fail "not aarch64 objects: $(file "$T/aux.o")"
+readelf -h "$T/aux.o" | grep -q "Machine: *AArch64" || fail "not aarch64 objects: $(readelf -h "$T/aux.o" | grep Machine)"
 echo "$n files compiled for aarch64"
 done_test
