@@ -83,21 +83,29 @@ void reader_aux_free(struct pd_reader *r)
 	r->aux = NULL;
 }
 
+/* A queue as at the start of a pass: no record begun, no time yet. */
+static void queue_start(struct aux_queue *q)
+{
+	pd_spe_decoder__init(&q->dec);
+	q->last_ts = 0;
+}
+
 void reader_aux_rewind(struct pd_reader *r)
 {
 	if (!r->aux)
 		return;
 	r->aux->len = r->aux->pos = 0;
 	r->aux->buf = NULL;
-	for (size_t i = 0; i < r->aux->nr_queues; i++) {
-		pd_spe_decoder__init(&r->aux->queues[i].dec);
-		r->aux->queues[i].last_ts = 0;
-	}
+	for (size_t i = 0; i < r->aux->nr_queues; i++)
+		queue_start(&r->aux->queues[i]);
 }
 
+/* The side-band is kept for AUX traces only (a system-wide recording has
+ * many threads and switches); a later pass knows of the traces when their
+ * AUXTRACE_INFO came after some of it. */
 void reader_aux_note_thread(struct pd_reader *r, uint32_t pid, uint32_t tid)
 {
-	if (pid != UINT32_MAX && tid != UINT32_MAX)
+	if (pid != UINT32_MAX && tid != UINT32_MAX && r->info.auxtrace.type == PD_AUXTRACE_ARM_SPE)
 		u64map__put(&state(r)->tidpid, tid, pid);
 }
 
@@ -105,12 +113,12 @@ void reader_aux_note_thread(struct pd_reader *r, uint32_t pid, uint32_t tid)
 
 void reader_aux_note_switch(struct pd_reader *r, uint32_t cpu, uint64_t time, uint32_t pid, uint32_t tid)
 {
-	struct aux_state *a = state(r);
+	struct aux_state *a;
 	struct cpu_runs *c;
 
-	/* kept for AUX traces only: a system-wide recording has many */
 	if (cpu >= CPUS_MAX || tid == UINT32_MAX || r->info.auxtrace.type != PD_AUXTRACE_ARM_SPE)
 		return;
+	a = state(r);
 	if (cpu >= a->nr_runs) {
 		size_t n = cpu + 1;
 
@@ -237,8 +245,7 @@ static struct aux_queue *queue_of(struct aux_state *a, uint32_t idx)
 		return NULL;
 	xgrow((void **)&a->queues, &a->alloc_queues, a->nr_queues + 1, sizeof(*a->queues));
 	a->queues[a->nr_queues].idx = idx;
-	a->queues[a->nr_queues].last_ts = 0;
-	pd_spe_decoder__init(&a->queues[a->nr_queues].dec);
+	queue_start(&a->queues[a->nr_queues]);
 	u64map__put(&a->qidx, idx, a->nr_queues);
 	return &a->queues[a->nr_queues++];
 }

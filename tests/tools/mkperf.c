@@ -1178,36 +1178,37 @@ static struct spe_q *spe_queue(struct mk *mk, struct line *l)
 
 static void do_spe_info(struct mk *mk, struct line *l)
 {
-	uint64_t rec[4 + 4 + 6 * 4] = { 0 };
+	uint64_t rec[2 + 4 + 6 * 4] = { 0 };
 	uint64_t version = num(l, "version", 1), pmu = num(l, "pmu_type", 8), midr = num(l, "midr", 0x410fd0c0);
 	size_t words;
 
 	check_used(l);
+	/* perf < 6.10's form: what record writes */
 	if (version == 1) {
-		rec[2] = pmu;
-		rec[3] = 1;
-		words = 4;
-	} else {
-		/* header: version, its size in words, PMU type, CPUs; each
-		 * CPU: magic, cpu, parameters, MIDR, PMU type, min interval */
-		rec[2] = 1;
-		rec[3] = 4;
-		rec[4] = pmu;
-		rec[5] = mk->nrcpus < 4 ? mk->nrcpus : 4;
-		for (uint64_t c = 0; c < rec[5]; c++) {
-			uint64_t *m = &rec[6 + 6 * c];
+		uint8_t buf[64];
 
-			m[0] = 0x1010101010101010ULL;
-			m[1] = c;
-			m[2] = 3;
-			m[3] = midr;
-			m[4] = pmu;
-			m[5] = 1024;
-		}
-		words = 6 + 6 * rec[5];
+		emit(mk, buf, pd_fmt_auxtrace_info_spe(buf, sizeof(buf), (uint32_t)pmu, true));
+		return;
 	}
+	/* header: version, its size in words, PMU type, CPUs; each CPU:
+	 * magic, cpu, parameters, MIDR, PMU type, min interval */
+	rec[2] = 1;
+	rec[3] = 4;
+	rec[4] = pmu;
+	rec[5] = mk->nrcpus < 4 ? mk->nrcpus : 4;
+	for (uint64_t c = 0; c < rec[5]; c++) {
+		uint64_t *m = &rec[6 + 6 * c];
+
+		m[0] = 0x1010101010101010ULL;
+		m[1] = c;
+		m[2] = 3;
+		m[3] = midr;
+		m[4] = pmu;
+		m[5] = 1024;
+	}
+	words = 6 + 6 * rec[5];
 	rec[0] = PD_REC_AUXTRACE_INFO | (uint64_t)(words * 8) << 48;
-	rec[1] = 4;     /* PERF_AUXTRACE_ARM_SPE, reserved */
+	rec[1] = PD_AUXTRACE_ARM_SPE;   /* and reserved */
 	emit(mk, rec, (ssize_t)(words * 8));
 }
 
@@ -1232,30 +1233,23 @@ static void do_switch(struct mk *mk, struct line *l)
 	uint64_t id;
 	const struct mattr *a = attr_for(mk, l, &id);
 	struct pd_sample_id sid;
-	uint32_t np = u32("next_pid", need_num(l, "next_pid")), nt = u32("next_tid", need_num(l, "next_tid"));
+	struct pd_lost np;
 	uint32_t pid = u32("pid", num(l, "pid", (uint64_t)-1)), tid = u32("tid", num(l, "tid", pid));
-	bool out = flag(l, "out");
-	uint64_t t = take_time(mk, l), rec[2];
-	size_t tn;
+	uint16_t misc = flag(l, "out") ? PERF_RECORD_MISC_SWITCH_OUT : 0;
+	uint32_t type = PERF_RECORD_SWITCH_CPU_WIDE;
+	ssize_t n;
 
-	sid_of(l, &sid, pid, tid, t, id);
+	memset(&np, 0, sizeof(np));
+	np.lost = u32("next_pid", need_num(l, "next_pid")) | (uint64_t)u32("next_tid", need_num(l, "next_tid")) << 32;
+	sid_of(l, &sid, pid, tid, take_time(mk, l), id);
 	check_used(l);
-	tn = pd_sample_id_size(&a->attr);
-	rec[0] = PERF_RECORD_SWITCH_CPU_WIDE | (uint64_t)(out ? PERF_RECORD_MISC_SWITCH_OUT : 0) << 32 |
-		 (uint64_t)(16 + tn) << 48;
-	rec[1] = np | (uint64_t)nt << 32;
-	memcpy(buf, rec, 16);
-	/* the trailer, as a LOST_SAMPLES record of the attr lays it out */
-	{
-		uint8_t tmp[256];
-		struct pd_lost lost = { 0 };
-		ssize_t n = pd_fmt_lost_samples(tmp, sizeof(tmp), &a->attr, &lost, &sid);
-
-		if (n < 16 || (size_t)n - 16 != tn)
-			fail("cannot format the switch's trailer");
-		memcpy(buf + 16, tmp + 16, tn);
+	/* laid out as LOST_SAMPLES is: one u64 (next_prev_pid, _tid), the trailer */
+	n = pd_fmt_lost_samples(buf, sizeof(buf), &a->attr, &np, &sid);
+	if (n > 0) {
+		memcpy(buf, &type, 4);
+		memcpy(buf + 4, &misc, 2);
 	}
-	emit(mk, buf, (ssize_t)(16 + tn));
+	emit(mk, buf, n);
 }
 
 static const struct name_bit spe_sources[] = {
