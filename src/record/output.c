@@ -302,6 +302,7 @@ void recorder__warnings(const struct recorder *rc)
 int recorder__aux_info(struct recorder *rc)
 {
 	const struct rec_evsel *e = NULL;
+	const struct rec_buf *b = NULL;
 	struct pd_time_conv tc;
 	uint8_t buf[128];
 	ssize_t n;
@@ -310,20 +311,19 @@ int recorder__aux_info(struct recorder *rc)
 	for (int i = 0; i < rc->nr_ev && !e; i++)
 		if (rc->ev[i].pe.aux)
 			e = &rc->ev[i];
-	for (int i = 0; e && i < rc->nr_bufs; i++) {
-		if (!rc->bufs[i].has_aux)
-			continue;
-		/* the trace's timestamps are the generic timer's: the clock
-		 * the kernel converts it with, from a buffer's page */
-		aux_ring__time_conv(rc->bufs[i].base, &tc);
-		n = pd_fmt_time_conv(buf, sizeof(buf), &tc);
-		err = n < 0 ? (int)n : pd_writer__write(rc->w, buf, (size_t)n);
-		if (err)
-			return err;
-		rc->aux_pmu_type = e->attr.type;
-		/* every buffer is a CPU's: events follow tasks on each CPU */
-		n = pd_fmt_auxtrace_info_spe(buf, sizeof(buf), e->attr.type, true);
-		return n < 0 ? (int)n : pd_writer__write(rc->w, buf, (size_t)n);
-	}
-	return 0;
+	for (int i = 0; i < rc->nr_bufs && !b; i++)
+		if (rc->bufs[i].has_aux)
+			b = &rc->bufs[i];
+	if (!e || !b)
+		return 0;
+	/* the trace's timestamps are the generic timer's: the clock the
+	 * kernel converts it with, from a buffer's page */
+	aux_ring__time_conv(b->base, &tc);
+	n = pd_fmt_time_conv(buf, sizeof(buf), &tc);
+	err = n < 0 ? (int)n : pd_writer__write(rc->w, buf, (size_t)n);
+	if (err)
+		return err;
+	/* every buffer is a CPU's: events follow tasks on each CPU */
+	n = pd_fmt_auxtrace_info_spe(buf, sizeof(buf), e->attr.type, true);
+	return n < 0 ? (int)n : pd_writer__write(rc->w, buf, (size_t)n);
 }

@@ -57,7 +57,6 @@ struct recorder {
 	size_t page;
 	uint64_t samples, lost, lost_samples, throttled;
 	uint64_t aux_bytes;     /* of AUX traces written */
-	uint32_t aux_pmu_type;  /* the traced PMU's type (AUXTRACE_INFO), 0 none */
 	uint8_t *tmp;           /* a record that wraps the ring end */
 	int werr;
 	pid_t child;            /* the command, or 0 */
