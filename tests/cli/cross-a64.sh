@@ -13,10 +13,12 @@ ls src/util/*.c src/perfdata/*.c src/record/*.c >"$T/files"
 xargs -P 2 -I F sh -c 'aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Werror -O2 -D_GNU_SOURCE -Isrc -I/usr/include/capstone \
 	-idirafter /usr/include -DC2CSCAN_VERSION="\"cross\"" -c F -o "$1/$(basename F .c).o" 2>"$1/$(basename F .c).err" ||
-	{ echo "F for aarch64: $(head -n 3 "$1/$(basename F .c).err")"; exit 1; }' sh "$T" <"$T/files" >"$T/errs" ||
-	fail "$(head -n 6 "$T/errs")"
+	{ echo "F for aarch64 (status $?): $(head -n 3 "$1/$(basename F .c).err")"; exit 1; }' sh "$T" <"$T/files" >"$T/errs" ||
+	fail "xargs status $?: $(cat "$T/errs")"
 n=$(ls "$T"/*.o | wc -l)
-[ "$n" = "$(wc -l <"$T/files")" ] || fail "$n of $(wc -l <"$T/files") files compiled"
+[ "$n" = "$(wc -l <"$T/files")" ] ||
+	fail "$n of $(wc -l <"$T/files") files compiled; not: $(for f in $(cat "$T/files"); do
+		[ -f "$T/$(basename "$f" .c).o" ] || printf '%s ' "$f"; done)"
 readelf -h "$T/aux.o" | grep -q "Machine: *AArch64" || fail "not aarch64 objects: $(readelf -h "$T/aux.o" | grep Machine)"
 echo "$n files compiled for aarch64"
 done_test
