@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zstd.h>
 #include "perfdata/alloc.h"
+#include "perfdata/alloc_pack.h"
 #include "util/util.h"
 
 #define HEAD_V1 28                      /* magic, version, events, compressed bytes, names */
@@ -65,10 +66,10 @@ static uint64_t get64(const uint8_t *p)
 	return v;
 }
 
-uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const char *const *names,
-			  uint32_t nr_names, uint64_t dropped, size_t *len)
+uint8_t *pd_alloc__encode_packed(const uint8_t *packed, size_t plen, uint64_t nr, const char *const *names,
+				 uint32_t nr_names, uint64_t dropped, size_t *len)
 {
-	size_t raw = nr * sizeof(*ev), names_len = 0, bound = ZSTD_compressBound(raw), off, z;
+	size_t names_len = 0, bound = ZSTD_compressBound(plen), off, z;
 	uint8_t *p;
 
 	for (uint32_t i = 0; i < nr_names; i++)
@@ -82,21 +83,127 @@ uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const ch
 		memcpy(p + off + 4, names[i], l);
 		off += 4 + l;
 	}
-	/* level 1: the events compress ~10x already, and record's end is
+	/* level 1: packed events compress ~2x more, and record's end is
 	 * waited for */
-	z = ZSTD_compress(p + off, bound, ev, raw, 1);
+	z = ZSTD_compress(p + off, bound, packed, plen, 1);
 	if (ZSTD_isError(z)) {
 		free(p);
 		return NULL;
 	}
 	put32(p, PD_ALLOC_MAGIC);
-	put32(p + 4, 2);
+	put32(p + 4, 3);
 	put64(p + 8, nr);
 	put64(p + 16, z);
 	put32(p + 24, nr_names);
 	put64(p + 28, dropped);
 	*len = off + z;
 	return p;
+}
+
+/* Closes the open block at *head (if any) of the buffer. */
+static void block_close(uint8_t *buf, size_t head, size_t end, uint32_t nr)
+{
+	struct pd_alloc_block b;
+
+	memcpy(&b, buf + head, sizeof(b));
+	b.bytes = (uint32_t)(end - head - sizeof(b));
+	b.nr = nr;
+	memcpy(buf + head, &b, sizeof(b));
+}
+
+uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const char *const *names,
+			  uint32_t nr_names, uint64_t dropped, size_t *len)
+{
+	size_t cap = 0, end = 0, head = 0;
+	uint8_t *buf = NULL, *p;
+	struct pd_alloc_packer k;
+	uint32_t in_block = 0;
+
+	for (uint64_t i = 0; i < nr; i++) {
+		const struct pd_alloc_event *e = &ev[i];
+		struct pd_alloc_block b;
+
+		if (in_block)
+			memcpy(&b, buf + head, sizeof(b));
+		/* a block per run of one thread's events */
+		if (!in_block || b.pid != e->pid || b.tid != e->tid ||
+		    end - head - sizeof(b) > PD_ALLOC_BLOCK_MAX - PD_ALLOC_PACKED_MAX) {
+			if (in_block)
+				block_close(buf, head, end, in_block);
+			xgrow((void **)&buf, &cap, end + sizeof(b) + PD_ALLOC_PACKED_MAX, 1);
+			head = end;
+			b = (struct pd_alloc_block){ .magic = PD_ALLOC_BLOCK_MAGIC, .pid = e->pid, .tid = e->tid };
+			memcpy(buf + head, &b, sizeof(b));
+			end += sizeof(b);
+			k = (struct pd_alloc_packer){ { { 0 } } };
+			in_block = 0;
+		}
+		xgrow((void **)&buf, &cap, end + PD_ALLOC_PACKED_MAX, 1);
+		end = (size_t)(pd_alloc__pack(buf + end, &k, e->kind, e->fn,
+					      (uint64_t[4]){ e->time, e->addr, e->size, e->site }) - buf);
+		in_block++;
+	}
+	if (in_block)
+		block_close(buf, head, end, in_block);
+	p = pd_alloc__encode_packed(buf, end, nr, names, nr_names, dropped, len);
+	free(buf);
+	return p;
+}
+
+static bool get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t r = 0;
+
+	for (unsigned int shift = 0; shift < 64 && *p < end; shift += 7) {
+		uint8_t c = *(*p)++;
+
+		r |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The events of the blocks at p into ev (room for nr): true when they are
+ * exactly nr whole events. */
+static bool unpack(const uint8_t *p, size_t len, struct pd_alloc_event *ev, uint64_t nr)
+{
+	const uint8_t *end = p + len;
+	uint64_t n = 0;
+
+	while (p < end) {
+		struct pd_alloc_block b;
+		const uint8_t *bend;
+		struct pd_alloc_packer k = { { { 0 } } };
+
+		if ((size_t)(end - p) < sizeof(b))
+			return false;
+		memcpy(&b, p, sizeof(b));
+		p += sizeof(b);
+		if (b.magic != PD_ALLOC_BLOCK_MAGIC || b.bytes > (size_t)(end - p) || !b.nr || b.nr > nr - n)
+			return false;
+		bend = p + b.bytes;
+		for (uint32_t i = 0; i < b.nr; i++) {
+			uint64_t tag, d, w[4];
+
+			if (!get_varint(&p, bend, &tag))
+				return false;
+			for (int j = 0; j < 4; j++) {
+				uint64_t *prev = pd_alloc__prev(&k, (uint16_t)tag, j);
+
+				if (!get_varint(&p, bend, &d))
+					return false;
+				w[j] = *prev += d >> 1 ^ (uint64_t)-(int64_t)(d & 1);
+			}
+			ev[n++] = (struct pd_alloc_event){ .time = w[0], .addr = w[1], .size = w[2], .site = w[3],
+				.pid = b.pid, .tid = b.tid, .kind = (uint16_t)(tag & 3), .fn = (uint16_t)(tag >> 2) };
+		}
+		if (p != bend)
+			return false;
+	}
+	return n == nr;
 }
 
 static int fail(struct pd_alloc *out, char *why, size_t size, const char *reason)
@@ -145,6 +252,7 @@ int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *w
 {
 	uint64_t nr, zlen;
 	unsigned long long content;
+	uint8_t *packed;
 	size_t off;
 	uint32_t version;
 
@@ -152,7 +260,7 @@ int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *w
 	if (len < HEAD_V1 || get32(p) != PD_ALLOC_MAGIC)
 		return fail(out, why, whysize, "not an allocation section");
 	version = get32(p + 4);
-	if (version != 1 && version != 2)
+	if (version < 1 || version > 3)
 		return fail(out, why, whysize, "allocation section of an unknown version");
 	off = version == 1 ? HEAD_V1 : HEAD;
 	if (len < off)
@@ -179,11 +287,28 @@ int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *w
 	if (zlen != len - off)
 		return fail(out, why, whysize, "allocation section: compressed size does not match");
 	content = ZSTD_getFrameContentSize(p + off, zlen);
-	if (content != nr * sizeof(*out->ev))
+	if (version < 3) {
+		if (content != nr * sizeof(*out->ev))
+			return fail(out, why, whysize, "allocation section: event count does not match the data");
+		out->ev = (struct pd_alloc_event *)decompress(p + off, zlen, nr * sizeof(*out->ev));
+		if (!out->ev)
+			return fail(out, why, whysize, "allocation section: the events do not decompress");
+		out->nr = nr;
+		return 0;
+	}
+	/* packed: at least PD_ALLOC_PACKED_MIN bytes an event */
+	if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR ||
+	    content < nr * PD_ALLOC_PACKED_MIN || content > nr * (PD_ALLOC_PACKED_MAX + sizeof(struct pd_alloc_block)))
 		return fail(out, why, whysize, "allocation section: event count does not match the data");
-	out->ev = (struct pd_alloc_event *)decompress(p + off, zlen, nr * sizeof(*out->ev));
-	if (!out->ev)
+	packed = decompress(p + off, zlen, content);
+	if (!packed)
 		return fail(out, why, whysize, "allocation section: the events do not decompress");
+	out->ev = xmalloc(nr ? nr * sizeof(*out->ev) : 1);
+	if (!unpack(packed, content, out->ev, nr)) {
+		free(packed);
+		return fail(out, why, whysize, "allocation section: the events do not decode");
+	}
+	free(packed);
 	out->nr = nr;
 	return 0;
 }

@@ -48,10 +48,13 @@ struct pd_alloc {
 	uint64_t dropped;               /* events record left out (past PD_MAX_ALLOC_EVENTS) */
 };
 
-/* The feature's payload (version 2): malloc'ed, its size in *len; NULL
- * when zstd fails. dropped: the events left out. */
+/* The feature's payload (version 3) of nr events: malloc'ed, its size in
+ * *len; NULL when zstd fails. dropped: the events left out. */
 uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const char *const *names,
 			  uint32_t nr_names, uint64_t dropped, size_t *len);
+/* The same of nr events already packed in blocks (alloc_pack.h), plen bytes. */
+uint8_t *pd_alloc__encode_packed(const uint8_t *packed, size_t plen, uint64_t nr, const char *const *names,
+				 uint32_t nr_names, uint64_t dropped, size_t *len);
 /* 0, or -EINVAL with the reason in why (out is then empty). */
 int pd_alloc__decode(const uint8_t *p, size_t len, struct pd_alloc *out, char *why, size_t whysize);
 void pd_alloc__exit(struct pd_alloc *a);

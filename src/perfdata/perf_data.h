@@ -82,16 +82,17 @@ enum {
 };
 
 /*
- * Allocation events (record --alloc), as the preload shim writes them and as
- * the C2CSCAN_ALLOC feature carries them (docs: man/c2cscan-record section
- * ALLOCATION TRACKING). Little-endian, 48 bytes each. time is the samples'
- * clock (the recording sets use_clockid, CLOCK_MONOTONIC).
+ * Allocation events (record --alloc; docs: man/c2cscan-record section
+ * ALLOCATION TRACKING), decoded: 48 bytes each. time is the samples' clock
+ * (the recording sets use_clockid, CLOCK_MONOTONIC).
  *
- * Feature payload: u32 magic PD_ALLOC_MAGIC, u32 version (2; 1 lacks the
+ * Feature payload: u32 magic PD_ALLOC_MAGIC, u32 version (3; 1 lacks the
  * last field), u64 events, u64 compressed bytes, u32 names, u64 events
  * record dropped (past its limit), then names (u32 length + bytes, the
  * user allocator of fn PD_ALLOC_FN_USER + i), then one zstd frame of the
- * events, in the order each process wrote them.
+ * events, in the order each process wrote them: version 3 as the preload
+ * shim writes them, packed in blocks (perfdata/alloc_pack.h); versions 1
+ * and 2 as these structs, little-endian.
  */
 #define PD_ALLOC_MAGIC 0x41433243u     /* "C2CA" */
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "perfdata/alloc.h"
+#include "perfdata/alloc_pack.h"
 #include "record/allocrec.h"
 #include "util/util.h"
 
@@ -83,44 +84,86 @@ static size_t max_events(void)
 	return v && v < PD_MAX_ALLOC_EVENTS ? (size_t)v : PD_MAX_ALLOC_EVENTS;
 }
 
-/* Appends the whole events of one file to *ev, up to max events in all. */
-static void read_one(const char *path, struct pd_alloc_event **ev, size_t *nr, size_t *alloc, size_t max,
-		     struct alloc_rec_stats *st)
+/* A packed buffer of blocks and their events: what the feature gets. */
+struct packed {
+	uint8_t *p;
+	size_t len, cap;
+	uint64_t nr;
+};
+
+/* The bytes of the first k events of a block's len bytes of events at p
+ * (each is five varints), at most len. */
+static uint32_t events_bytes(const uint8_t *p, uint32_t len, uint32_t k)
+{
+	uint32_t n = 0;
+
+	for (uint64_t ends = 0; ends < 5ull * k && n < len; n++)
+		ends += !(p[n] & 0x80);
+	return n;
+}
+
+/* Appends the whole blocks of one file to pk, up to max events in all (the
+ * blocks past it are counted as dropped); a block cut short (a write the
+ * process did not finish) and what follows it count as torn bytes. */
+static void read_one(const char *path, struct packed *pk, size_t max, struct alloc_rec_stats *st)
 {
 	struct stat sb;
-	size_t n, have;
+	size_t have = 0, at, keep = 0;
 	ssize_t got;
+	uint8_t *start;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < (off_t)sizeof(**ev)) {
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !sb.st_size) {
 		close(fd);
 		return;
 	}
-	n = (size_t)sb.st_size / sizeof(**ev);
-	st->torn_bytes += (size_t)sb.st_size % sizeof(**ev);
-	if (*nr + n > max) {
-		size_t keep = *nr < max ? max - *nr : 0;
-
-		st->dropped += n - keep;
-		n = keep;
-	}
-	xgrow((void **)ev, alloc, *nr + n + 1, sizeof(**ev));
-	for (have = 0; have < n * sizeof(**ev); have += (size_t)got) {
-		got = read(fd, (char *)(*ev + *nr) + have, n * sizeof(**ev) - have);
+	xgrow((void **)&pk->p, &pk->cap, pk->len + (size_t)sb.st_size, 1);
+	start = pk->p + pk->len;
+	for (; have < (size_t)sb.st_size; have += (size_t)got) {
+		got = read(fd, start + have, (size_t)sb.st_size - have);
 		if (got <= 0)
 			break;
 	}
 	close(fd);
-	*nr += have / sizeof(**ev);
 	st->processes++;
+	/* keep the whole blocks in order, up to the first that does not fit */
+	for (at = 0; at < have;) {
+		struct pd_alloc_block b;
+
+		if (have - at < sizeof(b))
+			break;
+		memcpy(&b, start + at, sizeof(b));
+		if (b.magic != PD_ALLOC_BLOCK_MAGIC || b.bytes > have - at - sizeof(b) || !b.nr ||
+		    b.bytes < (uint64_t)b.nr * PD_ALLOC_PACKED_MIN || b.bytes > (uint64_t)b.nr * PD_ALLOC_PACKED_MAX)
+			break;
+		if (keep == at && pk->nr < max) {
+			/* the first events of a block that does not fit whole */
+			uint32_t k = pk->nr + b.nr <= max ? b.nr : (uint32_t)(max - pk->nr);
+			uint32_t bytes = k < b.nr ? events_bytes(start + at + sizeof(b), b.bytes, k) : b.bytes;
+
+			st->dropped += b.nr - k;
+			if (k < b.nr) {
+				b.nr = k;
+				b.bytes = bytes;
+				memcpy(start + at, &b, sizeof(b));
+			}
+			pk->nr += k;
+			keep += sizeof(b) + bytes;
+		} else {
+			st->dropped += b.nr;
+		}
+		at += sizeof(b) + b.bytes;
+	}
+	st->torn_bytes += have - at;
+	pk->len += keep;
 }
 
 uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_stats *st)
 {
-	struct pd_alloc_event *ev = NULL;
-	size_t nr = 0, alloc = 0, max = max_events();
+	struct packed pk = { NULL, 0, 0, 0 };
+	size_t max = max_events();
 	struct dirent *de;
 	uint8_t *p = NULL;
 	DIR *d = opendir(a->dir);
@@ -133,15 +176,15 @@ uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_s
 		if (strncmp(de->d_name, "alloc-", 6))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", a->dir, de->d_name);
-		read_one(path, &ev, &nr, &alloc, max, st);
+		read_one(path, &pk, max, st);
 	}
 	if (d)
 		closedir(d);
 	if (st->processes)
-		p = pd_alloc__encode(ev, nr, NULL, 0, st->dropped, len);
-	st->events = p ? nr : 0;
+		p = pd_alloc__encode_packed(pk.p ? pk.p : (uint8_t *)"", pk.len, pk.nr, NULL, 0, st->dropped, len);
+	st->events = p ? pk.nr : 0;
 	st->bytes = p ? *len : 0;
-	free(ev);
+	free(pk.p);
 	return p;
 }
 

@@ -17,7 +17,7 @@ struct alloc_rec_stats {
 	uint64_t events;                /* kept */
 	uint64_t dropped;               /* past PD_MAX_ALLOC_EVENTS: counted, kept in the file */
 	uint64_t processes;             /* that wrote a file */
-	uint64_t torn_bytes;            /* a file's tail shorter than an event */
+	uint64_t torn_bytes;            /* a file's tail that is no whole block */
 	size_t bytes;                   /* the feature's size */
 };
 

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include "test.h"
 #include "maps/heap.h"
+#include <zstd.h>
 #include "perfdata/alloc.h"
+#include "perfdata/alloc_pack.h"
 #include "util/util.h"
 
 #define A(t, pid, addr, size, site) { t, addr, size, site, pid, pid, PD_ALLOC_ALLOC, PD_ALLOC_FN_MALLOC, 0 }
@@ -90,8 +92,19 @@ static void test_codec(void)
 	size_t len;
 	uint8_t *p;
 
-	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
-		ev[i] = (struct pd_alloc_event)A(i, 7, 0x1000 + 64 * i, 48, 0x400000 + i);
+	/* allocations, frees and frames of two threads and two processes, in
+	 * runs (a block each), with words far apart and wrapping around */
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++) {
+		uint32_t pid = i < 200 ? 7 : 8, tid = pid + (uint32_t)(i / 50 % 2);
+
+		if (i % 3 == 1)
+			ev[i] = (struct pd_alloc_event)F(i * 40, pid, 0x1000 + 64 * (i - 1));
+		else if (i % 7 == 6)
+			pd_alloc__frames(&ev[i], (uint64_t[]){ 0x400000 + i, UINT64_MAX - i, 0, 1ull << 63 }, 4, pid, tid);
+		else
+			ev[i] = (struct pd_alloc_event)A(i * 40, pid, 0x1000 + 64 * i, 48 + i % 5 * 1000, 0x400000 + i);
+		ev[i].tid = tid;
+	}
 	ev[5].fn = PD_ALLOC_FN_USER + 1;
 	p = pd_alloc__encode(ev, ARRAY_SIZE(ev), names, 2, 77, &len);
 	CHECK(p != NULL);
@@ -111,8 +124,12 @@ static void test_codec(void)
 	}
 	p[8]++;
 	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == -EINVAL);
-	CHECK_STR(why, "allocation section: event count does not match the data");
+	CHECK_STR(why, "allocation section: the events do not decode");
 	p[8]--;
+	p[10] = 0x10;                                   /* more events than its bytes could hold */
+	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == -EINVAL);
+	CHECK_STR(why, "allocation section: event count does not match the data");
+	p[10] = 0;
 	p[15] = 0x7f;
 	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == -EINVAL);
 	p[15] = 0;
@@ -123,6 +140,75 @@ static void test_codec(void)
 	p[36] = 0xff;                                   /* first name's length */
 	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == -EINVAL);
 	free(p);
+}
+
+/* Version 2 (the events as structs), as files of earlier builds hold it. */
+static void test_codec_v2(void)
+{
+	struct pd_alloc_event ev[] = { A(10, 3, 0x1000, 64, 0xa), F(20, 3, 0x1000) };
+	uint8_t p[36 + 512];
+	struct pd_alloc out;
+	char why[128];
+	uint32_t v32;
+	uint64_t v64;
+	size_t z = ZSTD_compress(p + 36, sizeof(p) - 36, ev, sizeof(ev), 1);
+
+	CHECK(!ZSTD_isError(z));
+	v32 = PD_ALLOC_MAGIC, memcpy(p, &v32, 4);
+	v32 = 2, memcpy(p + 4, &v32, 4);
+	v64 = ARRAY_SIZE(ev), memcpy(p + 8, &v64, 8);
+	v64 = z, memcpy(p + 16, &v64, 8);
+	v32 = 0, memcpy(p + 24, &v32, 4);
+	v64 = 5, memcpy(p + 28, &v64, 8);
+	CHECK(pd_alloc__decode(p, 36 + z, &out, why, sizeof(why)) == 0);
+	CHECK(out.nr == ARRAY_SIZE(ev) && !memcmp(out.ev, ev, sizeof(ev)));
+	CHECK_EQ_U64(out.dropped, 5);
+	pd_alloc__exit(&out);
+}
+
+/* Blocks as the shim writes them: whole ones decode, damaged ones do not. */
+static void test_blocks(void)
+{
+	uint8_t buf[256], *e = buf + sizeof(struct pd_alloc_block), *p;
+	struct pd_alloc_block b = { PD_ALLOC_BLOCK_MAGIC, 0, 2, 5, 6 };
+	struct pd_alloc_packer k = { { { 0 } } };
+	struct pd_alloc out;
+	char why[128];
+	size_t len, plen;
+
+	e = pd_alloc__pack(e, &k, PD_ALLOC_ALLOC, PD_ALLOC_FN_NEW, (uint64_t[4]){ 100, 0x7000, 24, 0x401000 });
+	e = pd_alloc__pack(e, &k, PD_ALLOC_FREE, PD_ALLOC_FN_DELETE, (uint64_t[4]){ 90, 0x7000, 0, 0x401100 });
+	b.bytes = (uint32_t)(e - buf - sizeof(b));
+	memcpy(buf, &b, sizeof(b));
+	plen = (size_t)(e - buf);
+	p = pd_alloc__encode_packed(buf, plen, 2, NULL, 0, 0, &len);
+	CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == 0);
+	CHECK(out.nr == 2 && out.ev[0].pid == 5 && out.ev[1].tid == 6 && out.ev[0].addr == 0x7000 &&
+	      out.ev[1].time == 90 && out.ev[1].kind == PD_ALLOC_FREE && out.ev[1].site == 0x401100 &&
+	      out.ev[0].size == 24 && out.ev[1].fn == PD_ALLOC_FN_DELETE);
+	pd_alloc__exit(&out);
+	free(p);
+	/* a block claiming more bytes or events than it holds, a bad magic, a
+	 * varint running off the block's end */
+	for (int bad = 0; bad < 4; bad++) {
+		struct pd_alloc_block d = b;
+		uint8_t copy[256];
+
+		memcpy(copy, buf, plen);
+		if (bad == 0)
+			d.bytes++;
+		else if (bad == 1)
+			d.nr++;
+		else if (bad == 2)
+			d.magic ^= 1;
+		else
+			copy[plen - 1] |= 0x80;
+		memcpy(copy, &d, sizeof(d));
+		p = pd_alloc__encode_packed(copy, plen, 2, NULL, 0, 0, &len);
+		CHECK(pd_alloc__decode(p, len, &out, why, sizeof(why)) == -EINVAL);
+		CHECK_STR(why, "allocation section: the events do not decode");
+		free(p);
+	}
 }
 
 /* a forked child starts with its parent's live objects, in either pid order */
@@ -204,5 +290,7 @@ int main(void)
 	test_probe_names();
 	test_fork();
 	test_codec();
+	test_codec_v2();
+	test_blocks();
 	return test_done("test_heap");
 }

@@ -2,14 +2,16 @@
 /*
  * libc2cscan-alloc.so: preloaded by `c2cscan record --alloc` into the command
  * it launches. Every allocation and free of the C library's allocator and of
- * C++'s operator new/delete (all variants) becomes a struct pd_alloc_event
+ * C++'s operator new/delete (all variants) becomes an allocation event
  * (perfdata/perf_data.h) with the caller's return address as its site.
  *
  * Cost is the point (a workload allocating millions of times must not crawl):
- * events go to a per-thread buffer with no system call, stamped with
+ * events are packed (perfdata/alloc_pack.h: 6-8 bytes each instead of 48)
+ * into a per-thread buffer with no system call, stamped with
  * CLOCK_MONOTONIC through the vDSO (the recording's samples use the same
- * clock: use_clockid), and a full buffer is appended with one write(2) to
- * $C2CSCAN_ALLOC_DIR/alloc-PID.bin, which record reads at the end. The
+ * clock: use_clockid), and a full buffer is appended as one block with one
+ * write(2) to $C2CSCAN_ALLOC_DIR/alloc-PID.bin, which record reads at the
+ * end. The
  * file is opened and written by system calls, not libc's functions: in a
  * -fsanitize=thread program those are libtsan's interceptors, which saw
  * the shim's lock-free handover of the descriptor as a data race.
@@ -40,20 +42,21 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "perfdata/perf_data.h"
+#include "perfdata/alloc_pack.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define TLS __thread __attribute__((tls_model("initial-exec")))
-#define BUF_EVENTS 1024                 /* 48 KiB a thread */
+#define BUF_BYTES (64 * 1024 - 64)      /* a thread's packed events (~9000) */
 #define STACK_FRAMES 16                 /* callers kept above the site (record -g) */
 
 struct tbuf {
 	atomic_flag lock;               /* the owner appends, exit and fork flush */
 	bool in_use;
-	uint32_t n;
-	uint32_t tid;
+	uint32_t used;                  /* bytes of data */
 	struct tbuf *next;              /* every buffer ever made, for the flush at exit */
-	struct pd_alloc_event ev[BUF_EVENTS];
+	struct pd_alloc_packer k;
+	struct pd_alloc_block head;     /* written with data, right after it */
+	uint8_t data[BUF_BYTES];
 };
 
 static void *(*real_malloc)(size_t);
@@ -134,6 +137,14 @@ static void unlock(struct tbuf *b)
 	atomic_flag_clear_explicit(&b->lock, memory_order_release);
 }
 
+/* No events: a block starts afresh. */
+static void buf_empty(struct tbuf *b)
+{
+	b->head.nr = 0;
+	b->used = 0;
+	b->k = (struct pd_alloc_packer){ { { 0 } } };
+}
+
 static int out_open(void)
 {
 	char path[600];
@@ -145,14 +156,17 @@ static int out_open(void)
 	return out_fd;
 }
 
-/* Appends the buffer's events (held locked). A failed write loses them:
- * the recording goes on without. */
+/* Appends the buffer's events as a block (held locked). A failed write
+ * loses them: the recording goes on without. */
 static void flush_locked(struct tbuf *b)
 {
-	const char *p = (const char *)b->ev;
-	size_t left = b->n * sizeof(b->ev[0]);
-	int fd = b->n ? out_open() : -1;
+	const char *p = (const char *)&b->head;
+	size_t left = sizeof(b->head) + b->used;
+	int fd = b->head.nr ? out_open() : -1;
 
+	b->head.magic = PD_ALLOC_BLOCK_MAGIC;
+	b->head.bytes = b->used;
+	b->head.pid = my_pid;
 	while (fd >= 0 && left) {
 		ssize_t w = syscall(SYS_write, fd, p, left);
 
@@ -161,7 +175,7 @@ static void flush_locked(struct tbuf *b)
 		p += w;
 		left -= (size_t)w;
 	}
-	b->n = 0;
+	buf_empty(b);
 }
 
 static void thread_done(void *arg)
@@ -195,27 +209,20 @@ static struct tbuf *tbuf_get(void)
 		bufs = b;
 	}
 	b->in_use = true;
-	b->n = 0;
-	b->tid = (uint32_t)syscall(SYS_gettid);
+	buf_empty(b);
+	b->head.tid = (uint32_t)syscall(SYS_gettid);
 	pthread_mutex_unlock(&reg_lock);
 	pthread_setspecific(tkey, b);
 	return b;
 }
 
-/* The next event of the buffer (held locked), a full one written first. */
-static struct pd_alloc_event *put(struct tbuf *b, uint16_t kind, uint16_t fn)
+/* Packs an event into the buffer (held locked), a full one written first. */
+static void put(struct tbuf *b, uint16_t kind, uint16_t fn, const uint64_t w[4])
 {
-	struct pd_alloc_event *e;
-
-	if (b->n == BUF_EVENTS)
+	if (b->used > sizeof(b->data) - PD_ALLOC_PACKED_MAX)
 		flush_locked(b);
-	e = &b->ev[b->n++];
-	memset(e, 0, sizeof(*e));
-	e->pid = my_pid;
-	e->tid = b->tid;
-	e->kind = kind;
-	e->fn = fn;
-	return e;
+	b->used = (uint32_t)(pd_alloc__pack(b->data + b->used, &b->k, kind, fn, w) - b->data);
+	b->head.nr++;
 }
 
 /* The callers above site (the libgcc unwinder, through backtrace(3)):
@@ -235,7 +242,7 @@ static int callers_of(const void *site, uint64_t *out)
 static void emit(uint16_t kind, uint16_t fn, const void *addr, size_t size, const void *site)
 {
 	uint64_t up[STACK_FRAMES];
-	struct pd_alloc_event *e;
+	struct pd_alloc_event f;
 	struct tbuf *b;
 	int nup = 0;
 
@@ -247,14 +254,12 @@ static void emit(uint16_t kind, uint16_t fn, const void *addr, size_t size, cons
 	b = my_buf ? my_buf : (my_buf = tbuf_get());
 	if (b) {
 		lock(b);
-		e = put(b, kind, fn);
-		e->time = now_ns();
-		e->addr = (uintptr_t)addr;
-		e->size = size;
-		e->site = (uintptr_t)site;
+		put(b, kind, fn, (uint64_t[4]){ now_ns(), (uintptr_t)addr, size, (uintptr_t)site });
 		/* PD_ALLOC_FRAMES: the callers, right after their allocation */
-		for (int i = 0; i < nup;)
-			i += pd_alloc__frames(put(b, PD_ALLOC_FRAMES, 0), up + i, (size_t)(nup - i), my_pid, b->tid);
+		for (int i = 0; i < nup;) {
+			i += pd_alloc__frames(&f, up + i, (size_t)(nup - i), my_pid, b->head.tid);
+			put(b, f.kind, f.fn, (uint64_t[4]){ f.time, f.addr, f.size, f.site });
+		}
 		unlock(b);
 	}
 	depth--;
@@ -282,11 +287,11 @@ static void after_fork_child(void)
 	pthread_mutex_init(&reg_lock, NULL);
 	for (struct tbuf *b = bufs; b; b = b->next) {
 		atomic_flag_clear(&b->lock);
-		b->n = 0;
+		buf_empty(b);
 		b->in_use = b == my_buf;
 	}
 	if (my_buf)
-		my_buf->tid = (uint32_t)syscall(SYS_gettid);
+		my_buf->head.tid = (uint32_t)syscall(SYS_gettid);
 }
 
 __attribute__((constructor)) static void shim_init(void)
