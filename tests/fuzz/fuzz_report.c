@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "report/output.h"
 #include "report/report.h"
 
@@ -27,8 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct report *r;
 	char err[512];
 
-	if (!null)
+	if (!null) {
 		null = fopen("/dev/null", "w");
+		/* nor the build-id cache (~/.debug), where record keeps copies
+		 * of the objects of this machine's recordings */
+		setenv("HOME", "/nonexistent-home", 1);
+	}
 	if (pd_reader__open_mem(&rd, data, size, "fuzz", err, sizeof(err)) < 0)
 		return 0;
 	if (report__load_reader(&r, rd, &o, err, sizeof(err)) < 0)
