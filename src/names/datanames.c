@@ -85,6 +85,15 @@ static void thread_type_of(struct obj *o, Dwarf_Die *die, int tag)
 	}
 }
 
+/* The size of a variable's type, 0 when unknown. */
+static Dwarf_Word var_size(Dwarf_Die *var)
+{
+	Dwarf_Die type;
+	Dwarf_Word size;
+
+	return die_type(var, &type) && !dwarf_aggregate_size(&type, &size) ? size : 0;
+}
+
 static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int depth, struct unplaced *un)
 {
 	Dwarf_Die child;
@@ -96,8 +105,7 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 		Dwarf_Attribute a;
 		Dwarf_Op *ops;
 		size_t nops;
-		Dwarf_Die type;
-		Dwarf_Word size, at;
+		Dwarf_Word at;
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
 		    tag == DW_TAG_namespace || tag == DW_TAG_module) {
@@ -108,10 +116,10 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 			thread_type_of(o, &child, tag);
 			continue;
 		}
+		/* the type's size only of those kept: most variables are a
+		 * function's locals, in registers or the frame */
 		if (tag != DW_TAG_variable)
 			continue;
-		if (!die_type(&child, &type) || dwarf_aggregate_size(&type, &size))
-			size = 0;
 		if (!dwarf_attr(&child, DW_AT_location, &a)) {
 			const char *name = depth ? NULL : dwarf_diename(&child);
 
@@ -119,7 +127,7 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 				got_ext_decl(o, &child, name);
 			} else if (name) {
 				xgrow((void **)&un->v, &un->alloc, un->nr + 1, sizeof(*un->v));
-				un->v[un->nr++] = (struct var){ 0, size, child };
+				un->v[un->nr++] = (struct var){ 0, var_size(&child), child };
 			}
 			continue;
 		}
@@ -127,12 +135,12 @@ static void vars_scan(struct obj *o, Dwarf_Die *parent, Dwarf_Addr bias, int dep
 			continue;
 		if (nops == 1 && is_addr_op(ops[0].atom) && !loc_operand(&a, &ops[0], &at)) {
 			xgrow((void **)&o->vars, &o->alloc_vars, o->nr_vars + 1, sizeof(*o->vars));
-			o->vars[o->nr_vars++] = (struct var){ at + bias, size, child };
+			o->vars[o->nr_vars++] = (struct var){ at + bias, var_size(&child), child };
 		} else if (nops == 2 && !is_addr_op(ops[0].atom) && var_tls_op(ops[1].atom) &&
 			   !loc_operand(&a, &ops[0], &at)) {
 			/* an offset in the object's TLS block (const, then the TLS operator) */
 			xgrow((void **)&o->tls_vars, &o->alloc_tls_vars, o->nr_tls_vars + 1, sizeof(*o->tls_vars));
-			o->tls_vars[o->nr_tls_vars++] = (struct var){ at, size, child };
+			o->tls_vars[o->nr_tls_vars++] = (struct var){ at, var_size(&child), child };
 		}
 	} while (!dwarf_siblingof(&child, &child));
 }

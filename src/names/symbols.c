@@ -7,6 +7,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "names/symbols_int.h"
+#include "perfdata/buildid.h"
 void acache__init(struct acache *c, size_t val_size)
 {
 	*c = (struct acache){ .val_size = val_size };
@@ -129,42 +131,78 @@ static void debuginfod_give_up(struct symbols *s, const char *urls, const char *
 		     "(--no-debuginfod never asks)", urls, timeout, modname);
 }
 
-/*
- * Separate debug info the standard ways (the file itself, .gnu_debuglink,
- * DIR/.build-id/xx/rest.debug, debuginfod), then perf's build-id cache,
- * where perf keeps "debug" next to "elf". *userdata: the symbols (set when
- * the module is reported).
- */
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			  char **debuginfo_file_name)
+/* The build-id cache's file of the module's build-id (the hex of its n
+ * bytes at bits), or NULL. */
+static char *cache_path(const unsigned char *bits, int n, const char *home, const char *file)
+{
+	char idhex[41];
+
+	if (!home || n < 2 || n > 20)
+		return NULL;
+	hex_encode(idhex, bits, (size_t)n);
+	return xasprintf("%s/.debug/.build-id/%.2s/%s/%s", home, idhex, idhex + 2, file);
+}
+
+/* Is the ELF file at fd the object of that build-id? */
+static bool has_build_id(int fd, const unsigned char *bits, int n)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *id;
+	bool same = e && dwelf_elf_gnu_build_id(e, &id) == n && !memcmp(id, bits, (size_t)n);
+
+	elf_end(e);
+	return same;
+}
+
+/* The cache's file for the module, when it holds the same build-id (a
+ * file damaged or replaced is passed over). */
+static int open_cached(Dwfl_Module *mod, const char *home, const char *file, char **debuginfo_file_name)
 {
 	const unsigned char *bits;
-	const char *home = getenv("HOME"), *urls = getenv("DEBUGINFOD_URLS");
-	char *urls_copy = urls && *urls ? xstrdup(urls) : NULL;
-	double t0 = now_s();
 	GElf_Addr vaddr;
-	char idhex[41], *path;
-	int fd, n;
+	int n = home ? dwfl_module_build_id(mod, &bits, &vaddr) : 0;
+	char *path = cache_path(bits, n, home, file);
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 
-	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					  debuglink_crc, debuginfo_file_name);
-	if (fd < 0 && urls_copy)
-		debuginfod_give_up(*userdata, urls_copy, modname, now_s() - t0);
-	free(urls_copy);
-	if (fd >= 0 || !home)
-		return fd;
-	n = dwfl_module_build_id(mod, &bits, &vaddr);
-	if (n < 2 || n > 20)
-		return -1;
-	hex_encode(idhex, bits, (size_t)n);
-	path = xasprintf("%s/.debug/.build-id/%.2s/%s/debug", home, idhex, idhex + 2);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !has_build_id(fd, bits, n)) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd >= 0)
 		*debuginfo_file_name = path;
 	else
 		free(path);
 	return fd;
+}
+
+/*
+ * The debug info record inflated into the build-id cache (the same bytes
+ * as the distribution's, its sections not compressed), else the standard
+ * ways (the file itself, .gnu_debuglink, DIR/.build-id/xx/rest.debug,
+ * debuginfod), then perf's build-id cache, where perf keeps "debug" next to
+ * "elf". *userdata: the symbols (set when the module is reported).
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const char *home = getenv("HOME"), *urls = getenv("DEBUGINFOD_URLS");
+	char *urls_copy;
+	double t0;
+	int fd = open_cached(mod, home, BUILDCACHE_INFLATED_DEBUG, debuginfo_file_name);
+
+	if (fd >= 0)
+		return fd;
+	urls_copy = urls && *urls ? xstrdup(urls) : NULL;
+	t0 = now_s();
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && urls_copy)
+		debuginfod_give_up(*userdata, urls_copy, modname, now_s() - t0);
+	free(urls_copy);
+	if (fd >= 0)
+		return fd;
+	return open_cached(mod, home, "debug", debuginfo_file_name);
 }
 
 struct symbols *symbols__new(const struct symbols_opts *o)

@@ -19,6 +19,12 @@ struct pd_writer;
 
 #define BUILDIDS_MAX 4096       /* objects noted at most (system-wide recordings) */
 
+/* In the build-id cache beside an object's copy (~/.debug/PATH/BUILDID/):
+ * its debug info with every compressed section inflated, which record
+ * writes and report reads first (libdw otherwise inflates the sections of
+ * a distribution's -dbg files at every report: 40 ms for libc). */
+#define BUILDCACHE_INFLATED_DEBUG "c2cscan-debug"
+
 struct buildids *buildids__new(void);
 void buildids__delete(struct buildids *b);
 /* Notes the object of an MMAP or MMAP2 record (others are ignored; b may be NULL). */

@@ -7,6 +7,9 @@
  *
  *   ~/.debug/PATH/BUILDID/elf              the copy (a hard link when the
  *                                          file system allows)
+ *   ~/.debug/PATH/BUILDID/c2cscan-debug    its separate debug file with the
+ *                                          compressed sections inflated, when
+ *                                          any is
  *   ~/.debug/.build-id/BU/ILDID -> ../../PATH/BUILDID
  *
  * An object already cached is not copied again. Files over CACHE_MAX_SIZE,
@@ -15,7 +18,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,20 +49,17 @@ static int mkdirs(char *dir)
 	return mkdir(dir, 0755) && errno != EEXIST ? -errno : 0;
 }
 
-static int copy_file(const char *from, const char *to, uint64_t size)
+/* size bytes of from into a new file to. */
+static int copy_bytes(const char *from, const char *to, uint64_t size)
 {
-	char tmp[PATH_MAX + 16], buf[65536];
+	char buf[65536];
 	int in, out, err = 0;
 	uint64_t done = 0;
 
-	if (!link(from, to))
-		return 0;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", to, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
 	in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (in < 0)
 		return -errno;
-	out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0) {
 		err = -errno;
 		close(in);
@@ -81,12 +85,133 @@ static int copy_file(const char *from, const char *to, uint64_t size)
 	close(in);
 	if (close(out) && !err)
 		err = -errno;
+	return err;
+}
+
+static int copy_file(const char *from, const char *to, uint64_t size)
+{
+	char tmp[PATH_MAX + 16];
+	int err;
+
+	if (!link(from, to))
+		return 0;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", to, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	err = copy_bytes(from, tmp, size);
 	/* a complete copy or none: a reader never sees half an object */
 	if (!err && rename(tmp, to))
 		err = -errno;
 	if (err)
 		unlink(tmp);
 	return err;
+}
+
+/* Does the ELF file at fd have a compressed section (SHF_COMPRESSED)? */
+static bool has_compressed(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	bool any = false;
+
+	while (e && !any && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		any = gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED);
+	}
+	elf_end(e);
+	return any;
+}
+
+/* Inflates every compressed section of the ELF file at path, in place. */
+static int inflate_sections(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC), err = 0;
+	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_RDWR, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+
+	if (fd < 0)
+		return -errno;
+	if (!e)
+		err = -EINVAL;
+	while (!err && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			err = -EINVAL;
+		else if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			err = -EINVAL;
+	}
+	if (!err && elf_update(e, ELF_C_WRITE) < 0)
+		err = -EINVAL;
+	elf_end(e);
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/* The object's separate debug file, as libdw looks for it: by build-id
+ * under /usr/lib/debug, else its .gnu_debuglink beside it, in .debug/
+ * there, or under /usr/lib/debug; 0 when found (into path). */
+static int find_separate(const char *name, const char *hex, char *path, size_t size)
+{
+	const char *slash = strrchr(name, '/'), *link = NULL;
+	struct stat st;
+	int fd, n = 0;
+	Elf *e;
+
+	snprintf(path, size, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		return 0;
+	if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e) {
+		GElf_Word crc;
+
+		link = dwelf_elf_gnu_debuglink(e, &crc);
+	}
+	for (int i = 0; link && !strchr(link, '/') && i < 3; i++) {
+		int dir = (int)(slash - name);
+
+		n = i == 0 ? snprintf(path, size, "%.*s/%s", dir, name, link) :
+		    i == 1 ? snprintf(path, size, "%.*s/.debug/%s", dir, name, link) :
+			     snprintf(path, size, "/usr/lib/debug%.*s/%s", dir, name, link);
+		if (n < (int)size && strcmp(path, name) && !stat(path, &st) && S_ISREG(st.st_mode))
+			break;
+		n = -1;
+	}
+	elf_end(e);
+	close(fd);
+	return link && n >= 0 ? 0 : -ENOENT;
+}
+
+/* The object's separate debug info inflated into dir (see the top: the
+ * build-id's, which report reads, whichever path the build-id was first
+ * cached under), once; nothing when it has no compressed section. (Debug info in the object
+ * itself is read from there: libdw looks for a separate file only when the
+ * object has none.) */
+static void cache_inflated(const char *dir, const char *name, const char *hex)
+{
+	char out[PATH_MAX + 32], tmp[PATH_MAX + 48], src[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (snprintf(out, sizeof(out), "%s/" BUILDCACHE_INFLATED_DEBUG, dir) >= (int)sizeof(out) ||
+	    snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid()) >= (int)sizeof(tmp) || !access(out, F_OK))
+		return;
+	elf_version(EV_CURRENT);
+	if (find_separate(name, hex, src, sizeof(src)) || stat(src, &st) || (uint64_t)st.st_size > CACHE_MAX_SIZE ||
+	    (fd = open(src, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	if (!has_compressed(fd)) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	/* a copy (not a link: it is rewritten), inflated, then in place */
+	unlink(tmp);
+	if (copy_bytes(src, tmp, (uint64_t)st.st_size) || inflate_sections(tmp) || rename(tmp, out))
+		unlink(tmp);
 }
 
 /* Caches one object; 1 when copied, 0 when already there, < 0 on errors. */
@@ -108,13 +233,17 @@ static int cache_one(const char *home, const char *name, const uint8_t *id, size
 	    snprintf(target, sizeof(target), "../..%s/%s", name, hex) >= (int)sizeof(target))
 		return -ENAMETOOLONG;
 	snprintf(elf, sizeof(elf), "%s/elf", dir);
-	if (!access(elf, F_OK))
+	if (!access(elf, F_OK)) {
+		cache_inflated(link_path, name, hex);
 		return 0;
+	}
 	err = mkdirs(dir);
 	if (!err)
 		err = copy_file(name, elf, (uint64_t)st.st_size);
 	if (!err && !mkdirs(link_dir) && symlink(target, link_path) && errno != EEXIST)
 		err = -errno;
+	if (!err)
+		cache_inflated(link_path, name, hex);
 	return err ? err : 1;
 }
 
