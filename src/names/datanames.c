@@ -187,6 +187,8 @@ void vars_build(struct obj *o)
 	struct unplaced un = { .nr = 0 };
 
 	o->vars_built = true;
+	if (namecache__vars(o))
+		return;
 	obj_relocs(o);  /* the .got slots declarations are matched to */
 	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias)))
 		vars_scan(o, cu, bias, 0, &un);

@@ -677,7 +677,8 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	if (!c.n) {
 		struct dtype_res r = { .reason = DT_NO_CODE };
 
-		acache__put(&o->dtypes, sp->lo, -ENOENT, &r);
+		if (!acache__get(&o->dtypes, sp->lo, &(struct dtype_res){ 0 }, &(int){ 0 }))
+			acache__put(&o->dtypes, sp->lo, -ENOENT, &r);
 		return;
 	}
 	c.cfi = dwfl_module_eh_cfi(o->mod, &c.cfi_bias);
@@ -768,6 +769,11 @@ int dt_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r
 
 	if (acache__get(&o->dtypes, vaddr, r, &rc))
 		return rc;
+	if (!o->nc_types_read) {
+		namecache__dtypes(s, o);
+		if (acache__get(&o->dtypes, vaddr, r, &rc))
+			return rc;
+	}
 	memset(r, 0, sizeof(*r));
 	if (!arch) {
 		r->reason = DT_ARCH;

@@ -25,53 +25,6 @@
 
 #include "names/symbols_int.h"
 #include "perfdata/buildid.h"
-void acache__init(struct acache *c, size_t val_size)
-{
-	*c = (struct acache){ .val_size = val_size };
-}
-
-void acache__exit(struct acache *c)
-{
-	htab__exit(&c->idx);
-	free(c->keys);
-	free(c->vals);
-	c->keys = NULL;
-	c->vals = NULL;
-}
-
-static uint32_t acache__find(const struct acache *c, uint64_t key, size_t *pos)
-{
-	uint32_t hash = (uint32_t)hash64(key), i;
-
-	*pos = htab__start(&c->idx, hash);
-	while ((i = htab__next(&c->idx, hash, pos)) != HTAB_NONE)
-		if (c->keys[i].key == key)
-			return i;
-	return HTAB_NONE;
-}
-
-/* The answer cached under key: copied to val, its result to *rc. */
-bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc)
-{
-	size_t pos;
-	uint32_t i = acache__find(c, key, &pos);
-
-	if (i == HTAB_NONE)
-		return false;
-	memcpy(val, c->vals + (size_t)i * c->val_size, c->val_size);
-	*rc = c->keys[i].rc;
-	return true;
-}
-
-/* key must not be cached yet */
-void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
-{
-	xgrow((void **)&c->keys, &c->alloc_keys, c->nr + 1, sizeof(*c->keys));
-	xgrow((void **)&c->vals, &c->alloc_vals, c->nr + 1, c->val_size);
-	c->keys[c->nr] = (struct acache_key){ key, rc };
-	memcpy(c->vals + c->nr * c->val_size, val, c->val_size);
-	htab__add(&c->idx, (uint32_t)hash64(key), (uint32_t)c->nr++);
-}
 
 void sym_warn(struct symbols *s, const char *fmt, ...)
 {
@@ -273,6 +226,7 @@ static void obj__delete(struct obj *o)
 	strtab__delete(o->demangled);
 	free(o->segs);
 	free(o->path);
+	free(o->nc);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
 	free(o);
@@ -282,8 +236,10 @@ void symbols__delete(struct symbols *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nr_objs; i++)
+	for (size_t i = 0; i < s->nr_objs; i++) {
+		namecache__save(s->objs[i]);
 		obj__delete(s->objs[i]);
+	}
 	for (int i = 0; i < 2; i++)
 		if (s->cs_open[i] == 2)
 			cs_close(&s->cs[i]);

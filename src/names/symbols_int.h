@@ -142,6 +142,13 @@ struct obj {
 	struct u64map got_ext_idx; /* slot -> index in got_ext */
 	uint64_t got_lo, got_hi; /* the .got section */
 	bool got_exec;          /* ET_EXEC: slots without a relocation hold their final address */
+	/* the names cache (namecache.c): its file, read once */
+	uint8_t *nc;
+	size_t nc_len;
+	int nc_state;           /* 0 not read, 1 it answers for this object, -1 not */
+	bool nc_vars;           /* the variables came from it */
+	bool nc_types_read;     /* its answers are in dtypes */
+	size_t nc_types;        /* dtypes entries once they were */
 };
 
 struct ksym {
@@ -240,6 +247,15 @@ static inline bool die_type(Dwarf_Die *die, Dwarf_Die *type)
 }
 /* relocs.c: the object's TLS layout and .got slots from its relocations, once */
 void obj_relocs(struct obj *o);
+
+/* namecache.c: what naming an object cost most, kept in the build-id
+ * cache for the next report of it. The variables (vars_build's tables)
+ * from the cache: false when it has none for o. */
+bool namecache__vars(struct obj *o);
+/* The cached answers of o's instructions into o->dtypes (once). */
+void namecache__dtypes(struct symbols *s, struct obj *o);
+/* Writes what o learned, when it learned more than its cache held. */
+void namecache__save(struct obj *o);
 /* What the .got slot at vaddr holds when it is the address of something
  * the object defines. */
 bool obj_got_slot(struct obj *o, uint64_t vaddr, uint64_t *target);
