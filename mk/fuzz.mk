@@ -11,14 +11,16 @@
 #                encoded records that must decode to themselves
 #   fuzz_alloc   the allocation events' codec: damaged packed blocks, and
 #                events that must decode to themselves
+#   fuzz_namecache the names cache's reader, on made-up caches of the
+#                fuzzer's own executable
 #
 #   make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGET=fuzz_report]
 #                  run one target; corpus in build-fuzz/corpus-TARGET
 #   make fuzz-ci   replay every reproducer (tests/fuzz/regress/) through
 #                  fuzz_report and fuzz_reader, then a bounded run
 #                  (FUZZ_CI_SECONDS, default 120) of fuzz_report, and a
-#                  quarter of that of fuzz_dwline, fuzz_reader, fuzz_spe and
-#                  fuzz_alloc
+#                  quarter of that of fuzz_dwline, fuzz_reader, fuzz_spe,
+#                  fuzz_alloc and fuzz_namecache
 #
 # Seeds: scenarios built by mkperf, the bad-file catalogue, the reproducers,
 # real recordings with call graphs (tests/fuzz/seeds/: `ls /` under -g and
@@ -32,7 +34,7 @@ FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 300
 FUZZ_TARGET ?= fuzz_report
 FUZZ_DIR := build-fuzz
-FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps fuzz_dwline fuzz_spe fuzz_alloc
+FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps fuzz_dwline fuzz_spe fuzz_alloc fuzz_namecache
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc -DC2CSCAN_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS)
 # -timeout: a hang; -rss_limit_mb: an allocation sized by a lying field;
@@ -74,7 +76,7 @@ fuzz: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory fuzz-seeds $(FUZZ_DIR)/$(FUZZ_TARGET)
 	@mkdir -p $(FUZZ_DIR)/corpus-$(FUZZ_TARGET)
 	$(FUZZ_ENV) $(FUZZ_DIR)/$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_FLAGS) \
-		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps fuzz_dwline fuzz_spe fuzz_alloc,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
+		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps fuzz_dwline fuzz_spe fuzz_alloc fuzz_namecache,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
 
 fuzz-regress: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_report $(FUZZ_DIR)/fuzz_reader
@@ -93,6 +95,8 @@ fuzz-ci: fuzz-regress
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_spe \
 		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_alloc \
+		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_namecache \
 		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
 
 .PHONY: fuzz fuzz-ci fuzz-deps fuzz-seeds fuzz-regress

@@ -195,7 +195,8 @@ static void nc_read(struct obj *o)
 	    memcmp(h.self, self, h.self_len) || h.module_len != o->build_id_size ||
 	    memcmp(h.module, o->build_id, h.module_len) || !nc_dwarf(o, &info, &abbrev) || h.info_size != info ||
 	    h.abbrev_size != abbrev || h.sum != fnv(buf + sizeof(h), (size_t)st.st_size - sizeof(h), FNV_START) ||
-	    (uint64_t)h.nr_vars + h.nr_tls > ((uint64_t)st.st_size - sizeof(h)) / sizeof(struct nc_var)) {
+	    ((uint64_t)h.nr_vars + h.nr_tls) * sizeof(struct nc_var) + (uint64_t)h.nr_got * sizeof(struct nc_got) >
+	    (uint64_t)st.st_size - sizeof(h)) {
 		free(buf);
 		return;
 	}
@@ -208,7 +209,7 @@ static void nc_read(struct obj *o)
 bool namecache__vars(struct obj *o)
 {
 	struct nc_head h;
-	const uint8_t *p, *end;
+	const uint8_t *p;
 	uint64_t info, abbrev;
 	Dwarf *dw;
 	bool ok = true;
@@ -219,13 +220,10 @@ bool namecache__vars(struct obj *o)
 	memcpy(&h, o->nc, sizeof(h));
 	if (!h.has_vars || !(dw = nc_dwarf(o, &info, &abbrev)))
 		return false;
+	/* nc_read checked that the variables fit */
 	p = o->nc + sizeof(h);
-	end = o->nc + o->nc_len;
-	if ((size_t)(end - p) < (uint64_t)(h.nr_vars + h.nr_tls) * sizeof(struct nc_var) +
-				(uint64_t)h.nr_got * sizeof(struct nc_got))
-		return false;
 	obj_relocs(o);  /* the .got slots the declarations are matched to */
-	for (uint32_t i = 0; ok && i < h.nr_vars + h.nr_tls; i++, p += sizeof(struct nc_var)) {
+	for (uint64_t i = 0; ok && i < (uint64_t)h.nr_vars + h.nr_tls; i++, p += sizeof(struct nc_var)) {
 		struct nc_var v;
 		Dwarf_Die die;
 		bool tls = i >= h.nr_vars;
@@ -282,10 +280,11 @@ void namecache__dtypes(struct symbols *s, struct obj *o)
 	memcpy(&h, o->nc, sizeof(h));
 	if (!(dw = nc_dwarf(o, &info, &abbrev)))
 		return;
-	p = o->nc + sizeof(h) + (uint64_t)(h.nr_vars + h.nr_tls) * sizeof(struct nc_var) +
+	/* past the variables (nc_read checked that they fit) */
+	p = o->nc + sizeof(h) + ((uint64_t)h.nr_vars + h.nr_tls) * sizeof(struct nc_var) +
 	    (uint64_t)h.nr_got * sizeof(struct nc_got);
 	end = o->nc + o->nc_len;
-	for (uint32_t i = 0; i < h.nr_types && p <= end && (size_t)(end - p) >= sizeof(struct nc_type); i++) {
+	for (uint32_t i = 0; i < h.nr_types && (size_t)(end - p) >= sizeof(struct nc_type); i++) {
 		struct nc_type t;
 		struct dtype_res r = { 0 };
 
