@@ -8,12 +8,14 @@
 . "$TOP/tests/cli/lib.inc"
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || skip "no aarch64-linux-gnu-gcc"
 cd "$TOP" || exit 1
-# two at a time: a tenth of make check's minute otherwise
+# two at a time: a tenth of make check's minute otherwise. The file's
+# placeholder is {}: xargs -I replaces it in every argument, and a capital
+# letter could be part of mktemp's $T (an F was, one run in eleven).
 ls src/util/*.c src/perfdata/*.c src/record/*.c >"$T/files"
-xargs -P 2 -I F sh -c 'aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
+xargs -P 2 -I {} sh -c 'aarch64-linux-gnu-gcc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Werror -O2 -D_GNU_SOURCE -Isrc -I/usr/include/capstone \
-	-idirafter /usr/include -DC2CSCAN_VERSION="\"cross\"" -c F -o "$1/$(basename F .c).o" 2>"$1/$(basename F .c).err" ||
-	{ echo "F for aarch64 (status $?): $(head -n 3 "$1/$(basename F .c).err")"; exit 1; }' sh "$T" <"$T/files" >"$T/errs" ||
+	-idirafter /usr/include -DC2CSCAN_VERSION="\"cross\"" -c {} -o "$1/$(basename {} .c).o" 2>"$1/$(basename {} .c).err" ||
+	{ echo "{} for aarch64 (status $?): $(head -n 3 "$1/$(basename {} .c).err")"; exit 1; }' sh "$T" <"$T/files" >"$T/errs" ||
 	fail "xargs status $?: $(cat "$T/errs")"
 n=$(ls "$T"/*.o | wc -l)
 [ "$n" = "$(wc -l <"$T/files")" ] ||
