@@ -377,17 +377,14 @@ static void count_sample(struct report *r, const struct pd_sample_core *s, const
 	relay__push(rl);
 }
 
-/* Each batch's lines are found on the reading thread, before the counting
- * thread gets it: the two lookups halve the counting thread's work. */
-static void resolve_samples(void *arg, void *items, size_t nr)
-{
-	c2c__resolve(arg, items, nr);
-}
-
-static void add_samples(void *arg, const void *items, size_t nr)
+/* The counting thread: each batch's lines and data sources found, then
+ * the samples counted (reading and keying is the busier thread: the
+ * lookups there made 8M samples 6% slower, 20M 18%). */
+static void add_samples(void *arg, void *items, size_t nr)
 {
 	const struct c2c_sample *s = items;
 
+	c2c__resolve(arg, items, nr);
 	for (size_t i = 0; i < nr; i++)
 		c2c__add(arg, &s[i]);
 }
@@ -407,7 +404,6 @@ static int pass2(struct report *r)
 		return ret;
 	pd_reader__skip_samples(r->reader, false);
 	rl = relay__new(sizeof(struct c2c_sample), add_samples, r->c2c);
-	relay__prepare(rl, resolve_samples, r->c2c);
 	for (;;) {
 		/* most samples come in runs of one fixed layout */
 		size_t n = pd_reader__next_fixed(r->reader, run, RUN);

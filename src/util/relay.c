@@ -20,8 +20,6 @@ struct relay {
 	size_t item_size;
 	relay_fn consume;
 	void *arg;
-	relay_prep_fn prep;
-	void *prep_arg;
 	unsigned char *ring;            /* RELAY_BATCHES x RELAY_ITEMS items */
 	size_t nr[RELAY_BATCHES];       /* items in each handed-over batch */
 	size_t fill;                    /* items in the batch being filled */
@@ -85,12 +83,6 @@ struct relay *relay__new(size_t item_size, relay_fn consume, void *arg)
 	return rl;
 }
 
-void relay__prepare(struct relay *rl, relay_prep_fn prep, void *arg)
-{
-	rl->prep = prep;
-	rl->prep_arg = arg;
-}
-
 int relay__threaded(const struct relay *rl)
 {
 	return rl->threaded;
@@ -104,8 +96,6 @@ void *relay__slot(struct relay *rl)
 /* Hands the batch being filled to the consumer. */
 static void hand_over(struct relay *rl)
 {
-	if (rl->prep)
-		rl->prep(rl->prep_arg, batch(rl, rl->filled), rl->fill);
 	if (!rl->threaded) {
 		rl->consume(rl->arg, batch(rl, rl->filled), rl->fill);
 		rl->fill = 0;

@@ -5,7 +5,8 @@
  * samples runs beside counting them, on a machine with a second CPU; on one
  * CPU (or when no thread can be made) the consumer runs in the producer's
  * thread each time a batch is full. Either way the consumer sees every item
- * once, in order, and nothing of the producer's state.
+ * once, in order, and nothing of the producer's state; the batch is its to
+ * change while it has it.
  *
  *	struct relay *rl = relay__new(sizeof(struct item), consume, arg);
  *	while (...) {
@@ -14,24 +15,17 @@
  *		relay__push(rl);
  *	}
  *	relay__finish(rl);      // hands over the rest, waits, frees
- *
- * relay__prepare adds a step run by the producer on each batch before it
- * is handed over: work moved from a busy consumer to the producer.
- */
+ * */
 #ifndef C2CSCAN_RELAY_H
 #define C2CSCAN_RELAY_H
 
 #include <stddef.h>
 
-typedef void (*relay_fn)(void *arg, const void *items, size_t nr);
-typedef void (*relay_prep_fn)(void *arg, void *items, size_t nr);
+typedef void (*relay_fn)(void *arg, void *items, size_t nr);
 
 struct relay;
 
 struct relay *relay__new(size_t item_size, relay_fn consume, void *arg);
-/* prep(arg, batch, nr) on each batch, in the producer's thread, before the
- * consumer sees it. */
-void relay__prepare(struct relay *rl, relay_prep_fn prep, void *arg);
 /* The next item to fill; it counts once relay__push says so. */
 void *relay__slot(struct relay *rl);
 void relay__push(struct relay *rl);

@@ -536,13 +536,10 @@ static bool line_eq(const struct c2c_line *a, const struct c2c_line *b)
 	return true;
 }
 
-static void relay_resolve(void *arg, void *items, size_t nr)
+/* as the report counts: lines found per batch, then the samples added */
+static void relay_add(void *arg, void *items, size_t nr)
 {
 	c2c__resolve(arg, items, nr);
-}
-
-static void relay_add(void *arg, const void *items, size_t nr)
-{
 	for (size_t i = 0; i < nr; i++)
 		c2c__add(arg, (const struct c2c_sample *)items + i);
 }
@@ -567,8 +564,6 @@ static void test_incremental(void)
 	size_t na, nb;
 	const int N = 60000;
 	static bool tid_seen[50][300];
-
-	relay__prepare(rl, relay_resolve, c);
 
 	for (int i = 0; i < N; i++) {
 		uint64_t r = rnd(&seed);
