@@ -108,7 +108,7 @@ static uint32_t events_bytes(const uint8_t *p, uint32_t len, uint32_t k)
 static void read_one(const char *path, struct packed *pk, size_t max, struct alloc_rec_stats *st)
 {
 	struct stat sb;
-	size_t have = 0, at, keep = 0;
+	size_t have = 0, at, keep = 0, whole;
 	ssize_t got;
 	uint8_t *start;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -138,6 +138,7 @@ static void read_one(const char *path, struct packed *pk, size_t max, struct all
 		if (b.magic != PD_ALLOC_BLOCK_MAGIC || b.bytes > have - at - sizeof(b) || !b.nr ||
 		    b.bytes < (uint64_t)b.nr * PD_ALLOC_PACKED_MIN || b.bytes > (uint64_t)b.nr * PD_ALLOC_PACKED_MAX)
 			break;
+		whole = sizeof(b) + b.bytes;
 		if (keep == at && pk->nr < max) {
 			/* the first events of a block that does not fit whole */
 			uint32_t k = pk->nr + b.nr <= max ? b.nr : (uint32_t)(max - pk->nr);
@@ -154,7 +155,7 @@ static void read_one(const char *path, struct packed *pk, size_t max, struct all
 		} else {
 			st->dropped += b.nr;
 		}
-		at += sizeof(b) + b.bytes;
+		at += whole;
 	}
 	st->torn_bytes += have - at;
 	pk->len += keep;

@@ -37,6 +37,22 @@ grep -q '^c2cscan record: --alloc: [0-9]* allocation events past the limit of 3 
 "$C2CSCAN" report --json -i lim.data >lim.json 2>err || fail "report lim: $(cat err)"
 json_get lim.json 'j["allocations"]["events_dropped_by_record"]' | grep -q '^[1-9]' || fail "JSON: no dropped count"
 
+# the limit inside the second of several blocks (the shim writes ~9000
+# events a block): the first events of that block are kept, every later
+# one is counted as dropped, none lost between
+ah=$TOP/$B/workloads/alloc-heavy
+if [ -x "$ah" ]; then
+	"$C2CSCAN" record --alloc -e page-faults -c 1000 -o ah.data -- "$ah" 20000 >/dev/null 2>ah.err || fail "record alloc-heavy: $(cat ah.err)"
+	total=$(sed -n 's/^c2cscan record: \([0-9]*\) allocation events from.*/\1/p' ah.err)
+	C2CSCAN_ALLOC_MAX_EVENTS=15000 "$C2CSCAN" record --alloc -e page-faults -c 1000 -o ahl.data -- "$ah" 20000 \
+		>/dev/null 2>ahl.err || fail "record alloc-heavy at 15000: $(cat ahl.err)"
+	dropped=$(sed -n 's/^c2cscan record: --alloc: \([0-9]*\) allocation events past the limit of 15000 were dropped.*/\1/p' ahl.err)
+	[ "${total:-0}" -gt 30000 ] || fail "alloc-heavy 20000 wrote ${total:-no} events"
+	expect_eq "kept + dropped past a limit inside a block" "$((15000 + ${dropped:-0}))" "$total"
+	"$C2CSCAN" report --json -i ahl.data >ahl.json 2>err || fail "report ahl: $(cat err)"
+	expect_eq "objects + frees kept" "$(json_get ahl.json 'j["allocations"]["objects"] + j["allocations"]["frees"]')" 15000
+fi
+
 # objects across fork(): the child's copy-on-write fault in the parent's
 # table is named by its site and offset, the child's free matches it
 fh=$TOP/$B/progs/forkheap
