@@ -100,7 +100,7 @@ uint8_t *pd_alloc__encode_packed(const uint8_t *packed, size_t plen, uint64_t nr
 	return p;
 }
 
-/* Closes the open block at *head (if any) of the buffer. */
+/* Closes the block whose header is at head: its events end at end. */
 static void block_close(uint8_t *buf, size_t head, size_t end, uint32_t nr)
 {
 	struct pd_alloc_block b;
@@ -121,18 +121,16 @@ uint8_t *pd_alloc__encode(const struct pd_alloc_event *ev, uint64_t nr, const ch
 
 	for (uint64_t i = 0; i < nr; i++) {
 		const struct pd_alloc_event *e = &ev[i];
-		struct pd_alloc_block b;
 
-		if (in_block)
-			memcpy(&b, buf + head, sizeof(b));
 		/* a block per run of one thread's events */
-		if (!in_block || b.pid != e->pid || b.tid != e->tid ||
-		    end - head - sizeof(b) > PD_ALLOC_BLOCK_MAX - PD_ALLOC_PACKED_MAX) {
+		if (!in_block || e->pid != ev[i - 1].pid || e->tid != ev[i - 1].tid ||
+		    end - head - sizeof(struct pd_alloc_block) > PD_ALLOC_BLOCK_MAX - PD_ALLOC_PACKED_MAX) {
+			struct pd_alloc_block b = { .magic = PD_ALLOC_BLOCK_MAGIC, .pid = e->pid, .tid = e->tid };
+
 			if (in_block)
 				block_close(buf, head, end, in_block);
-			xgrow((void **)&buf, &cap, end + sizeof(b) + PD_ALLOC_PACKED_MAX, 1);
+			xgrow((void **)&buf, &cap, end + sizeof(b), 1);
 			head = end;
-			b = (struct pd_alloc_block){ .magic = PD_ALLOC_BLOCK_MAGIC, .pid = e->pid, .tid = e->tid };
 			memcpy(buf + head, &b, sizeof(b));
 			end += sizeof(b);
 			k = (struct pd_alloc_packer){ { { 0 } } };
