@@ -12,17 +12,11 @@
  * the same shape (the sizes of .debug_info and .debug_abbrev) by the
  * c2cscan that wrote it (the build-id of its executable: another build may
  * answer otherwise), whole (a checksum). Anything else, or any damage, and
- * it is not used: the
- * answers are learned again, and written anew. DIEs are kept as offsets in
+ * it is not used: the answers are learned again, and written anew. DIEs are kept as offsets in
  * the module's .debug_info; an answer whose DIE is elsewhere (a type unit,
  * a dwz file) is not kept.
- *
- * Layout (this machine's byte order: the cache is not carried elsewhere):
- * struct nc_head, then nr_vars and nr_tls struct nc_var, nr_got struct
- * nc_got, nr_types struct nc_type each followed by its variable's name
- * (var_len bytes).
+ * The file's layout: namecache.h.
  */
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,45 +24,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "names/namecache.h"
 #include "names/symbols_int.h"
 #include "perfdata/buildid.h"
 
-#define NC_FILE "c2cscan-names"
-#define NC_MAGIC 0x4e433243u            /* "C2CN" */
-#define NC_VERSION 1
 #define NC_MAX_SIZE (256u << 20)
-
-struct nc_head {
-	uint32_t magic, version;
-	uint8_t self[20], module[20];   /* build-ids: the writer's executable, the object */
-	uint8_t self_len, module_len, has_vars, has_thread, has_tcb, pad[3];
-	uint64_t info_size, abbrev_size;
-	uint64_t thread_off, tcb_off;
-	uint32_t nr_vars, nr_tls, nr_got, nr_types;
-	uint64_t sum;                   /* FNV-1a of every byte after the header */
-};
-
-struct nc_var {
-	uint64_t addr, size, off;
-};
-
-struct nc_got {
-	uint64_t slot, off;
-};
-
-struct nc_type {
-	uint64_t vaddr;
-	int64_t off;
-	uint64_t type_off;              /* 0: no type */
-	int32_t rc;
-	int8_t reason;
-	uint8_t source, indexed, ptr, inner, scale;
-	uint16_t var_len;               /* 0xffff: no variable */
-};
-
-/* the layout tests/cli/namecache.sh edits */
-_Static_assert(sizeof(struct nc_head) == 112 && sizeof(struct nc_var) == 24 && sizeof(struct nc_got) == 16 &&
-	       sizeof(struct nc_type) == 40, "the names cache's layout");
 
 /* The build-id of the running executable (read once): what wrote a cache
  * must be what reads it. */
@@ -78,43 +38,18 @@ static int self_state;
 static bool self_id(void)
 {
 	if (!self_state) {
-		int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-		Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-		const void *id;
-		int n = e ? dwelf_elf_gnu_build_id(e, &id) : -1;
+		int n = buildid__read_file("/proc/self/exe", self);
 
-		self_state = -1;
-		if (n >= 2 && n <= 20) {
-			memcpy(self, id, (size_t)n);
-			self_len = (uint8_t)n;
-			self_state = 1;
-		}
-		elf_end(e);
-		if (fd >= 0)
-			close(fd);
+		self_len = n >= 2 && n <= 20 ? (uint8_t)n : 0;
+		self_state = self_len ? 1 : -1;
 	}
 	return self_state > 0;
 }
 
 static char *nc_path(const struct obj *o)
 {
-	const char *home = getenv("HOME");
-	char hex[41];
-
-	if (!home || !*home || o->build_id_size < 2 || o->build_id_size > 20)
-		return NULL;
-	hex_encode(hex, o->build_id, o->build_id_size);
-	return xasprintf("%s/.debug/.build-id/%.2s/%s/" NC_FILE, home, hex, hex + 2);
+	return buildid__cache_path(getenv("HOME"), o->build_id, o->build_id_size, NC_FILE);
 }
-
-static uint64_t fnv(const uint8_t *p, size_t n, uint64_t h)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
-
-#define FNV_START 0xcbf29ce484222325ull
 
 /* The module's Dwarf and the sizes that tell its shape; NULL without. */
 static Dwarf *nc_dwarf(struct obj *o, uint64_t *info, uint64_t *abbrev)
@@ -194,7 +129,7 @@ static void nc_read(struct obj *o)
 	if (h.magic != NC_MAGIC || h.version != NC_VERSION || h.self_len != self_len ||
 	    memcmp(h.self, self, h.self_len) || h.module_len != o->build_id_size ||
 	    memcmp(h.module, o->build_id, h.module_len) || !nc_dwarf(o, &info, &abbrev) || h.info_size != info ||
-	    h.abbrev_size != abbrev || h.sum != fnv(buf + sizeof(h), (size_t)st.st_size - sizeof(h), FNV_START) ||
+	    h.abbrev_size != abbrev || h.sum != nc_sum(buf + sizeof(h), (size_t)st.st_size - sizeof(h), NC_SUM_START) ||
 	    ((uint64_t)h.nr_vars + h.nr_tls) * sizeof(struct nc_var) + (uint64_t)h.nr_got * sizeof(struct nc_got) >
 	    (uint64_t)st.st_size - sizeof(h)) {
 		free(buf);
@@ -411,7 +346,7 @@ void namecache__save(struct obj *o)
 	if (!h.has_vars)
 		h.nr_vars = h.nr_tls = h.nr_got = h.has_thread = h.has_tcb = 0, vars.len = 0;
 	save_types(o, dw, &h, &types);
-	h.sum = fnv(types.p, types.len, fnv(vars.p, vars.len, FNV_START));
+	h.sum = nc_sum(types.p, types.len, nc_sum(vars.p, vars.len, NC_SUM_START));
 	/* whole or not at all: a reader never sees half a file */
 	tmp = xasprintf("%s.tmp%d", path, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -84,18 +84,6 @@ static void debuginfod_give_up(struct symbols *s, const char *urls, const char *
 		     "(--no-debuginfod never asks)", urls, timeout, modname);
 }
 
-/* The build-id cache's file of the module's build-id (the hex of its n
- * bytes at bits), or NULL. */
-static char *cache_path(const unsigned char *bits, int n, const char *home, const char *file)
-{
-	char idhex[41];
-
-	if (!home || n < 2 || n > 20)
-		return NULL;
-	hex_encode(idhex, bits, (size_t)n);
-	return xasprintf("%s/.debug/.build-id/%.2s/%s/%s", home, idhex, idhex + 2, file);
-}
-
 /* Is the ELF file at fd the object of that build-id? */
 static bool has_build_id(int fd, const unsigned char *bits, int n)
 {
@@ -114,7 +102,7 @@ static int open_cached(Dwfl_Module *mod, const char *home, const char *file, cha
 	const unsigned char *bits;
 	GElf_Addr vaddr;
 	int n = home ? dwfl_module_build_id(mod, &bits, &vaddr) : 0;
-	char *path = cache_path(bits, n, home, file);
+	char *path = n > 0 ? buildid__cache_path(home, bits, (size_t)n, file) : NULL;
 	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 
 	if (fd >= 0 && !has_build_id(fd, bits, n)) {

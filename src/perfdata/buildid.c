@@ -228,3 +228,13 @@ size_t buildids__write(struct buildids *b, struct pd_writer *w)
 		written++;
 	return written;
 }
+
+char *buildid__cache_path(const char *home, const uint8_t *id, size_t n, const char *file)
+{
+	char hex[41];
+
+	if (!home || !*home || n < 2 || n > 20)
+		return NULL;
+	hex_encode(hex, id, n);
+	return xasprintf("%s/.debug/.build-id/%.2s/%s/%s", home, hex, hex + 2, file);
+}

@@ -45,5 +45,9 @@ size_t buildids__dropped(const struct buildids *b);
 int buildid__read_file(const char *path, uint8_t id[20]);
 /* The same from a buffer of ELF notes (/sys/kernel/notes). */
 int buildid__from_notes(const uint8_t *p, size_t len, uint8_t id[20]);
+/* The path of file in the build-id cache's directory of the n-byte
+ * build-id id (home/.debug/.build-id/BU/ILDID/file), malloc'ed; NULL
+ * without a home or a build-id of 2 to 20 bytes. */
+char *buildid__cache_path(const char *home, const uint8_t *id, size_t n, const char *file);
 
 #endif

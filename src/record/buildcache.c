@@ -151,16 +151,16 @@ static int inflate_sections(const char *path)
 
 /* The object's separate debug file, as libdw looks for it: by build-id
  * under /usr/lib/debug, else its .gnu_debuglink beside it, in .debug/
- * there, or under /usr/lib/debug; 0 when found (into path). */
-static int find_separate(const char *name, const char *hex, char *path, size_t size)
+ * there, or under /usr/lib/debug; 0 when found (into path, its stat into
+ * st). */
+static int find_separate(const char *name, const char *hex, char *path, size_t size, struct stat *st)
 {
 	const char *slash = strrchr(name, '/'), *link = NULL;
-	struct stat st;
 	int fd, n = 0;
 	Elf *e;
 
 	snprintf(path, size, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-	if (!stat(path, &st) && S_ISREG(st.st_mode))
+	if (!stat(path, st) && S_ISREG(st->st_mode))
 		return 0;
 	if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
@@ -176,7 +176,7 @@ static int find_separate(const char *name, const char *hex, char *path, size_t s
 		n = i == 0 ? snprintf(path, size, "%.*s/%s", dir, name, link) :
 		    i == 1 ? snprintf(path, size, "%.*s/.debug/%s", dir, name, link) :
 			     snprintf(path, size, "/usr/lib/debug%.*s/%s", dir, name, link);
-		if (n < (int)size && strcmp(path, name) && !stat(path, &st) && S_ISREG(st.st_mode))
+		if (n < (int)size && strcmp(path, name) && !stat(path, st) && S_ISREG(st->st_mode))
 			break;
 		n = -1;
 	}
@@ -187,9 +187,9 @@ static int find_separate(const char *name, const char *hex, char *path, size_t s
 
 /* The object's separate debug info inflated into dir (see the top: the
  * build-id's, which report reads, whichever path the build-id was first
- * cached under), once; nothing when it has no compressed section. (Debug info in the object
- * itself is read from there: libdw looks for a separate file only when the
- * object has none.) */
+ * cached under), once; nothing when it has no compressed section. (Debug
+ * info in the object itself is read from there: libdw looks for a separate
+ * file only when the object has none.) */
 static void cache_inflated(const char *dir, const char *name, const char *hex)
 {
 	char out[PATH_MAX + 32], tmp[PATH_MAX + 48], src[PATH_MAX];
@@ -200,7 +200,7 @@ static void cache_inflated(const char *dir, const char *name, const char *hex)
 	    snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid()) >= (int)sizeof(tmp) || !access(out, F_OK))
 		return;
 	elf_version(EV_CURRENT);
-	if (find_separate(name, hex, src, sizeof(src)) || stat(src, &st) || (uint64_t)st.st_size > CACHE_MAX_SIZE ||
+	if (find_separate(name, hex, src, sizeof(src), &st) || (uint64_t)st.st_size > CACHE_MAX_SIZE ||
 	    (fd = open(src, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
 	if (!has_compressed(fd)) {

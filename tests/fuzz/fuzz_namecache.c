@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the names cache's reader (src/names/namecache.c). The
- * object is this fuzzer's own executable (built -g, with a build-id): each
- * input becomes its cache file, the header right (this build, this object,
- * its DWARF's shape, the checksum of the rest) so that the contents are
- * read: counts from the input's first 16 bytes (fitting what follows), the
- * rest the
- * variables, declarations and types as they come. Then a global of this
- * file is named (the variables) and the accesses of a function typed (the
- * types), and the names are saved again. Nothing it holds may crash or
- * leak; what it answers from a made-up file is not checked.
+ * object is this fuzzer's own executable (built -g, with a build-id). At
+ * the start a real cache of it is made (a global of this file named, the
+ * accesses of a function typed); each input then changes that cache: its
+ * first byte says how (bit 0: the counts from the next 16 bytes instead of
+ * the real ones; bit 1: the contents cut to the input's length; bit 2:
+ * the flags of the thread types from the next byte), the rest is XORed
+ * over the contents. The checksum is made right, so that the contents are
+ * read. Then the same questions are asked, and the names saved again.
+ * Nothing it holds may crash or leak; what it answers from a changed
+ * cache is not checked.
  */
-#include <elfutils/libdwelf.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,19 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "maps/maps.h"
+#include "names/namecache.h"
 #include "names/symbols.h"
+#include "perfdata/buildid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* as namecache.c lays it out (its _Static_assert pins the sizes) */
-struct head {
-	uint32_t magic, version;
-	uint8_t self[20], module[20];
-	uint8_t self_len, module_len, has_vars, has_thread, has_tcb, pad[3];
-	uint64_t info_size, abbrev_size, thread_off, tcb_off;
-	uint32_t nr_vars, nr_tls, nr_got, nr_types;
-	uint64_t sum;
-};
 
 struct pair {
 	long a, b;
@@ -59,17 +49,8 @@ static struct {
 	uint8_t *real;                  /* the real cache */
 	size_t real_len;
 	struct map_desc code, data;
-	struct head h;
+	struct nc_head h;
 } g;
-
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
 
 static void ask(void)
 {
@@ -133,13 +114,8 @@ static void setup(void)
 {
 	char *home = g.home, *hex = g.hex, dir[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", g.exe, sizeof(g.exe) - 1);
-	int fd;
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	const void *id;
 	uint8_t idb[20];
-	int idn;
+	int idn, fd;
 
 	g.state = -1;
 	snprintf(g.home, sizeof(g.home), "/tmp/c2cscan-fuzz-nc-XXXXXX");
@@ -147,35 +123,12 @@ static void setup(void)
 		return;
 	atexit(cleanup);
 	g.exe[n] = '\0';
-	elf_version(EV_CURRENT);
-	fd = open(g.exe, O_RDONLY);
-	e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	idn = e ? dwelf_elf_gnu_build_id(e, &id) : -1;
-	if (idn < 2 || idn > 20 || elf_getshdrstrndx(e, &shstrndx))
+	idn = buildid__read_file(g.exe, idb);
+	if (idn < 2 || idn > 20)
 		return;
-	memcpy(idb, id, (size_t)idn);   /* id is in e's mapping */
-	g.h = (struct head){ .magic = 0x4e433243u, .version = 1, .self_len = (uint8_t)idn,
-			     .module_len = (uint8_t)idn };
-	memcpy(g.h.self, idb, (size_t)idn);
-	memcpy(g.h.module, idb, (size_t)idn);
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)) &&
-		    (d = elf_getdata(scn, NULL))) {
-			if (!strcmp(name, ".debug_info"))
-				g.h.info_size = d->d_size;
-			else if (!strcmp(name, ".debug_abbrev"))
-				g.h.abbrev_size = d->d_size;
-		}
-	}
 	for (int i = 0; i < idn; i++)
 		sprintf(hex + 2 * i, "%02x", idb[i]);
-	elf_end(e);
-	close(fd);
-	if (!g.h.info_size || !map_of((uintptr_t)&touch, &g.code) || !map_of((uintptr_t)globals, &g.data))
+	if (!map_of((uintptr_t)&touch, &g.code) || !map_of((uintptr_t)globals, &g.data))
 		return;
 	g.code.name = g.data.name = g.exe;
 	g.code.build_id_size = g.data.build_id_size = (uint8_t)idn;
@@ -200,7 +153,7 @@ static void setup(void)
 	g.real = malloc(1 << 24);
 	n = g.real ? read(fd, g.real, 1 << 24) : -1;
 	close(fd);
-	if (n < (ssize_t)sizeof(struct head))
+	if (n < (ssize_t)sizeof(struct nc_head))
 		return;
 	g.real_len = (size_t)n;
 	memcpy(&g.h, g.real, sizeof(g.h));
@@ -210,7 +163,7 @@ static void setup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t how = size ? data[0] : 0, *body;
-	struct head h;
+	struct nc_head h;
 	size_t len;
 	FILE *f;
 
@@ -241,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = size < len ? size : len;
 	for (size_t i = 0; i < size && i < len; i++)
 		body[i] ^= data[i];
-	h.sum = fnv(body, len);
+	h.sum = nc_sum(body, len, NC_SUM_START);
 	f = fopen(g.file, "w");
 	if (f) {
 		fwrite(&h, sizeof(h), 1, f);
