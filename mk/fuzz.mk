@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # libFuzzer targets, built with clang into build-fuzz/:
-#   fuzz_report  the whole report pipeline on an in-memory file (the main one)
+#   fuzz_report  the report pipeline on an in-memory file, through the text
+#                renderer in two display modes (the main one)
+#   fuzz_outputs the JSON, pprof and HTML writers on the same inputs
 #   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples,
 #                a skimmed pass against a plain one, runs of fixed samples
 #                against events
@@ -17,10 +19,11 @@
 #   make fuzz [FUZZ_SECONDS=300] [FUZZ_TARGET=fuzz_report]
 #                  run one target; corpus in build-fuzz/corpus-TARGET
 #   make fuzz-ci   replay every reproducer (tests/fuzz/regress/) through
-#                  fuzz_report and fuzz_reader, then a bounded run
-#                  (FUZZ_CI_SECONDS, default 120) of fuzz_report, and a
-#                  quarter of that of fuzz_dwline, fuzz_reader, fuzz_spe,
-#                  fuzz_alloc and fuzz_namecache
+#                  fuzz_report, fuzz_outputs and fuzz_reader, then a bounded
+#                  run (FUZZ_CI_SECONDS, default 120) of fuzz_report, half
+#                  that of fuzz_outputs, and a quarter of that of
+#                  fuzz_dwline, fuzz_reader, fuzz_spe, fuzz_alloc and
+#                  fuzz_namecache
 #
 # Seeds: scenarios built by mkperf, the bad-file catalogue, the reproducers,
 # real recordings with call graphs (tests/fuzz/seeds/: `ls /` under -g and
@@ -34,7 +37,7 @@ FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 300
 FUZZ_TARGET ?= fuzz_report
 FUZZ_DIR := build-fuzz
-FUZZ_TARGETS := fuzz_report fuzz_reader fuzz_maps fuzz_dwline fuzz_spe fuzz_alloc fuzz_namecache
+FUZZ_TARGETS := fuzz_report fuzz_outputs fuzz_reader fuzz_maps fuzz_dwline fuzz_spe fuzz_alloc fuzz_namecache
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Isrc -DC2CSCAN_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(PKG_CFLAGS)
 # -timeout: a hang; -rss_limit_mb: an allocation sized by a lying field;
@@ -45,7 +48,7 @@ FUZZ_RUN_FLAGS := -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_sta
 FUZZ_ENV := ASAN_OPTIONS=$${ASAN_OPTIONS:-quarantine_size_mb=64}
 FUZZ_REGRESS := $(filter-out %.keep,$(wildcard tests/fuzz/regress/*))
 
-$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(LIB_SRCS) $(wildcard src/*/*.h) $(wildcard tests/unit/*.h)
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/%): $(FUZZ_DIR)/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(LIB_SRCS) $(wildcard src/*/*.h) $(wildcard tests/unit/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	$(call msg,FUZZCC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LDLIBS)
@@ -79,15 +82,17 @@ fuzz: fuzz-deps
 		$(FUZZ_DIR)/corpus-$(FUZZ_TARGET) $(if $(filter fuzz_maps fuzz_dwline fuzz_spe fuzz_alloc fuzz_namecache,$(FUZZ_TARGET)),,$(FUZZ_DIR)/seeds)
 
 fuzz-regress: fuzz-deps
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_report $(FUZZ_DIR)/fuzz_reader
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_report $(FUZZ_DIR)/fuzz_outputs $(FUZZ_DIR)/fuzz_reader
 	@echo "replaying $(words $(FUZZ_REGRESS)) reproducers"
-	$(Q)for t in fuzz_report fuzz_reader; do \
+	$(Q)for t in fuzz_report fuzz_outputs fuzz_reader; do \
 		$(FUZZ_DIR)/$$t -timeout=10 -rss_limit_mb=2048 $(FUZZ_REGRESS) >$(FUZZ_DIR)/regress-$$t.log 2>&1 || \
 			{ cat $(FUZZ_DIR)/regress-$$t.log; echo "$$t: a reproducer fails again" >&2; exit 1; }; \
 		echo "$$t: $$(tail -n 1 $(FUZZ_DIR)/regress-$$t.log)"; done
 
 fuzz-ci: fuzz-regress
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_report FUZZ_SECONDS=$(or $(FUZZ_CI_SECONDS),120)
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_outputs \
+		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 2 + 1 ))
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_dwline \
 		FUZZ_SECONDS=$$(( $(or $(FUZZ_CI_SECONDS),120) / 4 + 1 ))
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_TARGET=fuzz_reader \

@@ -105,6 +105,41 @@ void c2c__trim(struct c2c *c, const struct c2c_line *keep)
 		c2c_free_built(c, keep);
 }
 
+#define CHUNK_FIRST 64            /* entries of a first chunk at first */
+
+void chunks__room(struct chunks *ch, void ***v, size_t per, size_t size)
+{
+	size_t n;
+
+	if (ch->nr == 1 && ch->cap < per) {
+		n = ch->cap * 2 < per ? ch->cap * 2 : per;
+		(*v)[0] = xrealloc((*v)[0], n, size);
+		memset((char *)(*v)[0] + ch->cap * size, 0, (n - ch->cap) * size);
+		ch->cap = n;
+		return;
+	}
+	xgrow((void **)v, &ch->alloc, ch->nr + 1, sizeof(**v));
+	if (!ch->nr) {
+		n = CHUNK_FIRST < per ? CHUNK_FIRST : per;
+		(*v)[0] = xcalloc(n, size);
+	} else {
+		n = per;
+		(*v)[ch->nr] = xbig_calloc(per * size, true);
+	}
+	ch->nr++;
+	ch->cap += n;
+}
+
+void chunks__free(struct chunks *ch, void **v, size_t per, size_t size)
+{
+	for (size_t i = 0; i < ch->nr; i++) {
+		if (i)
+			xbig_free(v[i], per * size);
+		else
+			free(v[i]);
+	}
+}
+
 void c2c__delete(struct c2c *c)
 {
 	if (!c)
@@ -112,9 +147,7 @@ void c2c__delete(struct c2c *c)
 	for (size_t i = 0; i < c->nr_exts; i++)
 		free(c->exts[i].ctx);
 	free(c->exts);
-	for (size_t i = 0; i < c->nr_chunks; i++) {
-		xbig_free(c->chunks[i], ACC_CHUNK * sizeof(struct acc));
-	}
+	chunks__free(&c->acc_ch, (void **)c->chunks, ACC_CHUNK, sizeof(struct acc));
 	for (size_t i = 0; i < c->nr_made; i++)
 		if (c->lines[i])
 			line__free_built(c->lines[i]);
@@ -123,20 +156,17 @@ void c2c__delete(struct c2c *c)
 	free(c->line_accs);
 	free(c->built);
 	for (size_t i = 0; i < c->nr_line_chunks; i++)
-		xbig_free(c->line_chunks[i], LINE_CHUNK * sizeof(struct c2c_line));
+		xbig_free(c->line_chunks[i], c->line_chunk_cap[i] * sizeof(struct c2c_line));
 	free(c->line_chunks);
-	for (size_t i = 0; i < c->nr_lid_chunks; i++) {
-		xbig_free(c->lid_chunks[i], LID_CHUNK * sizeof(struct line_id));
-		free(c->lid_cold[i]);
-	}
+	free(c->line_chunk_cap);
+	chunks__free(&c->lid_ch, (void **)c->lid_chunks, LID_CHUNK, sizeof(struct line_id));
+	chunks__free(&c->lid_cold_ch, (void **)c->lid_cold, LID_CHUNK, sizeof(struct line_cold));
 	free(c->lid_chunks);
 	free(c->lid_cold);
 	free(c->chunks);
-	for (size_t i = 0; i < c->nr_cold; i++) {
-		xbig_free(c->cold[i], COLD_CHUNK * sizeof(struct acc_cold));
-		if (c->tags)
-			free(c->tags[i]);
-	}
+	for (size_t i = 0; i < c->cold_ch.nr && c->tags; i++)
+		free(c->tags[i]);
+	chunks__free(&c->cold_ch, (void **)c->cold, COLD_CHUNK, sizeof(struct acc_cold));
 	free(c->tags);
 	free(c->cold);
 	free(c->codes);
@@ -331,15 +361,9 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_
 			return i;
 		}
 	}
-	if (c->nr_lines == c->nr_lid_chunks * LID_CHUNK) {
-		size_t alloc = c->alloc_lid_chunks;
-
-		xgrow((void **)&c->lid_chunks, &c->alloc_lid_chunks, c->nr_lid_chunks + 1, sizeof(*c->lid_chunks));
-		xgrow((void **)&c->lid_cold, &alloc, c->nr_lid_chunks + 1, sizeof(*c->lid_cold));
-		c->lid_cold[c->nr_lid_chunks] = xmalloc(LID_CHUNK * sizeof(**c->lid_cold));
-		/* the first chunk grows page by page: most inputs are small */
-		c->lid_chunks[c->nr_lid_chunks] = xbig_calloc(LID_CHUNK * sizeof(struct line_id), c->nr_lid_chunks > 0);
-		c->nr_lid_chunks++;
+	if (c->nr_lines == c->lid_ch.cap) {
+		chunks__room(&c->lid_ch, (void ***)&c->lid_chunks, LID_CHUNK, sizeof(struct line_id));
+		chunks__room(&c->lid_cold_ch, (void ***)&c->lid_cold, LID_CHUNK, sizeof(struct line_cold));
 	}
 	id = line_id(c, c->nr_lines);
 	id->key = s->key;
@@ -403,20 +427,17 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 		    (!c->tagged || c->tags[i / COLD_CHUNK][i % COLD_CHUNK] == s->tag))
 			return a;
 	}
-	if (c->nr_accs == (size_t)c->nr_chunks * ACC_CHUNK) {
-		xgrow((void **)&c->chunks, &c->alloc_chunks, c->nr_chunks + 1, sizeof(*c->chunks));
-		/* the first chunk grows page by page: most inputs are small */
-		c->chunks[c->nr_chunks] = xbig_calloc(ACC_CHUNK * sizeof(struct acc), c->nr_chunks > 0);
-		c->nr_chunks++;
-	}
-	if (c->nr_accs == c->nr_cold * COLD_CHUNK) {
-		xgrow((void **)&c->cold, &c->alloc_cold, c->nr_cold + 1, sizeof(*c->cold));
-		c->cold[c->nr_cold] = xbig_calloc(COLD_CHUNK * sizeof(struct acc_cold), c->nr_cold > 0);
-		if (c->tagged) {
-			xgrow((void **)&c->tags, &c->alloc_tags, c->nr_cold + 1, sizeof(*c->tags));
-			c->tags[c->nr_cold] = xcalloc(COLD_CHUNK, sizeof(**c->tags));
+	if (c->nr_accs == c->acc_ch.cap)
+		chunks__room(&c->acc_ch, (void ***)&c->chunks, ACC_CHUNK, sizeof(struct acc));
+	if (c->nr_accs == c->cold_ch.cap) {
+		size_t nr = c->cold_ch.nr;
+
+		chunks__room(&c->cold_ch, (void ***)&c->cold, COLD_CHUNK, sizeof(struct acc_cold));
+		/* tags come in whole chunks from the first */
+		if (c->tagged && c->cold_ch.nr > nr) {
+			xgrow((void **)&c->tags, &c->alloc_tags, c->cold_ch.nr, sizeof(*c->tags));
+			c->tags[nr] = xcalloc(COLD_CHUNK, sizeof(**c->tags));
 		}
-		c->nr_cold++;
 	}
 	a = acc__get(c, c->nr_accs);
 	a->line = line;
@@ -617,9 +638,9 @@ static void advance(struct c2c *c)
 static void start_tags(struct c2c *c)
 {
 	c2c_flush(c);
-	c->alloc_tags = c->nr_cold ? c->nr_cold : 1;
+	c->alloc_tags = c->cold_ch.nr ? c->cold_ch.nr : 1;
 	c->tags = xcalloc(c->alloc_tags, sizeof(*c->tags));
-	for (size_t i = 0; i < c->nr_cold; i++)
+	for (size_t i = 0; i < c->cold_ch.nr; i++)
 		c->tags[i] = xcalloc(COLD_CHUNK, sizeof(**c->tags));
 	c->tagged = true;
 }

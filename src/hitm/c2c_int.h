@@ -122,6 +122,13 @@ struct pending {
 	uint32_t hash;          /* of its accumulator */
 };
 
+/* An array in chunks of a fixed number of entries (entry i is in chunk
+ * i / per): see chunks__room. */
+struct chunks {
+	size_t nr, alloc;       /* chunks */
+	size_t cap;             /* entries there is room for */
+};
+
 struct c2c {
 	uint32_t line_size;
 	struct c2c_stats totals;
@@ -136,23 +143,26 @@ struct c2c {
 	struct c2c_line **built;        /* lines whose counts or rows are built */
 	size_t nr_built, alloc_built, built_bytes;
 	enum c2c_display mode;          /* of the view: the order of rows */
-	struct c2c_line **line_chunks;
-	size_t nr_line_chunks, alloc_line_chunks, chunk_used;
+	struct c2c_line **line_chunks;  /* no more each than lines were left to make */
+	size_t *line_chunk_cap;
+	size_t nr_line_chunks, alloc_line_chunks, chunk_used, nr_line_structs;
 	struct line_id **lid_chunks;    /* LID_CHUNK each: line_id(c, i) */
-	struct line_cold **lid_cold;    /* per chunk: the first sample of each line */
-	size_t nr_lid_chunks, alloc_lid_chunks;
+	struct chunks lid_ch;
+	struct line_cold **lid_cold;    /* LID_CHUNK each: the first sample of each line */
+	struct chunks lid_cold_ch;
 	struct htab line_idx;           /* cl_key -> line */
 
-	struct acc **chunks;
+	struct acc **chunks;            /* ACC_CHUNK each */
+	struct chunks acc_ch;
 	struct acc_cold **cold;         /* COLD_CHUNK each: the first sample of each accumulator */
-	size_t nr_cold;
+	struct chunks cold_ch;
 	uint32_t **tags;                /* beside cold, once c->tagged: each accumulator's tag */
 	size_t alloc_tags;
 	struct code *codes;
 	size_t nr_codes, alloc_codes;
 	struct htab code_idx;           /* (object, map) -> codes */
 	uint32_t last_code;             /* index + 1 of the last one asked for */
-	size_t nr_chunks, alloc_chunks, alloc_cold, nr_accs;
+	size_t nr_accs;
 	struct htab acc_idx;            /* (line, ip, offset) -> accumulator */
 	struct acc_ext *exts;
 	size_t nr_exts, alloc_exts;
@@ -212,6 +222,14 @@ static inline void stats__apply(struct c2c_stats *st, const uint8_t *idx, uint8_
 	for (unsigned int i = 0; i < nr; i++)
 		*(uint32_t *)((char *)st + idx[i]) += times;
 }
+
+/* Room for entry ch->cap of an array in chunks of `per` entries of `size`
+ * bytes (*v: the chunks). The first chunk starts small and doubles until
+ * whole, moving as it grows (nothing keeps a pointer into it while
+ * entries are added); the later ones are whole from the start, offered to
+ * huge pages, and never move. A small input maps and unmaps no memory. */
+void chunks__room(struct chunks *ch, void ***v, size_t per, size_t size);
+void chunks__free(struct chunks *ch, void **v, size_t per, size_t size);
 
 /* Frees the counts and rows built for the lines but keep (c2c.c). */
 void c2c_free_built(struct c2c *c, const struct c2c_line *keep);

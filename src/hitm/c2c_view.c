@@ -255,14 +255,20 @@ static struct c2c_line *line__make(struct c2c *c, size_t i)
 	struct c2c_line *l = c->lines[i];
 
 	if (!l) {
-		if (!c->nr_line_chunks || c->chunk_used == LINE_CHUNK) {
+		if (!c->nr_line_chunks || c->chunk_used == c->line_chunk_cap[c->nr_line_chunks - 1]) {
+			/* no more than the lines left to make: a small
+			 * input's are one small allocation */
+			size_t n = c->nr_lines - c->nr_line_structs, alloc = c->alloc_line_chunks;
+
+			n = n < LINE_CHUNK ? n : LINE_CHUNK;
 			xgrow((void **)&c->line_chunks, &c->alloc_line_chunks, c->nr_line_chunks + 1,
 			      sizeof(*c->line_chunks));
-			c->line_chunks[c->nr_line_chunks] = xbig_calloc(LINE_CHUNK * sizeof(struct c2c_line),
-								  c->nr_line_chunks > 0);
-			c->nr_line_chunks++;
+			xgrow((void **)&c->line_chunk_cap, &alloc, c->nr_line_chunks + 1, sizeof(*c->line_chunk_cap));
+			c->line_chunks[c->nr_line_chunks] = xbig_calloc(n * sizeof(struct c2c_line), c->nr_line_chunks > 0);
+			c->line_chunk_cap[c->nr_line_chunks++] = n;
 			c->chunk_used = 0;
 		}
+		c->nr_line_structs++;
 		l = &c->line_chunks[c->nr_line_chunks - 1][c->chunk_used++];
 		l->key = line_id(c, i)->key;
 		l->addr = line_id(c, i)->addr;

@@ -15,12 +15,16 @@
 
 #define RELAY_ITEMS 512
 #define RELAY_BATCHES 8
+/* batches consumed on the producer's thread before the consumer's thread
+ * starts: a small input is over before a thread would pay for itself (its
+ * start, and every later munmap's TLB shootdown on the second CPU) */
+#define RELAY_LAZY 4
 
 struct relay {
 	size_t item_size;
 	relay_fn consume;
 	void *arg;
-	unsigned char *ring;            /* RELAY_BATCHES x RELAY_ITEMS items */
+	unsigned char *ring;            /* RELAY_BATCHES x RELAY_ITEMS items (one batch until threaded) */
 	size_t nr[RELAY_BATCHES];       /* items in each handed-over batch */
 	size_t fill;                    /* items in the batch being filled */
 	unsigned long filled, taken;    /* batches handed over, consumed */
@@ -29,6 +33,8 @@ struct relay {
 	 * than a batch in a VM */
 	bool consumer_waits, producer_waits;
 	bool done, threaded;
+	bool want_thread;               /* once RELAY_LAZY batches were consumed inline */
+	unsigned int inline_batches;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
@@ -74,18 +80,28 @@ struct relay *relay__new(size_t item_size, relay_fn consume, void *arg)
 	rl->item_size = item_size;
 	rl->consume = consume;
 	rl->arg = arg;
-	rl->ring = xmalloc(RELAY_BATCHES * RELAY_ITEMS * item_size);
+	rl->ring = xmalloc(RELAY_ITEMS * item_size);
 	pthread_mutex_init(&rl->lock, NULL);
 	pthread_cond_init(&rl->more, NULL);
 	pthread_cond_init(&rl->room, NULL);
 	/* a second thread only helps where a second CPU runs it */
-	rl->threaded = threads_wanted() && !pthread_create(&rl->thread, NULL, consumer, rl);
+	rl->want_thread = threads_wanted();
 	return rl;
 }
 
 int relay__threaded(const struct relay *rl)
 {
-	return rl->threaded;
+	return rl->threaded || rl->want_thread;
+}
+
+/* After RELAY_LAZY batches consumed inline (the ring is empty): the whole
+ * ring, and the consumer's thread. */
+static void start_thread(struct relay *rl)
+{
+	rl->want_thread = false;
+	free(rl->ring);
+	rl->ring = xmalloc(RELAY_BATCHES * RELAY_ITEMS * rl->item_size);
+	rl->threaded = !pthread_create(&rl->thread, NULL, consumer, rl);
 }
 
 void *relay__slot(struct relay *rl)
@@ -97,8 +113,10 @@ void *relay__slot(struct relay *rl)
 static void hand_over(struct relay *rl)
 {
 	if (!rl->threaded) {
-		rl->consume(rl->arg, batch(rl, rl->filled), rl->fill);
+		rl->consume(rl->arg, rl->ring, rl->fill);
 		rl->fill = 0;
+		if (rl->want_thread && ++rl->inline_batches == RELAY_LAZY)
+			start_thread(rl);
 		return;
 	}
 	pthread_mutex_lock(&rl->lock);

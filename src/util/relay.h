@@ -2,9 +2,10 @@
 /*
  * A relay: one producer fills fixed-size items in batches, one consumer
  * thread takes them in the same order. Reading and keying a recording's
- * samples runs beside counting them, on a machine with a second CPU; on one
- * CPU (or when no thread can be made) the consumer runs in the producer's
- * thread each time a batch is full. Either way the consumer sees every item
+ * samples runs beside counting them, on a machine with a second CPU, once
+ * a few batches have come (a small input never starts the thread); until
+ * then, on one CPU, or when no thread can be made, the consumer runs in
+ * the producer's thread each time a batch is full. Either way the consumer sees every item
  * once, in order, and nothing of the producer's state; the batch is its to
  * change while it has it.
  *
@@ -31,7 +32,8 @@ void *relay__slot(struct relay *rl);
 void relay__push(struct relay *rl);
 /* Consumes what is left, ends the thread and frees rl (NULL: nothing). */
 void relay__finish(struct relay *rl);
-/* Whether the consumer runs on a thread of its own. */
+/* Whether the consumer runs on a thread of its own, or will once enough
+ * items came. */
 int relay__threaded(const struct relay *rl);
 
 #endif

@@ -93,7 +93,14 @@ size_t pread_full(int fd, void *buf, size_t len, uint64_t off)
 
 bool threads_wanted(void)
 {
-	return sysconf(_SC_NPROCESSORS_ONLN) > 1 && !getenv("C2CSCAN_NO_THREADS");
+	static long cpus; /* sysconf reads /sys each time */
+	long n = __atomic_load_n(&cpus, __ATOMIC_RELAXED);
+
+	if (!n) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		__atomic_store_n(&cpus, n, __ATOMIC_RELAXED);
+	}
+	return n > 1 && !getenv("C2CSCAN_NO_THREADS");
 }
 
 void zero_mem(void *p, size_t n)

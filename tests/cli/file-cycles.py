@@ -2,24 +2,23 @@
 # Circles between the files of a stage, from the built objects: file A
 # uses file B when A's object leaves undefined a symbol B's defines.
 # Prints each circle (its files and the symbols that close it) and exits 1
-# when there is one. usage: file-cycles.py OBJDIR STAGE...
+# when there is one. usage: file-cycles.py NM_LISTING (`nm -A` of the
+# objects of the stages to check)
 import collections
-import subprocess
 import sys
 
-objdir, stages = sys.argv[1], sys.argv[2:]
-objs = []
-for st in stages:
-    out = subprocess.run(["sh", "-c", "ls %s/%s/*.o" % (objdir, st)], capture_output=True, text=True).stdout
-    objs += out.split()
-defs, uses = {}, collections.defaultdict(set)
-for o in objs:
-    for line in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
-        p = line.split()
+objs, defs, uses = [], {}, collections.defaultdict(set)
+with open(sys.argv[1]) as f:
+    for line in f:
+        o, _, rest = line.partition(":")
+        if not objs or objs[-1] != o:
+            objs.append(o)
+        p = rest.split()
         if len(p) == 3 and p[1] in "TDBR":
             defs[p[2]] = o
         elif len(p) == 2 and p[0] == "U":
             uses[o].add(p[1])
+objs = list(dict.fromkeys(objs))
 edges = {o: {defs[s] for s in uses[o] if s in defs and defs[s] != o} for o in objs}
 
 # strongly connected components (iterative Tarjan)
@@ -58,7 +57,7 @@ for root in objs:
                     break
             if len(comp) > 1:
                 comps.append(comp)
-short = lambda o: o[len(objdir) + 1:]
+short = lambda o: "/".join(o.split("/")[-2:])
 for comp in comps:
     print("a circle: " + " ".join(sorted(short(o) for o in comp)))
     for a in sorted(comp):

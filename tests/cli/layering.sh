@@ -55,15 +55,16 @@ done
 # defines must be defined in an allowed stage
 obj=$TOP/$B/src
 [ -d "$obj" ] || { echo "no objects in $obj: build first"; exit 1; }
-# (one nm per object, the lookups in awk: thousands of awk runs took
-# seconds)
-for d in "$obj"/*/; do
-	st=$(basename "$d")
-	for o in "$d"*.o; do
-		[ -f "$o" ] || continue
-		nm "$o" | awk -v st="$st" -v o="${o#$TOP/}" 'NF == 3 && $2 ~ /^[TDBR]$/ { print "D", $3, st } NF == 2 && $1 == "U" { print "U", $2, st, o }'
-	done
-done >"$T/syms"
+# one nm over every object (an nm per object took 1.6 s), the lookups in awk
+nm -A "$obj"/*/*.o >"$T/nm" || { echo "nm failed on $obj"; exit 1; }
+awk -v top="$TOP/" '{
+	o = substr($1, 1, index($1, ":") - 1)
+	n = split(o, p, "/")
+	st = p[n - 1]
+	sub("^" top, "", o)
+	if (NF == 3 && $2 ~ /^[TDBR]$/) print "D", $3, st
+	else if (NF == 3 && $2 == "U") print "U", $3, st, o
+}' "$T/nm" >"$T/syms"
 for d in "$obj"/*/; do
 	st=$(basename "$d")
 	[ -d "$TOP/src/$st" ] || continue
@@ -102,15 +103,11 @@ for name in $(sed -n 's/^#define [LR]C_[A-Z0-9_]* { "\([^"]*\)".*/\1/p' src/repo
 done
 # record is a silent library: what it has to say goes to its caller
 # (struct record_msg), worded and printed by cli/cmd_record.c
-for o in "$obj"/record/*.o; do
-	for s in $(nm -u "$o" | awk '{ print $2 }' |
-		grep -E '^(__)?(v?f?printf|puts|fputs|fputc|putc|putchar|perror|fwrite)(_chk)?$'); do
-		echo "${o#$TOP/}: calls $s: record prints nothing (struct record_msg, cli/cmd_record.c)"
-		bad=1
-	done
-done
+awk '$1 == "U" && $3 == "record" && $2 ~ /^(__)?(v?f?printf|puts|fputs|fputc|putc|putchar|perror|fwrite)(_chk)?$/ {
+	print $4 ": calls " $2 ": record prints nothing (struct record_msg, cli/cmd_record.c)"; bad = 1 }
+	END { exit bad }' "$T/syms" || bad=1
 # no circle between the files of a stage either: each file of src/report,
 # src/names, src/util... uses only files below it
-python3 "$TOP/tests/cli/file-cycles.py" "$obj" $(cd "$obj" && ls -d */ | tr -d /) || bad=1
+python3 "$TOP/tests/cli/file-cycles.py" "$T/nm" || bad=1
 [ $bad = 0 ] && echo "layering: ok"
 exit $bad

@@ -502,6 +502,63 @@ static void test_stable_order(void)
 	c2c__delete(b);
 }
 
+/* The first chunk of lines, line identities, accumulators and their cold
+ * parts starts small and grows until whole, moving; the later chunks are
+ * whole: what each line and row keeps of its first sample survives the
+ * moves and the change to whole chunks (past LID_CHUNK lines, ACC_CHUNK
+ * and COLD_CHUNK accumulators), and lines made by a second view after more
+ * samples come (a line chunk no larger than the lines left) are right too. */
+static void test_chunks(void)
+{
+	const uint32_t NL = 40000, ROWS = 4;    /* 160k accumulators */
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	uint64_t sum = 0;
+	size_t n;
+	bool ok = true;
+
+	for (uint32_t i = 0; i < 3; i++) {
+		struct c2c_sample s = priv(7, 1, 0x100000 + (uint64_t)i * 64, 0x500000, LCL_HITM, 0);
+
+		s.time = i;
+		c2c__add(c, &s);
+	}
+	CHECK_EQ_U64(c2c__sort(c, C2C_DISPLAY_ALL, false, &lines), 3);
+	for (uint32_t k = 0; k < ROWS; k++)
+		for (uint32_t i = 0; i < NL; i++) {
+			struct c2c_sample s = priv(1 + i % 5, 1, 0x200000 + (uint64_t)i * 64 + k * 8, 0x400000 + k * 4,
+						   LCL_HITM, 0);
+
+			s.time = 1000 + (uint64_t)k * NL + i;
+			c2c__add(c, &s);
+		}
+	n = c2c__sort(c, C2C_DISPLAY_ALL, false, &lines);
+	CHECK_EQ_U64(n, NL + 3);
+	for (size_t i = 0; i < n; i++) {
+		const struct c2c_line *l = lines[i];
+		const struct c2c_row *rows = c2c_line__rows(l);
+
+		sum += c2c_line__counts(l)->stats.nr_entries;
+		if (l->key.line < 0x200000) {
+			ok &= l->first_time == (l->key.line - 0x100000) / 64 && l->first_pid == 7 && l->nr_rows == 1;
+			continue;
+		}
+		uint32_t line = (uint32_t)((l->key.line - 0x200000) / 64);
+
+		ok &= l->first_time == 1000 + line && l->first_pid == 1 + line % 5 && l->nr_rows == ROWS;
+		for (uint32_t r = 0; r < l->nr_rows; r++) {
+			uint32_t k = (uint32_t)(rows[r].iaddr - 0x400000) / 4;
+
+			ok &= rows[r].offset == k * 8 && rows[r].first_time == 1000 + (uint64_t)k * NL + line &&
+			      rows[r].first_pid == 1 + line % 5;
+		}
+		c2c__trim(c, NULL);
+	}
+	CHECK(ok);
+	CHECK_EQ_U64(sum, (uint64_t)NL * ROWS + 3);
+	c2c__delete(c);
+}
+
 static double now(void)
 {
 	struct timespec t;
@@ -722,6 +779,7 @@ int main(void)
 	test_sets();
 	test_ctx_union();
 	test_trim();
+	test_chunks();
 	test_consistency();
 	test_view_switch();
 	test_double_count();
