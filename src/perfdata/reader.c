@@ -452,7 +452,7 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t srclen, ui
 
 		/* growth stops once a chunk produced its limit: zstd bombs */
 		if (r->dcap - r->dlen < (64u << 10)) {
-			size_t ncap = r->dcap ? r->dcap * 2 : (1u << 20);
+			size_t ncap = r->dcap ? r->dcap * 2 : (128u << 10);
 
 			r->dbuf = xrealloc(r->dbuf, ncap, 1);
 			r->dcap = ncap;
