@@ -56,10 +56,10 @@ static void *run(void *arg)
 {
 	double end;
 
-	/* at least 2M steps and half a second, from a common start: the two
+	/* at least 2M steps and a quarter of a second, from a common start: the two
 	 * threads must overlap for their lines to bounce */
 	pthread_barrier_wait(&start);
-	end = now() + 0.5;
+	end = now() + 0.25;
 	for (int k = 0; k < 20 || now() < end; k++)
 		for (int i = 0; i < 100000; i++)
 			(arg ? consumer_step : producer_step)();
