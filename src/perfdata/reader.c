@@ -8,10 +8,11 @@
  * checked against the bytes left before it is used.
  *
  * Compressed records (PERF_RECORD_COMPRESSED/COMPRESSED2) are expanded into
- * one growing buffer with a single streaming zstd context: a zstd frame may
+ * one buffer with a single streaming zstd context, a part at a time (128 KiB
+ * ready, whatever a record expands to: up to 64 MiB): a zstd frame may
  * continue in the next compressed record and so may a perf record, so what
  * is left of a partial record stays at the front of the buffer and the next
- * chunk's output is appended to it. Records that come out of that buffer
+ * part's output is appended to it. Records that come out of that buffer
  * report the file offset of the compressed record they came from.
  *
  * This file: the input, the file header, the record loop (with
@@ -330,6 +331,7 @@ static void rewind_state(struct pd_reader *r)
 	r->err[0] = '\0';
 	r->stream_attrs_seen = 0;
 	r->dlen = r->dpos = 0;
+	r->zmore = false;
 	if (r->zctx)
 		ZSTD_DCtx_reset(r->zctx, ZSTD_reset_session_only);
 	memset(&r->stats, 0, sizeof(r->stats));
@@ -430,30 +432,35 @@ void pd_reader__delete(struct pd_reader *r)
 	free(r);
 }
 
-static int decompress(struct pd_reader *r, const uint8_t *src, size_t srclen, uint64_t off)
-{
-	size_t left = r->dlen - r->dpos, produced = 0;
-	ZSTD_inBuffer in = { src, srclen, 0 };
+/* Decompressed bytes kept ready: every record (a u16 size) fits. */
+#define INFLATE_AHEAD (128u << 10)
 
-	if (!r->zctx) {
-		r->zctx = ZSTD_createDCtx();
-		if (!r->zctx)
-			return reader_stream_fail(r, "cannot create a zstd decompression context");
-		ZSTD_DCtx_setParameter(r->zctx, ZSTD_d_windowLogMax, PD_ZSTD_WINDOW_LOG_MAX);
-	}
+/*
+ * Inflates more of the compressed record being read, until at least need
+ * bytes are ready in the buffer or the record is all out. The bytes not yet
+ * taken move to the front first, so the buffer holds what is ready and
+ * little more, whatever the record expands to (only a record that needs
+ * more, an AUXTRACE payload inside compressed data, makes it larger).
+ */
+static int inflate_more(struct pd_reader *r, size_t need)
+{
+	size_t left = r->dlen - r->dpos;
+
 	if (r->dpos) {
 		memmove(r->dbuf, r->dbuf + r->dpos, left);
 		r->dpos = 0;
 		r->dlen = left;
 	}
-	for (;;) {
+	while (r->zmore && r->dlen < need) {
+		ZSTD_inBuffer in = { r->zsrc, r->zlen, r->zpos };
 		ZSTD_outBuffer out;
 		size_t ret;
 
-		/* growth stops once a chunk produced its limit: zstd bombs */
-		if (r->dcap - r->dlen < (64u << 10)) {
+		if (r->dcap - r->dlen < (64u << 10) || r->dcap < need) {
 			size_t ncap = r->dcap ? r->dcap * 2 : (128u << 10);
 
+			while (ncap < need)
+				ncap *= 2;
 			r->dbuf = xrealloc(r->dbuf, ncap, 1);
 			r->dcap = ncap;
 		}
@@ -461,22 +468,44 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t srclen, ui
 		out.size = r->dcap - r->dlen;
 		out.pos = 0;
 		ret = ZSTD_decompressStream(r->zctx, &out, &in);
+		r->zpos = in.pos;
 		if (ZSTD_isError(ret))
 			return reader_stream_fail(r, "compressed record at offset %" PRIu64 ": not valid zstd data (%s)",
-					   off, ZSTD_getErrorName(ret));
+					   r->douter, ZSTD_getErrorName(ret));
 		r->dlen += out.pos;
-		produced += out.pos;
-		if (produced > PD_MAX_DECOMP_CHUNK)
+		r->zproduced += out.pos;
+		r->stats.decompressed_bytes += out.pos;
+		/* a zstd bomb costs time, not memory, now: still bounded */
+		if (r->zproduced > PD_MAX_DECOMP_CHUNK)
 			return reader_stream_fail(r, "compressed record at offset %" PRIu64
-					   ": expands to more than %u MiB", off, PD_MAX_DECOMP_CHUNK >> 20);
-		/* done when all input is taken and zstd had room to flush */
+					   ": expands to more than %u MiB", r->douter, PD_MAX_DECOMP_CHUNK >> 20);
+		/* all out once all input is taken and zstd had room to flush */
 		if (in.pos == in.size && out.pos < out.size)
-			break;
+			r->zmore = false;
 	}
+	return 0;
+}
+
+/* A compressed record at file offset off: its data (src, srclen) is read
+ * from here on, a part at a time (inflate_more), after what is left of the
+ * records before it (a record may continue from one compressed record
+ * into the next, and so may a zstd frame). */
+static int decompress(struct pd_reader *r, const uint8_t *src, size_t srclen, uint64_t off)
+{
+	if (!r->zctx) {
+		r->zctx = ZSTD_createDCtx();
+		if (!r->zctx)
+			return reader_stream_fail(r, "cannot create a zstd decompression context");
+		ZSTD_DCtx_setParameter(r->zctx, ZSTD_d_windowLogMax, PD_ZSTD_WINDOW_LOG_MAX);
+	}
+	r->zsrc = src;
+	r->zlen = srclen;
+	r->zpos = 0;
+	r->zproduced = 0;
+	r->zmore = true;
 	r->douter = off;
 	r->stats.compressed_chunks++;
-	r->stats.decompressed_bytes += produced;
-	return 0;
+	return inflate_more(r, r->dlen - r->dpos + INFLATE_AHEAD);
 }
 
 /*
@@ -506,20 +535,26 @@ static void release_consumed(struct pd_reader *r)
  * size does not count; *extra is its length once checked against the left
  * bytes of the record's buffer (the record included).
  */
-static int trailing_data(struct pd_reader *r, const uint8_t *rec, uint32_t size, uint64_t left,
-			 uint64_t off, const char *where, uint64_t *extra)
+static bool trailing_len(const uint8_t *rec, uint32_t size, uint64_t *extra)
 {
 	if (ld32(rec) == PD_REC_AUXTRACE) {
 		if (size < 16)
-			return reader_stream_fail(r, "record %sat offset %" PRIu64 ": AUXTRACE record of size %u is too short",
-					   where, off, size);
+			return false;
 		*extra = ld64(rec + 8);
 	} else {
 		if (size < 12)
-			return reader_stream_fail(r, "record %sat offset %" PRIu64
-					   ": TRACING_DATA record of size %u is too short", where, off, size);
+			return false;
 		*extra = ((uint64_t)ld32(rec + 8) + 7) & ~7ULL;
 	}
+	return true;
+}
+
+static int trailing_data(struct pd_reader *r, const uint8_t *rec, uint32_t size, uint64_t left,
+			 uint64_t off, const char *where, uint64_t *extra)
+{
+	if (!trailing_len(rec, size, extra))
+		return reader_stream_fail(r, "record %sat offset %" PRIu64 ": %s record of size %u is too short", where,
+					  off, ld32(rec) == PD_REC_AUXTRACE ? "AUXTRACE" : "TRACING_DATA", size);
 	if (*extra > left - size)
 		return reader_stream_fail(r, "record %sat offset %" PRIu64 ": its %" PRIu64
 				   " bytes of trailing data go past the end of the data", where, off, *extra);
@@ -576,8 +611,15 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 		if (reader_aux_pending(r) && reader_aux_next(r, ev))
 			return 1;
 
-		/* records left in the decompressed buffer first */
+		/* records left in the decompressed buffer first, a whole
+		 * record ready whenever there is more to inflate */
 		left = r->dlen - r->dpos;
+		if (r->zmore && left < WIN_MAX_RECORD) {
+			ret = inflate_more(r, INFLATE_AHEAD);
+			if (ret < 0)
+				return ret;
+			left = r->dlen - r->dpos;
+		}
 		if (left >= 8) {
 			rec = r->dbuf + r->dpos;
 			size = ld16(rec + 6);
@@ -590,6 +632,17 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 				if (type == PD_REC_AUXTRACE || type == PD_REC_HEADER_TRACING_DATA) {
 					uint64_t extra;
 
+					/* its payload whole, when more is to come */
+					if (r->zmore && trailing_len(rec, size, &extra) && extra > left - size) {
+						if (size + extra > PD_MAX_DECOMP_CHUNK)
+							return reader_stream_fail(r, "record inside the compressed record at offset %"
+									   PRIu64 ": its %" PRIu64 " bytes of trailing data are more than"
+									   " a compressed record may expand to", r->douter, extra);
+						ret = inflate_more(r, size + extra);
+						if (ret < 0)
+							return ret;
+						continue;
+					}
 					ret = trailing_data(r, rec, size, left, r->douter,
 							    "inside the compressed record ", &extra);
 					if (ret < 0)
@@ -699,7 +752,7 @@ size_t pd_reader__next_fixed(struct pd_reader *r, struct pd_sample_core *out, si
 
 	/* what next_record does first (compressed records, the skim's
 	 * boundary, refilling the window, errors, the end) is left to it */
-	if (r->err_code || r->skip_samples || r->dlen != r->dpos || reader_aux_pending(r))
+	if (r->err_code || r->skip_samples || reader_inflating(r) || reader_aux_pending(r))
 		return 0;
 	if (r->have_fd) {
 		if (off < r->win_off || off - r->win_off >= r->win_len)

@@ -143,6 +143,12 @@ struct pd_reader {
 	uint8_t *dbuf;
 	size_t dcap, dlen, dpos;
 	uint64_t douter;                /* file offset of the compressed record */
+	/* what is left of it to inflate: it is inflated a little at a time,
+	 * so that the buffer stays small whatever it expands to */
+	const uint8_t *zsrc;
+	size_t zlen, zpos;
+	size_t zproduced;               /* its bytes inflated so far */
+	bool zmore;                     /* zstd may have more of it to give */
 
 	/* aligned copy of a callchain that sits at an unaligned address */
 	uint64_t *scratch;
@@ -248,5 +254,12 @@ void reader_aux_note_thread(struct pd_reader *r, uint32_t pid, uint32_t tid);
 void reader_aux_note_switch(struct pd_reader *r, uint32_t cpu, uint64_t time, uint32_t pid, uint32_t tid);
 void reader_aux_rewind(struct pd_reader *r);
 void reader_aux_free(struct pd_reader *r);
+
+/* Whether decompressed records are pending (in the buffer, or still to
+ * inflate): the walk over the file's own records waits for them. */
+static inline bool reader_inflating(const struct pd_reader *r)
+{
+	return r->dlen != r->dpos || r->zmore;
+}
 
 #endif

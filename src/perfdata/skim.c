@@ -157,7 +157,7 @@ void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from)
 	uint64_t size = r->data_end - r->data_start;
 
 	if (r->skim || !r->skip_samples || !r->have_fd || r->pipe || r->unterminated || r->pos != r->data_start ||
-	    r->dlen != r->dpos || r->err_code || (!from && size < SKIM_MIN_DATA))
+	    reader_inflating(r) || r->err_code || (!from && size < SKIM_MIN_DATA))
 		return;
 	/* the reader decodes the side-band records of its part, the skim
 	 * only lists those of its own: the reader takes the smaller part
@@ -224,7 +224,7 @@ void reader_skim_step(struct pd_reader *r)
 			if (r->pos < s->start)
 				return;
 		}
-		if (r->pos != s->start || r->dlen != r->dpos) {
+		if (r->pos != s->start || reader_inflating(r)) {
 			reader_skim_end(r);
 			return;
 		}
