@@ -1017,6 +1017,84 @@ static void test_compressed(bool v2)
 	free(data.p);
 }
 
+/* A compressed record expanding to far more than is inflated at a time:
+ * an AUXTRACE record whose payload (512 KiB) must be whole, then 6,000
+ * samples (190 KiB) over several parts, the frame flushed into two
+ * records in the middle of a sample; every record comes out once, the
+ * same after a rewind. */
+static void test_compressed_large(void)
+{
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, 2,
+					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, true);
+	const size_t payload = 512u << 10;
+	struct buf inner = { 0 }, data = { 0 };
+	struct file_spec fs = { .attrs = &a, .nr_attrs = 1, .data = &data };
+	size_t cap, clen, cut;
+	struct pd_reader *r;
+	char err[256];
+	uint64_t n;
+	uint8_t *cbuf;
+	struct buf b;
+
+	put_hdr(&inner, PD_REC_AUXTRACE, 0, 48);
+	put64(&inner, payload);
+	put(&inner, NULL, 32);
+	put(&inner, NULL, payload);
+	for (int i = 0; i < 6000; i++) {
+		put_hdr(&inner, PERF_RECORD_SAMPLE, 0, 32);
+		put64(&inner, 0x1000 + i);
+		put32(&inner, 1);
+		put32(&inner, 1);
+		put64(&inner, i);
+	}
+	/* one frame, flushed in the middle of sample 3000: the first record
+	 * holds the AUXTRACE payload whole (a payload is never waited for
+	 * across compressed records) */
+	cap = ZSTD_compressBound(inner.len);
+	cbuf = malloc(cap);
+	{
+		ZSTD_CCtx *z = ZSTD_createCCtx();
+		size_t mid = 48 + payload + 3000 * 32 + 16;
+		ZSTD_inBuffer in = { inner.p, mid, 0 };
+		ZSTD_outBuffer out = { cbuf, cap, 0 };
+
+		while (ZSTD_compressStream2(z, &out, &in, ZSTD_e_flush))
+			;
+		cut = out.pos;
+		in = (ZSTD_inBuffer){ inner.p, inner.len, mid };
+		while (ZSTD_compressStream2(z, &out, &in, ZSTD_e_end))
+			;
+		clen = out.pos;
+		ZSTD_freeCCtx(z);
+	}
+	CHECK(cut < 60000 && clen - cut < 60000);
+	for (int k = 0; k < 2; k++) {
+		size_t start = data.len;
+
+		put_hdr(&data, PD_REC_COMPRESSED2, 0, 0);
+		put64(&data, k ? clen - cut : cut);
+		put(&data, cbuf + (k ? cut : 0), k ? clen - cut : cut);
+		put(&data, NULL, (8 - data.len % 8) % 8);
+		set16(&data, start + 6, data.len - start);
+	}
+	put_comm(&data, 1, "post", true, 0);
+	b = make_file(&fs);
+	CHECK(open_buf(&r, &b, err, sizeof(err)) == 0);
+	for (int pass = 0; pass < 2; pass++) {
+		CHECK(drain(r, &n) == 0);
+		CHECK_EQ_U64(pd_reader__stats(r)->by_kind[PD_SAMPLE], 6000);
+		CHECK_EQ_U64(pd_reader__stats(r)->aux_buffers, 1);
+		CHECK_EQ_U64(pd_reader__stats(r)->aux_bytes, payload);
+		CHECK_EQ_U64(pd_reader__stats(r)->decompressed_bytes, inner.len);
+		pd_reader__rewind(r);
+	}
+	pd_reader__delete(r);
+	free(b.p);
+	free(cbuf);
+	free(inner.p);
+	free(data.p);
+}
+
 /* The peak RSS (VmHWM) in KiB since the last hwm_reset, 0 unknown. */
 static long hwm_kib(void)
 {
@@ -2033,6 +2111,7 @@ int main(void)
 	test_features();
 	test_compressed(false);
 	test_compressed(true);
+	test_compressed_large();
 	test_zstd_bomb();
 	test_pipe();
 	test_real_files();
