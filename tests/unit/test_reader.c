@@ -930,6 +930,18 @@ static void test_features(void)
 
 /* ---- compressed records ----------------------------------------------- */
 
+/* n samples of IP, TID and TIME (32 bytes each): ip 0x1000 + i, time i. */
+static void put_samples(struct buf *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		put_hdr(b, PERF_RECORD_SAMPLE, 0, 32);
+		put64(b, 0x1000 + i);
+		put32(b, 1);
+		put32(b, 1);
+		put64(b, i);
+	}
+}
+
 static void test_compressed(bool v2)
 {
 	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, 2,
@@ -944,13 +956,7 @@ static void test_compressed(bool v2)
 	uint8_t *cbuf;
 	struct buf b;
 
-	for (int i = 0; i < 300; i++) {
-		put_hdr(&inner, PERF_RECORD_SAMPLE, 0, 32);
-		put64(&inner, 0x1000 + i);
-		put32(&inner, 1);
-		put32(&inner, 1);
-		put64(&inner, i);
-	}
+	put_samples(&inner, 300);
 	cap = ZSTD_compressBound(inner.len);
 	cbuf = malloc(cap);
 	clen = ZSTD_compress(cbuf, cap, inner.p, inner.len, 1);
@@ -1040,13 +1046,7 @@ static void test_compressed_large(void)
 	put64(&inner, payload);
 	put(&inner, NULL, 32);
 	put(&inner, NULL, payload);
-	for (int i = 0; i < 6000; i++) {
-		put_hdr(&inner, PERF_RECORD_SAMPLE, 0, 32);
-		put64(&inner, 0x1000 + i);
-		put32(&inner, 1);
-		put32(&inner, 1);
-		put64(&inner, i);
-	}
+	put_samples(&inner, 6000);
 	/* one frame, flushed in the middle of sample 3000: the first record
 	 * holds the AUXTRACE payload whole (a payload is never waited for
 	 * across compressed records) */
