@@ -53,3 +53,11 @@ void acache__put(struct acache *c, uint64_t key, int rc, const void *val)
 	memcpy(c->vals + c->nr * c->val_size, val, c->val_size);
 	htab__add(&c->idx, (uint32_t)hash64(key), (uint32_t)c->nr++);
 }
+
+void acache__put_new(struct acache *c, uint64_t key, int rc, const void *val)
+{
+	size_t pos;
+
+	if (acache__find(c, key, &pos) == HTAB_NONE)
+		acache__put(c, key, rc, val);
+}

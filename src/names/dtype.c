@@ -677,8 +677,8 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 	if (!c.n) {
 		struct dtype_res r = { .reason = DT_NO_CODE };
 
-		if (!acache__get(&o->dtypes, sp->lo, &(struct dtype_res){ 0 }, &(int){ 0 }))
-			acache__put(&o->dtypes, sp->lo, -ENOENT, &r);
+		/* the names cache may have the answer already */
+		acache__put_new(&o->dtypes, sp->lo, -ENOENT, &r);
 		return;
 	}
 	c.cfi = dwfl_module_eh_cfi(o->mod, &c.cfi_bias);
@@ -729,8 +729,7 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 				r.reason = DT_ASM;
 			if (t.seen)
 				c.arch->step(&c, &c.ins[i], &t);
-			if (!acache__get(&o->dtypes, c.ins[i].address, &(struct dtype_res){ 0 }, &(int){ 0 }))
-				acache__put(&o->dtypes, c.ins[i].address, rc, &r); /* an earlier range may overlap */
+			acache__put_new(&o->dtypes, c.ins[i].address, rc, &r); /* an earlier range may overlap */
 		}
 	}
 	free(c.in);

@@ -209,6 +209,9 @@ void acache__exit(struct acache *c);
 bool acache__get(const struct acache *c, uint64_t key, void *val, int *rc);
 /* key must not be cached yet */
 void acache__put(struct acache *c, uint64_t key, int rc, const void *val);
+/* The same unless key has an answer already: the first one stays (the
+ * names cache's answers, ranges of code that overlap). */
+void acache__put_new(struct acache *c, uint64_t key, int rc, const void *val);
 
 /* symbols.c */
 /* name as the source wrote it: a C++ (Itanium ABI) symbol demangled, kept
