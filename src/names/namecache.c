@@ -251,21 +251,9 @@ void namecache__dtypes(struct symbols *s, struct obj *o)
 	o->nc_types = o->dtypes.nr;
 }
 
-struct nc_buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void put(struct nc_buf *b, const void *p, size_t n)
-{
-	xgrow((void **)&b->p, &b->cap, b->len + n, 1);
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
 /* The variables' part: false when one of their DIEs is not in
  * .debug_info (then none are kept). */
-static bool save_vars(struct obj *o, Dwarf *dw, struct nc_head *h, struct nc_buf *b)
+static bool save_vars(struct obj *o, Dwarf *dw, struct nc_head *h, struct bbuf *b)
 {
 	h->nr_vars = (uint32_t)o->nr_vars;
 	h->nr_tls = (uint32_t)o->nr_tls_vars;
@@ -281,7 +269,7 @@ static bool save_vars(struct obj *o, Dwarf *dw, struct nc_head *h, struct nc_buf
 
 		if (!w.off)
 			return false;
-		put(b, &w, sizeof(w));
+		bbuf__put(b, &w, sizeof(w));
 	}
 	for (size_t k = 0; k < o->nr_got_ext; k++) {
 		struct nc_got g = { o->got_ext[k].slot, 0 };
@@ -290,7 +278,7 @@ static bool save_vars(struct obj *o, Dwarf *dw, struct nc_head *h, struct nc_buf
 			continue;
 		if (!(g.off = die_off(dw, &o->got_ext[k].decl)))
 			return false;
-		put(b, &g, sizeof(g));
+		bbuf__put(b, &g, sizeof(g));
 		h->nr_got++;
 	}
 	return true;
@@ -298,7 +286,7 @@ static bool save_vars(struct obj *o, Dwarf *dw, struct nc_head *h, struct nc_buf
 
 /* The instructions' answers, each address once; one whose type is not in
  * .debug_info is learned again next time. */
-static void save_types(struct obj *o, Dwarf *dw, struct nc_head *h, struct nc_buf *b)
+static void save_types(struct obj *o, Dwarf *dw, struct nc_head *h, struct bbuf *b)
 {
 	struct u64map seen = { 0 };
 	uint64_t first;
@@ -314,9 +302,9 @@ static void save_types(struct obj *o, Dwarf *dw, struct nc_head *h, struct nc_bu
 		if (u64map__get(&seen, t.vaddr, &first) || (r->type.addr && !t.type_off) || len >= 0xffff)
 			continue;
 		u64map__put(&seen, t.vaddr, k);
-		put(b, &t, sizeof(t));
+		bbuf__put(b, &t, sizeof(t));
 		if (r->var)
-			put(b, r->var, len);
+			bbuf__put(b, r->var, len);
 		h->nr_types++;
 	}
 	u64map__exit(&seen);
@@ -326,7 +314,7 @@ static void save_types(struct obj *o, Dwarf *dw, struct nc_head *h, struct nc_bu
 void namecache__save(struct obj *o)
 {
 	struct nc_head h = { .magic = NC_MAGIC, .version = NC_VERSION };
-	struct nc_buf vars = { 0 }, types = { 0 };
+	struct bbuf vars = { 0 }, types = { 0 };
 	uint64_t info, abbrev;
 	char *path, *tmp;
 	Dwarf *dw;
@@ -357,8 +345,8 @@ void namecache__save(struct obj *o)
 		ok = false;
 	if (fd >= 0 && (!ok || rename(tmp, path)))
 		unlink(tmp);
-	free(vars.p);
-	free(types.p);
+	bbuf__free(&vars);
+	bbuf__free(&types);
 	free(tmp);
 	free(path);
 }

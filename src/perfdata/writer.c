@@ -112,21 +112,7 @@ static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t 
 	return 0;
 }
 
-/* Growable byte buffer for features and the attrs table. */
-struct bbuf {
-	uint8_t *p;
-	size_t len, alloc;
-};
-
-static void bb_put(struct bbuf *b, const void *src, size_t n)
-{
-	if (!n)
-		return;
-	xgrow((void **)&b->p, &b->alloc, b->len + n, 1);
-	memcpy(b->p + b->len, src, n);
-	b->len += n;
-}
-
+/* Features and the attrs table are built in a struct bbuf (util.h). */
 static void bb_zero(struct bbuf *b, size_t n)
 {
 	xgrow((void **)&b->p, &b->alloc, b->len + n, 1);
@@ -136,12 +122,12 @@ static void bb_zero(struct bbuf *b, size_t n)
 
 static void bb_u32(struct bbuf *b, uint32_t v)
 {
-	bb_put(b, &v, sizeof(v));
+	bbuf__put(b, &v, sizeof(v));
 }
 
 static void bb_u64(struct bbuf *b, uint64_t v)
 {
-	bb_put(b, &v, sizeof(v));
+	bbuf__put(b, &v, sizeof(v));
 }
 
 /* header.c do_write_string: u32 len (NUL included, rounded up to 64), bytes, NUL padding */
@@ -151,15 +137,8 @@ static void bb_str(struct bbuf *b, const char *s)
 	size_t padded = (n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
 
 	bb_u32(b, (uint32_t)padded);
-	bb_put(b, s, n - 1);
+	bbuf__put(b, s, n - 1);
 	bb_zero(b, padded - (n - 1));
-}
-
-static void bb_free(struct bbuf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->alloc = 0;
 }
 
 /* ---- header, attrs ------------------------------------------------------- */
@@ -227,7 +206,7 @@ static void put_attr(struct bbuf *b, const struct perf_event_attr *a)
 
 	/* perf checks attr.size against the file's attr size */
 	tmp.size = PD_ATTR_SIZE;
-	bb_put(b, &tmp, sizeof(tmp));
+	bbuf__put(b, &tmp, sizeof(tmp));
 }
 
 /* Writes ids of attrs [0, nr_attrs) then the attrs table at off; returns the end. */
@@ -239,7 +218,7 @@ static int write_attrs(struct pd_writer *w, uint64_t off, uint64_t *end)
 	int err;
 
 	for (i = 0; i < w->nr_attrs; i++)
-		bb_put(&b, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
+		bbuf__put(&b, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
 	tab_off = off + b.len;
 	for (i = 0; i < w->nr_attrs; i++) {
 		const struct wattr *a = &w->attrs[i];
@@ -256,7 +235,7 @@ static int write_attrs(struct pd_writer *w, uint64_t off, uint64_t *end)
 		w->attrs_written = w->nr_attrs;
 		*end = off + b.len;
 	}
-	bb_free(&b);
+	bbuf__free(&b);
 	return err;
 }
 
@@ -617,8 +596,8 @@ static void put_groups(struct bbuf *b, uint32_t nr, const int32_t *key1, const i
 	}
 	bb_u32(b, count);
 	if (strs.len)
-		bb_put(b, strs.p, strs.len);
-	bb_free(&strs);
+		bbuf__put(b, strs.p, strs.len);
+	bbuf__free(&strs);
 }
 
 /*
@@ -764,7 +743,7 @@ static void feat_event_desc(struct pd_writer *w, struct bbuf *b)
 				 (unsigned long long)a->attr.config);
 			bb_str(b, name);
 		}
-		bb_put(b, a->ids, a->nr_ids * sizeof(uint64_t));
+		bbuf__put(b, a->ids, a->nr_ids * sizeof(uint64_t));
 	}
 }
 
@@ -800,13 +779,13 @@ static void feat_build_id(struct pd_writer *w, struct bbuf *b)
 		uint16_t misc = e->misc | PERF_RECORD_MISC_BUILD_ID_SIZE;
 
 		bb_u32(b, 0);
-		bb_put(b, &misc, 2);
-		bb_put(b, &(uint16_t){ (uint16_t)(36 + padded) }, 2);
+		bbuf__put(b, &misc, 2);
+		bbuf__put(b, &(uint16_t){ (uint16_t)(36 + padded) }, 2);
 		bb_u32(b, (uint32_t)e->pid);
-		bb_put(b, e->id, 20);
+		bbuf__put(b, e->id, 20);
 		misc_size[0] = e->size;
-		bb_put(b, misc_size, 4);
-		bb_put(b, e->name, len);
+		bbuf__put(b, misc_size, 4);
+		bbuf__put(b, e->name, len);
 		bb_zero(b, padded - len);
 	}
 }
@@ -851,7 +830,7 @@ static void build_feature(struct pd_writer *w, int f, struct bbuf *b, uint32_t n
 		feat_mem_topology(w, b, nr_cpus);
 		break;
 	case PD_FEAT_C2CSCAN_ALLOC:
-		bb_put(b, w->alloc, w->alloc_len);
+		bbuf__put(b, w->alloc, w->alloc_len);
 		break;
 	}
 }
@@ -897,8 +876,8 @@ int pd_writer__finish(struct pd_writer *w)
 	if (!e && pay.len)
 		e = pwrite_all(w->fd, pay.p, pay.len, end, NULL);
 	end += pay.len;
-	bb_free(&tab);
-	bb_free(&pay);
+	bbuf__free(&tab);
+	bbuf__free(&pay);
 	if (!e && w->attrs_written != w->nr_attrs)
 		e = write_attrs(w, end, &end);
 	if (!e)

@@ -75,6 +75,21 @@ void xgrow(void **p, size_t *alloc, size_t need, size_t elem)
 	*alloc = n;
 }
 
+void bbuf__put(struct bbuf *b, const void *src, size_t n)
+{
+	if (!n)
+		return;
+	xgrow((void **)&b->p, &b->alloc, b->len + n, 1);
+	memcpy(b->p + b->len, src, n);
+	b->len += n;
+}
+
+void bbuf__free(struct bbuf *b)
+{
+	free(b->p);
+	*b = (struct bbuf){ 0 };
+}
+
 size_t pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
 	size_t got = 0;

@@ -61,6 +61,17 @@ bool u32set__has(const struct u32set *s, uint32_t x);
 void u32set__merge(struct u32set *dst, const struct u32set *src);
 void u32set__exit(struct u32set *s);
 
+/* A growable byte buffer (zeroed: empty). */
+struct bbuf {
+	uint8_t *p;
+	size_t len, alloc;
+};
+
+/* Appends n bytes from src. */
+void bbuf__put(struct bbuf *b, const void *src, size_t n);
+/* Frees the bytes; b is empty again. */
+void bbuf__free(struct bbuf *b);
+
 /* String interning: equal strings get one pointer and one id (from 1). */
 struct strtab;
 struct strtab *strtab__new(void);
