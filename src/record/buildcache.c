@@ -194,6 +194,7 @@ static void cache_inflated(const char *dir, const char *name, const char *hex)
 {
 	char out[PATH_MAX + 32], tmp[PATH_MAX + 48], src[PATH_MAX];
 	struct stat st;
+	bool compressed;
 	int fd;
 
 	if (snprintf(out, sizeof(out), "%s/" BUILDCACHE_INFLATED_DEBUG, dir) >= (int)sizeof(out) ||
@@ -203,11 +204,10 @@ static void cache_inflated(const char *dir, const char *name, const char *hex)
 	if (find_separate(name, hex, src, sizeof(src), &st) || (uint64_t)st.st_size > CACHE_MAX_SIZE ||
 	    (fd = open(src, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
-	if (!has_compressed(fd)) {
-		close(fd);
-		return;
-	}
+	compressed = has_compressed(fd);
 	close(fd);
+	if (!compressed)
+		return;
 	/* a copy (not a link: it is rewritten), inflated, then in place */
 	unlink(tmp);
 	if (copy_bytes(src, tmp, (uint64_t)st.st_size) || inflate_sections(tmp) || rename(tmp, out))

@@ -5,9 +5,9 @@
  * samples runs beside counting them, on a machine with a second CPU, once
  * a few batches have come (a small input never starts the thread); until
  * then, on one CPU, or when no thread can be made, the consumer runs in
- * the producer's thread each time a batch is full. Either way the consumer sees every item
- * once, in order, and nothing of the producer's state; the batch is its to
- * change while it has it.
+ * the producer's thread each time a batch is full. Either way the consumer
+ * sees every item once, in order, and nothing of the producer's state; the
+ * batch is its to change while it has it.
  *
  *	struct relay *rl = relay__new(sizeof(struct item), consume, arg);
  *	while (...) {
@@ -16,7 +16,7 @@
  *		relay__push(rl);
  *	}
  *	relay__finish(rl);      // hands over the rest, waits, frees
- * */
+ */
 #ifndef C2CSCAN_RELAY_H
 #define C2CSCAN_RELAY_H
 
