@@ -337,6 +337,18 @@ static void matrix(FILE *fp, const struct layout_entry *e, size_t nr)
 	u32set__exit(&tids);
 }
 
+/* The bin of a time d after the first sample, of a recording that spans
+ * span > 0: d * BINS / (span + 1) where that product fits in 64 bits; a
+ * recording whose clock spans nearly all of them (a damaged or forged time)
+ * gets bins of span / BINS + 1 instead, without the product's overflow or
+ * span + 1's wrap to a division by zero. */
+static unsigned time_bin(uint64_t d, uint64_t span)
+{
+	uint64_t b = span < UINT64_MAX / BINS ? d * BINS / (span + 1) : d / (span / BINS + 1);
+
+	return b < BINS ? (unsigned)b : BINS - 1;
+}
+
 /* The contention of the detailed lines over the recording's time: their
  * HITM and store HITM samples in BINS bins, from a pass over the samples. */
 struct timeline {
@@ -383,11 +395,8 @@ static void timeline_build(struct report *r, size_t nr, struct timeline *tl)
 		hits[n].time = cs.time;
 		hits[n++].line = i;
 	}
-	for (size_t k = 0; k < n && tl->t1 > tl->t0; k++) {
-		uint64_t b = (hits[k].time - tl->t0) * BINS / (tl->t1 - tl->t0 + 1);
-
-		tl->bins[hits[k].line][b < BINS ? b : BINS - 1]++;
-	}
+	for (size_t k = 0; k < n && tl->t1 > tl->t0; k++)
+		tl->bins[hits[k].line][time_bin(hits[k].time - tl->t0, tl->t1 - tl->t0)]++;
 	free(hits);
 	u64map__exit(&idx);
 }
