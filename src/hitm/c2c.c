@@ -666,8 +666,10 @@ static void reindex(struct c2c *c)
 	htab__init(&c->acc_idx, c->nr_accs * 4 / 3, 75, true);
 	for (size_t i = 0; i < c->nr_accs; i++) {
 		const struct acc *a = acc__get(c, i);
+		/* hashed as c2c__add looks it up: with its tag */
+		uint64_t tag = c->tagged ? c->tags[i / COLD_CHUNK][i % COLD_CHUNK] : 0;
 
-		htab__add(&c->acc_idx, acc_hash(a->line, a->iaddr, a->offset), (uint32_t)i);
+		htab__add(&c->acc_idx, acc_hash(a->line, a->iaddr ^ tag << 47, a->offset), (uint32_t)i);
 	}
 	c->unindexed = false;
 }

@@ -559,6 +559,80 @@ static void test_chunks(void)
 	c2c__delete(c);
 }
 
+/*
+ * Many rows (60k lines of 4, each row in one to three tags: heap objects),
+ * in a random order, with views taken between (the indexes dropped and
+ * made again, tagged rows among them), some samples of more data sources
+ * than the registry keeps: each row's count, first sample and tag, and
+ * the rows' order of making, against counts kept here.
+ */
+static void test_many_rows(void)
+{
+	enum { NL = 60000, ROWS = 4, TAGS = 3, N = 600000 };
+	static uint32_t cnt[NL][ROWS][TAGS];
+	static uint64_t first[NL][ROWS][TAGS];
+	struct c2c *c = c2c__new(64);
+	const struct c2c_line *const *lines;
+	uint64_t seed = 99, total = 0;
+	size_t n, nr_lines = 0;
+	bool ok = true;
+
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t r = rnd(&seed);
+		uint32_t line = (uint32_t)(r % NL), k = (uint32_t)(r >> 20) % ROWS, tag = (uint32_t)(r >> 24) % TAGS;
+		struct c2c_sample s = priv(1 + line % 5, 1 + (uint32_t)(r >> 28) % 8, 0x200000 + (uint64_t)line * 64 + k * 8,
+					   0x400000 + k * 4, LCL_HITM, 0);
+
+		if (i % 1000 == 999)
+			s.data_src = 0x2ULL | ((uint64_t)(i / 1000 % 400) << 5) | (0x10ULL << 19);
+		/* tags from a third of the way on: the rows made before have tag 0 */
+		s.tag = i < N / 3 ? 0 : tag;
+		s.time = i;
+		if (!cnt[line][k][s.tag]++)
+			first[line][k][s.tag] = i;
+		c2c__add(c, &s);
+		if (i == N / 6 || i == N / 2)
+			c2c__sort(c, C2C_DISPLAY_TOT, false, &lines);
+	}
+	for (uint32_t line = 0; line < NL; line++)
+		for (uint32_t k = 0; k < ROWS; k++)
+			if (cnt[line][k][0] + cnt[line][k][1] + cnt[line][k][2]) {
+				nr_lines++;
+				break;
+			}
+	n = c2c__sort(c, C2C_DISPLAY_ALL, false, &lines);
+	CHECK_EQ_U64(n, nr_lines);
+	for (size_t i = 0; i < n; i++) {
+		const struct c2c_line *l = lines[i];
+		const struct c2c_row *rows = c2c_line__rows(l);
+		uint32_t line = (uint32_t)((l->key.line - 0x200000) / 64), want = 0;
+
+		for (uint32_t k = 0; k < ROWS; k++)
+			for (uint32_t t = 0; t < TAGS; t++)
+				want += cnt[line][k][t] != 0;
+		ok &= l->nr_rows == want;
+		for (uint32_t r = 0; r < l->nr_rows; r++) {
+			uint32_t k = (uint32_t)(rows[r].iaddr - 0x400000) / 4, t = rows[r].tag;
+
+			total += rows[r].stats.nr_entries;
+			if (k >= ROWS || t >= TAGS) {
+				ok = false;
+				continue;
+			}
+			ok &= rows[r].offset == k * 8 && rows[r].stats.nr_entries == cnt[line][k][t] &&
+			      rows[r].first_time == first[line][k][t];
+			/* rows the sort finds equal stay in the order they were made */
+			if (r && rows[r - 1].offset == rows[r].offset &&
+			    rows[r - 1].stats.nr_entries == rows[r].stats.nr_entries)
+				ok &= rows[r - 1].first_time < rows[r].first_time;
+		}
+		c2c__trim(c, NULL);
+	}
+	CHECK(ok);
+	CHECK_EQ_U64(total, N);
+	c2c__delete(c);
+}
+
 static double now(void)
 {
 	struct timespec t;
@@ -780,6 +854,7 @@ int main(void)
 	test_ctx_union();
 	test_trim();
 	test_chunks();
+	test_many_rows();
 	test_consistency();
 	test_view_switch();
 	test_double_count();
