@@ -17,6 +17,20 @@ struct jitdump {
 	char *path;
 };
 
+/* A renderer asks for a row's names once per column that shows them (and
+ * the verdict once more), row after row: the last answers, by what they
+ * were asked of, are kept. */
+#define ROW_MEMO 16
+
+struct row_memo {
+	bool valid;
+	const struct maps *maps;
+	struct names_code_ref c;
+	struct names_data_ref d;
+	uint64_t obj_start, obj_size;
+	struct row_names out;
+};
+
 struct names {
 	struct names_opts o;      /* strings owned */
 	const struct pd_info *info;
@@ -25,6 +39,7 @@ struct names {
 	struct unwinder *unw;     /* too */
 	struct jitdump *jit;
 	size_t nr_jit, alloc_jit;
+	struct row_memo memo[ROW_MEMO];
 };
 
 static char *dup_or_null(const char *s)
@@ -130,15 +145,30 @@ bool names__data(struct names *n, const struct maps *maps, const struct names_da
 	return !symbols__data(names__symbols(n), d->map, prev, pid, d->addr, out);
 }
 
+static bool memo__is(const struct row_memo *m, const struct maps *maps, const struct names_code_ref *c,
+		     const struct names_data_ref *d, uint64_t obj_start, uint64_t obj_size)
+{
+	return m->valid && m->maps == maps && m->c.pid == c->pid && m->c.kernel == c->kernel &&
+	       m->c.map == c->map && m->c.addr == c->addr && m->c.time == c->time && m->d.pid == d->pid &&
+	       m->d.kernel == d->kernel && m->d.map == d->map && m->d.addr == d->addr && m->d.time == d->time &&
+	       m->obj_start == obj_start && m->obj_size == obj_size;
+}
+
 void names__row(struct names *n, const struct maps *maps, const struct names_code_ref *c,
 		const struct names_data_ref *d, uint64_t obj_start, uint64_t obj_size, struct row_names *out)
 {
 	uint32_t pid = c->kernel ? KERNEL_PID : c->pid;
 	struct data_loc *dl = &out->data;
+	struct row_memo *m;
 
 	memset(out, 0, sizeof(*out));
 	if (!n || n->o.disabled)
 		return;
+	m = &n->memo[hash64(c->addr ^ hash64(d->addr ^ (uint64_t)c->pid << 32)) % ROW_MEMO];
+	if (memo__is(m, maps, c, d, obj_start, obj_size)) {
+		*out = m->out;
+		return;
+	}
 	out->code_ok = !symbols__code(names__symbols(n), c->map, pid, c->addr, c->time, &out->code);
 	out->data_ok = names__data(n, maps, d, dl);
 	/* no DWARF variable at the address (heap, stack, TLS, a symbol
@@ -146,6 +176,8 @@ void names__row(struct names *n, const struct maps *maps, const struct names_cod
 	if (dl->type_source != TYPE_VARIABLE && !dl->kernel && pid != KERNEL_PID &&
 	    !symbols__access_type(names__symbols(n), c->map, c->addr, d->addr, obj_start, obj_size, dl, NULL))
 		out->data_ok = true;
+	*m = (struct row_memo){ .valid = true, .maps = maps, .c = *c, .d = *d, .obj_start = obj_start,
+				.obj_size = obj_size, .out = *out };
 }
 
 bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out)
