@@ -389,8 +389,11 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_
 
 /* ---- accumulators ----------------------------------------------------- */
 
-static uint32_t acc_hash(uint32_t line, uint64_t ip, uint32_t offset)
+/* Of an accumulator's identity: adding looks it up by it, reindex files it
+ * under it (a tag of 0 leaves the hash as it was without tags). */
+static uint32_t acc_hash(uint32_t line, uint64_t ip, uint32_t offset, uint32_t tag)
 {
+	ip ^= (uint64_t)tag << 47;
 	return (uint32_t)hash64(((uint64_t)line << 16 | offset) ^ (ip * 0x9e3779b97f4a7c15ULL));
 }
 
@@ -435,8 +438,8 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 
 	while ((i = htab__next(&c->acc_idx, hash, &pos)) != HTAB_NONE) {
 		a = acc__get(c, i);
-		if (a->iaddr == s->ip && a->line == line && a->offset == offset &&
-		    (!c->tagged || c->tags[i / COLD_CHUNK][i % COLD_CHUNK] == s->tag))
+		/* untagged, s has no tag either (c2c__add starts tags first) */
+		if (a->iaddr == s->ip && a->line == line && a->offset == offset && acc__tag(c, i) == s->tag)
 			return a;
 	}
 	if (c->nr_accs == c->acc_ch.cap)
@@ -666,10 +669,8 @@ static void reindex(struct c2c *c)
 	htab__init(&c->acc_idx, c->nr_accs * 4 / 3, 75, true);
 	for (size_t i = 0; i < c->nr_accs; i++) {
 		const struct acc *a = acc__get(c, i);
-		/* hashed as c2c__add looks it up: with its tag */
-		uint64_t tag = c->tagged ? c->tags[i / COLD_CHUNK][i % COLD_CHUNK] : 0;
 
-		htab__add(&c->acc_idx, acc_hash(a->line, a->iaddr ^ tag << 47, a->offset), (uint32_t)i);
+		htab__add(&c->acc_idx, acc_hash(a->line, a->iaddr, a->offset, acc__tag(c, i)), (uint32_t)i);
 	}
 	c->unindexed = false;
 }
@@ -695,7 +696,7 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped, c->peer_contention);
 		c2c_stats__add(&c->totals, &one.tot);
 		if (s->line) {
-			q->hash = acc_hash(s->line - 1, s->ip ^ (uint64_t)s->tag << 47, s->addr & (c->line_size - 1));
+			q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
 			acc__count(c, acc__findnew(c, s, s->line - 1, q->hash), DEC_NONE, &one, s, s->ctx);
 		}
 		return 0;
@@ -703,8 +704,7 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	if (!s->line)
 		return 0;
 	q->s.ctx = ctx__get(c, s);
-	/* a tag of 0 leaves the hash as it was without tags */
-	q->hash = acc_hash(s->line - 1, s->ip ^ (uint64_t)s->tag << 47, s->addr & (c->line_size - 1));
+	q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
 	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
 	c->q_in++;
 	advance(c);

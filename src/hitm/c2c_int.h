@@ -212,6 +212,12 @@ static inline struct acc *acc__get(const struct c2c *c, size_t i)
 	return &c->chunks[i / ACC_CHUNK][i % ACC_CHUNK];
 }
 
+/* Accumulator i's tag (0 before the first tagged sample). */
+static inline uint32_t acc__tag(const struct c2c *c, size_t i)
+{
+	return c->tagged ? c->tags[i / COLD_CHUNK][i % COLD_CHUNK] : 0;
+}
+
 static inline void stats__apply(struct c2c_stats *st, const uint8_t *idx, uint8_t nr, const struct c2c_stats *full,
 			 uint32_t times)
 {

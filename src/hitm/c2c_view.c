@@ -394,7 +394,7 @@ const struct c2c_row *c2c_line__rows(const struct c2c_line *cl)
 		row->code_map = c->codes[cold->code].map;
 		row->first_pid = cold->pid;
 		row->first_time = cold->time;
-		row->tag = c->tagged ? c->tags[i / COLD_CHUNK][i % COLD_CHUNK] : 0;
+		row->tag = acc__tag(c, i);
 		acc__apply(c, a, &row->stats, &row->lat);
 		for (uint32_t j = 0; j < nr; j++)
 			ctx__add_sets(&c->ctxs[ctx[j]], &row->pids, &row->tids, &row->cpus, &row->nodes);
