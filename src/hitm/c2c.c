@@ -34,6 +34,17 @@
  * accumulators of the queued samples (or, for new ones, the line slots) are
  * requested from memory together, then counted in arrival order.
  *
+ * With a replay (c2c__set_replay: the report reads its file again), rows
+ * are made for the lines a view can show only: a line is followed, its
+ * samples counted into rows, from its first contended sample on; until
+ * then adding stops at its line (and notes where its first sample was).
+ * Most lines of a large recording never contend: 580k rows of the 2M-sample
+ * bench file became 6k, and its report's memory 81 -> 27 MB. c2c__sort has
+ * the samples before each followed line's first contended one counted
+ * (reading the file again up to the last of them), or every line's for a
+ * view of every line, so that every view equals what counting every sample
+ * as it came makes.
+ *
  * Memory grows with distinct lines, rows, contexts and decodes (capped),
  * never with samples. Accumulators live in 2 MiB chunks offered to huge
  * pages: page faults, not arithmetic, dominated filling 100 MB of them.
@@ -173,11 +184,14 @@ void c2c__delete(struct c2c *c)
 	free(c->line_chunk_cap);
 	chunks__free(&c->lid_ch, (void **)c->lid_chunks, LID_CHUNK, sizeof(struct line_id));
 	chunks__free(&c->lid_cold_ch, (void **)c->lid_cold, LID_CHUNK, sizeof(struct line_cold));
+	chunks__free(&c->lazy_ch, (void **)c->lazy, LID_CHUNK, sizeof(struct line_lazy));
 	free(c->lid_chunks);
 	free(c->lid_cold);
+	free(c->lazy);
 	free(c->chunks);
 	for (size_t i = 0; i < c->cold_ch.nr && c->tags; i++)
 		free(c->tags[i]);
+	u64map__exit(&c->firsts);
 	chunks__free(&c->cold_ch, (void **)c->cold, COLD_CHUNK, sizeof(struct acc_cold));
 	free(c->tags);
 	free(c->cold);
@@ -261,6 +275,8 @@ static void dec__compute(struct dec *d, uint64_t data_src, uint8_t flags, uint64
 	 * the latency sums with theirs (the gain, HitmLat) */
 	d->load = d->one.load || d->one.st_hitm;
 	d->hitm = d->one.tot_hitm || d->one.st_hitm || (peer && d->one.tot_peer);
+	/* what makes a line's metric in one of the modes but 'all' */
+	d->contends = d->one.tot_hitm || d->one.lcl_hitm || d->one.rmt_hitm || d->one.st_hitm || d->one.tot_peer;
 	d->nr_tot = idx_list(&d->tot, d->tot_idx);
 	d->nr_one = idx_list(&d->one, d->one_idx);
 }
@@ -383,6 +399,11 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_
 	c->lid_cold[c->nr_lines / LID_CHUNK][c->nr_lines % LID_CHUNK] =
 		(struct line_cold){ .time = s->time, .data_map = s->data_map, .pid = s->pid };
 	id->object = s->object;
+	if (c->replay) {
+		if (c->nr_lines == c->lazy_ch.cap)
+			chunks__room(&c->lazy_ch, (void ***)&c->lazy, LID_CHUNK, sizeof(struct line_lazy));
+		*line_lazy(c, c->nr_lines) = (struct line_lazy){ 0, LAZY_UNTIL_SHOWN, false };
+	}
 	htab__insert(&c->line_idx, pos, hash, (uint32_t)c->nr_lines);
 	return (uint32_t)c->nr_lines++;
 }
@@ -429,7 +450,16 @@ static uint32_t code__get(struct c2c *c, const char *object, const struct map_de
 	return c->last_code - 1;
 }
 
-static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t line, uint32_t hash)
+/* s is the first sample of accumulator i. */
+static void acc__first(struct c2c *c, size_t i, const struct c2c_sample *s)
+{
+	acc__get(c, i)->cpumode = s->cpumode;
+	c->cold[i / COLD_CHUNK][i % COLD_CHUNK] = (struct acc_cold){
+		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map) };
+}
+
+/* The index of s's accumulator in line (hash: acc_hash's), made if new. */
+static uint32_t acc__findnew(struct c2c *c, const struct c2c_sample *s, uint32_t line, uint32_t hash)
 {
 	uint32_t offset = s->addr & (c->line_size - 1);
 	size_t pos = htab__start(&c->acc_idx, hash);
@@ -440,7 +470,7 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 		a = acc__get(c, i);
 		/* untagged, s has no tag either (c2c__add starts tags first) */
 		if (a->iaddr == s->ip && a->line == line && a->offset == offset && acc__tag(c, i) == s->tag)
-			return a;
+			return i;
 	}
 	if (c->nr_accs == c->acc_ch.cap)
 		chunks__room(&c->acc_ch, (void ***)&c->chunks, ACC_CHUNK, sizeof(struct acc));
@@ -458,13 +488,11 @@ static struct acc *acc__findnew(struct c2c *c, const struct c2c_sample *s, uint3
 	a->line = line;
 	a->offset = (uint16_t)offset;
 	a->iaddr = s->ip;
-	a->cpumode = s->cpumode;
-	c->cold[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = (struct acc_cold){
-		.time = s->time, .pid = s->pid, .code = code__get(c, s->code_object, s->code_map) };
+	acc__first(c, c->nr_accs, s);
 	if (c->tagged)
 		c->tags[c->nr_accs / COLD_CHUNK][c->nr_accs % COLD_CHUNK] = s->tag;
-	htab__insert(&c->acc_idx, pos, hash, (uint32_t)c->nr_accs++);
-	return a;
+	htab__insert(&c->acc_idx, pos, hash, (uint32_t)c->nr_accs);
+	return (uint32_t)c->nr_accs++;
 }
 
 static struct acc_ext *acc__ext(struct c2c *c, struct acc *a)
@@ -590,7 +618,8 @@ static void resolve(struct c2c *c, struct c2c_sample *s)
 	s->dec = dec__get(c, s);
 	s->line = 0;
 	if (s->dec != DEC_NONE) {
-		c->dec_count[s->dec]++;
+		/* a replay's samples are in the totals already */
+		c->dec_count[s->dec] += !c->replaying;
 		keep = c->decs[s->dec].keep;
 	} else {
 		/* more distinct data sources than the registry keeps (a
@@ -598,8 +627,11 @@ static void resolve(struct c2c *c, struct c2c_sample *s)
 		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped, c->peer_contention);
 		keep = one.keep;
 	}
-	if (keep)
+	if (keep) {
 		s->line = line__findnew(c, s, line_hash(s)) + 1;
+		if (c->replay)
+			__builtin_prefetch(line_lazy(c, s->line - 1));
+	}
 }
 
 void c2c__resolve(struct c2c *c, struct c2c_sample *s, size_t nr)
@@ -625,10 +657,15 @@ static void step_acc(const struct c2c *c, const struct pending *q)
 		__builtin_prefetch(acc__get(c, i), 1);
 }
 
+static void replay_first(struct c2c *c, const struct c2c_sample *s, uint32_t i, uint64_t seq);
+
 static void count(struct c2c *c, const struct pending *q)
 {
-	acc__count(c, acc__findnew(c, &q->s, q->s.line - 1, q->hash), q->s.dec, &c->decs[q->s.dec], &q->s,
-		   q->s.ctx);
+	uint32_t i = acc__findnew(c, &q->s, q->s.line - 1, q->hash);
+
+	if (c->replaying)
+		replay_first(c, &q->s, i, q->seq);
+	acc__count(c, acc__get(c, i), q->s.dec, &c->decs[q->s.dec], &q->s, q->s.ctx);
 }
 
 /* Count every queued sample, in order. */
@@ -675,8 +712,34 @@ static void reindex(struct c2c *c)
 	c->unindexed = false;
 }
 
+/* With a replay: whether s, the seq-th sample added, of a line, goes
+ * into its row now. A line is followed from its first contended sample
+ * (or one of a decode outside the registry) on; the samples before are
+ * left for c2c__sort to count, if a view shows the line. */
+static bool follow(struct c2c *c, const struct c2c_sample *s, uint64_t seq)
+{
+	struct line_lazy *z = line_lazy(c, s->line - 1);
+	const struct dec *d = s->dec == DEC_NONE ? NULL : &c->decs[s->dec];
+
+	if (z->hi != LAZY_UNTIL_SHOWN)
+		return true;
+	if (!d || d->contends) {
+		z->hi = seq;
+		c->pending |= z->lo != 0;
+		return true;
+	}
+	if (!z->lo)
+		z->lo = seq + 1;
+	if (s->weight && d->load) {
+		c->lazy_load_sum += s->weight;
+		c->lazy_load_cnt++;
+	}
+	return false;
+}
+
 int c2c__add(struct c2c *c, const struct c2c_sample *s)
 {
+	uint64_t seq = c->seq++;
 	struct pending *q;
 	struct dec one;
 
@@ -686,9 +749,15 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 	if (s->tag && !c->tagged)
 		start_tags(c);
 	q = &c->queue[c->q_in % QUEUE];
-	q->s = *s;
-	if (!s->resolved)
+	if (!s->resolved) {
+		q->s = *s;
 		resolve(c, &q->s);
+		s = &q->s;
+	}
+	if (c->replay && s->line && !follow(c, s, seq))
+		return 0;
+	if (s != &q->s)
+		q->s = *s;
 	s = &q->s;
 	if (s->dec == DEC_NONE) {
 		q->s.ctx = ctx__get(c, s);
@@ -697,7 +766,7 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 		c2c_stats__add(&c->totals, &one.tot);
 		if (s->line) {
 			q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
-			acc__count(c, acc__findnew(c, s, s->line - 1, q->hash), DEC_NONE, &one, s, s->ctx);
+			acc__count(c, acc__get(c, acc__findnew(c, s, s->line - 1, q->hash)), DEC_NONE, &one, s, s->ctx);
 		}
 		return 0;
 	}
@@ -718,4 +787,128 @@ size_t c2c__nr_lines(const struct c2c *c)
 	if (c->q_in != c->q_out)
 		c2c_flush((struct c2c *)c);
 	return c->nr_lines;
+}
+
+void c2c__set_replay(struct c2c *c, c2c_replay_fn fn, void *arg)
+{
+	c->replay = fn;
+	c->replay_arg = arg;
+}
+
+/*
+ * Accumulator i of a line a replay counts the start of, and s, the seq-th
+ * sample, in it. A line followed since z->hi (not one followed from now on,
+ * whose accumulators are all made by the replay, in order): its rows go in
+ * the order of their first samples, this replay's first (the ones made
+ * before have a first sample from z->hi on, after this one).
+ */
+static void replay_first(struct c2c *c, const struct c2c_sample *s, uint32_t i, uint64_t seq)
+{
+	uint64_t first;
+
+	if (line_lazy(c, s->line - 1)->hi == c->seq || u64map__get(&c->firsts, i, &first))
+		return;
+	if (i < c->r_accs)
+		acc__first(c, i, s);
+	u64map__put(&c->firsts, i, seq);
+}
+
+/* One sample of a replay, resolved: counted when its line waits for it. */
+static void replay_one(struct c2c *c, struct c2c_sample *s)
+{
+	uint64_t seq = c->rseq++;
+	const struct line_lazy *z;
+	struct pending *q;
+	const struct dec *d;
+	struct dec one;
+
+	if (!s->line)
+		return;
+	z = line_lazy(c, s->line - 1);
+	if (!z->lo || z->hi == LAZY_UNTIL_SHOWN || seq < z->lo - 1 || seq >= z->hi)
+		return;
+	if (s->tag && !c->tagged)
+		start_tags(c);
+	if (s->dec == DEC_NONE)
+		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped,
+			     c->peer_contention);
+	d = s->dec == DEC_NONE ? &one : &c->decs[s->dec];
+	if (s->weight && d->load) {
+		c->lazy_load_sum -= s->weight;
+		c->lazy_load_cnt--;
+	}
+	q = &c->queue[c->q_in % QUEUE];
+	q->s = *s;
+	q->s.ctx = ctx__get(c, s);
+	q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
+	q->seq = seq;
+	if (s->dec == DEC_NONE) {
+		uint32_t i;
+
+		c2c_flush(c);
+		i = acc__findnew(c, &q->s, s->line - 1, q->hash);
+		replay_first(c, &q->s, i, seq);
+		acc__count(c, acc__get(c, i), DEC_NONE, &one, &q->s, q->s.ctx);
+		return;
+	}
+	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
+	c->q_in++;
+	advance(c);
+}
+
+void c2c__replay(struct c2c *c, struct c2c_sample *s, size_t nr)
+{
+	c2c__resolve(c, s, nr);
+	for (size_t i = 0; i < nr; i++)
+		replay_one(c, &s[i]);
+}
+
+void c2c__replay_range(const struct c2c *c, uint64_t *lo, uint64_t *hi)
+{
+	*lo = c->r_lo;
+	*hi = c->r_hi;
+}
+
+void c2c_catch_up(struct c2c *c, bool all)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (!c->replay || (!c->pending && !all))
+		return;
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct line_lazy *z = line_lazy(c, i);
+
+		if (!z->lo)
+			continue;
+		if (z->hi == LAZY_UNTIL_SHOWN) {
+			if (!all)
+				continue;
+			z->hi = c->seq;
+		}
+		lo = z->lo - 1 < lo ? z->lo - 1 : lo;
+		hi = z->hi > hi ? z->hi : hi;
+	}
+	c->pending = false;
+	if (lo >= hi)
+		return;
+	if (c->unindexed)
+		reindex(c);
+	c->r_lo = lo;
+	c->r_hi = hi;
+	c->rseq = lo;
+	c->r_accs = c->nr_accs;
+	c->replaying = true;
+	if (c->replay(c->replay_arg, c) < 0)
+		c->replay_failed = true;
+	c2c_flush(c);
+	c->replaying = false;
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct line_lazy *z = line_lazy(c, i);
+
+		if (z->hi != LAZY_UNTIL_SHOWN && z->lo) {
+			z->firsts |= z->hi != c->seq;
+			z->lo = 0;
+		}
+	}
+	c->dirty = true;
 }

@@ -100,6 +100,23 @@ struct c2c_line {
 	uint32_t idx;                   /* in the owner's lines */
 };
 
+/*
+ * Rows for the lines a view may show only. Counting a sample into its row
+ * is most of adding's cost and memory, and most lines of a large recording
+ * never contend: with a replay, a line's samples go into rows from its
+ * first contended one (a HITM or a peer load) on, and c2c__sort has the
+ * ones before counted, or every line's when it shows every line, by
+ * calling fn (it returns < 0 when it could not). fn gives c2c__replay the
+ * samples c2c__add had, the same ones in the same order, from the place
+ * c2c__replay_range says (0: the first) to its end, in batches it may
+ * change. Before the first c2c__add.
+ */
+typedef int (*c2c_replay_fn)(void *arg, struct c2c *c);
+void c2c__set_replay(struct c2c *c, c2c_replay_fn fn, void *arg);
+void c2c__replay(struct c2c *c, struct c2c_sample *s, size_t nr);
+/* During fn: the samples it gives, by their place among those added: [*lo, *hi). */
+void c2c__replay_range(const struct c2c *c, uint64_t *lo, uint64_t *hi);
+
 /* line_size: a power of two, at most 65536 (offsets are kept in 16 bits). */
 struct c2c *c2c__new(uint32_t line_size);
 void c2c__delete(struct c2c *c);

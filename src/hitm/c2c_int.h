@@ -41,6 +41,7 @@ struct dec {
 	uint8_t flags;
 	bool keep;              /* counted into a line */
 	bool load, hitm;        /* for the latency sums (with F_WEIGHT: counts) */
+	bool contends;          /* counts in some display mode but 'all': its line is shown */
 	uint8_t nr_tot, nr_one; /* DELTA_SLOW: add the whole struct */
 	uint8_t tot_idx[DELTA_MAX];     /* byte offsets of the counters to add 1 to */
 	uint8_t one_idx[DELTA_MAX];
@@ -120,6 +121,17 @@ struct line_metric {
 struct pending {
 	struct c2c_sample s;    /* resolved */
 	uint32_t hash;          /* of its accumulator */
+	uint64_t seq;           /* in a replay: its place among the samples added */
+};
+
+/* With a replay (c2c__set_replay), what of a line's samples is not in
+ * accumulators yet: those of [lo - 1, hi) in the order of adding (lo 0:
+ * none). A line is followed (its samples counted) from the first that
+ * contends on; before, hi is LAZY_UNTIL_SHOWN. */
+#define LAZY_UNTIL_SHOWN UINT64_MAX
+struct line_lazy {
+	uint64_t lo, hi;
+	bool firsts;            /* a replay counted its start: its rows are ordered by c->firsts */
 };
 
 /* An array in chunks of a fixed number of entries (entry i is in chunk
@@ -150,6 +162,8 @@ struct c2c {
 	struct chunks lid_ch;
 	struct line_cold **lid_cold;    /* LID_CHUNK each: the first sample of each line */
 	struct chunks lid_cold_ch;
+	struct line_lazy **lazy;        /* LID_CHUNK each, with a replay: what each line has not counted */
+	struct chunks lazy_ch;
 	struct htab line_idx;           /* cl_key -> line */
 
 	struct acc **chunks;            /* ACC_CHUNK each */
@@ -195,6 +209,18 @@ struct c2c {
 	const struct c2c_line **view;
 	uint64_t view_hitm_sum, view_hitm_cnt;  /* over the view's accumulators (group_view) */
 	bool peer_contention;   /* peer loads are the contended ones (c2c__set_peer_contention) */
+	/* Rows of the lines that may be shown only (c2c__set_replay): */
+	c2c_replay_fn replay;
+	void *replay_arg;
+	uint64_t seq;                   /* samples added */
+	uint64_t rseq, r_lo, r_hi;      /* a replay's: samples seen, the range it counts */
+	size_t r_accs;                  /* accumulators made before it */
+	struct u64map firsts;           /* accumulator -> place of its first sample, in lines a
+					 * replay counted the start of (c2c__replay) */
+	bool pending;                   /* a followed line has samples before it to count */
+	bool replay_failed;
+	bool replaying;                 /* in c2c_catch_up's replay */
+	uint64_t lazy_load_sum, lazy_load_cnt;  /* weighted loads in no accumulator */
 	uint64_t load_lat_sum, load_lat_cnt;    /* weighted loads of every accumulator (group_view) */
 };
 
@@ -205,6 +231,11 @@ struct c2c {
 static inline struct line_id *line_id(const struct c2c *c, size_t i)
 {
 	return &c->lid_chunks[i / LID_CHUNK][i % LID_CHUNK];
+}
+
+static inline struct line_lazy *line_lazy(const struct c2c *c, size_t i)
+{
+	return &c->lazy[i / LID_CHUNK][i % LID_CHUNK];
 }
 
 static inline struct acc *acc__get(const struct c2c *c, size_t i)
@@ -239,6 +270,9 @@ void chunks__free(struct chunks *ch, void **v, size_t per, size_t size);
 
 /* Frees the counts and rows built for the lines but keep (c2c.c). */
 void c2c_free_built(struct c2c *c, const struct c2c_line *keep);
+/* With a replay: counts the samples of the lines followed that are in no
+ * row yet, and with all every line's (c2c.c). */
+void c2c_catch_up(struct c2c *c, bool all);
 /* Counts the samples still in c2c__add's pipeline (c2c.c). */
 void c2c_flush(struct c2c *c);
 

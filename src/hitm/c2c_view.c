@@ -209,6 +209,24 @@ static inline bool in_view__has(const uint64_t *in_view, size_t line)
 	return in_view[line / 64] >> (line % 64) & 1;
 }
 
+/* Accumulators by the place of their first sample: those a replay saw
+ * (c2c__replay), then the others in order of making. */
+static uint64_t first_key(const struct c2c *c, uint32_t i)
+{
+	uint64_t v;
+
+	return u64map__get(&c->firsts, i, &v) ? v : UINT64_MAX;
+}
+
+static int first_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct c2c *c = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int r = cmp_u64(first_key(c, a), first_key(c, b));
+
+	return r ? r : cmp_u64(a, b);
+}
+
 /* The accumulators of the lines in the view (in_view: a bit per line), in
  * order of making (a counting sort): a view of the contended lines lists a
  * small part of them, and the rest is not touched but for its line. Their
@@ -218,7 +236,9 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	size_t total = 0;
 
 	c->view_hitm_sum = c->view_hitm_cnt = 0;
-	c->load_lat_sum = c->load_lat_cnt = 0;
+	/* the weighted loads of lines never shown are in no accumulator */
+	c->load_lat_sum = c->lazy_load_sum;
+	c->load_lat_cnt = c->lazy_load_cnt;
 	free(c->line_start);
 	free(c->line_accs);
 	c->line_start = xcalloc(c->nr_lines + 1, sizeof(*c->line_start));
@@ -248,6 +268,15 @@ static void group_view(struct c2c *c, const uint64_t *in_view)
 	for (size_t i = c->nr_lines; i > 0; i--)
 		c->line_start[i] = c->line_start[i - 1];
 	c->line_start[0] = 0;
+	/* lines whose start a replay counted: rows in their first samples'
+	 * order */
+	if (c->firsts.nr && total)
+		for (size_t i = 0; i < c->nr_lines; i++) {
+			uint32_t *v = c->line_accs + c->line_start[i], n = c->line_start[i + 1] - c->line_start[i];
+
+			if (n > 1 && line_lazy(c, i)->firsts)
+				qsort_r(v, n, sizeof(*v), first_cmp, c);
+		}
 }
 
 static struct c2c_line *line__make(struct c2c *c, size_t i)
@@ -412,6 +441,7 @@ size_t c2c__sort(struct c2c *c, enum c2c_display mode, bool show_all,
 	size_t n = 0;
 
 	c2c_flush(c);
+	c2c_catch_up(c, show_all || mode == C2C_DISPLAY_ALL);
 	if (c->dirty) {
 		build_metrics(c);
 		/* the lookups of adding take a tenth of the memory: made again

@@ -792,6 +792,11 @@ int pd_reader__rewind(struct pd_reader *r)
 	return 0;
 }
 
+void pd_reader__set_stats(struct pd_reader *r, const struct pd_reader_stats *s)
+{
+	r->stats = *s;
+}
+
 const char *pd_reader__strerror(const struct pd_reader *r)
 {
 	return r->err[0] ? r->err : "no error";

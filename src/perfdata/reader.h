@@ -76,6 +76,8 @@ void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from);
 bool pd_reader__skimmed(const struct pd_reader *r);
 /* Back to the first record; stats restart. */
 int pd_reader__rewind(struct pd_reader *r);
+/* The stats as a pass left them (after a partial pass that read again). */
+void pd_reader__set_stats(struct pd_reader *r, const struct pd_reader_stats *s);
 
 const char *pd_reader__strerror(const struct pd_reader *r);
 const char *pd_reader__path(const struct pd_reader *r);

@@ -377,6 +377,34 @@ static void count_sample(struct report *r, const struct pd_sample_core *s, const
 	relay__push(rl);
 }
 
+/* Samples again (a replay, c2c__set_replay): only what c2c__add had, in
+ * the same order, within what c2c wants again, and nothing of the report's
+ * counts; false after the last one it wants. */
+static bool replay_sample(struct report *r, const struct pd_sample_core *s, struct relay *rl)
+{
+	const struct report_event *e;
+	struct c2c_sample *cs;
+
+	if (s->attr_idx < 0 || (size_t)s->attr_idx >= r->nr_events || !r->events[s->attr_idx].has_addr)
+		return true;
+	if (r->replayed >= r->replay_hi)
+		return false;
+	/* before, only their number matters (unless the shim's samples are
+	 * to be told apart, by their keys) */
+	if (!r->alloc_shim && r->replayed < r->replay_lo) {
+		r->replayed++;
+		return true;
+	}
+	e = &r->events[s->attr_idx];
+	cs = relay__slot(rl);
+	report_key_sample(r, s, e, cs);
+	if (r->alloc_shim && report__tool_sample(r, cs))
+		return true;
+	if (r->replayed++ >= r->replay_lo)
+		relay__push(rl);
+	return true;
+}
+
 /* The counting thread: each batch's lines and data sources found, then
  * the samples counted (reading and keying is the busier thread: the
  * lookups there made 8M samples 6% slower, 20M 18%). */
@@ -389,41 +417,96 @@ static void add_samples(void *arg, void *items, size_t nr)
 		c2c__add(arg, &s[i]);
 }
 
-/* Reading, decoding and keying the samples on this thread, counting them
- * (c2c__add: nothing else touches r->c2c meanwhile) on another. */
-static int pass2(struct report *r)
+/* Pass 2's samples, to count or to replay: the same loop, so that a
+ * replay meets the same samples in the same order. */
+static inline bool feed(struct report *r, const struct pd_sample_core *s, const struct pd_event *ev,
+			struct relay *rl, bool replay)
+{
+	if (replay)
+		return replay_sample(r, s, rl);
+	count_sample(r, s, ev, rl);
+	return true;
+}
+
+static int each_sample(struct report *r, struct relay *rl, bool replay)
 {
 	enum { RUN = 64 };
 	struct pd_sample_core run[RUN];
 	struct pd_event ev;
-	struct relay *rl;
 	int ret;
 
 	ret = pd_reader__rewind(r->reader);
 	if (ret < 0)
 		return ret;
 	pd_reader__skip_samples(r->reader, false);
-	rl = relay__new(sizeof(struct c2c_sample), add_samples, r->c2c);
 	for (;;) {
 		/* most samples come in runs of one fixed layout */
 		size_t n = pd_reader__next_fixed(r->reader, run, RUN);
 
 		for (size_t i = 0; i < n; i++)
-			count_sample(r, &run[i], NULL, rl);
+			if (!feed(r, &run[i], NULL, rl, replay))
+				return 0;
 		if (n)
 			continue;
 		ret = pd_reader__next(r->reader, &ev);
 		if (ret <= 0)
-			break;
+			return 0;
 		if (ev.kind != PD_SAMPLE)
 			continue;
 		pd_sample_core__of(&run[0], &ev);
-		count_sample(r, &run[0], &ev, rl);
+		if (!feed(r, &run[0], &ev, rl, replay))
+			return 0;
 	}
+}
+
+static void replay_samples(void *arg, void *items, size_t nr)
+{
+	c2c__replay(arg, items, nr);
+}
+
+/* c2c's replay, read and keyed here and counted on the relay's thread as
+ * pass 2 was; the reader's stats stay those of pass 2. */
+static int replay(void *arg, struct c2c *c)
+{
+	struct report *r = arg;
+	struct pd_reader_stats keep = *pd_reader__stats(r->reader);
+	struct relay *rl = relay__new(sizeof(struct c2c_sample), replay_samples, c);
+	int ret;
+
+	c2c__replay_range(c, &r->replay_lo, &r->replay_hi);
+	r->replayed = 0;
+	ret = each_sample(r, rl, true);
 	relay__finish(rl);
+	pd_reader__set_stats(r->reader, &keep);
+	return ret;
+}
+
+/* Reading, decoding and keying the samples on this thread, counting them
+ * (c2c__add: nothing else touches r->c2c meanwhile) on another. */
+static int pass2(struct report *r)
+{
+	struct relay *rl = relay__new(sizeof(struct c2c_sample), add_samples, r->c2c);
+	int ret = each_sample(r, rl, false);
+
+	relay__finish(rl);
+	if (ret < 0)
+		return ret;
 	/* pass 1 already recorded the stream error, at the same place */
 	r->nr_records = pd_reader__stats(r->reader)->records;
 	return 0;
+}
+
+/* Whether rows can wait for a view that shows their lines (c2c__set_replay):
+ * not when every line is shown, or when some samples have no data source
+ * (software events: the 'all' display mode shows every line). */
+static bool lazy_rows(const struct report *r)
+{
+	if (r->opts.show_all || (r->opts.mode_set && r->opts.mode == C2C_DISPLAY_ALL))
+		return false;
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (r->events[i].has_addr && !r->events[i].has_data_src)
+			return false;
+	return true;
 }
 
 static enum c2c_display auto_mode(const struct c2c_stats *t)
@@ -542,6 +625,8 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	r->alloc_shim = info->alloc != NULL;
 	r->tool = xcalloc(1, sizeof(*r->tool));
 	report__callchains_start(r);
+	if (lazy_rows(r))
+		c2c__set_replay(r->c2c, replay, r);
 	ret = pass2(r);
 	if (ret < 0) {
 		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));

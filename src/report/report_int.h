@@ -39,6 +39,8 @@ struct report {
 	uint64_t samples_unknown_attr;
 	uint64_t samples_tool;      /* in c2cscan's allocation shim's code or memory: left out */
 	bool alloc_shim;            /* the recording has its allocation events (record --alloc) */
+	uint64_t replayed;          /* samples a replay of c2c's met that c2c__add had */
+	uint64_t replay_lo, replay_hi;  /* the ones it wants (c2c__replay_range) */
 	struct tool_names {         /* tool_object's cache: the last two names */
 		const char *name[2];
 		bool tool[2];

@@ -763,6 +763,145 @@ static void test_incremental(void)
 	c2c__delete(c);
 }
 
+/* A replay: the same samples again, as a report reads its file again. */
+struct feed {
+	const struct c2c_sample *s;
+	size_t nr;
+	unsigned int calls;
+	size_t fed;             /* samples the last call gave */
+};
+
+static int feed_again(void *arg, struct c2c *c)
+{
+	struct feed *f = arg;
+	uint64_t lo, hi;
+
+	f->calls++;
+	c2c__replay_range(c, &lo, &hi);
+	f->fed = 0;
+	/* in batches of up to 100, in a copy (c2c__replay changes them) */
+	for (uint64_t i = lo; i < hi && i < f->nr;) {
+		struct c2c_sample b[100];
+		size_t n = 0;
+
+		while (n < 100 && i < hi && i < f->nr)
+			b[n++] = f->s[i++];
+		c2c__replay(c, b, n);
+		f->fed = i;
+	}
+	return 0;
+}
+
+static bool rows_first_eq(const struct c2c_line *a, const struct c2c_line *b)
+{
+	for (size_t i = 0; i < a->nr_rows && i < b->nr_rows; i++) {
+		const struct c2c_row *x = &c2c_line__rows(a)[i], *y = &c2c_line__rows(b)[i];
+
+		if (x->tag != y->tag || x->first_time != y->first_time || x->first_pid != y->first_pid ||
+		    x->code_map != y->code_map)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Rows for the lines a view shows (c2c__set_replay): lines whose contention
+ * starts at their first sample, late, or never; rows made before and after
+ * a line's first contended sample, with tags from the middle on (rows that
+ * differ only by their tag keep the order of their first samples), sorts
+ * while adding; added at once or resolved in batches on another thread.
+ * Every view of every mode, with and without every line, equals that of a
+ * model that counts every sample into its row as it comes, and a view of
+ * the contended lines reads the samples again no further than the last
+ * line's start of contention.
+ */
+static void test_lazy_rows(void)
+{
+	static const uint64_t calm[] = { LOAD_L1, ST_L1HIT, ST_L1MISS }, hot[] = { LCL_HITM, RMT_HITM, LCL_PEER };
+	enum { NL = 400, N = 50000 };
+	static struct c2c_sample all[N];
+	static uint32_t start[NL], hot_seen[NL];
+	struct c2c *eager = c2c__new(64), *lazy = c2c__new(64), *rel = c2c__new(64);
+	struct feed fl = { all, 0, 0, 0 }, fr = { all, 0, 0, 0 };
+	struct relay *rl = relay__new(sizeof(struct c2c_sample), relay_add, rel);
+	const struct c2c_line *const *le, *const *ll, *const *lr;
+	uint64_t seed = 4242, last_start = 0;
+	bool same = true;
+
+	for (uint32_t i = 0; i < NL; i++)
+		start[i] = i % 4 == 0 ? 0 : i % 4 == 1 ? UINT32_MAX : (uint32_t)(rnd(&seed) % (N / 2));
+	c2c__set_replay(lazy, feed_again, &fl);
+	c2c__set_replay(rel, feed_again, &fr);
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t r = rnd(&seed);
+		uint32_t line = (uint32_t)(r % NL);
+		bool contends = i >= start[line] && (r >> 12) % 3 == 0;
+		struct c2c_sample s = priv(1 + line % 3, 1 + (uint32_t)(r >> 16) % 90, 0x300000 + (uint64_t)line * 64 +
+					   (r >> 24) % 4 * 8, 0x400000 + (r >> 28) % 3 * 4,
+					   contends ? hot[(r >> 32) % 3] : calm[(r >> 32) % 3], (r >> 36) % 4 * 40);
+
+		s.time = i;
+		s.tag = i < N / 2 ? 0 : (uint32_t)(r >> 40) % 3;
+		s.cpu = (uint32_t)(r >> 44) % 8;
+		s.code_map = (const struct map_desc *)(uintptr_t)(0x1000 + (r >> 48) % 2 * 8);
+		/* the last line to start contending (all of them have by N / 2) */
+		if (contends && !hot_seen[line]++)
+			last_start = i;
+		all[i] = s;
+		fl.nr = fr.nr = i + 1;
+		c2c__add(eager, &s);
+		c2c__add(lazy, &s);
+		*(struct c2c_sample *)relay__slot(rl) = s;
+		relay__push(rl);
+		if (i == N / 3) {
+			c2c__sort(lazy, C2C_DISPLAY_TOT, false, &ll);
+			c2c__sort(eager, C2C_DISPLAY_TOT, false, &le);
+		}
+	}
+	relay__finish(rl);
+	CHECK(stats_eq(c2c__totals(lazy), c2c__totals(eager)));
+	CHECK(stats_eq(c2c__totals(rel), c2c__totals(eager)));
+	/* the view of contended lines: read again up to their last start only */
+	fl.calls = 0;
+	c2c__sort(lazy, C2C_DISPLAY_TOT, false, &ll);
+	CHECK_EQ_U64(fl.calls, 1);
+	CHECK(last_start > N / 3 && last_start < 2 * N / 3);
+	CHECK(fl.fed > 0 && fl.fed <= last_start + 1);
+	for (int mode = C2C_DISPLAY_TOT; mode <= C2C_DISPLAY_ALL; mode++) {
+		for (int show = 0; show < 2; show++) {
+			size_t ne = c2c__sort(eager, mode, show, &le), nl = c2c__sort(lazy, mode, show, &ll),
+			       nr = c2c__sort(rel, mode, show, &lr);
+			uint64_t s1, c1, s2, c2, s3, c3;
+
+			CHECK_EQ_U64(nl, ne);
+			CHECK_EQ_U64(nr, ne);
+			for (size_t i = 0; i < ne && i < nl && i < nr; i++) {
+				same &= line_eq(ll[i], le[i]) && rows_first_eq(ll[i], le[i]);
+				same &= line_eq(lr[i], le[i]) && rows_first_eq(lr[i], le[i]);
+				c2c__trim(eager, NULL);
+				c2c__trim(lazy, NULL);
+				c2c__trim(rel, NULL);
+			}
+			c2c__view_hitm(eager, &s1, &c1);
+			c2c__view_hitm(lazy, &s2, &c2);
+			c2c__view_hitm(rel, &s3, &c3);
+			CHECK(s1 == s2 && c1 == c2 && s1 == s3 && c1 == c3);
+			c2c__load_latency(eager, &s1, &c1);
+			c2c__load_latency(lazy, &s2, &c2);
+			c2c__load_latency(rel, &s3, &c3);
+			CHECK(s1 == s2 && c1 == c2 && s1 == s3 && c1 == c3 && c1 > 0);
+		}
+	}
+	CHECK(same);
+	/* every line is counted now: no more replays */
+	fl.calls = 0;
+	c2c__sort(lazy, C2C_DISPLAY_ALL, true, &ll);
+	CHECK_EQ_U64(fl.calls, 0);
+	c2c__delete(eager);
+	c2c__delete(lazy);
+	c2c__delete(rel);
+}
+
 /* Counts and rows are built when asked for; c2c__trim frees them once they
  * pass the budget, but the kept line's, and they come back the same. */
 static void test_trim(void)
@@ -860,6 +999,7 @@ int main(void)
 	test_double_count();
 	test_stable_order();
 	test_incremental();
+	test_lazy_rows();
 	rate("hot (2k lines, <= 4 rows each)", 2000, 2, 2);
 	rate("wide (100k lines, uniform, <= 8 rows each)", 100000, 4, 2);
 	rate("worst (100k lines, uniform, ~19 rows each)", 100000, 32, 8);
