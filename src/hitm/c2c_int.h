@@ -218,7 +218,6 @@ struct c2c {
 	struct u64map firsts;           /* accumulator -> place of its first sample, in lines a
 					 * replay counted the start of (c2c__replay) */
 	bool pending;                   /* a followed line has samples before it to count */
-	bool replay_failed;
 	bool replaying;                 /* in c2c_catch_up's replay */
 	uint64_t lazy_load_sum, lazy_load_cnt;  /* weighted loads in no accumulator */
 	uint64_t load_lat_sum, load_lat_cnt;    /* weighted loads of every accumulator (group_view) */

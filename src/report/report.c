@@ -466,7 +466,7 @@ static void replay_samples(void *arg, void *items, size_t nr)
 
 /* c2c's replay, read and keyed here and counted on the relay's thread as
  * pass 2 was; the reader's stats stay those of pass 2. */
-static int replay(void *arg, struct c2c *c)
+static void replay(void *arg, struct c2c *c)
 {
 	struct report *r = arg;
 	struct pd_reader_stats keep = *pd_reader__stats(r->reader);
@@ -478,7 +478,12 @@ static int replay(void *arg, struct c2c *c)
 	ret = each_sample(r, rl, true);
 	relay__finish(rl);
 	pd_reader__set_stats(r->reader, &keep);
-	return ret;
+	if (ret < 0 || r->replayed < r->replay_hi) {
+		/* the file changed since pass 2, or cannot be read again */
+		r->partial = true;
+		scnprintf(r->partial_reason, sizeof(r->partial_reason), "rows are short: reading the file again "
+			  "for them, %s", ret < 0 ? strerror(-ret) : "it had fewer samples than the first time");
+	}
 }
 
 /* Reading, decoding and keying the samples on this thread, counting them

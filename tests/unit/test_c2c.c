@@ -771,7 +771,7 @@ struct feed {
 	size_t fed;             /* samples the last call gave */
 };
 
-static int feed_again(void *arg, struct c2c *c)
+static void feed_again(void *arg, struct c2c *c)
 {
 	struct feed *f = arg;
 	uint64_t lo, hi;
@@ -789,7 +789,6 @@ static int feed_again(void *arg, struct c2c *c)
 		c2c__replay(c, b, n);
 		f->fed = i;
 	}
-	return 0;
 }
 
 static bool rows_first_eq(const struct c2c_line *a, const struct c2c_line *b)
