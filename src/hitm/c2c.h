@@ -177,7 +177,7 @@ const struct c2c_row *c2c_line__rows(const struct c2c_line *l);
 /* Frees the counts and rows built so far, but keep's, once they exceed
  * C2C_BUILT_BUDGET bytes. Call it where no other pointer to them is held:
  * between lines of a listing, between keys of the browser. */
-#define C2C_BUILT_BUDGET (2u << 20)
+#define C2C_BUILT_BUDGET (8u << 20)
 void c2c__trim(struct c2c *c, const struct c2c_line *keep);
 
 #endif
