@@ -56,6 +56,7 @@ struct c2c *c2c__new(uint32_t line_size)
 	struct c2c *c = xcalloc(1, sizeof(*c));
 
 	c->line_size = line_size;
+	c->budget = C2C_BUILT_BUDGET;
 	htab__init(&c->line_idx, 256, 50, true);
 	htab__init(&c->acc_idx, 1024, 75, true);
 	htab__init(&c->dec_idx, 64, 50, false);
@@ -112,8 +113,13 @@ void c2c_free_built(struct c2c *c, const struct c2c_line *keep)
 
 void c2c__trim(struct c2c *c, const struct c2c_line *keep)
 {
-	if (c && c->built_bytes > C2C_BUILT_BUDGET)
+	if (c && c->built_bytes > c->budget)
 		c2c_free_built(c, keep);
+}
+
+void c2c__set_budget(struct c2c *c, size_t bytes)
+{
+	c->budget = bytes;
 }
 
 #define CHUNK_FIRST 64            /* entries of a first chunk at first */

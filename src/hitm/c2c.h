@@ -174,10 +174,14 @@ void c2c__set_peer_contention(struct c2c *c, bool on);
 void c2c__load_latency(const struct c2c *c, uint64_t *sum, uint64_t *cnt);
 const struct c2c_row *c2c_line__rows(const struct c2c_line *l);
 
-/* Frees the counts and rows built so far, but keep's, once they exceed
- * C2C_BUILT_BUDGET bytes. Call it where no other pointer to them is held:
- * between lines of a listing, between keys of the browser. */
-#define C2C_BUILT_BUDGET (8u << 20)
+/* Frees the counts and rows built so far, but keep's, once they exceed the
+ * budget (C2C_BUILT_BUDGET bytes unless set). Call it where no other
+ * pointer to them is held: between lines of a listing, between keys of the
+ * browser. A listing that passes over its lines more than once (the text
+ * report: the table's widths, the table, the details) builds them once
+ * with a budget that holds them. */
+#define C2C_BUILT_BUDGET (2u << 20)
 void c2c__trim(struct c2c *c, const struct c2c_line *keep);
+void c2c__set_budget(struct c2c *c, size_t bytes);
 
 #endif

@@ -153,7 +153,7 @@ struct c2c {
 					 * line_accs (other lines: none) */
 	uint32_t *line_accs;            /* those of the view's lines, by line, then in order of making */
 	struct c2c_line **built;        /* lines whose counts or rows are built */
-	size_t nr_built, alloc_built, built_bytes;
+	size_t nr_built, alloc_built, built_bytes, budget;  /* budget: c2c__trim's */
 	enum c2c_display mode;          /* of the view: the order of rows */
 	struct c2c_line **line_chunks;  /* no more each than lines were left to make */
 	size_t *line_chunk_cap;
