@@ -819,26 +819,24 @@ static void replay_first(struct c2c *c, const struct c2c_sample *s, uint32_t i, 
 	u64map__put(&c->firsts, i, seq);
 }
 
-/* One sample of a replay, resolved: counted when its line waits for it. */
+/* One sample of a replay, resolved: counted when its line waits for it
+ * (one of a decode outside the registry never does: its line was followed
+ * from it on). */
 static void replay_one(struct c2c *c, struct c2c_sample *s)
 {
 	uint64_t seq = c->rseq++;
 	const struct line_lazy *z;
-	struct pending *q;
 	const struct dec *d;
-	struct dec one;
+	struct pending *q;
 
-	if (!s->line)
+	if (!s->line || s->dec == DEC_NONE)
 		return;
 	z = line_lazy(c, s->line - 1);
 	if (!z->lo || z->hi == LAZY_UNTIL_SHOWN || seq < z->lo - 1 || seq >= z->hi)
 		return;
 	if (s->tag && !c->tagged)
 		start_tags(c);
-	if (s->dec == DEC_NONE)
-		dec__compute(&one, s->no_datasrc ? 0 : s->data_src, sample_flags(s), s->addr, s->mapped,
-			     c->peer_contention);
-	d = s->dec == DEC_NONE ? &one : &c->decs[s->dec];
+	d = &c->decs[s->dec];
 	if (s->weight && d->load) {
 		c->lazy_load_sum -= s->weight;
 		c->lazy_load_cnt--;
@@ -848,15 +846,6 @@ static void replay_one(struct c2c *c, struct c2c_sample *s)
 	q->s.ctx = ctx__get(c, s);
 	q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
 	q->seq = seq;
-	if (s->dec == DEC_NONE) {
-		uint32_t i;
-
-		c2c_flush(c);
-		i = acc__findnew(c, &q->s, s->line - 1, q->hash);
-		replay_first(c, &q->s, i, seq);
-		acc__count(c, acc__get(c, i), DEC_NONE, &one, &q->s, q->s.ctx);
-		return;
-	}
 	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
 	c->q_in++;
 	advance(c);

@@ -805,7 +805,8 @@ static bool rows_first_eq(const struct c2c_line *a, const struct c2c_line *b)
 
 /*
  * Rows for the lines a view shows (c2c__set_replay): lines whose contention
- * starts at their first sample, late, or never; rows made before and after
+ * starts at their first sample, late, or never (or with a decode past the
+ * registry's); rows made before and after
  * a line's first contended sample, with tags from the middle on (rows that
  * differ only by their tag keep the order of their first samples), sorts
  * while adding; added at once or resolved in batches on another thread.
@@ -820,6 +821,8 @@ static void test_lazy_rows(void)
 	enum { NL = 400, N = 50000 };
 	static struct c2c_sample all[N];
 	static uint32_t start[NL], hot_seen[NL];
+	static uint64_t decs[1000];
+	size_t nr_decs = 0, k;
 	struct c2c *eager = c2c__new(64), *lazy = c2c__new(64), *rel = c2c__new(64);
 	struct feed fl = { all, 0, 0, 0 }, fr = { all, 0, 0, 0 };
 	struct relay *rl = relay__new(sizeof(struct c2c_sample), relay_add, rel);
@@ -839,12 +842,24 @@ static void test_lazy_rows(void)
 					   (r >> 24) % 4 * 8, 0x400000 + (r >> 28) % 3 * 4,
 					   contends ? hot[(r >> 32) % 3] : calm[(r >> 32) % 3], (r >> 36) % 4 * 40);
 
+		/* past the registry's 255 decodes: decoded per sample, and
+		 * their lines followed from them on */
+		if (i % 97 == 0 && i < N / 2) {
+			s.data_src = 0x2ULL | ((uint64_t)(i / 97 % 600) << 5) | (0x10ULL << 19);
+			contends = true;        /* a HITM */
+		}
 		s.time = i;
 		s.tag = i < N / 2 ? 0 : (uint32_t)(r >> 40) % 3;
 		s.cpu = (uint32_t)(r >> 44) % 8;
 		s.code_map = (const struct map_desc *)(uintptr_t)(0x1000 + (r >> 48) % 2 * 8);
-		/* the last line to start contending (all of them have by N / 2) */
-		if (contends && !hot_seen[line]++)
+		/* the last line to be followed: at its first contended sample,
+		 * or its first with a decode outside the registry (the 256th
+		 * distinct (data source, weighted) on) */
+		for (k = 0; k < nr_decs && decs[k] != (s.data_src << 1 | (s.weight != 0)); k++)
+			;
+		if (k == nr_decs)
+			decs[nr_decs++] = s.data_src << 1 | (s.weight != 0);
+		if ((contends || k >= 255) && !hot_seen[line]++)
 			last_start = i;
 		all[i] = s;
 		fl.nr = fr.nr = i + 1;
