@@ -76,6 +76,13 @@ void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from);
 bool pd_reader__skimmed(const struct pd_reader *r);
 /* Back to the first record; stats restart. */
 int pd_reader__rewind(struct pd_reader *r);
+/* From the next pass over the samples of a large file on, its windows may
+ * be copied ahead by another thread calling pd_reader__fill_ahead when it
+ * has nothing else to do (the counting thread); each call copies one, if
+ * one is wanted (false: none). Safe beside the pass; not beside a rewind,
+ * pd_reader__read_ahead or pd_reader__delete. Off: the buffers go. */
+void pd_reader__read_ahead(struct pd_reader *r, bool on);
+bool pd_reader__fill_ahead(struct pd_reader *r);
 /* The stats as a pass left them (after a partial pass that read again). */
 void pd_reader__set_stats(struct pd_reader *r, const struct pd_reader_stats *s);
 

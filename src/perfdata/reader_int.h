@@ -103,6 +103,9 @@ struct pd_reader {
 	bool have_fd;
 	uint8_t *win;
 	uint64_t win_off, win_len;
+	const uint8_t *wbuf;            /* the window's bytes: win's, or ahead's */
+	bool ahead_wanted;              /* pd_reader__read_ahead */
+	struct ahead *ahead;            /* the windows of a pass over samples (ahead.c); atomic */
 	bool skip_samples;
 
 	bool pipe;
@@ -211,6 +214,15 @@ void reader_setup_layout(struct pd_reader *r);
 /* Takes a copy of min(size, sizeof) bytes of the attr; ids are copied too. */
 struct rattr *reader_add_attr(struct pd_reader *r, const uint8_t *p, uint32_t size, const uint8_t *ids,
 			      size_t nr_ids, uint32_t file_attr_size);
+/* ahead.c: windows of stride bytes (and slack more each) of a file of
+ * end bytes; ahead__at gives the bytes [off, off + need) in one (its place:
+ * *win_off, *win_len), read ahead by ahead__fill_one on another thread or
+ * here, or NULL when a read was short. */
+struct ahead *ahead__new(int fd, uint64_t end, size_t stride, size_t slack);
+const uint8_t *ahead__at(struct ahead *a, uint64_t off, uint64_t need, uint64_t *win_off, uint64_t *win_len);
+bool ahead__fill_one(struct ahead *a);
+void ahead__delete(struct ahead *a);
+
 /* skim.c */
 void reader_skim_step(struct pd_reader *r);
 /* Ends the skim, if any (waits for its thread). */

@@ -464,19 +464,38 @@ static void replay_samples(void *arg, void *items, size_t nr)
 	c2c__replay(arg, items, nr);
 }
 
+static bool read_ahead(void *arg)
+{
+	return pd_reader__fill_ahead(arg);
+}
+
+/* The relay of a pass over the samples: its thread, waiting for samples,
+ * copies the file ahead of the reading (pd_reader__read_ahead). */
+static struct relay *samples_relay(struct report *r, relay_fn consume, void *arg)
+{
+	struct relay *rl = relay__new(sizeof(struct c2c_sample), consume, arg);
+
+	if (relay__threaded(rl)) {
+		pd_reader__read_ahead(r->reader, true);
+		relay__set_idle(rl, read_ahead, r->reader);
+	}
+	return rl;
+}
+
 /* c2c's replay, read and keyed here and counted on the relay's thread as
  * pass 2 was; the reader's stats stay those of pass 2. */
 static void replay(void *arg, struct c2c *c)
 {
 	struct report *r = arg;
 	struct pd_reader_stats keep = *pd_reader__stats(r->reader);
-	struct relay *rl = relay__new(sizeof(struct c2c_sample), replay_samples, c);
+	struct relay *rl = samples_relay(r, replay_samples, c);
 	int ret;
 
 	c2c__replay_range(c, &r->replay_lo, &r->replay_hi);
 	r->replayed = 0;
 	ret = each_sample(r, rl, true);
 	relay__finish(rl);
+	pd_reader__read_ahead(r->reader, false);
 	pd_reader__set_stats(r->reader, &keep);
 	if (ret < 0 || r->replayed < r->replay_hi) {
 		/* the file changed since pass 2, or cannot be read again */
@@ -490,10 +509,11 @@ static void replay(void *arg, struct c2c *c)
  * (c2c__add: nothing else touches r->c2c meanwhile) on another. */
 static int pass2(struct report *r)
 {
-	struct relay *rl = relay__new(sizeof(struct c2c_sample), add_samples, r->c2c);
+	struct relay *rl = samples_relay(r, add_samples, r->c2c);
 	int ret = each_sample(r, rl, false);
 
 	relay__finish(rl);
+	pd_reader__read_ahead(r->reader, false);
 	if (ret < 0)
 		return ret;
 	/* pass 1 already recorded the stream error, at the same place */

@@ -39,6 +39,8 @@ struct relay {
 	bool done, threaded;
 	bool want_thread;               /* once RELAY_LAZY batches were consumed inline */
 	unsigned int inline_batches;
+	bool (*idle)(void *arg);        /* relay__set_idle */
+	void *idle_arg;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
@@ -58,6 +60,15 @@ static void *consumer(void *p)
 		unsigned long i;
 
 		while (rl->taken == rl->filled && !rl->done) {
+			if (rl->idle) {
+				bool did;
+
+				pthread_mutex_unlock(&rl->lock);
+				did = rl->idle(rl->idle_arg);
+				pthread_mutex_lock(&rl->lock);
+				if (did)
+					continue;
+			}
 			rl->consumer_waits = true;
 			pthread_cond_wait(&rl->more, &rl->lock);
 		}
@@ -91,6 +102,12 @@ struct relay *relay__new(size_t item_size, relay_fn consume, void *arg)
 	/* a second thread only helps where a second CPU runs it */
 	rl->want_thread = threads_wanted();
 	return rl;
+}
+
+void relay__set_idle(struct relay *rl, bool (*fn)(void *arg), void *arg)
+{
+	rl->idle = fn;
+	rl->idle_arg = arg;
 }
 
 int relay__threaded(const struct relay *rl)

@@ -20,6 +20,7 @@
 #ifndef C2CSCAN_RELAY_H
 #define C2CSCAN_RELAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef void (*relay_fn)(void *arg, void *items, size_t nr);
@@ -32,6 +33,10 @@ void *relay__slot(struct relay *rl);
 void relay__push(struct relay *rl);
 /* Consumes what is left, ends the thread and frees rl (NULL: nothing). */
 void relay__finish(struct relay *rl);
+/* Work for the consumer's thread while no batch waits for it: fn is called
+ * again while it says it did something (and no batch came). Before the
+ * first item. */
+void relay__set_idle(struct relay *rl, bool (*fn)(void *arg), void *arg);
 /* Whether the consumer runs on a thread of its own, or will once enough
  * items came. */
 int relay__threaded(const struct relay *rl);

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1708,6 +1710,187 @@ static void test_window(void)
 	}
 }
 
+/* ---- reading ahead: a pass's windows copied by another thread ---- */
+
+struct filler {
+	struct pd_reader *r;
+	atomic_bool stop;
+	unsigned long filled;
+};
+
+static void *fill_loop(void *p)
+{
+	struct filler *f = p;
+
+	while (!atomic_load(&f->stop))
+		f->filled += pd_reader__fill_ahead(f->r);
+	return NULL;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ULL + (h >> 29);
+}
+
+/* A digest of a pass of r, read as the report reads (fixed-layout runs,
+ * the rest one by one, which one when being the reader's choice): each
+ * sample's ordinal, attr, ip, addr, time and raw data; *n: the samples. */
+static uint64_t pass_digest(struct pd_reader *r, uint64_t *n, int *ret)
+{
+	struct pd_sample_core run[64];
+	struct pd_event ev;
+	uint64_t h = 0;
+
+	for (;;) {
+		size_t nr = pd_reader__next_fixed(r, run, 64);
+
+		for (size_t i = 0; i < nr; i++)
+			h = mix(mix(mix(mix(mix(h, run[i].seq), (uint64_t)run[i].attr_idx), run[i].ip), run[i].addr),
+				run[i].time);
+		*n += nr;
+		if (nr)
+			continue;
+		*ret = pd_reader__next(r, &ev);
+		if (*ret <= 0)
+			return h;
+		if (ev.kind != PD_SAMPLE)
+			continue;
+		(*n)++;
+		h = mix(mix(mix(mix(mix(h, ev.seq), (uint64_t)ev.attr_idx), ev.u.sample.ip), ev.u.sample.addr),
+			ev.u.sample.time);
+		for (uint32_t k = 0; k + 4 <= ev.u.sample.raw_size; k += 4) {
+			uint32_t v;
+
+			memcpy(&v, (const uint8_t *)ev.u.sample.raw + k, 4);
+			h = mix(h, v);
+		}
+	}
+}
+
+/*
+ * A pass over the samples of a large file reads the same with its windows
+ * copied ahead by another thread as without: small fixed-layout samples,
+ * and samples of up to 60 KB (raw data) that straddle every window
+ * boundary, or all of it in COMPRESSED2 records of up to 64 KiB (zstd); twice (the second pass after a rewind), each time with the
+ * filler thread running beside the reader throughout.
+ */
+static void read_ahead_case(bool compressed)
+{
+	struct perf_event_attr a[2] = {
+		attr_of(PERF_TYPE_RAW, 1, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						  PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC, true),
+		attr_of(PERF_TYPE_RAW, 2, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						  PERF_SAMPLE_RAW, true),
+	};
+	uint64_t ids[2][1] = { { 5 }, { 6 } }, st = 42, total = 0;
+	struct buf data = { 0 }, b;
+	struct file_spec fs = { .attrs = a, .nr_attrs = 2, .ids = { ids[0], ids[1] }, .nr_ids = { 1, 1 },
+				.data = &data };
+	char path[] = "/tmp/c2cscan-test-ahead-XXXXXX", err[256];
+	struct pd_reader *ra, *rb;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	for (uint64_t i = 0; i < 200000; i++) {
+		size_t start = data.len;
+
+		if (i % 400 == 399) {
+			uint32_t raw = (uint32_t)(4 + rnd64(&st) % 60000) & ~3u, salt = (uint32_t)rnd64(&st);
+
+			put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0);
+			put64(&data, 6);
+			put64(&data, 0x400000 + i);
+			put32(&data, 10);
+			put32(&data, 11);
+			put64(&data, i);
+			put32(&data, raw);
+			for (uint32_t k = 0; k < raw; k += 4) {
+				salt = salt * 1103515245u + 12345u;
+				put32(&data, salt ^ (uint32_t)k);
+			}
+			put32(&data, 0);        /* 4 + raw is a multiple of 8 */
+		} else {
+			put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0);
+			put64(&data, 5);
+			put64(&data, 0x400000 + i);
+			put32(&data, 10);
+			put32(&data, 11);
+			put64(&data, i);
+			put64(&data, 0x7f0000000000 + i * 64);
+			put64(&data, 0x2 | (0x42ULL << 5));
+		}
+		*(uint16_t *)(data.p + start + 6) = (uint16_t)(data.len - start);
+	}
+	if (compressed) {
+		/* as perf record -z writes: COMPRESSED2 records of a zstd
+		 * frame each, of whole records (the raw data is random enough not to
+		 * shrink much) */
+		struct buf z = { 0 };
+		size_t cap = ZSTD_compressBound(65536) + 64;
+		uint8_t *cbuf = malloc(cap);
+
+		for (size_t o = 0; o < data.len;) {
+			size_t end = o, clen, start = z.len;
+
+			do
+				end += *(uint16_t *)(data.p + end + 6);
+			while (end < data.len && end + *(uint16_t *)(data.p + end + 6) - o <= 48000);
+			clen = ZSTD_compress(cbuf, cap, data.p + o, end - o, 1);
+			CHECK(!ZSTD_isError(clen) && clen < 65000);
+			put_hdr(&z, PD_REC_COMPRESSED2, 0, 0);
+			put64(&z, clen);
+			put(&z, cbuf, clen);
+			put(&z, NULL, (8 - z.len % 8) % 8);
+			set16(&z, start + 6, z.len - start);
+			o = end;
+		}
+		free(cbuf);
+		free(data.p);
+		data = z;
+	}
+	b = make_file(&fs);
+	CHECK(write(fd, b.p, b.len) == (ssize_t)b.len);
+	close(fd);
+	CHECK(data.len > (12u << 20));
+	CHECK(pd_reader__open(&ra, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&rb, path, err, sizeof(err)) == 0);
+	pd_reader__read_ahead(rb, true);
+	for (int pass = 0; pass < 2; pass++) {
+		struct filler f = { .r = rb };
+		uint64_t ha, hb, na = 0, nb = 0;
+		int xa, xb;
+		pthread_t th;
+
+		pd_reader__rewind(ra);
+		pd_reader__rewind(rb);
+		pd_reader__skip_samples(ra, false);
+		pd_reader__skip_samples(rb, false);
+		atomic_init(&f.stop, false);
+		CHECK(pthread_create(&th, NULL, fill_loop, &f) == 0);
+		ha = pass_digest(ra, &na, &xa);
+		hb = pass_digest(rb, &nb, &xb);
+		atomic_store(&f.stop, true);
+		pthread_join(th, NULL);
+		CHECK(xa == 0 && xb == 0);
+		CHECK_EQ_U64(hb, ha);
+		CHECK_EQ_U64(nb, na);
+		CHECK(f.filled > 0);
+		total += nb;
+	}
+	CHECK_EQ_U64(total, 2 * 200000);
+	pd_reader__delete(ra);
+	pd_reader__delete(rb);
+	unlink(path);
+	free(b.p);
+	free(data.p);
+}
+
+static void test_read_ahead(void)
+{
+	read_ahead_case(false);
+	read_ahead_case(true);
+}
+
 /* ---- skimming: the latter part of a side-band pass on another thread - */
 
 enum skim_damage { SKIM_CLEAN, SKIM_ZERO_SIZE, SKIM_SHORT_COMM, SKIM_TRUNCATED };
@@ -2119,6 +2302,7 @@ int main(void)
 	test_window();
 	test_mapped_release();
 	test_skim();
+	test_read_ahead();
 	test_fixed_real();
 	test_mutations();
 	return test_done("test_reader");
