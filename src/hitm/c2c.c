@@ -718,6 +718,20 @@ static void reindex(struct c2c *c)
 	c->unindexed = false;
 }
 
+/* Queues q (its sample in q->s, the seq-th added, of a line): its context
+ * and accumulator hash made, the accumulator's slot requested. */
+static void enqueue(struct c2c *c, struct pending *q, uint64_t seq)
+{
+	const struct c2c_sample *s = &q->s;
+
+	q->s.ctx = ctx__get(c, s);
+	q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
+	q->seq = seq;
+	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
+	c->q_in++;
+	advance(c);
+}
+
 /* With a replay: whether s, the seq-th sample added, of a line, goes
  * into its row now. A line is followed from its first contended sample
  * (or one of a decode outside the registry) on; the samples before are
@@ -776,13 +790,8 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 		}
 		return 0;
 	}
-	if (!s->line)
-		return 0;
-	q->s.ctx = ctx__get(c, s);
-	q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
-	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
-	c->q_in++;
-	advance(c);
+	if (s->line)
+		enqueue(c, q, seq);
 	return 0;
 }
 
@@ -843,12 +852,7 @@ static void replay_one(struct c2c *c, struct c2c_sample *s)
 	}
 	q = &c->queue[c->q_in % QUEUE];
 	q->s = *s;
-	q->s.ctx = ctx__get(c, s);
-	q->hash = acc_hash(s->line - 1, s->ip, s->addr & (c->line_size - 1), s->tag);
-	q->seq = seq;
-	__builtin_prefetch(htab__slot_addr(&c->acc_idx, q->hash));
-	c->q_in++;
-	advance(c);
+	enqueue(c, q, seq);
 }
 
 void c2c__replay(struct c2c *c, struct c2c_sample *s, size_t nr)

@@ -121,7 +121,7 @@ struct line_metric {
 struct pending {
 	struct c2c_sample s;    /* resolved */
 	uint32_t hash;          /* of its accumulator */
-	uint64_t seq;           /* in a replay: its place among the samples added */
+	uint64_t seq;           /* its place among the samples added (a replay's order) */
 };
 
 /* With a replay (c2c__set_replay), what of a line's samples is not in

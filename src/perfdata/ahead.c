@@ -113,6 +113,15 @@ static int spare(const struct ahead *a, uint64_t keep)
 	return -1;
 }
 
+/* Buffer i to hold the window from off (state: A_WANT, or A_FILLING when
+ * the caller fills it). */
+static void plan(struct ahead *a, int i, uint64_t off, int state)
+{
+	a->off[i] = off;
+	a->len[i] = a->end - off < a->size ? a->end - off : a->size;
+	a->state[i] = state;
+}
+
 /* Whether window off is planned or read in some buffer. */
 static bool planned(const struct ahead *a, uint64_t off)
 {
@@ -128,7 +137,7 @@ const uint8_t *ahead__at(struct ahead *a, uint64_t off, uint64_t need, uint64_t 
 
 	pthread_mutex_lock(&a->lock);
 	for (i = 0; i < NBUF; i++) {
-		if (a->state[i] == A_FREE || i == a->cur || a->off[i] > off || off + need > a->off[i] + a->len[i])
+		if (a->state[i] == A_FREE || i == a->cur || !covers(a, i, off, need))
 			continue;
 		/* planned and not filled yet: fill it here, or wait */
 		if (a->state[i] == A_WANT) {
@@ -144,9 +153,7 @@ const uint8_t *ahead__at(struct ahead *a, uint64_t off, uint64_t need, uint64_t 
 		/* not planned, or read short: read here */
 		while ((i = spare(a, UINT64_MAX)) < 0)
 			pthread_cond_wait(&a->ready, &a->lock);
-		a->off[i] = off;
-		a->len[i] = a->end - off < a->size ? a->end - off : a->size;
-		a->state[i] = A_FILLING;
+		plan(a, i, off, A_FILLING);
 		fill(a, i);
 		if (!covers(a, i, off, need)) {
 			a->state[i] = A_FREE;
@@ -164,9 +171,7 @@ const uint8_t *ahead__at(struct ahead *a, uint64_t off, uint64_t need, uint64_t 
 
 		if (next >= a->end || planned(a, next) || (s = spare(a, a->off[i] + a->stride)) < 0)
 			continue;
-		a->off[s] = next;
-		a->len[s] = a->end - next < a->size ? a->end - next : a->size;
-		a->state[s] = A_WANT;
+		plan(a, s, next, A_WANT);
 	}
 	*win_off = a->off[i];
 	*win_len = a->len[i];

@@ -605,9 +605,9 @@ static const uint8_t *data_at(struct pd_reader *r, uint64_t off, uint64_t left)
 			return p;
 		}
 	}
-	r->wbuf = r->win;
 	if (!r->win)
-		r->wbuf = r->win = xmalloc(WIN_SIZE + WIN_MAX_RECORD);
+		r->win = xmalloc(WIN_SIZE + WIN_MAX_RECORD);
+	r->wbuf = r->win;
 	/* a skim's records: those close together, not the samples between
 	 * far-apart ones */
 	want = reader_skim_taken(r) ? reader_skim_read_len(r, off, WIN_MAX_RECORD, WIN_MAX_RECORD)

@@ -379,7 +379,7 @@ static void timeline_build(struct report *r, size_t nr, struct timeline *tl)
 		struct c2c_sample cs;
 		uint64_t i;
 
-		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
+		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, ev.attr_idx)))
 			continue;
 		report__key_sample(r, &ev, e, &cs);
 		if (cs.time < tl->t0)

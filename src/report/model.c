@@ -98,11 +98,11 @@ void report__key_sample(const struct report *r, const struct pd_event *ev, const
 }
 
 /* The event of a sample, if it has data addresses. */
-const struct report_event *report__sample_event(const struct report *r, const struct pd_event *ev)
+const struct report_event *report__sample_event(const struct report *r, int attr_idx)
 {
-	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= r->nr_events || !r->events[ev->attr_idx].has_addr)
+	if (attr_idx < 0 || (size_t)attr_idx >= r->nr_events || !r->events[attr_idx].has_addr)
 		return NULL;
-	return &r->events[ev->attr_idx];
+	return &r->events[attr_idx];
 }
 
 /* Whether a mapping is c2cscan's own (the allocation shim record --alloc
@@ -137,7 +137,7 @@ int report__rekey(struct report *r, void (*fn)(void *arg, struct c2c_sample *cs)
 		const struct report_event *e;
 		struct c2c_sample cs;
 
-		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, &ev)))
+		if (ev.kind != PD_SAMPLE || !(e = report__sample_event(r, ev.attr_idx)))
 			continue;
 		report__key_sample(r, &ev, e, &cs);
 		if (r->alloc_shim && report__tool_sample(r, &cs))

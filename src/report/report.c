@@ -382,10 +382,10 @@ static void count_sample(struct report *r, const struct pd_sample_core *s, const
  * counts; false after the last one it wants. */
 static bool replay_sample(struct report *r, const struct pd_sample_core *s, struct relay *rl)
 {
-	const struct report_event *e;
+	const struct report_event *e = report__sample_event(r, s->attr_idx);
 	struct c2c_sample *cs;
 
-	if (s->attr_idx < 0 || (size_t)s->attr_idx >= r->nr_events || !r->events[s->attr_idx].has_addr)
+	if (!e)
 		return true;
 	if (r->replayed >= r->replay_hi)
 		return false;
@@ -395,7 +395,6 @@ static bool replay_sample(struct report *r, const struct pd_sample_core *s, stru
 		r->replayed++;
 		return true;
 	}
-	e = &r->events[s->attr_idx];
 	cs = relay__slot(rl);
 	report_key_sample(r, s, e, cs);
 	if (r->alloc_shim && report__tool_sample(r, cs))
@@ -482,6 +481,13 @@ static struct relay *samples_relay(struct report *r, relay_fn consume, void *arg
 	return rl;
 }
 
+/* Consumes what is left, and ends the pass's read-ahead. */
+static void samples_relay_finish(struct report *r, struct relay *rl)
+{
+	relay__finish(rl);
+	pd_reader__read_ahead(r->reader, false);
+}
+
 /* c2c's replay, read and keyed here and counted on the relay's thread as
  * pass 2 was; the reader's stats stay those of pass 2. */
 static void replay(void *arg, struct c2c *c)
@@ -494,8 +500,7 @@ static void replay(void *arg, struct c2c *c)
 	c2c__replay_range(c, &r->replay_lo, &r->replay_hi);
 	r->replayed = 0;
 	ret = each_sample(r, rl, true);
-	relay__finish(rl);
-	pd_reader__read_ahead(r->reader, false);
+	samples_relay_finish(r, rl);
 	pd_reader__set_stats(r->reader, &keep);
 	if (ret < 0 || r->replayed < r->replay_hi) {
 		/* the file changed since pass 2, or cannot be read again */
@@ -512,8 +517,7 @@ static int pass2(struct report *r)
 	struct relay *rl = samples_relay(r, add_samples, r->c2c);
 	int ret = each_sample(r, rl, false);
 
-	relay__finish(rl);
-	pd_reader__read_ahead(r->reader, false);
+	samples_relay_finish(r, rl);
 	if (ret < 0)
 		return ret;
 	/* pass 1 already recorded the stream error, at the same place */

@@ -98,7 +98,7 @@ void report__key_sample(const struct report *r, const struct pd_event *ev, const
  * the end, or the stream's error (fn saw what was read before it). */
 int report__rekey(struct report *r, void (*fn)(void *arg, struct c2c_sample *cs), void *arg);
 /* The event of a sample, if it has data addresses; else NULL. */
-const struct report_event *report__sample_event(const struct report *r, const struct pd_event *ev);
+const struct report_event *report__sample_event(const struct report *r, int attr_idx);
 /* callchain.c: callers per row identity (with call graphs on and stacks in
  * the file; else nothing): start before pass 2, each keyed sample of an
  * event with stacks, finish after pass 2 (names the stacks); and the end. */

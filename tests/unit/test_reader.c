@@ -1793,16 +1793,17 @@ static void read_ahead_case(bool compressed)
 	CHECK(fd >= 0);
 	for (uint64_t i = 0; i < 200000; i++) {
 		size_t start = data.len;
+		bool big = i % 400 == 399;
 
-		if (i % 400 == 399) {
+		put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0);
+		put64(&data, big ? 6 : 5);      /* IDENTIFIER */
+		put64(&data, 0x400000 + i);     /* IP */
+		put32(&data, 10);               /* pid, tid */
+		put32(&data, 11);
+		put64(&data, i);                /* TIME */
+		if (big) {
 			uint32_t raw = (uint32_t)(4 + rnd64(&st) % 60000) & ~3u, salt = (uint32_t)rnd64(&st);
 
-			put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0);
-			put64(&data, 6);
-			put64(&data, 0x400000 + i);
-			put32(&data, 10);
-			put32(&data, 11);
-			put64(&data, i);
 			put32(&data, raw);
 			for (uint32_t k = 0; k < raw; k += 4) {
 				salt = salt * 1103515245u + 12345u;
@@ -1810,12 +1811,6 @@ static void read_ahead_case(bool compressed)
 			}
 			put32(&data, 0);        /* 4 + raw is a multiple of 8 */
 		} else {
-			put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0);
-			put64(&data, 5);
-			put64(&data, 0x400000 + i);
-			put32(&data, 10);
-			put32(&data, 11);
-			put64(&data, i);
 			put64(&data, 0x7f0000000000 + i * 64);
 			put64(&data, 0x2 | (0x42ULL << 5));
 		}
