@@ -106,10 +106,10 @@ struct c2c_line {
  * never contend: with a replay, a line's samples go into rows from its
  * first contended one (a HITM or a peer load) on, and c2c__sort has the
  * ones before counted, or every line's when it shows every line, by
- * calling fn (when it fails, rows are short: fn says so where it reports). fn gives c2c__replay the
- * samples c2c__add had, the same ones in the same order, from the place
- * c2c__replay_range says (0: the first) to its end, in batches it may
- * change. Before the first c2c__add.
+ * calling fn (when it fails, rows are short: fn says so where it reports).
+ * fn gives c2c__replay the samples c2c__add had, the same ones in the
+ * same order, from the place c2c__replay_range says (0: the first) to its
+ * end, in batches it may change. Before the first c2c__add.
  */
 typedef void (*c2c_replay_fn)(void *arg, struct c2c *c);
 void c2c__set_replay(struct c2c *c, c2c_replay_fn fn, void *arg);
