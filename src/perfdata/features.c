@@ -318,6 +318,37 @@ static void feat_alloc(struct pd_reader *r, const uint8_t *p, size_t len)
 	r->info.alloc = a;
 }
 
+/* The side-band index (perf_data.h): kept only when every entry makes
+ * sense on its own (offsets increasing, aligned, inside the size it says);
+ * whether it matches the data is checked by the reader when used. */
+static void feat_index(struct pd_reader *r, struct fcur *c)
+{
+	uint64_t size, nr, tail, prev = 0;
+	uint64_t *v;
+
+	if (f_u32(c) != PD_INDEX_MAGIC || f_u32(c) != 1)
+		return;
+	size = f_u64(c);
+	nr = f_u64(c);
+	tail = f_u64(c);
+	if (c->bad || r->index || nr > PD_INDEX_MAX || nr > c->left / 16)
+		return;
+	v = xmalloc((nr ? nr : 1) * 2 * sizeof(*v));
+	for (uint64_t i = 0; i < nr; i++) {
+		v[2 * i] = f_u64(c);
+		v[2 * i + 1] = f_u64(c);
+		if (v[2 * i] % 8 || v[2 * i] >= size || (i && v[2 * i] <= prev)) {
+			free(v);
+			return;
+		}
+		prev = v[2 * i];
+	}
+	r->index = v;
+	r->index_nr = nr;
+	r->index_tail = tail;
+	r->index_size = size;
+}
+
 void reader_parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t *p, size_t len)
 {
 	struct fcur c = { p, len, false };
@@ -380,6 +411,9 @@ void reader_parse_feature(struct pd_reader *r, unsigned int feat, const uint8_t 
 		break;
 	case PD_FEAT_C2CSCAN_ALLOC:
 		feat_alloc(r, p, len);
+		break;
+	case PD_FEAT_C2CSCAN_INDEX:
+		feat_index(r, &c);
 		break;
 	default:
 		break;

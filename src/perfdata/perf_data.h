@@ -77,9 +77,27 @@ enum {
 	PD_FEAT_PMU_CAPS = 31,
 	/* c2cscan's own, far above perf's: perf skips feature bits it does
 	 * not know (it walks only up to its HEADER_LAST_FEATURE) */
+	PD_FEAT_C2CSCAN_INDEX = 249,
 	PD_FEAT_C2CSCAN_ALLOC = 250,
 	PD_FEAT_MAX = 256,
 };
+
+/*
+ * Where the records other than samples are (C2CSCAN_INDEX, written by
+ * pd_writer): a side-band pass reads those and jumps over the rest, as it
+ * does with a skim's list (perfdata/skim.c). Listed: every record but
+ * samples; a file with records that carry trailing data or compressed
+ * records has no index.
+ *
+ * Payload: u32 magic PD_INDEX_MAGIC, u32 version (1), u64 data size (the
+ * data section it describes), u64 records listed, u64 records after the
+ * last one, then per record listed: u64 offset from the data section's
+ * start, u64 records (samples) between it and the one listed before (or
+ * the start).
+ */
+#define PD_INDEX_MAGIC 0x58433243u     /* "C2CX" */
+#define PD_INDEX_HEAD 32u
+#define PD_INDEX_MAX (1u << 20)        /* records listed at most (16 MiB) */
 
 /*
  * Allocation events (record --alloc; docs: man/c2cscan-record section

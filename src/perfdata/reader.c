@@ -350,6 +350,38 @@ static void rewind_state(struct pd_reader *r)
 	memset(&r->stats, 0, sizeof(r->stats));
 	r->seq = 0;
 	r->released = 0;
+	r->ix_walk = r->index && !r->pipe;
+	r->ix_next = 0;
+	r->ix_ord = r->index_nr ? r->index[1] : 0;
+}
+
+/* A walk checks the file's index (C2CSCAN_INDEX) record by record: the
+ * record of type at off, ordinal r->seq, is listed if and only if it is
+ * the next one listed, where it says, with the records between. */
+static void index_check(struct pd_reader *r, uint32_t type, uint64_t off)
+{
+	size_t k = r->ix_next;
+
+	if (type == PERF_RECORD_SAMPLE)
+		return;
+	if (k >= r->index_nr || r->index[2 * k] != off - r->data_start || r->seq != r->ix_ord) {
+		r->ix_bad = true;
+		r->ix_walk = false;
+		return;
+	}
+	r->ix_next = ++k;
+	r->ix_ord += 1 + (k < r->index_nr ? r->index[2 * k + 1] : 0);
+}
+
+/* The walk reached the end of the data: every record listed was met, and
+ * as many records followed the last as the index says. */
+static void index_end(struct pd_reader *r)
+{
+	if (r->ix_next == r->index_nr && r->seq == r->ix_ord + r->index_tail)
+		r->ix_checked = true;
+	else
+		r->ix_bad = true;
+	r->ix_walk = false;
 }
 
 static int finish_open(struct pd_reader *r, struct pd_reader **rp, char *errbuf, size_t errsize)
@@ -424,6 +456,7 @@ void pd_reader__delete(struct pd_reader *r)
 	ZSTD_freeDCtx(r->zctx);
 	free(r->dbuf);
 	free(r->scratch);
+	free(r->index);
 	free(in->hostname);
 	free(in->osrelease);
 	free(in->arch);
@@ -699,6 +732,8 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 			/* the end of a pass: the last pages read go too, or
 			 * the next pass would map them on top */
 			release_upto(r, r->map_len);
+			if (r->ix_walk && !r->truncated)
+				index_end(r);
 			if (r->truncated)
 				return reader_stream_fail(r, "the file is truncated: it ends at %" PRIu64
 						   " bytes, inside the data section (%" PRIu64 " bytes from offset %"
@@ -721,6 +756,8 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 		if (size > left)
 			return reader_stream_fail(r, "record at offset %" PRIu64 ": size %u goes past the end of the data (%"
 					   PRIu64 " bytes left)", off, size, left);
+		if (r->ix_walk)
+			index_check(r, type, off);
 
 		switch (type) {
 		case PD_REC_AUXTRACE:
@@ -819,6 +856,21 @@ int pd_reader__rewind(struct pd_reader *r)
 	r->build_ids_done = true;
 	rewind_state(r);
 	return 0;
+}
+
+void pd_reader__use_index(struct pd_reader *r, bool use)
+{
+	if (use)
+		return;
+	free(r->index);
+	r->index = NULL;
+	r->index_nr = 0;
+	r->index_taken = r->ix_walk = false;
+}
+
+bool pd_reader__index_unconfirmed(const struct pd_reader *r)
+{
+	return r->index_taken && (r->ix_bad || !r->ix_checked);
 }
 
 void pd_reader__read_ahead(struct pd_reader *r, bool on)

@@ -74,6 +74,14 @@ void pd_reader__skip_samples(struct pd_reader *r, bool skip);
 void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from);
 /* Whether a skim was taken (tests: the other thread's walk was used). */
 bool pd_reader__skimmed(const struct pd_reader *r);
+/* A file written by c2cscan lists its records other than samples
+ * (C2CSCAN_INDEX): a side-band pass from the start (pd_reader__skim_ahead
+ * with from 0) reads only those, and the next pass that walks every record
+ * checks the list. Unconfirmed: a pass read the list, and no walk to the
+ * end found it true since; what that pass yielded may be wrong (a damaged
+ * or forged index): the caller reads again without (use false). */
+void pd_reader__use_index(struct pd_reader *r, bool use);
+bool pd_reader__index_unconfirmed(const struct pd_reader *r);
 /* Back to the first record; stats restart. */
 int pd_reader__rewind(struct pd_reader *r);
 /* From the next pass over the samples of a large file on, its windows may

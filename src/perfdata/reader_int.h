@@ -168,6 +168,19 @@ struct pd_reader {
 	struct skim *skim;
 	uint64_t skim_at;
 	unsigned int skims_taken;
+	/* C2CSCAN_INDEX (perf_data.h): offset from the data's start and
+	 * records skipped before, per record listed; NULL when the file has
+	 * none that makes sense (or pd_reader__use_index said not to) */
+	uint64_t *index;
+	size_t index_nr;
+	uint64_t index_tail, index_size;
+	bool index_taken;               /* a side-band pass read only what it lists */
+	/* a pass that walks every record checks it: the next record listed,
+	 * and the ordinal it must have; ix_walk false once the pass skipped
+	 * some (a skim), ix_checked when a walk reached the end */
+	size_t ix_next;
+	uint64_t ix_ord;
+	bool ix_walk, ix_bad, ix_checked;
 
 	/* auxtrace.c: AUX traces (Arm SPE) decoded into samples, NULL none */
 	struct aux_state *aux;

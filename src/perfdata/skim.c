@@ -151,13 +151,42 @@ static void *skim_main(void *arg)
 	return NULL;
 }
 
+/* The file's own list (C2CSCAN_INDEX), when it describes this data: a
+ * skim already walked, from the first record on. The walk of a later pass
+ * checks it (reader_index_check); a wrong one is the caller's to undo
+ * (pd_reader__index_unconfirmed). */
+static bool skim_from_index(struct pd_reader *r)
+{
+	struct skim *s;
+
+	if (!r->index || r->truncated || r->index_size != r->data_end - r->data_start)
+		return false;
+	s = xcalloc(1, sizeof(*s));
+	s->recs = xmalloc((r->index_nr ? r->index_nr : 1) * sizeof(*s->recs));
+	for (size_t i = 0; i < r->index_nr; i++)
+		s->recs[i] = (struct skim_rec){ r->data_start + r->index[2 * i], r->index[2 * i + 1] };
+	s->nr = s->alloc = r->index_nr;
+	s->tail = r->index_tail;
+	s->start = r->data_start;
+	s->end = r->data_end;
+	s->joined = s->ok = true;
+	r->skim = s;
+	r->skim_at = s->start;
+	r->index_taken = true;
+	return true;
+}
+
 void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from)
 {
 	struct skim *s;
 	uint64_t size = r->data_end - r->data_start;
 
 	if (r->skim || !r->skip_samples || !r->have_fd || r->pipe || r->unterminated || r->pos != r->data_start ||
-	    reader_inflating(r) || r->err_code || (!from && size < SKIM_MIN_DATA))
+	    reader_inflating(r) || r->err_code)
+		return;
+	if (!from && skim_from_index(r))
+		return;
+	if (!from && size < SKIM_MIN_DATA)
 		return;
 	/* the reader decodes the side-band records of its part, the skim
 	 * only lists those of its own: the reader takes the smaller part
@@ -230,6 +259,7 @@ void reader_skim_step(struct pd_reader *r)
 		}
 		r->skim_at = 0;
 		r->skims_taken++;
+		r->ix_walk = false;     /* this pass cannot check the index */
 	}
 	if (s->next < s->nr) {
 		r->seq += s->recs[s->next].samples;

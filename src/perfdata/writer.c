@@ -80,6 +80,12 @@ struct pd_writer {
 	size_t nr_bids, alloc_bids;
 	uint8_t *alloc;         /* C2CSCAN_ALLOC payload, owned */
 	size_t alloc_len;
+	/* C2CSCAN_INDEX: offset and records skipped before, per record
+	 * listed; dropped (ix_off) by a record it cannot list */
+	uint64_t *ix;
+	size_t ix_nr, ix_alloc;
+	uint64_t ix_skipped;
+	bool ix_off;
 };
 
 /* ---- low-level output ---------------------------------------------------- */
@@ -170,6 +176,8 @@ static bool feature_on(const struct pd_writer *w, int f)
 		return w->nr_bids > 0;
 	case PD_FEAT_C2CSCAN_ALLOC:
 		return w->alloc_len > 0;
+	case PD_FEAT_C2CSCAN_INDEX:
+		return !w->ix_off && !w->err;
 	default:
 		return false;
 	}
@@ -396,20 +404,56 @@ static int append(struct pd_writer *w, const void *rec, size_t size, bool checke
 	return 0;
 }
 
+/* The index's view of a record about to go at the end of the data. */
+static void index_record(struct pd_writer *w, uint32_t type)
+{
+	if (w->ix_off)
+		return;
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+		w->ix_skipped++;
+		return;
+	case PD_REC_AUXTRACE:
+	case PD_REC_HEADER_TRACING_DATA:
+	case PD_REC_COMPRESSED:
+	case PD_REC_COMPRESSED2:
+		w->ix_off = true;
+		return;
+	default:
+		break;
+	}
+	if (w->ix_nr == PD_INDEX_MAX) {
+		w->ix_off = true;
+		return;
+	}
+	xgrow((void **)&w->ix, &w->ix_alloc, 2 * (w->ix_nr + 1), sizeof(*w->ix));
+	w->ix[2 * w->ix_nr] = pd_writer__data_size(w);
+	w->ix[2 * w->ix_nr + 1] = w->ix_skipped;
+	w->ix_nr++;
+	w->ix_skipped = 0;
+}
+
 int pd_writer__write(struct pd_writer *w, const void *rec, size_t size)
 {
 	struct perf_event_header h;
+	int err;
 
 	if (size < sizeof(h) || size % 8 || size > UINT16_MAX)
 		return -EINVAL;
 	memcpy(&h, rec, sizeof(h));
 	if (h.size != size)
 		return -EINVAL;
-	return append(w, rec, size, true);
+	if (!w->finished && !w->err)
+		index_record(w, h.type);
+	err = append(w, rec, size, true);
+	if (err)
+		w->ix_off = true;
+	return err;
 }
 
 int pd_writer__write_unchecked(struct pd_writer *w, const void *buf, size_t size)
 {
+	w->ix_off = true;
 	return append(w, buf, size, false);
 }
 
@@ -832,6 +876,15 @@ static void build_feature(struct pd_writer *w, int f, struct bbuf *b, uint32_t n
 	case PD_FEAT_C2CSCAN_ALLOC:
 		bbuf__put(b, w->alloc, w->alloc_len);
 		break;
+	case PD_FEAT_C2CSCAN_INDEX:
+		bb_u32(b, PD_INDEX_MAGIC);
+		bb_u32(b, 1);
+		bb_u64(b, w->data_size);
+		bb_u64(b, w->ix_nr);
+		bb_u64(b, w->ix_skipped);
+		for (i = 0; i < 2 * w->ix_nr; i++)
+			bb_u64(b, w->ix[i]);
+		break;
 	}
 }
 
@@ -904,6 +957,7 @@ void pd_writer__delete(struct pd_writer *w)
 	}
 	free(w->attrs);
 	free(w->alloc);
+	free(w->ix);
 	for (f = 0; f <= PD_FEAT_CPUID; f++)
 		free(w->str[f]);
 	for (i = 0; i < w->argc; i++)

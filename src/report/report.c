@@ -608,8 +608,11 @@ int report__load(struct report **rp, const struct report_opts *opts, char *err, 
 	return report__load_reader(rp, rd, opts, err, errsize);
 }
 
-int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
-			char *err, size_t errsize)
+/* The report of rd; *again when pass 1 read the file's index and pass 2
+ * found it wrong (or could not check it): nothing is made then, the reader
+ * is left to read again. */
+static int load(struct report **rp, struct pd_reader *rd, const struct report_opts *opts, char *err, size_t errsize,
+		bool *again)
 {
 	struct report *r = xcalloc(1, sizeof(*r));
 	const struct pd_info *info;
@@ -661,6 +664,12 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
 		goto fail;
 	}
+	if (pd_reader__index_unconfirmed(r->reader)) {
+		r->reader = NULL;
+		report__delete(r);
+		*again = true;
+		return 0;
+	}
 	report__callchains_finish(r);
 	emu_notice_setup(r);
 	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
@@ -671,6 +680,20 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 fail:
 	report__delete(r);
 	return ret < 0 ? ret : -EINVAL;
+}
+
+int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
+			char *err, size_t errsize)
+{
+	bool again = false;
+	int ret = load(rp, rd, opts, err, errsize, &again);
+
+	if (ret < 0 || !again)
+		return ret;
+	/* every record walked, as for a file without an index */
+	pd_reader__use_index(rd, false);
+	pd_reader__rewind(rd);
+	return load(rp, rd, opts, err, errsize, &again);
 }
 
 void report__delete(struct report *r)

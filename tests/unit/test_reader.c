@@ -2278,6 +2278,233 @@ static void test_mapped_release(void)
 	unlink(path);
 }
 
+/* ---- the side-band index (C2CSCAN_INDEX) -------------------------------- */
+
+static uint64_t ld64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* The offset of feature f's payload in the file image p (its length in
+ * *len), or 0 when the file has none. */
+static size_t feature_at(const uint8_t *p, size_t size, unsigned int f, size_t *len)
+{
+	uint64_t tab = ld64_at(p + 40) + ld64_at(p + 48), k = 0;
+
+	for (unsigned int b = 0; b < 256; b++) {
+		if (!((ld64_at(p + 72 + b / 64 * 8) >> (b % 64)) & 1))
+			continue;
+		if (tab + 16 * k + 16 > size)
+			return 0;
+		if (b == f) {
+			*len = ld64_at(p + tab + 16 * k + 8);
+			return ld64_at(p + tab + 16 * k);
+		}
+		k++;
+	}
+	return 0;
+}
+
+/* A recording through pd_writer: samples, mmaps, comms, forks, exits,
+ * throttles and rounds in a random order (unchecked: one write of bytes
+ * that are not records, which leaves the file without an index). */
+static void index_file(const char *path, unsigned int nr, bool unchecked)
+{
+	struct perf_event_attr attr = attr_of(PERF_TYPE_SOFTWARE, 2, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR, true);
+	struct pd_writer *w;
+	uint64_t st = 0x1234567, t = 1000;
+	uint8_t rec[512];
+
+	CHECK(pd_writer__open(&w, path) == 0);
+	CHECK(pd_writer__add_attr(w, &attr, "dummy", NULL, 0) >= 0);
+	for (unsigned int i = 0; i < nr; i++) {
+		uint64_t x = rnd64(&st);
+		uint32_t pid = 100 + x % 7;
+		struct pd_sample_id sid = { .pid = pid, .tid = pid, .time = t++ };
+		struct pd_sample s = { .ip = 0x401000 + x % 4096, .addr = 0x7f0000000000 + (x >> 20) % 65536,
+				       .pid = pid, .tid = pid, .time = t };
+		struct pd_mmap m = { .pid = pid, .tid = pid, .v2 = true, .start = 0x7f0000000000 + (x >> 12) % 4096 * 4096,
+				     .len = 4096, .prot = 3, .flags = 2, .filename = "//anon" };
+		struct pd_comm c = { .pid = pid, .tid = pid, .exec = x & 1, .comm = "indexed" };
+		struct pd_fork f = { .pid = pid + 10, .ppid = pid, .tid = pid + 10, .ptid = pid, .time = t };
+		struct pd_throttle th = { .time = t, .id = 0, .stream_id = 0 };
+		ssize_t n;
+
+		switch ((x >> 40) % 16) {
+		case 0: n = pd_fmt_mmap(rec, sizeof(rec), &attr, PERF_RECORD_MISC_MMAP_DATA, &m, &sid); break;
+		case 1: n = pd_fmt_comm(rec, sizeof(rec), &attr, &c, &sid); break;
+		case 2: n = pd_fmt_fork(rec, sizeof(rec), &attr, (x >> 50) & 1 ? PERF_RECORD_FORK : PERF_RECORD_EXIT,
+				       &f, &sid); break;
+		case 3: n = pd_fmt_throttle(rec, sizeof(rec), &attr, PERF_RECORD_THROTTLE, &th, &sid); break;
+		case 4: n = pd_fmt_finished_round(rec, sizeof(rec)); break;
+		default: n = pd_fmt_sample(rec, sizeof(rec), &attr, PERF_RECORD_MISC_USER, &s); break;
+		}
+		CHECK(n > 0 && pd_writer__write(w, rec, (size_t)n) == 0);
+		if (unchecked && i == nr / 2)
+			CHECK(pd_writer__write_unchecked(w, (uint64_t[2]){ 0x0010000000000044ULL, 0 }, 16) == 0);
+	}
+	CHECK(pd_writer__finish(w) == 0);
+	pd_writer__delete(w);
+}
+
+/* The side-band pass of path with the index, then a walk: whether the walk
+ * left the index unconfirmed; the pass's events must be a plain walk's
+ * when same. */
+static bool index_pass(const char *path, bool same, bool *taken)
+{
+	struct pd_reader *a, *b;
+	struct pd_event ea, eb;
+	char err[512];
+	bool eq = true, unconfirmed;
+	int ra, rb;
+
+	CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&b, path, err, sizeof(err)) == 0);
+	pd_reader__skip_samples(a, true);
+	pd_reader__skip_samples(b, true);
+	pd_reader__skim_ahead(b, 0);
+	do {
+		ra = pd_reader__next(a, &ea);
+		rb = pd_reader__next(b, &eb);
+		eq &= ra == rb && (ra <= 0 || (ea.kind == eb.kind && ea.offset == eb.offset && ea.seq == eb.seq &&
+					       ea.size == eb.size));
+	} while (ra > 0 && rb > 0);
+	if (same)
+		CHECK(eq);
+	*taken = pd_reader__skimmed(b);
+	/* what the pass read is not known to be right until a walk ends */
+	CHECK(pd_reader__index_unconfirmed(b) == *taken);
+	CHECK(pd_reader__rewind(b) == 0);
+	pd_reader__skip_samples(b, false);
+	while (pd_reader__next(b, &eb) > 0)
+		;
+	unconfirmed = pd_reader__index_unconfirmed(b);
+	/* read again without it: a walk, as a file without an index */
+	pd_reader__use_index(b, false);
+	CHECK(!pd_reader__index_unconfirmed(b));
+	CHECK(pd_reader__rewind(a) == 0 && pd_reader__rewind(b) == 0);
+	pd_reader__skip_samples(b, true);
+	pd_reader__skim_ahead(b, 0);
+	do {
+		ra = pd_reader__next(a, &ea);
+		rb = pd_reader__next(b, &eb);
+		CHECK(ra == rb && (ra <= 0 || (ea.offset == eb.offset && ea.seq == eb.seq)));
+	} while (ra > 0 && rb > 0 && ra == rb);
+	CHECK(!pd_reader__index_unconfirmed(b));
+	pd_reader__delete(a);
+	pd_reader__delete(b);
+	return unconfirmed;
+}
+
+enum index_forgery { IX_TRUE, IX_MOVED, IX_SKIPPED, IX_SHIFTED, IX_TAIL, IX_SHORT, IX_SIZE, IX_ORDER, IX_MAGIC };
+
+/*
+ * A file of pd_writer's lists its records other than samples: a side-band
+ * pass reads them only, with the ordinals of a walk, and a walk confirms
+ * the list. A list that lies (a record moved to where a sample is, a count
+ * between records or after the last wrong, a record left out) is caught by
+ * the walk (a count one too many, one one too few after it: the total is
+ * right, the ordinals between are not); one that cannot be true (a size other than the data's, offsets
+ * out of order, another magic) is not used at all.
+ */
+static void test_index(void)
+{
+	char path[] = "/tmp/c2cscan-test-index-XXXXXX";
+	int fd = mkstemp(path);
+	size_t len, at, size;
+	uint8_t *img;
+	FILE *f;
+	bool taken;
+
+	CHECK(fd >= 0);
+	close(fd);
+	index_file(path, 1, false);
+	CHECK(!index_pass(path, true, &taken) && taken);
+	index_file(path, 20000, true);
+	f = fopen(path, "rb");
+	img = malloc(4 << 20);
+	CHECK(img != NULL);
+	size = fread(img, 1, 4 << 20, f);
+	fclose(f);
+	CHECK(feature_at(img, size, PD_FEAT_C2CSCAN_INDEX, &len) == 0);
+	index_file(path, 20000, false);
+	f = fopen(path, "rb");
+	size = fread(img, 1, 4 << 20, f);
+	fclose(f);
+	at = feature_at(img, size, PD_FEAT_C2CSCAN_INDEX, &len);
+	CHECK(at && len > PD_INDEX_HEAD + 64 && at + len <= size);
+	for (int forge = IX_TRUE; forge <= IX_MAGIC && at; forge++) {
+		uint8_t *p = malloc(size), *ix;
+		uint64_t nr, k, data = ld64_at(img + 40), v;
+
+		CHECK(p != NULL);
+		memcpy(p, img, size);
+		ix = p + at;
+		nr = ld64_at(ix + 16);
+		k = nr / 2;
+		CHECK(nr > 100);
+		switch (forge) {
+		case IX_MOVED: {
+			/* record k at the sample just before it (records between
+			 * one fewer) */
+			uint64_t off = ld64_at(ix + PD_INDEX_HEAD + 16 * (k - 1)), to = ld64_at(ix + PD_INDEX_HEAD + 16 * k), s = off;
+
+			while (s + get16(p + data + s + 6) < to)
+				s += get16(p + data + s + 6);
+			CHECK(s > off && (uint32_t)ld64_at(p + data + s) == PERF_RECORD_SAMPLE);
+			memcpy(ix + PD_INDEX_HEAD + 16 * k, &s, 8);
+			break;
+		}
+		case IX_SKIPPED:
+			v = ld64_at(ix + PD_INDEX_HEAD + 16 * k + 8) + 1;
+			memcpy(ix + PD_INDEX_HEAD + 16 * k + 8, &v, 8);
+			break;
+		case IX_SHIFTED:
+			while (k + 1 < nr && !ld64_at(ix + PD_INDEX_HEAD + 16 * (k + 1) + 8))
+				k++;
+			CHECK(k + 1 < nr);
+			v = ld64_at(ix + PD_INDEX_HEAD + 16 * k + 8) + 1;
+			memcpy(ix + PD_INDEX_HEAD + 16 * k + 8, &v, 8);
+			v = ld64_at(ix + PD_INDEX_HEAD + 16 * (k + 1) + 8) - 1;
+			memcpy(ix + PD_INDEX_HEAD + 16 * (k + 1) + 8, &v, 8);
+			break;
+		case IX_TAIL:
+			v = ld64_at(ix + 24) + 1;
+			memcpy(ix + 24, &v, 8);
+			break;
+		case IX_SHORT:
+			v = nr - 1;
+			memcpy(ix + 16, &v, 8);
+			break;
+		case IX_SIZE:
+			v = ld64_at(ix + 8) + 8;
+			memcpy(ix + 8, &v, 8);
+			break;
+		case IX_ORDER:
+			memcpy(ix + PD_INDEX_HEAD + 16 * k, ix + PD_INDEX_HEAD + 16 * (k - 1), 8);
+			break;
+		case IX_MAGIC:
+			ix[0] ^= 1;
+			break;
+		default:
+			break;
+		}
+		f = fopen(path, "wb");
+		CHECK(f && fwrite(p, 1, size, f) == size);
+		fclose(f);
+		/* the forged lists mislead the pass that reads them: caught */
+		CHECK(index_pass(path, forge == IX_TRUE, &taken) == (forge != IX_TRUE && forge < IX_SIZE));
+		CHECK(taken == (forge < IX_SIZE));
+		free(p);
+	}
+	free(img);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_refusals();
@@ -2297,6 +2524,7 @@ int main(void)
 	test_window();
 	test_mapped_release();
 	test_skim();
+	test_index();
 	test_read_ahead();
 	test_fixed_real();
 	test_mutations();
