@@ -734,24 +734,27 @@ maps__lookup(const struct maps *m, uint32_t pid, uint64_t addr, uint64_t time, e
 
 	if (!m->finalized)
 		return NULL;
-	if (lc->gen == m->gen && lc->pid == pid && lc->as && time - lc->t_begin < lc->t_span) {
-		const struct tl_entry *hit = NULL;
+	if ((lc->gen == m->gen) & (lc->pid == pid) & (lc->as != NULL) & (time - lc->t_begin < lc->t_span)) {
+		uintptr_t hit = 0;
 		uint32_t way = 0;
 
 		/* code addresses come in runs from one mapping */
-		if (tl_entry__has(lc->e[lc->last], addr, time))
+		if (which == LOOKUP_CODE && tl_entry__has(lc->e[lc->last], addr, time))
 			return lc->e[lc->last];
 		/* which way holds a data address's mapping is as random as
-		 * the sample: test them all without branches, take the match */
+		 * the sample: test them all, masks rather than branches (the
+		 * ways hold distinct entries, disjoint ranges: one matches at
+		 * most) */
+#pragma GCC unroll 4
 		for (unsigned int i = 0; i < LOOKUP_CACHE_WAYS; i++) {
-			bool in = tl_entry__has(lc->e[i], addr, time);
+			uintptr_t in = -(uintptr_t)tl_entry__has(lc->e[i], addr, time);
 
-			hit = in ? lc->e[i] : hit;
-			way = in ? i : way;
+			hit |= (uintptr_t)lc->e[i] & in;
+			way |= i & (uint32_t)in;
 		}
 		if (hit) {
 			lc->last = way;
-			return hit;
+			return (const struct tl_entry *)hit;
 		}
 		as = lc->as;
 	} else {
@@ -802,6 +805,7 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 	bool kmode = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	const struct tl_entry *e;
 	const struct mdesc *md;
+	uint64_t shared, inode;
 
 	memset(key, 0, sizeof(*key));
 	if (addr >= m->kernel_start || pid == KERNEL_PID) {
@@ -822,25 +826,21 @@ const struct map_desc *maps__key(const struct maps *m, uint32_t pid, uint64_t ad
 		key->unmapped = 1;
 		return NULL;
 	}
+	/* private or shared, filled without branches (a stream mixes them
+	 * unpredictably): each field masked to zero where the kind has none */
 	md = e->val;
-	if (md->kind != CL_SHARED) {
-		key->kind = CL_PRIVATE;
-		key->pid = pid;
-		key->approx = md->approx;
-		key->line = addr & mask;
-		return &md->d;
-	}
-	key->kind = CL_SHARED;
-	key->ident = md->ident;
-	if (md->ident == MAP_ID_INODE) {
-		key->maj = md->d.maj;
-		key->min = md->d.min;
-		key->ino = md->d.ino;
-		key->ino_generation = md->d.ino_generation;
-	} else {
-		key->ident_id = md->ident_id;
-	}
-	key->line = (addr - md->d.start + md->d.pgoff) & mask;
+	shared = -(uint64_t)(md->kind == CL_SHARED);
+	inode = shared & -(uint64_t)(md->ident == MAP_ID_INODE);
+	key->kind = md->kind == CL_SHARED ? CL_SHARED : CL_PRIVATE;
+	key->pid = pid & ~(uint32_t)shared;
+	key->approx = md->approx & ~(uint8_t)shared;
+	key->ident = md->ident & (uint8_t)shared;
+	key->maj = md->d.maj & (uint32_t)inode;
+	key->min = md->d.min & (uint32_t)inode;
+	key->ino = md->d.ino & inode;
+	key->ino_generation = md->d.ino_generation & inode;
+	key->ident_id = md->ident_id & shared & ~inode;
+	key->line = (addr - (shared & (md->d.start - md->d.pgoff))) & mask;
 	return &md->d;
 }
 

@@ -82,10 +82,12 @@ static inline uint64_t cl_key__hash(const struct cl_key *k)
 {
 	uint64_t h = k->line ^ ((uint64_t)k->kind << 56 | (uint64_t)k->ident << 48 | (uint64_t)k->unmapped << 40 |
 				(uint64_t)k->approx << 32 | k->pid);
+	/* the shared key's fields, masked rather than branched over: a
+	 * stream mixes shared and private lines unpredictably */
+	uint64_t shared = -(uint64_t)(k->kind == CL_SHARED);
 
-	if (k->kind == CL_SHARED)
-		h ^= k->ino * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)k->maj << 32 | k->min) * 0xc2b2ae3d27d4eb4fULL ^
-		     k->ino_generation * 0x165667b19e3779f9ULL ^ k->ident_id * 0xd6e8feb86659fd93ULL;
+	h ^= shared & (k->ino * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)k->maj << 32 | k->min) * 0xc2b2ae3d27d4eb4fULL ^
+		       k->ino_generation * 0x165667b19e3779f9ULL ^ k->ident_id * 0xd6e8feb86659fd93ULL);
 	return hash64(h);
 }
 

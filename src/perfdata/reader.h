@@ -67,7 +67,8 @@ void pd_reader__skip_samples(struct pd_reader *r, bool skip);
 /* With samples skipped, from the start of a pass over a file: its latter
  * part is walked on another thread meanwhile. The pass reads the same
  * records, with the same ordinals, as without; it ends with the pass (or a
- * rewind, or samples asked for). from 0: when it pays, for data sections of
+ * rewind, or samples asked for). from 0: the file's index if it has one
+ * (below), else when it pays and threads are wanted, for data sections of
  * 8 MiB or more, from three sevenths in, records other than samples 64 KiB
  * apart on average at the least; else (tests) where that thread starts
  * looking for a record, whatever the size and spacing. */

@@ -184,9 +184,7 @@ void pd_reader__skim_ahead(struct pd_reader *r, uint64_t from)
 	if (r->skim || !r->skip_samples || !r->have_fd || r->pipe || r->unterminated || r->pos != r->data_start ||
 	    reader_inflating(r) || r->err_code)
 		return;
-	if (!from && skim_from_index(r))
-		return;
-	if (!from && size < SKIM_MIN_DATA)
+	if (!from && (skim_from_index(r) || size < SKIM_MIN_DATA || !threads_wanted()))
 		return;
 	/* the reader decodes the side-band records of its part, the skim
 	 * only lists those of its own: the reader takes the smaller part

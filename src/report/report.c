@@ -76,8 +76,7 @@ static int pass1(struct report *r)
 	int ret;
 
 	pd_reader__skip_samples(r->reader, true);
-	if (threads_wanted())
-		pd_reader__skim_ahead(r->reader, 0);
+	pd_reader__skim_ahead(r->reader, 0);
 	while ((ret = pd_reader__next(r->reader, &ev)) > 0) {
 		switch (ev.kind) {
 		case PD_MMAP:
