@@ -20,7 +20,7 @@ struct jitdump {
 /* A renderer asks for a row's names once per column that shows them (and
  * the verdict once more), row after row: the last answers, by what they
  * were asked of, are kept. */
-#define ROW_MEMO 16
+#define ROW_MEMO 256
 
 struct row_memo {
 	bool valid;

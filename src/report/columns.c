@@ -47,9 +47,16 @@ size_t col_value__scnprintf(const struct col_value *v, char *buf, size_t size)
 	case COL_COUNT:
 		return u64_scnprint(buf, size, v->u);
 	case COL_HEX:
-		return scnprintf(buf, size, "%#" PRIx64, v->u);
-	case COL_PERCENT:
-		return scnprintf(buf, size, "%.*f%%", v->decimals, v->pct);
+		return hex_scnprint(buf, size, v->u);
+	case COL_PERCENT: {
+		size_t n = fixed_scnprint(buf, size, v->pct, v->decimals);
+
+		if (n + 1 < size) {
+			buf[n++] = '%';
+			buf[n] = '\0';
+		}
+		return n;
+	}
 	default:                /* COL_TEXT: already in buf */
 		return size ? strlen(buf) : 0;
 	}
@@ -346,10 +353,13 @@ static struct col_value row_code(const struct report *r, const struct c2c_line *
 	struct row_names nm;
 
 	report__row_names(r, l, row, &nm);
-	if (!nm.code_ok || !names__code_scnprintf(&nm.code, buf, size))
-		snprintf(buf, size, "%#" PRIx64 " %s", row->iaddr,
-			 row->code_object ? object_base_name(row->code_object) :
-			 row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
+	if (!nm.code_ok || !names__code_scnprintf(&nm.code, buf, size)) {
+		size_t n = hex_scnprint(buf, size, row->iaddr);
+
+		n += str_scnprint(buf + n, size - n, " ");
+		str_scnprint(buf + n, size - n, row->code_object ? object_base_name(row->code_object) :
+			     row->cpumode == PERF_RECORD_MISC_KERNEL ? "[kernel]" : "[unknown]");
+	}
 	return text;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +263,79 @@ size_t u64_scnprint(char *buf, size_t size, uint64_t v)
 	k = n < size - 1 ? n : size - 1;
 	for (size_t i = 0; i < k; i++)
 		buf[i] = tmp[n - 1 - i];
+	buf[k] = '\0';
+	return k;
+}
+
+size_t str_scnprint(char *buf, size_t size, const char *s)
+{
+	size_t n;
+
+	if (!size)
+		return 0;
+	n = strnlen(s, size - 1);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return n;
+}
+
+size_t hex_scnprint(char *buf, size_t size, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[18];
+	size_t n = 0, k;
+
+	if (!size)
+		return 0;
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	if (n > 1 || tmp[0] != '0') {
+		tmp[n++] = 'x';
+		tmp[n++] = '0';
+	}
+	k = n < size - 1 ? n : size - 1;
+	for (size_t i = 0; i < k; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[k] = '\0';
+	return k;
+}
+
+size_t fixed_scnprint(char *buf, size_t size, double x, int decimals)
+{
+	static const double scale[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+	char tmp[48];
+	double y, whole, frac;
+	uint64_t q, unit = 1;
+	size_t n, k;
+
+	if (!size)
+		return 0;
+	/* y is x * 10^decimals within 1.2e-7 (below 1e9): printf's digits are
+	 * those of y's nearest integer unless y sits that close to a half */
+	y = decimals >= 0 && decimals <= 6 ? x * scale[decimals] : -1;
+	if (!(y >= 0 && y < 1e9) || signbit(x))
+		return scnprintf(buf, size, "%.*f", decimals, x);
+	whole = floor(y);
+	frac = y - whole;
+	if (fabs(frac - 0.5) < 1e-6)
+		return scnprintf(buf, size, "%.*f", decimals, x);
+	q = (uint64_t)whole + (frac > 0.5);
+	for (int i = 0; i < decimals; i++)
+		unit *= 10;
+	n = u64_scnprint(tmp, sizeof(tmp), q / unit);
+	if (decimals) {
+		tmp[n++] = '.';
+		q %= unit;
+		for (int i = decimals - 1; i >= 0; i--) {
+			tmp[n + (size_t)i] = (char)('0' + q % 10);
+			q /= 10;
+		}
+		n += (size_t)decimals;
+	}
+	k = n < size - 1 ? n : size - 1;
+	memcpy(buf, tmp, k);
 	buf[k] = '\0';
 	return k;
 }

@@ -98,6 +98,14 @@ void hex_encode(char *buf, const uint8_t *p, size_t n);
 
 /* v in decimal, as snprintf("%" PRIu64) writes it (cut to size - 1). */
 size_t u64_scnprint(char *buf, size_t size, uint64_t v);
+/* s as scnprintf("%s") writes it: cut to size - 1, NUL-terminated. */
+size_t str_scnprint(char *buf, size_t size, const char *s);
+/* v as snprintf("%#" PRIx64) writes it ("0" for 0), cut to size - 1. */
+size_t hex_scnprint(char *buf, size_t size, uint64_t v);
+/* x with decimals digits after the point, as snprintf("%.*f") writes it
+ * (the report's percentages: a tenth of the cost; snprintf itself where
+ * the rounding is too close to call, or x is negative or large). */
+size_t fixed_scnprint(char *buf, size_t size, double x, int decimals);
 
 /* Mixes x (the splitmix64 finalizer); inline: tables hash per sample. */
 static inline uint64_t hash64(uint64_t x)

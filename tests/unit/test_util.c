@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The shared pieces at the bottom: the hash table and the u64 map (util/htab.h),
  * the relay (util/relay.h), huge chunks faulted in ahead. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <signal.h>
 #include <unistd.h>
 #include "test.h"
@@ -300,6 +303,53 @@ static void test_relay_waits(void)
 	CHECK_EQ_U64(s.sum, n * (n - 1) / 2);
 }
 
+/* str_scnprint, hex_scnprint and fixed_scnprint write what snprintf writes: values near
+ * every rounding tie, exact ties, tiny, large, negative, -0, not numbers,
+ * every precision, and cut buffers. */
+static void test_number_formats(void)
+{
+	static const double fixed[] = { 0, 0.25, 0.15, 0.05, 0.35, 2.675, 1.005, 99.95, 99.949999, 99.950001,
+					100, 12.5, 0.125, 0.375, 1e-9, 123456.789, 999999.5, 1e8, 3e9, 1e300,
+					-0.0, -1.25, 33.333333333333336, 66.66666666666667, 0.5, 1.5, 2.5 };
+	uint64_t st = 88172645463325252ULL;
+	char a[64], b[64];
+
+	for (int i = 0; i < 200000; i++) {
+		double x;
+		int d = i % 4;
+		size_t cut = i % 7 == 0 ? (size_t)(i / 7 % 9) : sizeof(a);
+
+		if ((size_t)i < sizeof(fixed) / sizeof(fixed[0]) * 4)
+			x = fixed[i / 4];
+		else {
+			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+			/* percentages of counts, as the report makes them, and
+			 * values a hair off a half */
+			x = i % 3 ? 100.0 * (double)(st % 1000) / (double)(1 + (st >> 20) % 5000)
+				  : (double)(st % 100000) / 1000.0 + 0.0005 * ((st >> 40) % 3);
+		}
+		snprintf(b, cut, "%.*f", d, x);
+		CHECK_EQ_U64(fixed_scnprint(a, cut, x, d), cut ? strlen(b) : 0);
+		if (cut)
+			CHECK_STR(a, b);
+		snprintf(b, cut, "%#" PRIx64, st >> (i % 64));
+		CHECK_EQ_U64(hex_scnprint(a, cut, st >> (i % 64)), cut ? strlen(b) : 0);
+		if (cut)
+			CHECK_STR(a, b);
+	}
+	for (size_t cut = 0; cut < 12; cut++) {
+		snprintf(b, cut, "%s", "[unknown]");
+		CHECK_EQ_U64(str_scnprint(a, cut, "[unknown]"), cut ? strlen(b) : 0);
+		if (cut)
+			CHECK_STR(a, b);
+	}
+	snprintf(b, sizeof(b), "%.1f", 0.0 / 0.0);
+	fixed_scnprint(a, sizeof(a), 0.0 / 0.0, 1);
+	CHECK_STR(a, b);
+	hex_scnprint(a, sizeof(a), 0);
+	CHECK_STR(a, "0");
+}
+
 int main(void)
 {
 	/* a wake-up the relay loses hangs it: fail instead */
@@ -316,5 +366,6 @@ int main(void)
 	test_owner(good_hash, 3, 90, false, 5000);
 	test_owner(bad_hash, 16, 90, false, 300);
 	test_u64map();
+	test_number_formats();
 	return test_done("test_util");
 }
