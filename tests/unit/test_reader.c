@@ -2288,6 +2288,13 @@ static uint64_t ld64_at(const uint8_t *p)
 	return v;
 }
 
+static void add64_at(uint8_t *p, int64_t d)
+{
+	uint64_t v = ld64_at(p) + (uint64_t)d;
+
+	memcpy(p, &v, 8);
+}
+
 /* The offset of feature f's payload in the file image p (its length in
  * *len), or 0 when the file has none. */
 static size_t feature_at(const uint8_t *p, size_t size, unsigned int f, size_t *len)
@@ -2439,7 +2446,7 @@ static void test_index(void)
 	CHECK(at && len > PD_INDEX_HEAD + 64 && at + len <= size);
 	for (int forge = IX_TRUE; forge <= IX_MAGIC && at; forge++) {
 		uint8_t *p = malloc(size), *ix;
-		uint64_t nr, k, data = ld64_at(img + 40), v;
+		uint64_t nr, k, data = ld64_at(img + 40);
 
 		CHECK(p != NULL);
 		memcpy(p, img, size);
@@ -2460,29 +2467,23 @@ static void test_index(void)
 			break;
 		}
 		case IX_SKIPPED:
-			v = ld64_at(ix + PD_INDEX_HEAD + 16 * k + 8) + 1;
-			memcpy(ix + PD_INDEX_HEAD + 16 * k + 8, &v, 8);
+			add64_at(ix + PD_INDEX_HEAD + 16 * k + 8, 1);
 			break;
 		case IX_SHIFTED:
 			while (k + 1 < nr && !ld64_at(ix + PD_INDEX_HEAD + 16 * (k + 1) + 8))
 				k++;
 			CHECK(k + 1 < nr);
-			v = ld64_at(ix + PD_INDEX_HEAD + 16 * k + 8) + 1;
-			memcpy(ix + PD_INDEX_HEAD + 16 * k + 8, &v, 8);
-			v = ld64_at(ix + PD_INDEX_HEAD + 16 * (k + 1) + 8) - 1;
-			memcpy(ix + PD_INDEX_HEAD + 16 * (k + 1) + 8, &v, 8);
+			add64_at(ix + PD_INDEX_HEAD + 16 * k + 8, 1);
+			add64_at(ix + PD_INDEX_HEAD + 16 * (k + 1) + 8, -1);
 			break;
 		case IX_TAIL:
-			v = ld64_at(ix + 24) + 1;
-			memcpy(ix + 24, &v, 8);
+			add64_at(ix + 24, 1);
 			break;
 		case IX_SHORT:
-			v = nr - 1;
-			memcpy(ix + 16, &v, 8);
+			add64_at(ix + 16, -1);
 			break;
 		case IX_SIZE:
-			v = ld64_at(ix + 8) + 8;
-			memcpy(ix + 8, &v, 8);
+			add64_at(ix + 8, 8);
 			break;
 		case IX_ORDER:
 			memcpy(ix + PD_INDEX_HEAD + 16 * k, ix + PD_INDEX_HEAD + 16 * (k - 1), 8);
