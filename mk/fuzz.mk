@@ -4,7 +4,8 @@
 #                renderer in two display modes (the main one)
 #   fuzz_outputs the JSON, pprof and HTML writers on the same inputs
 #   fuzz_reader  the perf.data reader alone: passes, rewinds, skipped samples,
-#                a skimmed pass against a plain one, runs of fixed samples
+#                a skimmed pass against a plain one, a pass by the file's
+#                index against a walk that confirms it, runs of fixed samples
 #                against events
 #   fuzz_maps    the maps timeline and keying rule, from a program of events
 #   fuzz_dwline  the line table decoder: against libdw on generated tables,
