@@ -19,7 +19,10 @@
 
 struct c2c;
 
-/* One sample, keyed (maps__key) and ready to count. */
+/* One sample, keyed (maps__key) and ready to count. What counting a
+ * sample of a line without rows reads (the line's and decode's fields, the
+ * tag) sits in its first 128 bytes: the rest, written by the keying thread,
+ * stays in that thread's cache unless the line has rows. */
 struct c2c_sample {
 	uint64_t data_src;
 	uint64_t addr;            /* data virtual address */
@@ -32,8 +35,6 @@ struct c2c_sample {
 	uint32_t key_hash;        /* (uint32_t)cl_key__hash(&key) made by the keying thread, or 0:
 				   * c2c__add makes it (whoever changes key after setting it clears it) */
 	struct cl_key key;
-	const char *object;       /* data mapping name; must outlive the c2c */
-	const char *code_object;  /* code mapping name; must outlive the c2c */
 	bool no_datasrc;          /* the event has no data source (software event):
 				   * counted as an access of unknown kind */
 	bool resolved;            /* c2c__resolve set dec and line (whoever makes a
@@ -41,11 +42,15 @@ struct c2c_sample {
 	uint16_t dec;             /* c2c's ids of its decode, line (index + 1, 0 when not */
 	uint32_t line, ctx;       /* counted into a line) and context (c2c__add's) */
 	uint32_t tag;             /* samples of one (line, offset, ip) with other tags make other
-				   * rows: the heap object (maps/heap.h) they touched; 0 none
-				   * (here, in no_datasrc's padding: the struct is zeroed per sample) */
+				   * rows: the heap object (maps/heap.h) they touched; 0 none */
 	uint64_t time;            /* sample time (or file order), for naming later */
+	const char *object;       /* data mapping name; must outlive the c2c */
+	const char *code_object;  /* code mapping name; must outlive the c2c */
 	const struct map_desc *data_map, *code_map; /* NULL when unmapped; outlive the c2c */
 };
+
+_Static_assert(offsetof(struct c2c_sample, time) + sizeof(uint64_t) <= 128,
+	       "what counting a line without rows reads is in two cache lines");
 
 enum c2c_display {
 	C2C_DISPLAY_TOT,          /* local + remote HITM */
