@@ -153,7 +153,7 @@ static void *skim_main(void *arg)
 
 /* The file's own list (C2CSCAN_INDEX), when it describes this data: a
  * skim already walked, from the first record on. The walk of a later pass
- * checks it (reader_index_check); a wrong one is the caller's to undo
+ * checks it (reader.c, index_check); a wrong one is the caller's to undo
  * (pd_reader__index_unconfirmed). */
 static bool skim_from_index(struct pd_reader *r)
 {
