@@ -858,10 +858,8 @@ int pd_reader__rewind(struct pd_reader *r)
 	return 0;
 }
 
-void pd_reader__use_index(struct pd_reader *r, bool use)
+void pd_reader__drop_index(struct pd_reader *r)
 {
-	if (use)
-		return;
 	free(r->index);
 	r->index = NULL;
 	r->index_nr = 0;

@@ -80,8 +80,8 @@ bool pd_reader__skimmed(const struct pd_reader *r);
  * with from 0) reads only those, and the next pass that walks every record
  * checks the list. Unconfirmed: a pass read the list, and no walk to the
  * end found it true since; what that pass yielded may be wrong (a damaged
- * or forged index): the caller reads again without (use false). */
-void pd_reader__use_index(struct pd_reader *r, bool use);
+ * or forged index): the caller drops it and reads again. */
+void pd_reader__drop_index(struct pd_reader *r);
 bool pd_reader__index_unconfirmed(const struct pd_reader *r);
 /* Back to the first record; stats restart. */
 int pd_reader__rewind(struct pd_reader *r);

@@ -170,7 +170,7 @@ struct pd_reader {
 	unsigned int skims_taken;
 	/* C2CSCAN_INDEX (perf_data.h): offset from the data's start and
 	 * records skipped before, per record listed; NULL when the file has
-	 * none that makes sense (or pd_reader__use_index said not to) */
+	 * none that makes sense (or pd_reader__drop_index dropped it) */
 	uint64_t *index;
 	size_t index_nr;
 	uint64_t index_tail, index_size;

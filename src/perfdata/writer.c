@@ -436,19 +436,15 @@ static void index_record(struct pd_writer *w, uint32_t type)
 int pd_writer__write(struct pd_writer *w, const void *rec, size_t size)
 {
 	struct perf_event_header h;
-	int err;
 
 	if (size < sizeof(h) || size % 8 || size > UINT16_MAX)
 		return -EINVAL;
 	memcpy(&h, rec, sizeof(h));
 	if (h.size != size)
 		return -EINVAL;
-	if (!w->finished && !w->err)
-		index_record(w, h.type);
-	err = append(w, rec, size, true);
-	if (err)
-		w->ix_off = true;
-	return err;
+	/* a write that fails leaves w->err, and a file with it no index */
+	index_record(w, h.type);
+	return append(w, rec, size, true);
 }
 
 int pd_writer__write_unchecked(struct pd_writer *w, const void *buf, size_t size)

@@ -690,7 +690,7 @@ int report__load_reader(struct report **rp, struct pd_reader *rd, const struct r
 	if (ret < 0 || !again)
 		return ret;
 	/* every record walked, as for a file without an index */
-	pd_reader__use_index(rd, false);
+	pd_reader__drop_index(rd);
 	pd_reader__rewind(rd);
 	return load(rp, rd, opts, err, errsize, &again);
 }

@@ -249,10 +249,21 @@ size_t name_len_undeleted(const char *name, size_t len)
 	return len > n && !memcmp(name + len - n, suffix, n) ? len - n : len;
 }
 
+/* The n digits of tmp, last first, into buf (size >= 1), cut to size - 1. */
+static size_t put_reversed(char *buf, size_t size, const char *tmp, size_t n)
+{
+	size_t k = n < size - 1 ? n : size - 1;
+
+	for (size_t i = 0; i < k; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[k] = '\0';
+	return k;
+}
+
 size_t u64_scnprint(char *buf, size_t size, uint64_t v)
 {
 	char tmp[20];
-	size_t n = 0, k;
+	size_t n = 0;
 
 	if (!size)
 		return 0;
@@ -260,11 +271,7 @@ size_t u64_scnprint(char *buf, size_t size, uint64_t v)
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	k = n < size - 1 ? n : size - 1;
-	for (size_t i = 0; i < k; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[k] = '\0';
-	return k;
+	return put_reversed(buf, size, tmp, n);
 }
 
 size_t str_scnprint(char *buf, size_t size, const char *s)
@@ -283,7 +290,7 @@ size_t hex_scnprint(char *buf, size_t size, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
 	char tmp[18];
-	size_t n = 0, k;
+	size_t n = 0;
 
 	if (!size)
 		return 0;
@@ -295,11 +302,7 @@ size_t hex_scnprint(char *buf, size_t size, uint64_t v)
 		tmp[n++] = 'x';
 		tmp[n++] = '0';
 	}
-	k = n < size - 1 ? n : size - 1;
-	for (size_t i = 0; i < k; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[k] = '\0';
-	return k;
+	return put_reversed(buf, size, tmp, n);
 }
 
 size_t fixed_scnprint(char *buf, size_t size, double x, int decimals)
@@ -307,8 +310,8 @@ size_t fixed_scnprint(char *buf, size_t size, double x, int decimals)
 	static const double scale[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 	char tmp[48];
 	double y, whole, frac;
-	uint64_t q, unit = 1;
-	size_t n, k;
+	uint64_t q, unit;
+	size_t n;
 
 	if (!size)
 		return 0;
@@ -322,8 +325,7 @@ size_t fixed_scnprint(char *buf, size_t size, double x, int decimals)
 	if (fabs(frac - 0.5) < 1e-6)
 		return scnprintf(buf, size, "%.*f", decimals, x);
 	q = (uint64_t)whole + (frac > 0.5);
-	for (int i = 0; i < decimals; i++)
-		unit *= 10;
+	unit = (uint64_t)scale[decimals];
 	n = u64_scnprint(tmp, sizeof(tmp), q / unit);
 	if (decimals) {
 		tmp[n++] = '.';
@@ -334,10 +336,8 @@ size_t fixed_scnprint(char *buf, size_t size, double x, int decimals)
 		}
 		n += (size_t)decimals;
 	}
-	k = n < size - 1 ? n : size - 1;
-	memcpy(buf, tmp, k);
-	buf[k] = '\0';
-	return k;
+	tmp[n] = '\0';
+	return str_scnprint(buf, size, tmp);
 }
 
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
