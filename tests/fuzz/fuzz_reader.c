@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "perfdata/reader.h"
 #include "../unit/fixed_oracle.h"
+#include "../unit/pass_oracle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -68,32 +69,21 @@ static int pass(struct pd_reader *rd, uint64_t limit)
 
 /* A side-band pass that read the file's index (C2CSCAN_INDEX) against a
  * walk: when a walk of every record then confirms the index, the two passes
- * met the same events, ordinals, end and error; abort (a finding) if not. */
+ * met the same records, end and error (pass_oracle.h); abort (a finding)
+ * if not. */
 static void index_check(const char *path)
 {
 	struct pd_reader *a, *b;
-	struct pd_event ea, eb;
-	char err[512];
-	bool same = true;
+	struct pd_event eb;
+	bool same;
 	int ra, rb;
 
-	if (pd_reader__open(&a, path, err, sizeof(err)) < 0)
+	if (!pass_oracle_open(path, &a, &b))
 		return;
-	if (pd_reader__open(&b, path, err, sizeof(err)) < 0) {
-		pd_reader__delete(a);
-		return;
-	}
 	pd_reader__skip_samples(a, true);
 	pd_reader__skip_samples(b, true);
 	pd_reader__skim_ahead(b, 0);
-	do {
-		ra = pd_reader__next(a, &ea);
-		rb = pd_reader__next(b, &eb);
-		if (ra != rb || (ra > 0 && (ea.kind != eb.kind || ea.offset != eb.offset || ea.seq != eb.seq ||
-					    ea.size != eb.size)))
-			same = false;
-	} while (ra > 0 && rb > 0);
-	same = same && !strcmp(pd_reader__strerror(a), pd_reader__strerror(b));
+	same = pass_oracle_same(a, b, &ra, &rb);
 	if (!pd_reader__rewind(b)) {
 		pd_reader__skip_samples(b, false);
 		while (pd_reader__next(b, &eb) > 0)
@@ -105,15 +95,14 @@ static void index_check(const char *path)
 	pd_reader__delete(b);
 }
 
-/* The same events, ordinals, end and error with and without a skim; abort
- * (a finding) otherwise. */
+/* The same records, end and error with and without a skim (pass_oracle.h);
+ * abort (a finding) otherwise. */
 static void skim_check(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
 	struct pd_reader *a, *b;
-	struct pd_event ea, eb;
 	const struct pd_info *in;
-	char path[64], err[512];
+	char path[64];
 	int ra, rb;
 
 	if (fd < 0)
@@ -121,24 +110,13 @@ static void skim_check(const uint8_t *data, size_t size)
 	if (fd < 0 || !size || ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		return;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (pd_reader__open(&a, path, err, sizeof(err)) < 0)
+	if (!pass_oracle_open(path, &a, &b))
 		return;
-	if (pd_reader__open(&b, path, err, sizeof(err)) < 0) {
-		pd_reader__delete(a);
-		return;
-	}
 	pd_reader__skip_samples(a, true);
 	pd_reader__skip_samples(b, true);
 	in = pd_reader__info(b);
 	pd_reader__skim_ahead(b, in->data_offset + 1 + in->data_size / 8 * (1 + data[size - 1] % 7));
-	do {
-		ra = pd_reader__next(a, &ea);
-		rb = pd_reader__next(b, &eb);
-		if (ra != rb || (ra > 0 && (ea.kind != eb.kind || ea.offset != eb.offset || ea.seq != eb.seq ||
-					    ea.size != eb.size)))
-			abort();
-	} while (ra > 0);
-	if (strcmp(pd_reader__strerror(a), pd_reader__strerror(b)))
+	if (!pass_oracle_same(a, b, &ra, &rb))
 		abort();
 	pd_reader__delete(a);
 	pd_reader__delete(b);

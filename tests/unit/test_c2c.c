@@ -38,6 +38,15 @@ static bool stats_eq(const struct c2c_stats *a, const struct c2c_stats *b)
 	return !memcmp(a, b, sizeof(*a));
 }
 
+/* s into two models counting as it comes and a third behind a relay. */
+static void add_to_all(struct c2c *x, struct c2c *y, struct relay *rl, const struct c2c_sample *s)
+{
+	c2c__add(x, s);
+	c2c__add(y, s);
+	*(struct c2c_sample *)relay__slot(rl) = *s;
+	relay__push(rl);
+}
+
 static uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -708,10 +717,7 @@ static void test_incremental(void)
 		s.node = s.cpu == (uint32_t)-1 ? -1 : (int32_t)(s.cpu / 48);
 		s.object = objs[i < 1000 ? 0 : (r >> 52) % 3];
 		tid_seen[line][tid] = true;
-		c2c__add(b, &s);
-		c2c__add(a, &s);
-		*(struct c2c_sample *)relay__slot(rl) = s;
-		relay__push(rl);
+		add_to_all(b, a, rl, &s);
 		if (i == N / 3) {
 			c2c__sort(a, C2C_DISPLAY_TOT, false, &la);
 			c2c__sort(a, C2C_DISPLAY_ALL, true, &la);
@@ -863,10 +869,7 @@ static void test_lazy_rows(void)
 			last_start = i;
 		all[i] = s;
 		fl.nr = fr.nr = i + 1;
-		c2c__add(eager, &s);
-		c2c__add(lazy, &s);
-		*(struct c2c_sample *)relay__slot(rl) = s;
-		relay__push(rl);
+		add_to_all(eager, lazy, rl, &s);
 		if (i == N / 3) {
 			c2c__sort(lazy, C2C_DISPLAY_TOT, false, &ll);
 			c2c__sort(eager, C2C_DISPLAY_TOT, false, &le);

@@ -22,6 +22,7 @@
 #include "perfdata/writer.h"
 #include "test.h"
 #include "fixed_oracle.h"
+#include "pass_oracle.h"
 
 #define RD "../shared/realdata/"
 #ifndef ARRAY_SIZE
@@ -1946,31 +1947,17 @@ static struct buf skim_data(unsigned int nr, unsigned int fake_at, size_t *fake_
 static bool skim_compare(const char *path, uint64_t from)
 {
 	struct pd_reader *a, *b;
-	struct pd_event ea, eb;
-	char err[512];
-	bool taken = false, same = true;
+	bool taken = false, same;
 	int ra, rb;
 
-	CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
-	CHECK(pd_reader__open(&b, path, err, sizeof(err)) == 0);
+	CHECK(pass_oracle_open(path, &a, &b));
 	for (int pass = 0; pass < 2; pass++) {
 		pd_reader__skip_samples(a, !pass);
 		pd_reader__skip_samples(b, !pass);
 		if (!pass)
 			pd_reader__skim_ahead(b, from ? pd_reader__info(b)->data_offset + from : 0);
-		for (;;) {
-			ra = pd_reader__next(a, &ea);
-			rb = pd_reader__next(b, &eb);
-			if (ra != rb || ra <= 0)
-				break;
-			if (ea.kind != eb.kind || ea.offset != eb.offset || ea.seq != eb.seq || ea.size != eb.size ||
-			    ea.attr_idx != eb.attr_idx || (ea.kind == PD_COMM && strcmp(ea.u.comm.comm, eb.u.comm.comm)) ||
-			    (ea.kind == PD_SAMPLE && ea.u.sample.ip != eb.u.sample.ip)) {
-				same = false;
-				break;
-			}
-		}
-		if (!same || ra != rb || strcmp(pd_reader__strerror(a), pd_reader__strerror(b)))
+		same = pass_oracle_same(a, b, &ra, &rb);
+		if (!same)
 			fprintf(stderr, "  skim from %" PRIu64 ", pass %d: %d \"%s\" against %d \"%s\"\n", from, pass, rb,
 				pd_reader__strerror(b), ra, pd_reader__strerror(a));
 		CHECK(same);
@@ -2364,22 +2351,15 @@ static void index_file(const char *path, unsigned int nr, bool unchecked)
 static bool index_pass(const char *path, bool same, bool *taken)
 {
 	struct pd_reader *a, *b;
-	struct pd_event ea, eb;
-	char err[512];
-	bool eq = true, unconfirmed;
+	struct pd_event eb;
+	bool eq, unconfirmed;
 	int ra, rb;
 
-	CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
-	CHECK(pd_reader__open(&b, path, err, sizeof(err)) == 0);
+	CHECK(pass_oracle_open(path, &a, &b));
 	pd_reader__skip_samples(a, true);
 	pd_reader__skip_samples(b, true);
 	pd_reader__skim_ahead(b, 0);
-	do {
-		ra = pd_reader__next(a, &ea);
-		rb = pd_reader__next(b, &eb);
-		eq &= ra == rb && (ra <= 0 || (ea.kind == eb.kind && ea.offset == eb.offset && ea.seq == eb.seq &&
-					       ea.size == eb.size));
-	} while (ra > 0 && rb > 0);
+	eq = pass_oracle_same(a, b, &ra, &rb);
 	if (same)
 		CHECK(eq);
 	*taken = pd_reader__skimmed(b);
@@ -2391,16 +2371,12 @@ static bool index_pass(const char *path, bool same, bool *taken)
 		;
 	unconfirmed = pd_reader__index_unconfirmed(b);
 	/* read again without it: a walk, as a file without an index */
-	pd_reader__use_index(b, false);
+	pd_reader__drop_index(b);
 	CHECK(!pd_reader__index_unconfirmed(b));
 	CHECK(pd_reader__rewind(a) == 0 && pd_reader__rewind(b) == 0);
 	pd_reader__skip_samples(b, true);
 	pd_reader__skim_ahead(b, 0);
-	do {
-		ra = pd_reader__next(a, &ea);
-		rb = pd_reader__next(b, &eb);
-		CHECK(ra == rb && (ra <= 0 || (ea.offset == eb.offset && ea.seq == eb.seq)));
-	} while (ra > 0 && rb > 0 && ra == rb);
+	CHECK(pass_oracle_same(a, b, &ra, &rb));
 	CHECK(!pd_reader__index_unconfirmed(b));
 	pd_reader__delete(a);
 	pd_reader__delete(b);
