@@ -53,6 +53,7 @@ PROG_CXX_SRCS := $(wildcard tests/progs/*.cc)
 PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
 PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counters-tsan $(B)/progs/counters-padded-tsan
 PROG_BINS += $(B)/progs/atomics-tsan
+PROG_BINS += $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
 PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan
@@ -186,6 +187,21 @@ $(B)/progs/%-clang-tsan: tests/progs/%.c
 	$(call msg,CLANG,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) -std=gnu11 -O2 -g -fsanitize=thread -o $@ $< -lpthread
+
+# the verdict's units (tests/cli/units.sh): per-thread elements of one
+# allocation, 24 and 40 bytes each, and their fix; objects reusing an address
+$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan: $(B)/progs/%-tsan:
+	$(call msg,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -fsanitize=thread $(UNITS_FLAGS_$*) -o $@ tests/progs/$(UNITS_SRC_$*).c -lpthread
+UNITS_SRC_slots := slots
+UNITS_SRC_slots40 := slots
+UNITS_FLAGS_slots40 := -DSLOT_BYTES=40
+UNITS_SRC_slots-fixed := slots
+UNITS_FLAGS_slots-fixed := -DFIXED
+UNITS_SRC_reuse := reuse
+$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan: tests/progs/slots.c
+$(B)/progs/reuse-tsan: tests/progs/reuse.c
 
 $(B)/progs/atomics-tsan: tests/progs/atomics.c
 	$(call msg,CC,$<)

@@ -428,7 +428,12 @@ static void say(void *arg, const struct record_msg *m)
 		break;
 	case RM_EMU_NONE:
 		fputs("--emulate: no emulated samples: the command is not built with -fsanitize=thread (GCC or "
-		      "Clang), or it ended before writing them (_exit, a signal)", stderr);
+		      "Clang), or it ended before writing them (_exit, a signal); nothing written", stderr);
+		break;
+	case RM_EMU_NOT_TSAN:
+		fprintf(stderr, "--emulate: %s is not built with -fsanitize=thread (it has no ThreadSanitizer "
+			"hooks, and started nothing that has): rebuild it with -fsanitize=thread, or record without "
+			"--emulate; nothing written", m->s[0]);
 		break;
 	case RM_COMMAND_EXIT:
 		fprintf(stderr, "the command exited with status %llu", (unsigned long long)n[0]);

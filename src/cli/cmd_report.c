@@ -52,8 +52,10 @@ static const char report_usage[] =
 	"      --sort gain|metric   lines by estimated gain (cycles a fix could save), or by the\n"
 	"                           display mode's metric (the default)\n"
 	"      --fail-on KINDS      exit 1 when a line's verdict is one of KINDS (false-sharing,\n"
-	"                           true-sharing, mixed; comma-separated), naming them on stderr\n"
+	"                           true-sharing, mixed; comma-separated), naming them and why on\n"
+	"                           stderr; alone it prints nothing else (add --stdio for the report)\n"
 	"      --fail-share PCT     with --fail-on: only lines with at least PCT% of the metric\n"
+	"                           (default 1)\n"
 	"      --alloc-wrapper SYM  with allocation stacks (record --alloc -g): SYM only passes\n"
 	"                           allocations on, its caller is the site (SYM* a prefix; 16)\n"
 	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
@@ -136,7 +138,7 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report_opts o = { .input = "perf.data" };
+	struct report_opts o = { .input = "perf.data", .fail_share = -1 };
 	const char *pprof = NULL, *html = NULL;
 	bool input_set = false;
 	struct report *r;
@@ -255,9 +257,12 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	tui_forced = o.out == REPORT_OUT_TUI;
-	/* --pprof or --html alone: the file only */
-	if ((pprof || html) && o.out == REPORT_OUT_AUTO)
+	/* --pprof or --html alone: the file only; --fail-on alone: the
+	 * failing lines only (a test suite's log) */
+	if ((pprof || html || o.fail_on) && o.out == REPORT_OUT_AUTO)
 		o.out = REPORT_OUT_NONE;
+	if (o.fail_share < 0)
+		o.fail_share = REPORT_FAIL_SHARE;
 	if (o.out == REPORT_OUT_AUTO)
 		o.out = isatty(STDOUT_FILENO) ? REPORT_OUT_TUI : REPORT_OUT_STDIO;
 

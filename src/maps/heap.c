@@ -122,6 +122,8 @@ static void replay_free(struct heap *h, struct heap_proc *p, const struct pd_all
 	}
 	o = obj__new(h);
 	key = o->key;
+	/* the heap owns its objects: the live one learns its end too */
+	((struct heap_obj *)was)->freed_at = e->time;
 	*o = *was;
 	o->key = key;
 	o->freed = true;

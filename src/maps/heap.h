@@ -38,6 +38,7 @@ struct heap_obj {
 	uint64_t addr, size;
 	uint64_t site;          /* return address into the allocating function */
 	uint64_t time;          /* of the allocation */
+	uint64_t freed_at;      /* of its free; 0 while it was never freed */
 	uint32_t pid, tid;      /* that allocated it (a forked child's copy: its parent) */
 	uint16_t fn;            /* enum pd_alloc_fn */
 	bool freed;             /* this is the object's range after its free */

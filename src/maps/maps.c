@@ -229,6 +229,8 @@ static int mmap__check(const struct pd_mmap *mm, uint64_t *endp)
 		if (end)
 			return MAPS_REJ_WRAP;
 		end = UINT64_MAX;       /* ends exactly at 2^64: drop the last byte */
+		if (end <= mm->start)
+			return MAPS_REJ_WRAP;   /* that byte was all of it */
 	}
 	*endp = end;
 	if (mm->pid == KERNEL_PID)

@@ -47,6 +47,17 @@ static bool fills_mapping(uint64_t tsize, uint64_t msize, uint64_t off)
 	return tsize <= msize && off < tsize;
 }
 
+/* The heap object [obj_start, + obj_size) is an array of elements of tsize
+ * and data is at offset off of one of them: the object holds two or more
+ * whole elements and data's place in it agrees with the instruction's
+ * offset inside the type. (A struct inside a larger allocated struct
+ * fails the test unless it happens to sit at a multiple of its own size.) */
+static bool in_array(uint64_t tsize, uint64_t data, uint64_t obj_start, uint64_t obj_size, bool whole, uint64_t off)
+{
+	return !whole && obj_size >= 2 * tsize && obj_size % tsize == 0 && data >= obj_start &&
+	       data - obj_start < obj_size && off < tsize && (data - obj_start) % tsize == off;
+}
+
 /* Type and member path of result r for data address data. */
 static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_start, uint64_t obj_size,
 		     struct data_loc *out)
@@ -116,7 +127,13 @@ static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_star
 	}
 	if (off < 0)
 		return;
-	if (sized && (uint64_t)off >= size && !r->var) {
+	if (!r->indexed && !r->var && sized && in_array(size, data, obj_start, obj_size, whole, (uint64_t)off)) {
+		/* a pointer to one element of a heap array of the type (a
+		 * thread's own slot): the object's start is element 0 */
+		off = (int64_t)(data - obj_start);
+		out->type_source = TYPE_HEAP;
+	}
+	if (sized && !r->var && ((uint64_t)off >= size || (out->type_source == TYPE_HEAP && obj_size >= 2 * size))) {
 		append(out, "[%" PRIu64 "]", (uint64_t)off / size);
 		off = (int64_t)((uint64_t)off % size);
 	}

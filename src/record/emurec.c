@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -25,6 +27,51 @@ struct emu_rec {
 	char dir[64];
 	char model[96];         /* the model every process maps: tmpfs when there is one */
 };
+
+static bool has_tsan_hooks(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		n = d ? d->d_size / sh.sh_entsize : 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name && !strncmp(name, "__tsan_", 7))
+				return true;
+		}
+	}
+	return false;
+}
+
+int emu_rec__is_tsan(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	Elf *elf;
+
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		ret = -ENOEXEC;
+	else
+		ret = has_tsan_hooks(elf);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
 
 int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 {

@@ -40,6 +40,12 @@ void emu_rec__attr(struct perf_event_attr *attr, bool chains);
  * data_src encoding of their class. 0, or a negative errno. */
 int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
 		     struct emu_rec_stats *st);
+/* Whether the executable at path is built with -fsanitize=thread: 1 when
+ * its dynamic symbols name ThreadSanitizer's hooks (__tsan_*: GCC's
+ * imports from libtsan, Clang's exports of its runtime), 0 when it is an
+ * ELF file without them, a negative errno when that cannot be told (not
+ * an ELF file: a script; unreadable). */
+int emu_rec__is_tsan(const char *path);
 /* Removes the directory and its files. */
 void emu_rec__delete(struct emu_rec *e);
 

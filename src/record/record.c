@@ -170,8 +170,8 @@ static int finish(struct recorder *rc)
 	ret = pd_writer__finish(rc->w);
 	if (!rc->werr && ret < 0)
 		rc->werr = ret;
-	if (rc->child_err)
-		return 1;       /* the command never ran: record__run removes the file */
+	if (rc->child_err || rc->emu_none)
+		return 1;       /* the command never ran, or nothing was emulated: record__run removes the file */
 	if (rc->werr) {
 		say(rc, (struct record_msg){ .kind = RM_WRITE, .err = rc->werr, .s = { rc->o.out }, .n = { ret < 0 } });
 		recorder__summary(rc);
@@ -226,6 +226,10 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 			status = 1;
 			goto out;
 		}
+		/* a program the model cannot see is said after its run (it
+		 * may start one that it can: sh -c, env, a launcher) */
+		if (o->emulate)
+			rc->emu_not_tsan = emu_rec__is_tsan(rc->exe) == 0;
 	}
 	status = recorder__choose_events(rc);
 	if (status)
@@ -269,7 +273,11 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 	if (!status)
 		recorder__drain_loop(rc);
 	status = finish(rc) | status;
-	if (rc->child_err) {
+	if (rc->emu_none) {
+		/* nothing emulated: not a recording to replace the old one */
+		status = 1;
+		abandon(rc);
+	} else if (rc->child_err) {
 		say(rc, (struct record_msg){ .kind = RM_CANNOT_RUN, .err = -rc->child_err, .s = { cmd[0] } });
 		rc->child = 0;          /* reaped */
 		abandon(rc);

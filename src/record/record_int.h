@@ -75,6 +75,8 @@ struct recorder {
 	int nr_tasks, tid_start;
 	int go[2], fail[2];     /* the launched command waits on go, reports exec failure on fail */
 	int child_err;          /* errno of the command's exec */
+	bool emu_none;          /* --emulate: no process wrote samples (the file is abandoned) */
+	bool emu_not_tsan;      /* --emulate: the command's executable has no ThreadSanitizer hooks */
 	int status;             /* the command's wait status */
 	char old[4096];         /* FILE.old */
 	bool moved_old;         /* an old file was renamed to it */

@@ -125,8 +125,13 @@ void recorder__collect_emulated(struct recorder *rc)
 	rc->samples += st.samples;
 	if (st.torn || st.bad)
 		say(rc, (struct record_msg){ .kind = RM_EMU_BAD, .n = { st.bad, st.torn } });
-	if (!st.processes)
-		say(rc, (struct record_msg){ .kind = RM_EMU_NONE });
+	if (!st.processes) {
+		if (rc->emu_not_tsan)
+			say(rc, (struct record_msg){ .kind = RM_EMU_NOT_TSAN, .s = { rc->cmd[0] } });
+		else
+			say(rc, (struct record_msg){ .kind = RM_EMU_NONE });
+		rc->emu_none = true;
+	}
 	else
 		say(rc, (struct record_msg){ .kind = RM_EMU_SAMPLES, .n = { st.samples, st.processes } });
 }

@@ -13,6 +13,7 @@
 #include "report/columns.h"
 #include "report/diff.h"
 #include "report/report_int.h"
+#include "report/verdict.h"
 #include "util/util.h"
 
 static struct diff_entry *entry(struct report_diff *d, const char *name)
@@ -22,6 +23,7 @@ static struct diff_entry *entry(struct report_diff *d, const char *name)
 			return &d->e[i];
 	xgrow((void **)&d->e, &d->alloc, d->nr + 1, sizeof(*d->e));
 	memset(&d->e[d->nr], 0, sizeof(d->e[d->nr]));
+	d->e[d->nr].verdict_before = d->e[d->nr].verdict_after = -1;
 	scnprintf(d->e[d->nr].name, sizeof(d->e[d->nr].name), "%s", name);
 	return &d->e[d->nr++];
 }
@@ -36,12 +38,84 @@ static void add_side(struct report_diff *d, const struct report *r, bool after)
 		report__line_name(r, r->lines[i], name, sizeof(name));
 		e = entry(d, name);
 		c2c_stats__add(after ? &e->after : &e->before, &c2c_line__counts(r->lines[i])->stats);
+		c2c_stats__add(after ? &d->total.after : &d->total.before, &c2c_line__counts(r->lines[i])->stats);
+		/* the name's verdict: its first line's, the view's most contended */
+		if ((after ? e->verdict_after : e->verdict_before) < 0) {
+			struct line_verdict v;
+
+			report__verdict(r, r->lines[i], &v);
+			*(after ? &e->verdict_after : &e->verdict_before) = (int)v.kind;
+			line_verdict__exit(&v);
+		}
 		report__trim(r, NULL);
 		if (after)
 			e->in_after = true;
 		else
 			e->in_before = true;
 	}
+}
+
+/* The accesses r's memory samples stand for: their periods summed (an
+ * emulated recording samples HITMs and other accesses at two rates, so
+ * samples alone do not compare); its samples when no event has a data
+ * source (page faults). */
+static double accesses(const struct report *r)
+{
+	double acc = 0;
+
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (r->events[i].has_data_src)
+			acc += (double)r->events[i].period_sum;
+	return acc > 0 ? acc : (double)r->nr_samples;
+}
+
+static double rate(uint64_t v, double acc)
+{
+	return acc > 0 ? (double)v * 1e6 / acc : 0;
+}
+
+static void entry_rates(const struct report_diff *d, struct diff_entry *e)
+{
+	e->rate_before = rate(c2c_stats__metric(&e->before, d->mode), d->acc_before);
+	e->rate_after = rate(c2c_stats__metric(&e->after, d->mode), d->acc_after);
+}
+
+static const char *const status_words[] = {
+	[DIFF_SAME] = "same", [DIFF_BETTER] = "better", [DIFF_WORSE] = "worse", [DIFF_GONE] = "gone",
+	[DIFF_NEW] = "new", [DIFF_VERDICT] = "verdict changed",
+};
+
+const char *diff_status__word(enum diff_status s)
+{
+	return s < ARRAY_SIZE(status_words) ? status_words[s] : "?";
+}
+
+/* Within this of the rate before, a change is noise (the emulation's runs
+ * differ by about as much). */
+#define DIFF_SAME_PCT 10.0
+
+bool diff_entry__change(const struct diff_entry *e, double *pct)
+{
+	if (!e->in_before || !e->in_after || !(e->rate_before > 0))
+		return false;
+	*pct = 100.0 * (e->rate_after - e->rate_before) / e->rate_before;
+	return true;
+}
+
+enum diff_status diff_entry__status(const struct diff_entry *e)
+{
+	double pct;
+
+	if (e->in_before && (!e->in_after || (!(e->rate_after > 0) && e->rate_before > 0)))
+		return DIFF_GONE;
+	if (!e->in_before)
+		return DIFF_NEW;
+	if (e->verdict_before >= 0 && e->verdict_after >= 0 && e->verdict_before != e->verdict_after &&
+	    (verdict__is_finding(e->verdict_before) || verdict__is_finding(e->verdict_after)))
+		return DIFF_VERDICT;
+	if (!diff_entry__change(e, &pct) || (pct < DIFF_SAME_PCT && pct > -DIFF_SAME_PCT))
+		return DIFF_SAME;
+	return pct < 0 ? DIFF_BETTER : DIFF_WORSE;
 }
 
 static int entry_cmp(const void *pa, const void *pb, void *arg)
@@ -129,7 +203,7 @@ static void diff_why(struct report_diff *d)
 			  sw_b ? "software events (page faults: first touches, no HITM)" : "memory events (HITM)",
 			  "after", sw_a ? "software events (page faults: first touches, no HITM)" :
 			  "memory events (HITM)");
-	else if (d->nr && !both)
+	else if (d->nr_before && d->nr_after && !both)
 		scnprintf(d->why, sizeof(d->why), "no line of one recording has a name in the other: lines are "
 			  "matched by data symbol, heap site, or object and function; different programs, or "
 			  "objects without symbols at other addresses, do not match");
@@ -141,10 +215,28 @@ void report_diff__build(const struct report *before, const struct report *after,
 	d->mode = before->mode;
 	d->before = before;
 	d->after = after;
+	d->total.verdict_before = d->total.verdict_after = -1;
+	scnprintf(d->total.name, sizeof(d->total.name), "(all lines)");
 	add_side(d, before, false);
 	add_side(d, after, true);
 	match_renamed(d);
+	for (size_t i = 0; i < d->nr; i++) {
+		d->nr_before += d->e[i].in_before;
+		d->nr_after += d->e[i].in_after;
+	}
+	d->total.in_before = d->nr_before > 0;
+	d->total.in_after = d->nr_after > 0;
+	d->acc_before = accesses(before);
+	d->acc_after = accesses(after);
+	for (size_t i = 0; i < d->nr; i++)
+		entry_rates(d, &d->e[i]);
+	entry_rates(d, &d->total);
 	diff_why(d);
+	for (size_t i = 0; i < d->nr; i++) {
+		d->findings_before += d->e[i].verdict_before >= 0 && verdict__is_finding(d->e[i].verdict_before);
+		d->findings_after += d->e[i].verdict_after >= 0 && verdict__is_finding(d->e[i].verdict_after);
+	}
+	d->all_gone = !d->why[0] && d->findings_before && !d->findings_after;
 	qsort_r(d->e, d->nr, sizeof(*d->e), entry_cmp, &d->mode);
 }
 

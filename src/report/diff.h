@@ -13,7 +13,17 @@ struct diff_entry {
 	char name[192];
 	bool in_before, in_after;   /* listed in that recording's view */
 	struct c2c_stats before, after; /* summed over the lines of the name */
+	int verdict_before, verdict_after; /* enum verdict_kind of the name's top line, -1 none */
+	double rate_before, rate_after; /* the mode's metric per million accesses */
 };
+
+/* What a name's line did between the recordings. */
+enum diff_status { DIFF_SAME, DIFF_BETTER, DIFF_WORSE, DIFF_GONE, DIFF_NEW, DIFF_VERDICT };
+const char *diff_status__word(enum diff_status s);
+enum diff_status diff_entry__status(const struct diff_entry *e);
+/* The change of e's rate in percent; false when there is none to give
+ * (gone, new, or nothing before). */
+bool diff_entry__change(const struct diff_entry *e, double *pct);
 
 struct report_diff {
 	const struct report *before, *after;
@@ -21,6 +31,14 @@ struct report_diff {
 	struct diff_entry *e;       /* by the mode's metric before, then after */
 	size_t nr, alloc;
 	size_t renamed;             /* entries matched by "via FUNCTION" across objects renamed */
+	/* rates compare runs of different lengths: the accesses each
+	 * recording's memory samples stand for (their periods summed; the
+	 * samples when the events carry no data source) */
+	double acc_before, acc_after;
+	struct diff_entry total;    /* every line of each view, summed ("all lines") */
+	size_t nr_before, nr_after; /* names listed in each */
+	size_t findings_before, findings_after; /* names whose verdict is a finding (sharing) */
+	bool all_gone;              /* findings before, none after: the fix worked */
 	/* why lines may not match, in words, or "": the recordings' events
 	 * differ (memory events against page faults), or no name is common */
 	char why[512];

@@ -497,9 +497,13 @@ static void line_detail(FILE *fp, const struct report *r, size_t i, const struct
 		fputs("</p>\n", fp);
 	}
 	report__gain(r, l, &g);
-	if (g.known)
-		fprintf(fp, "<p><b>Gain</b>: up to %" PRIu64 " cycles (%.2f%% of the sampled load latency)</p>\n",
-			g.cycles, 100 * g.share);
+	if (g.known) {
+		char cyc[32];
+
+		si_scnprint(cyc, sizeof(cyc), g.cycles);
+		fprintf(fp, "<p><b>Gain</b>: up to %s cycles (%.2f%% of the sampled load latency)</p>\n", cyc,
+			100 * g.share);
+	}
 	line_verdict__exit(&v);
 	nr = report__layout(r, l, &e);
 	if (nr) {
@@ -565,11 +569,57 @@ int report__write_html(struct report *r, const char *path, char *err, size_t err
 	return close_out(fp, path, err, errsize);
 }
 
+static void diff_html_cell(FILE *fp, bool in, double v, const char *fmt_v)
+{
+	if (!in) {
+		fputs("<td data-v=\"-1\">&mdash;</td>", fp);
+		return;
+	}
+	fprintf(fp, "<td data-v=\"%.3f\">", v);
+	fprintf(fp, fmt_v, v);
+	fputs("</td>", fp);
+}
+
+static void diff_html_row(const struct report_diff *d, const struct diff_entry *x, double max_rate, FILE *fp)
+{
+	double pct, scale = max_rate > 0 ? 300.0 / max_rate : 0;
+	bool total = x == &d->total;
+
+	fputs(total ? "<tr class=\"total\"><td class=\"t\"><b>" : "<tr><td class=\"t\">", fp);
+	esc(fp, x->name);
+	fputs(total ? "</b></td>" : "</td>", fp);
+	diff_html_cell(fp, x->in_before, (double)c2c_stats__metric(&x->before, d->mode), "%.0f");
+	diff_html_cell(fp, x->in_after, (double)c2c_stats__metric(&x->after, d->mode), "%.0f");
+	diff_html_cell(fp, x->in_before, x->rate_before, "%.1f");
+	diff_html_cell(fp, x->in_after, x->rate_after, "%.1f");
+	if (diff_entry__change(x, &pct))
+		fprintf(fp, "<td data-v=\"%.2f\">%+.1f%%</td>", pct, pct);
+	else
+		fputs("<td data-v=\"0\">&mdash;</td>", fp);
+	fputs("<td class=\"t\">", fp);
+	esc(fp, diff_status__word(diff_entry__status(x)));
+	fputs("</td><td class=\"t\">", fp);
+	if (x->verdict_before >= 0)
+		esc(fp, verdict__word(x->verdict_before));
+	if (x->verdict_after >= 0 && x->verdict_after != x->verdict_before) {
+		fputs(x->verdict_before >= 0 ? " &rarr; " : "", fp);
+		esc(fp, verdict__word(x->verdict_after));
+	}
+	fputs("</td>", fp);
+	if (total)
+		scale = 0;
+	fprintf(fp, "<td class=\"t\"><svg width=\"300\" height=\"22\" xmlns=\"http://www.w3.org/2000/svg\"><rect "
+		"class=\"before\" x=\"0\" y=\"1\" width=\"%.1f\" height=\"9\" fill=\"#888\"/><rect class=\"after\" "
+		"x=\"0\" y=\"12\" width=\"%.1f\" height=\"9\" fill=\"%s\"/></svg></td></tr>\n",
+		x->in_before ? scale * x->rate_before : 0, x->in_after ? scale * x->rate_after : 0,
+		x->rate_after < x->rate_before ? "#2e7d32" : "#c62828");
+}
+
 /* diff --html: before and after per line name, as bars. */
 int report_diff__write_html(const struct report_diff *d, const char *path, char *err, size_t errsize)
 {
 	FILE *fp = open_out(path, err, errsize);
-	uint64_t max = 1;
+	double max_rate = 0;
 
 	if (!fp)
 		return -1;
@@ -584,30 +634,26 @@ int report_diff__write_html(const struct report_diff *d, const char *path, char 
 		esc(fp, d->why);
 		fputs("</p>\n", fp);
 	}
-	for (size_t i = 0; i < d->nr; i++) {
-		uint64_t b = c2c_stats__metric(&d->e[i].before, d->mode), a = c2c_stats__metric(&d->e[i].after, d->mode);
-
-		max = b > max ? b : a > max ? a : max;
+	if (d->all_gone) {
+		fprintf(fp, "<p class=\"good\">%s %zu line%s with sharing before %s gone: none after (%s %.1f &rarr; "
+			"%.1f per million accesses).</p>\n", d->findings_before == 1 ? "The" : "All", d->findings_before,
+			d->findings_before == 1 ? "" : "s",
+			d->findings_before == 1 ? "is" : "are", c2c_display__name(d->mode), d->total.rate_before,
+			d->total.rate_after);
 	}
+	for (size_t i = 0; i < d->nr; i++)
+		max_rate = d->e[i].rate_before > max_rate ? d->e[i].rate_before :
+			   d->e[i].rate_after > max_rate ? d->e[i].rate_after : max_rate;
 	fputs("<input id=\"q\" type=\"search\" placeholder=\"search the lines\">\n<table id=\"lines\"><thead><tr>"
-	      "<th class=\"t\">Line</th><th>Before</th><th>After</th><th>Change</th><th class=\"t\">Picture</th>"
+	      "<th class=\"t\">Line</th><th>Before</th><th>After</th><th>Before /Macc</th><th>After /Macc</th>"
+	      "<th>Change</th><th class=\"t\">Status</th><th class=\"t\">Verdict</th><th class=\"t\">Picture</th>"
 	      "</tr></thead><tbody>\n", fp);
-	for (size_t i = 0; i < d->nr; i++) {
-		const struct diff_entry *x = &d->e[i];
-		uint64_t b = c2c_stats__metric(&x->before, d->mode), a = c2c_stats__metric(&x->after, d->mode);
-		double change = b ? 100.0 * ((double)a - (double)b) / (double)b : a ? 100.0 : 0;
-
-		fputs("<tr><td class=\"t\">", fp);
-		esc(fp, x->name);
-		fprintf(fp, "</td><td data-v=\"%" PRIu64 "\">%s%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%s%" PRIu64
-			"</td><td data-v=\"%.2f\">%+.1f%%</td><td class=\"t\"><svg width=\"300\" height=\"22\" "
-			"xmlns=\"http://www.w3.org/2000/svg\"><rect class=\"before\" x=\"0\" y=\"1\" width=\"%.1f\" "
-			"height=\"9\" fill=\"#888\"/><rect class=\"after\" x=\"0\" y=\"12\" width=\"%.1f\" height=\"9\" "
-			"fill=\"%s\"/></svg></td></tr>\n", b, x->in_before ? "" : "(", b, a, x->in_after ? "" : "(", a,
-			change, change, 300.0 * b / max, 300.0 * a / max, a < b ? "#2e7d32" : "#c62828");
-	}
-	fputs("</tbody></table>\n<p>Grey: before; green or red: after (less or more). A value in ( is of a line "
-	      "that recording does not list.</p>\n", fp);
+	for (size_t i = 0; i <= d->nr && d->nr; i++)
+		diff_html_row(d, i < d->nr ? &d->e[i] : &d->total, max_rate, fp);
+	fputs("</tbody></table>\n<p>Counts are the display mode's; /Macc is per million accesses the recording's "
+	      "samples stand for, which compares runs of different lengths, and the change and the bars follow it. "
+	      "Grey: before; green or red: after (less or more); &mdash;: the recording does not list the line.</p>\n",
+	      fp);
 	tail(fp);
 	return close_out(fp, path, err, errsize);
 }

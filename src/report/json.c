@@ -467,6 +467,27 @@ static size_t jside(FILE *fp, const char *key, bool in, const struct c2c_stats *
 	return n + fprintf(fp, "}%s", sep);
 }
 
+/* A diff entry's members: its counts, rates per million accesses, their
+ * change in percent (null: gone, new or nothing before), status and the
+ * verdicts of its top line. */
+static size_t jdiff_entry(FILE *fp, const struct diff_entry *e)
+{
+	size_t n = jkey_str(fp, "name", e->name, ", ");
+	double pct;
+
+	n += jside(fp, "before", e->in_before, &e->before, ", ");
+	n += jside(fp, "after", e->in_after, &e->after, ", ");
+	n += fprintf(fp, "\"rate_before\": %.3f, \"rate_after\": %.3f, ", e->rate_before, e->rate_after);
+	if (diff_entry__change(e, &pct))
+		n += fprintf(fp, "\"change\": %.1f, ", pct);
+	else
+		n += fprintf(fp, "\"change\": null, ");
+	n += jkey_str(fp, "status", diff_status__word(diff_entry__status(e)), ", ");
+	n += jkey_str(fp, "verdict_before", e->verdict_before >= 0 ? verdict__word(e->verdict_before) : NULL, ", ");
+	n += jkey_str(fp, "verdict_after", e->verdict_after >= 0 ? verdict__word(e->verdict_after) : NULL, "");
+	return n;
+}
+
 size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp)
 {
 	size_t n = fprintf(fp, "{\n  \"version\": %d,\n  \"generator\": \"c2cscan %s\",\n", JSON_VERSION,
@@ -478,14 +499,14 @@ size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp)
 	n += jkey_str(fp, "display", c2c_display__name(d->mode), ",\n  ");
 	n += jkey_str(fp, "warning", d->why[0] ? d->why : NULL, ",\n  ");
 	n += fprintf(fp, "\"renamed\": %zu,\n", d->renamed);
-	n += fprintf(fp, "  \"lines\": [");
+	n += fprintf(fp, "  \"accesses\": {\"before\": %.0f, \"after\": %.0f},\n", d->acc_before, d->acc_after);
+	n += fprintf(fp, "  \"all_gone\": %s,\n", d->all_gone ? "true" : "false");
+	n += fprintf(fp, "  \"totals\": {");
+	n += jdiff_entry(fp, &d->total);
+	n += fprintf(fp, "},\n  \"lines\": [");
 	for (size_t i = 0; i < d->nr; i++) {
-		const struct diff_entry *e = &d->e[i];
-
 		n += fprintf(fp, "%s\n    {", i ? "," : "");
-		n += jkey_str(fp, "name", e->name, ", ");
-		n += jside(fp, "before", e->in_before, &e->before, ", ");
-		n += jside(fp, "after", e->in_after, &e->after, "");
+		n += jdiff_entry(fp, &d->e[i]);
 		n += fprintf(fp, "}");
 	}
 	return n + fprintf(fp, "\n  ]\n}\n");

@@ -442,10 +442,20 @@ size_t report__line_name(const struct report *r, const struct c2c_line *l, char 
 		return scnprintf(buf, size, "%s (heap)", func);
 	}
 	if (row) {
+		const char *fn;
+
 		report__row_names(r, l, row, &nm);
-		if (nm.code_ok && nm.code.func)
-			return scnprintf(buf, size, "%s via %s", object_base_name(line_object(l)),
-					 nm.code.inl_func ? nm.code.inl_func : nm.code.func);
+		fn = nm.code_ok ? nm.code.inl_func ? nm.code.inl_func : nm.code.func : NULL;
+		/* a stack or thread-local variable, or a type the code reaches
+		 * it through: what it holds, which "[stack]" does not say (a
+		 * queue padded onto two lines stays one name) */
+		if (fn && nm.data_ok && nm.data.var_led && nm.data.member[0])
+			return scnprintf(buf, size, "%.*s in %s", (int)strcspn(nm.data.member, ".["), nm.data.member,
+					 fn);
+		if (fn && nm.data_ok && nm.data.type_source >= TYPE_TRACKED && nm.data.type[0])
+			return scnprintf(buf, size, "%s via %s", nm.data.type, fn);
+		if (fn)
+			return scnprintf(buf, size, "%s via %s", object_base_name(line_object(l)), fn);
 	}
 	/* a file's bytes without a symbol (a stripped binary): where in the
 	 * file, which a renamed copy of it keeps */

@@ -92,6 +92,8 @@ static int pass1(struct report *r)
 			t = event_time(r, &ev, &last);
 			if (ev.kind == PD_MMAP)
 				names__note_mmap(r->names, &ev.u.mmap);
+			if (ev.kind == PD_EXIT)
+				u64map__put(&r->thread_end, ev.u.fork.tid, t);
 			/* a new process (not a thread): it inherits its parent's heap */
 			if (ev.kind == PD_FORK && ev.u.fork.pid != ev.u.fork.ppid && r->nr_forks < HEAP_MAX_FORKS) {
 				xgrow((void **)&r->forks, &r->alloc_forks, r->nr_forks + 1, sizeof(*r->forks));
@@ -711,6 +713,7 @@ void report__delete(struct report *r)
 	pd_alloc__exit(&r->alloc);
 	c2c__delete(r->c2c);
 	maps__delete(r->maps);
+	u64map__exit(&r->thread_end);
 	pd_reader__delete(r->reader);
 	for (size_t i = 0; i < r->nr_events; i++)
 		free(r->events[i].name);

@@ -8,6 +8,7 @@
 
 #include "perfdata/alloc.h"
 #include "report/report.h"
+#include "util/htab.h"
 
 struct report {
 	struct report_opts opts;
@@ -66,6 +67,8 @@ struct report {
 	double total_cycles;        /* all sampled load latency * mean_period */
 	const struct c2c_line **by_gain; /* --sort gain: the view, re-ordered (owned) */
 	struct report_co *co;       /* -c: the detailed lines regrouped (coalesce.c), or NULL */
+	struct u64map thread_end;   /* tid -> the time of its EXIT (pass 1): the verdict's reads
+				   * after a join */
 };
 
 void report__gain_setup(struct report *r);

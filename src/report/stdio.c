@@ -543,9 +543,13 @@ static size_t fprintf_verdict(const struct report *r, const struct c2c_line *l, 
 
 		n += fprintf_wrapped(fp, "      advice:  ", "               ", v.advice);
 		report__gain(r, l, &g);
-		if (g.known)
-			n += fprintf(fp, "      gain:    up to %" PRIu64 " cycles (%.2f%% of the sampled load latency)\n",
-				     g.cycles, 100.0 * g.share);
+		if (g.known) {
+			char cyc[32];
+
+			si_scnprint(cyc, sizeof(cyc), g.cycles);
+			n += fprintf(fp, "      gain:    up to %s cycles (%.2f%% of the sampled load latency)\n", cyc,
+				     100.0 * g.share);
+		}
 	}
 	line_verdict__exit(&v);
 	return n;
@@ -852,6 +856,43 @@ static void diff_side(bool in, const struct c2c_stats *st, enum c2c_display mode
 		scnprintf(buf, size, "-");
 }
 
+static void diff_rate(bool in, double rate, char *buf, size_t size)
+{
+	if (in)
+		scnprintf(buf, size, "%.1f", rate);
+	else
+		scnprintf(buf, size, "-");
+}
+
+/* "false sharing", "false sharing -> no sharing", "" */
+static void diff_verdicts(const struct diff_entry *e, char *buf, size_t size)
+{
+	if (e->verdict_before >= 0 && e->verdict_after >= 0 && e->verdict_before != e->verdict_after)
+		scnprintf(buf, size, "%s -> %s", verdict__word(e->verdict_before), verdict__word(e->verdict_after));
+	else if (e->verdict_before >= 0 || e->verdict_after >= 0)
+		scnprintf(buf, size, "%s", verdict__word(e->verdict_before >= 0 ? e->verdict_before : e->verdict_after));
+	else
+		buf[0] = '\0';
+}
+
+static size_t diff_row(const struct report_diff *d, const struct diff_entry *e, FILE *fp)
+{
+	char sb[24], sa[24], rb[24], ra[24], ch[32], v[96];
+	double pct;
+
+	diff_side(e->in_before, &e->before, d->mode, sb, sizeof(sb));
+	diff_side(e->in_after, &e->after, d->mode, sa, sizeof(sa));
+	diff_rate(e->in_before, e->rate_before, rb, sizeof(rb));
+	diff_rate(e->in_after, e->rate_after, ra, sizeof(ra));
+	if (diff_entry__change(e, &pct))
+		scnprintf(ch, sizeof(ch), "%+.0f%%", pct);
+	else
+		scnprintf(ch, sizeof(ch), "-");
+	diff_verdicts(e, v, sizeof(v));
+	return fprintf(fp, "%-56s %9s %9s %9s %9s %7s  %-15s %s\n", e->name, sb, sa, rb, ra, ch,
+		       diff_status__word(diff_entry__status(e)), v);
+}
+
 size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp)
 {
 	const char *what = c2c_display__name(d->mode);
@@ -859,34 +900,28 @@ size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp)
 
 	n += fprintf(fp, "# before: %s\n# after:  %s\n", pd_reader__path(d->before->reader),
 		     pd_reader__path(d->after->reader));
-	n += fprintf(fp, "# lines matched by what they hold (data symbol, heap site, object and function), -d %s\n",
-		     what);
+	n += fprintf(fp, "# lines matched by what they hold (data symbol, heap site, variable or type and function), "
+		     "-d %s\n", what);
+	n += fprintf(fp, "# %s: the mode's count; /Macc: per million accesses the samples stand for (before %.3g, "
+		     "after %.3g), which compares runs of different lengths; change and status by /Macc\n", what,
+		     d->acc_before, d->acc_after);
 	if (d->renamed)
 		n += fprintf(fp, "# %zu line%s matched across a renamed object by function or file offset (\"A -> B via f\")\n",
 			     d->renamed, d->renamed == 1 ? "" : "s");
 	if (d->why[0])
 		n += fprintf(fp, "# warning: %s\n", d->why);
-	n += fprintf(fp, "\n%-72s %10s %10s %8s %8s %8s %8s %8s\n", "Name", "before", "after", "change", "Loads<",
-		     "Loads>", "Stores<", "Stores>");
-	for (size_t i = 0; i < d->nr; i++) {
-		const struct diff_entry *e = &d->e[i];
-		uint64_t b = c2c_stats__metric(&e->before, d->mode), a = c2c_stats__metric(&e->after, d->mode);
-		char sb[24], sa[24], ch[16];
-
-		diff_side(e->in_before, &e->before, d->mode, sb, sizeof(sb));
-		diff_side(e->in_after, &e->after, d->mode, sa, sizeof(sa));
-		if (!e->in_before)
-			scnprintf(ch, sizeof(ch), "new");
-		else if (!e->in_after)
-			scnprintf(ch, sizeof(ch), "gone");
-		else if (b)
-			scnprintf(ch, sizeof(ch), "%+.0f%%", 100.0 * ((double)a - (double)b) / (double)b);
-		else
-			scnprintf(ch, sizeof(ch), a ? "+inf" : "0%%");
-		n += fprintf(fp, "%-72s %10s %10s %8s %8u %8u %8u %8u\n", e->name, sb, sa, ch, e->before.load,
-			     e->after.load, e->before.store, e->after.store);
-	}
+	if (d->all_gone)
+		n += fprintf(fp, "# %s %zu line%s with sharing before %s gone: none after (%s %.1f -> %.1f per million "
+			     "accesses)\n", d->findings_before == 1 ? "the" : "all", d->findings_before,
+			     d->findings_before == 1 ? "" : "s", d->findings_before == 1 ? "is" : "are", what,
+			     d->total.rate_before, d->total.rate_after);
+	n += fprintf(fp, "\n%-56s %9s %9s %9s %9s %7s  %-15s %s\n", "Name", "before", "after", "/Macc<", "/Macc>",
+		     "change", "status", "verdict");
+	for (size_t i = 0; i < d->nr; i++)
+		n += diff_row(d, &d->e[i], fp);
 	if (!d->nr)
 		n += fprintf(fp, "(no line has %s > 0 in either recording; try -d all)\n", what);
+	else
+		n += diff_row(d, &d->total, fp);
 	return n;
 }

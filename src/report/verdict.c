@@ -38,7 +38,7 @@
 static const char *const verdict_words[] = {
 	[VERDICT_NONE] = "no sharing", [VERDICT_FALSE] = "false sharing", [VERDICT_TRUE] = "true sharing",
 	[VERDICT_MIXED] = "mixed", [VERDICT_UNKNOWN] = "unknown", [VERDICT_QUIET] = "no contention sampled",
-	[VERDICT_SLIGHT] = "negligible contention",
+	[VERDICT_SLIGHT] = "negligible contention", [VERDICT_UNSAMPLED] = "writer not sampled",
 };
 
 bool verdict__is_finding(enum verdict_kind k)
@@ -51,7 +51,11 @@ const char *verdict__word(enum verdict_kind k)
 	return k < ARRAY_SIZE(verdict_words) ? verdict_words[k] : "?";
 }
 
-/* The unit offset falls in: [start, start + size) of the line, and its name. */
+/* The unit offset falls in: [start, start + size) of the line, and its name.
+ * A member or array element when the type is known (a variable's, or the
+ * instruction's for heap memory: an allocation holding an array of structs
+ * or scalars is elements, whatever its size), else the bytes: of the heap
+ * object under the row (each allocation its own), or of the line. */
 static void unit_of(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 		    struct verdict_unit *u)
 {
@@ -59,16 +63,20 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 	const struct data_loc *d = &nm.data;
 	struct heap_ref h;
 	bool heap;
+	char func[128], src[128];
+	const char *bracket;
 
 	u->start = row->offset;
 	u->size = 1;
 	heap = report__row_heap(r, l, row, &h);
 	report__row_names(r, l, row, &nm);
-	/* a member: of a variable, or (typed through the instruction) of an
-	 * object larger than a line, whose members are what threads share;
-	 * a smaller heap object is one unit */
+	if (heap) {
+		u->heap = true;
+		u->obj = h.obj;
+		u->obj_tid = h.obj->tid;
+	}
 	if (nm.data_ok && d->member[0] && d->member_size && d->member_off <= row->offset &&
-	    (!heap || (h.obj->size > r->line_size && d->type_source >= TYPE_TRACKED))) {
+	    (!heap || d->type_source >= TYPE_TRACKED)) {
 		u->start = row->offset - d->member_off;
 		u->size = d->member_size;
 		if (u->size > r->line_size - u->start)
@@ -76,18 +84,19 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 		/* the member, not the byte inside it */
 		nm.data.member_off = 0;
 		names__data_scnprintf(d, u->name, sizeof(u->name));
+		bracket = strchr(u->name, '[');
+		u->elem = bracket ? (uint32_t)(bracket - u->name) : 0;
 		return;
 	}
 	if (heap) {
-		char func[128], src[128];
-
 		report__heap_site(r, h.obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
-		/* the object's bytes inside this line */
-		u->start = h.obj->addr > l->addr ? (uint32_t)(h.obj->addr - l->addr) : 0;
-		u->size = (uint32_t)(h.obj->addr + h.obj->size - l->addr - u->start);
-		scnprintf(u->name, sizeof(u->name), "the %" PRIu64 " B object from %s", h.obj->size, func);
-		u->heap = true;
-		u->obj_tid = h.obj->tid;
+		/* untyped: its bytes (the row's first; an access of several
+		 * bytes starts there) */
+		if (h.offset)
+			scnprintf(u->name, sizeof(u->name), "byte %" PRIu64 " of the %" PRIu64 " B object from %s",
+				  h.offset, h.obj->size, func);
+		else
+			scnprintf(u->name, sizeof(u->name), "the %" PRIu64 " B object from %s", h.obj->size, func);
 		return;
 	}
 	scnprintf(u->name, sizeof(u->name), "offset %#x", row->offset);
@@ -96,7 +105,7 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 static struct verdict_unit *unit_find(struct line_verdict *v, const struct verdict_unit *u)
 {
 	for (size_t i = 0; i < v->nr_units; i++)
-		if (v->units[i].start == u->start && !strcmp(v->units[i].name, u->name))
+		if (v->units[i].start == u->start && v->units[i].obj == u->obj && !strcmp(v->units[i].name, u->name))
 			return &v->units[i];
 	xgrow((void **)&v->units, &v->alloc_units, v->nr_units + 1, sizeof(*v->units));
 	v->units[v->nr_units] = *u;
@@ -128,6 +137,20 @@ static size_t tid_list(const struct u32set *s, char *buf, size_t size)
 	return n;
 }
 
+/* Two objects that did not live at the same time (the later one allocated
+ * after the earlier was freed, at the same address or beside it) never
+ * shared the line. */
+static bool successive(const struct verdict_unit *a, const struct verdict_unit *b)
+{
+	uint64_t end_a, end_b;
+
+	if (!a->obj || !b->obj || a->obj->id == b->obj->id)
+		return false;
+	end_a = a->obj->freed_at ? a->obj->freed_at : UINT64_MAX;
+	end_b = b->obj->freed_at ? b->obj->freed_at : UINT64_MAX;
+	return end_a <= b->obj->time || end_b <= a->obj->time;
+}
+
 /* The written unit and the disjoint one with the most HITM between them. */
 static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb)
 {
@@ -147,7 +170,8 @@ static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb)
 			if (b == a)
 				continue;
 			unit_threads(&v->units[b], &tb);
-			if (tb.nr && !sets_meet(&ta, &tb) && (!found || w > best)) {
+			if (tb.nr && !sets_meet(&ta, &tb) && !successive(&v->units[a], &v->units[b]) &&
+			    (!found || w > best)) {
 				*pa = a;
 				*pb = b;
 				best = w;
@@ -160,11 +184,77 @@ static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb)
 	return found;
 }
 
+/* Where a heap unit's object was allocated: "slots.c:79", else its function. */
+static void unit_site(const struct report *r, const struct verdict_unit *u, char *buf, size_t size)
+{
+	char func[128], src[128];
+
+	report__heap_site(r, u->obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
+	scnprintf(buf, size, "%s", src[0] ? src : func);
+}
+
+/* Elements of one array: the same prefix before "[", in one object (or
+ * both in no heap object: a global or static array). */
+static bool same_array(const struct verdict_unit *a, const struct verdict_unit *b)
+{
+	return a->elem && a->elem == b->elem && !strncmp(a->name, b->name, a->elem) &&
+	       (a->obj ? b->obj && a->obj->id == b->obj->id : !b->obj);
+}
+
+static void advise_array(const struct report *r, struct line_verdict *v, const struct verdict_unit *ua,
+			 const struct verdict_unit *ub, const char *ta, const char *tb)
+{
+	uint32_t ls = r->line_size;
+	const char *close = strchr(ua->name + ua->elem, ']');
+	bool scalar = close && !close[1];
+	char site[160], how[320];
+	int n = (int)ua->elem;
+
+	if (scalar)
+		scnprintf(how, sizeof(how), "give each element its own line (an array of struct { %.*s v; } "
+			  "aligned to %u)", n, ua->name, ls);
+	else if (ua->obj)
+		scnprintf(how, sizeof(how), "pad %.*s to %u bytes (alignas(%u) on the type)", n, ua->name, ls, ls);
+	else
+		scnprintf(how, sizeof(how), "pad each element of %.*s to %u bytes (alignas(%u) on its type)", n,
+			  ua->name, ls, ls);
+	if (!ua->obj) {
+		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) are elements of one array "
+			  "and share a line: %s", ua->name, ta, ub->name, tb, how);
+		return;
+	}
+	unit_site(r, ua, site, sizeof(site));
+	scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) are elements of one array "
+		  "(the %" PRIu64 " B object from %s) and share a line: %s, and allocate the array %u-byte aligned "
+		  "(aligned_alloc(%u, size rounded up to %u))", ua->name, ta, ub->name, tb, ua->obj->size, site, how,
+		  ls, ls, ls);
+}
+
+/* Two objects that share a line: named whole, as allocated. */
+static void advise_objects(const struct report *r, struct line_verdict *v, const struct verdict_unit *ua,
+			   const struct verdict_unit *ub, const char *ta, const char *tb)
+{
+	uint32_t ls = r->line_size;
+	char fa[128], fb[128], src[128];
+
+	report__heap_site(r, ua->obj, SITE_UNKNOWN_ADDRESS, fa, sizeof(fa), src, sizeof(src));
+	report__heap_site(r, ub->obj, SITE_UNKNOWN_ADDRESS, fb, sizeof(fb), src, sizeof(src));
+	if (ua->obj->size == ub->obj->size && !strcmp(fa, fb))
+		scnprintf(v->advice, sizeof(v->advice), "two %" PRIu64 " B objects from %s, written by %s and %s, "
+			  "share a line: allocate them %u-byte aligned (aligned_alloc(%u, size)) or round the type up "
+			  "to %u bytes", ua->obj->size, fa, ta, tb, ls, ls, ls);
+	else
+		scnprintf(v->advice, sizeof(v->advice), "the %" PRIu64 " B object from %s (written by %s) and the %"
+			  PRIu64 " B object from %s (%s) share a line: allocate them %u-byte aligned (aligned_alloc(%u, "
+			  "size)) or round their types up to %u bytes", ua->obj->size, fa, ta, ub->obj->size, fb, tb, ls,
+			  ls, ls);
+}
+
 static void advise_false(const struct report *r, struct line_verdict *v, size_t a, size_t b)
 {
 	const struct verdict_unit *ua = &v->units[a], *ub = &v->units[b];
 	uint32_t ls = r->line_size, cost;
-	char ta[96], tb[96];
+	char ta[96], tb[96], sa[160];
 	const struct verdict_unit *later = ub->start > ua->start ? ub : ua;
 	struct u32set sb = { 0 };
 
@@ -173,18 +263,19 @@ static void advise_false(const struct report *r, struct line_verdict *v, size_t 
 	tid_list(ub->writers.nr ? &ub->writers : &sb, tb, sizeof(tb));
 	/* moving the later one to the next line costs the bytes up to it */
 	cost = later->start < ls ? ls - later->start : 0;
-	if (ua->heap && ub->heap && !strcmp(ua->name, ub->name)) {
-		/* "the 24 B object from f" -> "24 B objects from f" */
-		const char *from = strstr(ua->name, " object from ");
-
-		scnprintf(v->advice, sizeof(v->advice), "two %.*s objects from %s, written by %s and %s, share a line: "
-			  "allocate them %u-byte aligned (aligned_alloc(%u, size)) or round the type up to %u bytes",
-			  from ? (int)(from - ua->name - 4) : 0, ua->name + 4, from ? from + 13 : "?", ta, tb, ls, ls,
-			  ls);
-	} else if (ua->heap || ub->heap) {
-		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: allocate them "
-			  "%u-byte aligned (aligned_alloc(%u, size)) or round their types up to %u bytes", ua->name, ta,
-			  ub->name, tb, ls, ls, ls);
+	if (same_array(ua, ub)) {
+		advise_array(r, v, ua, ub, ta, tb);
+	} else if (ua->obj && ub->obj && ua->obj->id != ub->obj->id) {
+		advise_objects(r, v, ua, ub, ta, tb);
+	} else if (ua->obj || ub->obj) {
+		/* parts of one heap object: a member's alignment holds only
+		 * in an aligned allocation */
+		unit_site(r, ua->obj ? ua : ub, sa, sizeof(sa));
+		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: %s %s to %u "
+			  "(alignas(%u) on it) and allocate the object %u-byte aligned at %s (aligned_alloc(%u, size "
+			  "rounded up to %u)); costs %u bytes", ua->name, ta, ub->name, tb,
+			  strncmp(later->name, "byte ", 5) && strncmp(later->name, "the ", 4) ? "align" : "give",
+			  later->name, ls, ls, ls, sa, ls, ls, cost);
 	} else if (strncmp(later->name, "offset ", 7)) {
 		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: align %s to %u "
 			  "(alignas(%u)) or move it to its own line; costs %u bytes", ua->name, ta, ub->name, tb,
@@ -247,12 +338,64 @@ static struct unit_tid *unit_tid(struct u64map *m, struct unit_tid **v, size_t *
 	return &(*v)[i];
 }
 
+/* The last end of u's writers; false when one has not ended (no EXIT). */
+static bool writers_end(const struct report *r, const struct verdict_unit *u, uint64_t *end)
+{
+	*end = 0;
+	for (uint32_t i = 0; i < u->writers.nr; i++) {
+		uint64_t t;
+
+		if (!u64map__get(&r->thread_end, u32set__data(&u->writers)[i], &t))
+			return false;
+		if (t > *end)
+			*end = t;
+	}
+	return u->writers.nr > 0;
+}
+
+/* A thread that only read unit u after all its writers ended (main
+ * reading the results after the joins) shares nothing with them: it leaves
+ * u's readers. Each of its rows there must be its alone and start later. */
+static bool drop_late_readers(const struct report *r, const struct c2c_line *l, const size_t *row_unit, size_t ui,
+			      struct verdict_unit *u)
+{
+	struct u32set keep = { 0 };
+	uint64_t end;
+	bool dropped = false;
+
+	if (!u->readers.nr || !writers_end(r, u, &end))
+		return false;
+	for (uint32_t k = 0; k < u->readers.nr; k++) {
+		uint32_t tid = u32set__data(&u->readers)[k];
+		bool late = !u32set__has(&u->writers, tid);
+
+		for (size_t i = 0; late && i < l->nr_rows; i++) {
+			const struct c2c_row *row = &c2c_line__rows(l)[i];
+
+			if (row_unit[i] == ui && u32set__has(&row->tids, tid) &&
+			    (row->tids.nr > 1 || row->first_time <= end))
+				late = false;
+		}
+		if (late)
+			dropped = true;
+		else
+			u32set__add(&keep, tid);
+	}
+	if (!dropped) {
+		u32set__exit(&keep);
+		return false;
+	}
+	u32set__exit(&u->readers);
+	u->readers = keep;
+	return true;
+}
+
 int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
 {
 	size_t *row_unit;
 	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
 	uint64_t best_true_w = 0, rec_all;
-	bool is_false;
+	bool is_false, handover = false;
 
 	memset(v, 0, sizeof(*v));
 	/* what the line's totals decide needs no units */
@@ -262,12 +405,27 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		return 0;
 	}
 	if (c2c_line__counts(l)->tids.nr <= 1) {
+		if (contended(&c2c_line__counts(l)->stats)) {
+			v->kind = VERDICT_UNSAMPLED;
+			uint64_t n = contended(&c2c_line__counts(l)->stats);
+
+			scnprintf(v->why, sizeof(v->why), "one thread sampled; its %" PRIu64 " contended access%s took "
+				  "the line from a writer that was not sampled (another thread, process or the kernel)",
+				  n, n == 1 ? "" : "es");
+			return 0;
+		}
 		scnprintf(v->why, sizeof(v->why), "one thread touches this line");
 		return 0;
 	}
 	if (!c2c_line__counts(l)->stats.store) {
-		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled%s", c2c_line__counts(l)->tids.nr,
-			  c2c_line__counts(l)->stats.tot_hitm ? " (HITM: written by code not sampled)" : "");
+		if (c2c_line__counts(l)->stats.tot_hitm) {
+			v->kind = VERDICT_UNSAMPLED;
+			scnprintf(v->why, sizeof(v->why), "%u threads read it, no store sampled: its %u HITM loads took "
+				  "the line from a writer that was not sampled", c2c_line__counts(l)->tids.nr,
+				  c2c_line__counts(l)->stats.tot_hitm);
+			return 0;
+		}
+		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled", c2c_line__counts(l)->tids.nr);
 		return 0;
 	}
 	row_unit = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*row_unit));
@@ -312,8 +470,10 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 				const struct unit_tid *x = unit_tid(&m, &ut, &nr_ut, &alloc_ut, row_unit[i], tid);
 
 				if (row->tids.nr == 1 && !x->shared &&
-				    x->mine * MINOR_SHARE < (uint64_t)u->loads + u->stores)
+				    x->mine * MINOR_SHARE < (uint64_t)u->loads + u->stores) {
+					handover = true;
 					continue;
+				}
 				if (row->stats.store)
 					u32set__add(&u->writers, tid);
 				if (row->stats.load)
@@ -323,6 +483,8 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		u64map__exit(&m);
 		free(ut);
 	}
+	for (size_t i = 0; i < v->nr_units; i++)
+		handover |= drop_late_readers(r, l, row_unit, i, &v->units[i]);
 	free(row_unit);
 	for (size_t i = 0; i < v->nr_units; i++) {
 		struct u32set all = { 0 };
@@ -349,8 +511,21 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		scnprintf(v->why, sizeof(v->why), "some bytes are shared by their threads, others only share the line");
 		break;
 	default:
-		scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only",
-			  c2c_line__counts(l)->tids.nr);
+		if (!contended(&c2c_line__counts(l)->stats)) {
+			scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only",
+				  c2c_line__counts(l)->tids.nr);
+		} else if (handover) {
+			v->kind = VERDICT_SLIGHT;
+			scnprintf(v->why, sizeof(v->why), "%" PRIu64 " contended access%s of threads that touch the "
+				  "data once or after its writers ended (a read after a join): a handover, not sharing",
+				  contended(&c2c_line__counts(l)->stats), contended(&c2c_line__counts(l)->stats) == 1 ?
+				  "" : "es");
+		} else {
+			v->kind = VERDICT_UNSAMPLED;
+			scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only: "
+				  "the %" PRIu64 " contended accesses come from a writer that was not sampled",
+				  c2c_line__counts(l)->tids.nr, contended(&c2c_line__counts(l)->stats));
+		}
 		break;
 	}
 	if (verdict__is_finding(v->kind) && !contended(&c2c_line__counts(l)->stats)) {
@@ -502,8 +677,9 @@ size_t report__fail_lines(const struct report *r, unsigned int kinds, double min
 		report__verdict(r, l, &v);
 		if (v.kind < 32 && (kinds & (1u << v.kind))) {
 			report__line_name(r, l, name, sizeof(name));
-			fprintf(fp, "c2cscan report: --fail-on: line %zu %#" PRIx64 " %s: %s, %.1f%% of %s\n", i, l->addr,
-				name, verdict__word(v.kind), share, c2c_display__name(r->mode));
+			fprintf(fp, "c2cscan report: --fail-on: line %zu %#" PRIx64 " %s: %s, %.1f%% of %s: %s\n", i,
+				l->addr, name, verdict__word(v.kind), share, c2c_display__name(r->mode),
+				v.advice[0] ? v.advice : v.why);
 			hits++;
 		}
 		line_verdict__exit(&v);

@@ -12,6 +12,7 @@
  * browser. Units: members (DWARF), heap objects, else byte offsets. */
 enum verdict_kind {
 	VERDICT_NONE, VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED, VERDICT_UNKNOWN, VERDICT_QUIET, VERDICT_SLIGHT,
+	VERDICT_UNSAMPLED,
 };
 /* A verdict that is a finding (false, true sharing or mixed): what the
  * renderers stress. VERDICT_QUIET: threads share the line but no HITM was
@@ -19,6 +20,11 @@ enum verdict_kind {
  * was, under VERDICT_SLIGHT_SHARE of the recording's (an emulated
  * recording sees every HITM: a result read once at the end is one). */
 #define VERDICT_SLIGHT_SHARE 0.0001
+/* VERDICT_UNSAMPLED: HITM on a line whose sampled threads do not explain
+ * it (one thread, or no store sampled): the writer is code that was not
+ * sampled (another process, the kernel, a store the sampling missed).
+ * "No sharing" never comes with contention: a line with HITM gets this, a
+ * handover (readers after their writers ended) VERDICT_SLIGHT. */
 bool verdict__is_finding(enum verdict_kind k);
 /* report --fail-on: the lines of the view whose verdict is in kinds (a bit
  * per enum verdict_kind) and whose share of the mode's metric is at least
@@ -27,9 +33,12 @@ size_t report__fail_lines(const struct report *r, unsigned int kinds, double min
 
 struct verdict_unit {
 	uint32_t start, size;       /* bytes of the line */
-	char name[160];             /* "counters.produced", "offset 0x8", "the 24 B object from f (tid 3)" */
-	bool heap;                  /* a heap object (record --alloc), allocated by obj_tid */
+	char name[160];             /* "counters.produced", "struct slot[1].hits", "offset 0x8",
+				     * "the 24 B object from f", "byte 8 of the 24 B object from f" */
+	bool heap;                  /* in a heap object (record --alloc), allocated by obj_tid */
 	uint32_t obj_tid;
+	const struct heap_obj *obj; /* that object (an instance: an address reused is another) */
+	uint32_t elem;              /* the name's first "[": an array element ("struct slot"), else 0 */
 	uint32_t loads, stores, hitm; /* hitm: HITM and peer loads */
 	struct u32set writers, readers;
 };

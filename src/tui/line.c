@@ -125,25 +125,6 @@ static const char *strip_char(const struct byte_use *u, enum tui_style *st)
  * of threads: the signature of false sharing. */
 #define ADVICE_LINES 3
 
-/* A count of cycles as people read it on a screen: "475", "12.3 k",
- * "1.22 G" (three digits; stdio and JSON keep the exact number). */
-static void cycles_scnprintf(uint64_t v, char *buf, size_t size)
-{
-	static const char unit[] = "kMGTPE";
-	double x = (double)v;
-	int u = -1;
-
-	if (v < 10000) {
-		snprintf(buf, size, "%" PRIu64, v);
-		return;
-	}
-	while (x >= 999.5 && u < 5) {
-		x /= 1000;
-		u++;
-	}
-	snprintf(buf, size, x < 9.995 ? "%.2f %c" : x < 99.95 ? "%.1f %c" : "%.0f %c", x, unit[u]);
-}
-
 /* The verdict (report__verdict, as --stdio and --json say it), and its
  * advice on the next rows, each wrapped. */
 static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, int cols)
@@ -165,7 +146,7 @@ static void draw_verdict(const struct tui *t, const struct c2c_line *l, int *y, 
 		if (g.known && n < sizeof(buf)) {
 			char cyc[32];
 
-			cycles_scnprintf(g.cycles, cyc, sizeof(cyc));
+			si_scnprint(cyc, sizeof(cyc), g.cycles);
 			snprintf(buf + n, sizeof(buf) - n, "; gain up to %s cycles (%.2f%%)", cyc, 100.0 * g.share);
 		}
 		/* the advice is the fix: it wraps rather than lose its end */

@@ -162,6 +162,11 @@ size_t timeline__map(struct timeline *t, uint64_t s, uint64_t e, uint64_t time, 
 	size_t before = t->nr_ents;
 	uint32_t left, mid, right, x, rest = 0;
 
+	/* an empty or wrapped range maps nothing (the interval tree's
+	 * partition by centre assumes start < end) */
+	if (e <= s)
+		return 0;
+
 	treap__split(t, t->root, s, &left, &mid);
 	treap__split(t, mid, e, &mid, &right);
 

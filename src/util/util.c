@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -416,4 +417,19 @@ size_t text_row(const char *s, size_t room)
 	while (len && s[len] != ' ')
 		len--;
 	return len ? len : room;
+}
+
+size_t si_scnprint(char *buf, size_t size, uint64_t v)
+{
+	static const char unit[] = "kMGTPE";
+	double x = (double)v;
+	int u = -1;
+
+	if (v < 10000)
+		return scnprintf(buf, size, "%" PRIu64, v);
+	while (x >= 999.5 && u < 5) {
+		x /= 1000;
+		u++;
+	}
+	return scnprintf(buf, size, x < 9.995 ? "%.2f %c" : x < 99.95 ? "%.1f %c" : "%.0f %c", x, unit[u]);
 }

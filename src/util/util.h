@@ -106,6 +106,9 @@ size_t hex_scnprint(char *buf, size_t size, uint64_t v);
  * (the report's percentages: a tenth of the cost; snprintf itself where
  * the rounding is too close to call, or x is negative or large). */
 size_t fixed_scnprint(char *buf, size_t size, double x, int decimals);
+/* A large count as people read it: "475", "12.3 k", "1.22 G" (three
+ * digits from 10000 on; JSON keeps the exact number). */
+size_t si_scnprint(char *buf, size_t size, uint64_t v);
 
 /* Mixes x (the splitmix64 finalizer); inline: tables hash per sample. */
 static inline uint64_t hash64(uint64_t x)

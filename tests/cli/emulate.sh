@@ -116,7 +116,7 @@ fi
 # says which line), 0 on the padded one, 0 under a share the line lacks
 "$C2CSCAN" report --stdio --fail-on false-sharing -i e.data >/dev/null 2>fail.err
 expect_eq "--fail-on false-sharing: exit" "$?" 1
-grep -q "^c2cscan report: --fail-on: line [0-9]* 0x[0-9a-f]* counters: false sharing, [0-9.]*% of tot$" fail.err ||
+grep -q "^c2cscan report: --fail-on: line [0-9]* 0x[0-9a-f]* counters: false sharing, [0-9.]*% of tot: counters.produced (written by tid [0-9]*) and counters.consumed (tid [0-9]*) share a line: align" fail.err ||
 	fail "--fail-on does not name the line: $(cat fail.err)"
 "$C2CSCAN" report --stdio --fail-on false-sharing -i p.data >/dev/null 2>&1
 expect_eq "--fail-on on the padded build: exit" "$?" 0
@@ -124,6 +124,27 @@ expect_eq "--fail-on on the padded build: exit" "$?" 0
 expect_eq "--fail-share 99.9: exit" "$?" 0
 "$C2CSCAN" report --stdio --fail-on true-sharing,mixed -i e.data >/dev/null 2>&1
 expect_eq "--fail-on true-sharing,mixed: exit" "$?" 1
+# alone: the failing lines only, nothing on stdout
+"$C2CSCAN" report --fail-on false-sharing -i e.data >alone.out 2>&1
+expect_eq "--fail-on alone: exit" "$?" 1
+expect_eq "--fail-on alone: the failing lines only" "$(grep -vc '^c2cscan report: --fail-on: line ' alone.out)" 0
 "$C2CSCAN" report --fail-on nonsense -i e.data >/dev/null 2>&1
 expect_eq "--fail-on nonsense: exit" "$?" 129
+
+# a program not built with TSan is refused after its run (it might have
+# started one that is), named when it is the command; an old recording
+# stays either way
+cp e.data keep.data
+"$C2CSCAN" record --emulate -o keep.data -- "$TOP/$B/progs/counters" >/dev/null 2>refuse.err
+expect_eq "a plain build: exit" "$?" 1
+expect_eq "a plain build: one line" "$(cat refuse.err)" \
+	"c2cscan record: --emulate: $TOP/$B/progs/counters is not built with -fsanitize=thread (it has no ThreadSanitizer hooks, and started nothing that has): rebuild it with -fsanitize=thread, or record without --emulate; nothing written"
+cmp -s e.data keep.data || fail "a plain build: the old recording was replaced"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$TOP/$B/progs/counters" >plain.sh
+chmod +x plain.sh
+"$C2CSCAN" record -q --emulate -o keep.data -- ./plain.sh >/dev/null 2>refuse.err
+expect_eq "a plain build behind a script: exit" "$?" 1
+grep -q "no emulated samples.*; nothing written$" refuse.err || fail "a plain build behind a script: $(cat refuse.err)"
+cmp -s e.data keep.data || fail "a plain build behind a script: the old recording was replaced"
+[ -e keep.data.old ] && fail "keep.data.old left behind"
 done_test

@@ -39,9 +39,9 @@ PY
 rows a.json >a.rows
 rows p.json >p.rows
 cat >a.want <<'W'
-conn_add|struct conn|st.bytes|variable
+conn_add|struct conn|[1].st.bytes|heap
 conn_bump|struct conn|[3].st.hits|heap
-conn_hits|struct conn|st.hits|variable
+conn_hits|struct conn|[2].st.hits|heap
 globals_touch|struct gstats|gbss.calls|variable
 globals_touch|struct gstats|gdata.errors|variable
 items_bump|struct item|[1].hits|heap
@@ -72,7 +72,7 @@ $(diff p.want p.rows)"
 
 # stdio's Data column: the type and member, the variable first for stack and TLS
 "$C2CSCAN" report --stdio -d all --show-all --lines 0 -i a.data >a.stdio 2>err || fail "stdio: $(cat err)"
-for want in "struct conn.st.bytes .* conn_add" "struct conn.st.hits .* conn_hits" \
+for want in "struct conn\[1\].st.bytes .* conn_add" "struct conn\[2\].st.hits .* conn_hits" \
 	"struct item\[5\].hits .* items_bump" "struct item\[12\].key .* items_pick" \
 	"fs.counts\[1024\] .* on_stack" "tstats.writes .* tls_touch" "gbss.calls .* globals_touch"; do
 	grep -q "^      [0-9a-fx]* *$want" a.stdio || fail "stdio: no '$want'"
@@ -84,9 +84,9 @@ grep -n '[^.]\.\.\.\($\| \)' a.stdio && fail "stdio cuts text with an ellipsis"
 printf '/ text:conn_add enter enter dump:line.txt\n' >keys
 env COLUMNS=120 LINES=24 LC_ALL=C C2CSCAN_KEYS=keys "$C2CSCAN" report --tui -d all -i a.data >/dev/null 2>err ||
 	fail "browser: $(cat err)"
-grep -q "struct conn.st.bytes" line.txt || fail "browser: $(cat line.txt)"
+grep -q "struct conn\[1\].st.bytes" line.txt || fail "browser: $(cat line.txt)"
 # the size says what it is the size of (it read "(8 bytes)", and "char[8] (1 bytes)" for an element)
-grep -q "struct conn.st.bytes (8-byte member)" line.txt || fail "browser: the member's size: $(grep offset line.txt)"
+grep -q "struct conn\[1\].st.bytes (8-byte member)" line.txt || fail "browser: the member's size: $(grep offset line.txt)"
 
 # typecov types the program's own accesses (its crt code has no DWARF)
 "$TOP/$B/tools/typecov" "$bin" >cov.txt 2>err || fail "typecov: $(cat err)"

@@ -81,7 +81,11 @@ expect_eq "one thread's layout" "$(json_get a.json '[(e["kind"], e["member"], e[
 expect_eq "diff" "$(json_get d.json '[(e["name"], e["before"] and e["before"]["tot_hitm"], e["after"] and e["after"]["tot_hitm"]) for e in j["lines"]]')" \
 	"[('counters', 30, None), ('lockbox', 20, 20)]"
 "$C2CSCAN" diff -d all before.data after.data >d.txt 2>err || fail "diff -d all: $(cat err)"
-grep -q '^counters  *70  *70  *+0%' d.txt || fail "diff -d all: $(cat d.txt)"
+grep -q '^counters  *70  *70  *636363.6  *636363.6  *+0%  *verdict changed *false sharing -> no sharing$' d.txt ||
+	fail "diff -d all: $(cat d.txt)"
+grep -q '^(all lines)  *110  *110  *1000000.0  *1000000.0  *+0%  *same *$' d.txt || fail "diff -d all: no totals: $(cat d.txt)"
+expect_eq "diff: statuses and verdicts" "$(json_get d.json '[(e["name"], e["status"], e["verdict_before"], e["verdict_after"]) for e in j["lines"]]')" \
+	"[('counters', 'gone', 'false sharing', None), ('lockbox', 'same', 'true sharing', 'true sharing')]"
 "$C2CSCAN" diff before.data >/dev/null 2>err
 expect_eq "diff with one file: exit" "$?" 129
 "$C2CSCAN" diff before.data /nonexistent.data >/dev/null 2>err

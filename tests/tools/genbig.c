@@ -51,13 +51,33 @@ static void emit(struct pd_writer *w, const void *buf, ssize_t n)
 	}
 }
 
+/* A count argument: digits only (strtoull takes "-1" and "--help" as
+ * numbers or zero). */
+static uint64_t count_arg(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-') {
+		fprintf(stderr, "genbig: %s: a count, not '%s'\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+static const char usage[] = "usage: genbig OUT.data [samples] [lines] [allocs]\n"
+			    "  a synthetic memory-sampling recording for scripts/bench-report (default 2000000\n"
+			    "  samples over 100000 lines, no allocation events)\n";
+
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr[2];
 	struct pd_writer *w;
-	uint64_t nsamples = argc > 2 ? strtoull(argv[2], NULL, 0) : 2000000;
-	uint64_t nlines = argc > 3 ? strtoull(argv[3], NULL, 0) : 100000;
-	uint64_t nallocs = argc > 4 ? strtoull(argv[4], NULL, 0) : 0;
+	uint64_t nsamples = argc > 2 ? count_arg(argv[2], "samples") : 2000000;
+	uint64_t nlines = argc > 3 ? count_arg(argv[3], "lines") : 100000;
+	uint64_t nallocs = argc > 4 ? count_arg(argv[4], "allocs") : 0;
 	uint64_t ids[2][NCPU];
 	uint64_t t = 1000000;
 	uint64_t heap[NPROC], shm[NPROC], lib[NPROC];
@@ -80,9 +100,17 @@ int main(int argc, char **argv)
 	char buf[512];
 	int err;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: genbig OUT.data [samples] [lines] [allocs]\n");
-		return 1;
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (argc < 2 || argc > 5 || argv[1][0] == '-') {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (!nlines) {
+		fprintf(stderr, "genbig: lines: at least 1\n");
+		return 2;
 	}
 	err = pd_writer__open(&w, argv[1]);
 	if (err < 0) {

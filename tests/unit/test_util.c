@@ -350,6 +350,24 @@ static void test_number_formats(void)
 	CHECK_STR(a, "0");
 }
 
+/* si_scnprint: exact under 10000, then three digits and a unit */
+static void test_si(void)
+{
+	static const struct { uint64_t v; const char *want; } cases[] = {
+		{ 0, "0" }, { 9999, "9999" }, { 10000, "10.0 k" }, { 12345, "12.3 k" }, { 999499, "999 k" },
+		{ 999500, "1.00 M" }, { 211768473, "212 M" }, { 3839143158ULL, "3.84 G" },
+		{ UINT64_MAX, "18.4 E" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		si_scnprint(buf, sizeof(buf), cases[i].v);
+		CHECK_STR(buf, cases[i].want);
+	}
+	si_scnprint(buf, 4, 3839143158ULL);
+	CHECK_STR(buf, "3.8");
+}
+
 int main(void)
 {
 	/* a wake-up the relay loses hangs it: fail instead */
@@ -367,5 +385,6 @@ int main(void)
 	test_owner(bad_hash, 16, 90, false, 300);
 	test_u64map();
 	test_number_formats();
+	test_si();
 	return test_done("test_util");
 }
