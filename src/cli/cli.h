@@ -40,6 +40,16 @@ int cli__unknown_option(const char *cmd, const char *arg, const struct option *o
  * a line, from the tables its parser uses (the bash completion asks for
  * them: one list, never stale); true when that was the command line. */
 bool cli__list_options(int argc, char **argv, const char *shortopts, const struct option *opts);
+/* The values an option takes, for the completion: "CMD --list-values
+ * OPTION" prints them, a line each (nothing for an option without a fixed
+ * set). true when asked. The words come from the tables the parsers use. */
+struct cli_values {
+	const char *opt;                /* "--fail-on", "-d" */
+	const char *const *words;       /* NULL-terminated */
+};
+bool cli__list_values(int argc, char **argv, const struct cli_values *v);
+/* The display modes' names, NULL-terminated (-d). */
+extern const char *const cli__display_words[];
 /* What getopt_long's c (':' a missing value, else an unknown option) at
  * arg says, as cli__usage_error or cli__unknown_option. */
 int cli__option_error(const char *cmd, int c, const char *arg, const struct option *opts);

@@ -54,10 +54,13 @@ int cmd_diff(int argc, char **argv)
 	bool json = false;
 	char err[512];
 	int c, opt, ret = 0;
+	static const struct cli_values values[] = {
+		{ "-d", cli__display_words }, { "--display", cli__display_words }, { NULL, NULL },
+	};
 
 	optind = 1;
 	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, longopts))
+	if (cli__list_options(argc, argv, SHORTOPTS, longopts) || cli__list_values(argc, argv, values))
 		return 0;
 	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		opt = cli__report_option("diff", c, optarg, &o);

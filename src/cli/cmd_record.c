@@ -196,10 +196,12 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 	};
 	unsigned long v;
 	int c;
+	static const char *const emulate_words[] = { "line=", "hitm=", NULL };
+	static const struct cli_values values[] = { { "--emulate", emulate_words }, { NULL, NULL } };
 
 	optind = 1;
 	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, longopts))
+	if (cli__list_options(argc, argv, SHORTOPTS, longopts) || cli__list_values(argc, argv, values))
 		return 0;
 	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
@@ -434,6 +436,10 @@ static void say(void *arg, const struct record_msg *m)
 		fprintf(stderr, "--emulate: %s is not built with -fsanitize=thread (it has no ThreadSanitizer "
 			"hooks, and started nothing that has): rebuild it with -fsanitize=thread, or record without "
 			"--emulate; nothing written", m->s[0]);
+		break;
+	case RM_INTERRUPTED:
+		fprintf(stderr, "interrupted by %s: the recording holds what came before%s", strsignal((int)n[0]),
+			n[1] ? "; the command was stopped (SIGTERM)" : "");
 		break;
 	case RM_COMMAND_EXIT:
 		fprintf(stderr, "the command exited with status %llu", (unsigned long long)n[0]);

@@ -81,23 +81,31 @@ static int parse_uint(const char *s, unsigned *out)
 
 #define SHORTOPTS ":i:d:k:fghNc:"
 
+/* --fail-on's kinds: names[i] is kinds[i] */
+static const char *const fail_on_words[] = { "false-sharing", "true-sharing", "mixed", NULL };
+static const enum verdict_kind fail_on_kinds[] = { VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED };
+static const char *const sort_words[] = { "gain", "metric", NULL };
+static const char *const coalesce_words[] = { "tid", "pid", "iaddr", "dso", NULL };
+static const struct cli_values report_values[] = {
+	{ "--fail-on", fail_on_words }, { "--sort", sort_words }, { "-d", cli__display_words },
+	{ "--display", cli__display_words }, { "-c", coalesce_words }, { "--coalesce", coalesce_words },
+	{ NULL, NULL },
+};
+
 /* "false-sharing,true-sharing" into a set of verdict kinds. */
 static int parse_fail_on(const char *s, unsigned int *kinds)
 {
-	static const struct { const char *name; enum verdict_kind k; } names[] = {
-		{ "false-sharing", VERDICT_FALSE }, { "true-sharing", VERDICT_TRUE }, { "mixed", VERDICT_MIXED },
-	};
 
 	*kinds = 0;
 	while (*s) {
 		size_t n = strcspn(s, ","), i;
 
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			if (strlen(names[i].name) == n && !strncmp(s, names[i].name, n))
+		for (i = 0; i < ARRAY_SIZE(fail_on_kinds); i++)
+			if (strlen(fail_on_words[i]) == n && !strncmp(s, fail_on_words[i], n))
 				break;
-		if (i == ARRAY_SIZE(names))
+		if (i == ARRAY_SIZE(fail_on_kinds))
 			return -EINVAL;
-		*kinds |= 1u << names[i].k;
+		*kinds |= 1u << fail_on_kinds[i];
 		s += n + (s[n] == ',');
 	}
 	return *kinds ? 0 : -EINVAL;
@@ -148,7 +156,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, longopts))
+	if (cli__list_options(argc, argv, SHORTOPTS, longopts) || cli__list_values(argc, argv, report_values))
 		return 0;
 	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		opt = cli__report_option("report", c, optarg, &o);
@@ -207,9 +215,9 @@ int cmd_report(int argc, char **argv)
 				return usage_error("--coalesce: a list of tid, pid, iaddr, dso, not '%s'", optarg);
 			break;
 		case OPT_SORT:
-			if (strcmp(optarg, "gain") && strcmp(optarg, "metric"))
+			if (strcmp(optarg, sort_words[0]) && strcmp(optarg, sort_words[1]))
 				return usage_error("--sort: gain or metric, not '%s'", optarg);
-			o.sort_gain = !strcmp(optarg, "gain");
+			o.sort_gain = !strcmp(optarg, sort_words[0]);
 			break;
 		case OPT_FAIL_ON:
 			if (parse_fail_on(optarg, &o.fail_on))

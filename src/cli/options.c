@@ -107,3 +107,18 @@ bool cli__list_options(int argc, char **argv, const char *shortopts, const struc
 		printf("--%s\n", o->name);
 	return true;
 }
+
+const char *const cli__display_words[] = { "tot", "lcl", "rmt", "peer", "all", NULL };
+
+bool cli__list_values(int argc, char **argv, const struct cli_values *v)
+{
+	if (argc != 3 || strcmp(argv[1], "--list-values"))
+		return false;
+	for (; v->opt; v++) {
+		if (strcmp(v->opt, argv[2]))
+			continue;
+		for (const char *const *w = v->words; *w; w++)
+			printf("%s\n", *w);
+	}
+	return true;
+}

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,9 +190,43 @@ uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_s
 	return p;
 }
 
+/* A record that was killed left its directory (and what its command
+ * wrote there): /tmp/c2cscan-OPT-* whose record.pid names a process gone.
+ * The next record removes them. Only directories this user can remove. */
+static void remove_stale_dirs(const char *opt)
+{
+	char prefix[64];
+	DIR *d = opendir("/tmp");
+	struct dirent *de;
+
+	snprintf(prefix, sizeof(prefix), "c2cscan-%s-", opt + 2);
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX], pidfile[PATH_MAX + 16];
+		long pid = 0;
+		FILE *f;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+		snprintf(pidfile, sizeof(pidfile), "%s/record.pid", path);
+		f = fopen(pidfile, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%ld", &pid) != 1)
+			pid = 0;
+		fclose(f);
+		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+			record_dir__remove(path, "");
+	}
+	if (d)
+		closedir(d);
+}
+
 int record_lib__setup(const char *opt, const char *name, const char *env_var, char *lib, size_t lsize, char *dir,
 		      size_t dsize, char *why, size_t whysize)
 {
+	char pidfile[PATH_MAX];
+	int fd;
 	int err = record_lib__find(name, env_var, lib, lsize);
 
 	if (err) {
@@ -199,11 +234,23 @@ int record_lib__setup(const char *opt, const char *name, const char *env_var, ch
 			 strerror(-err));
 		return err;
 	}
+	remove_stale_dirs(opt);
 	snprintf(dir, dsize, "/tmp/c2cscan-%s-XXXXXX", opt + 2);
 	if (!mkdtemp(dir)) {
 		err = -errno;
 		snprintf(why, whysize, "%s: cannot make a directory in /tmp: %s", opt, strerror(errno));
 		return err;
+	}
+	/* whose it is, for the next record's clean-up should this one be killed */
+	snprintf(pidfile, sizeof(pidfile), "%s/record.pid", dir);
+	fd = open(pidfile, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		char buf[24];
+		int n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+
+		if (write(fd, buf, (size_t)n) != n)
+			unlink(pidfile);
+		close(fd);
 	}
 	return 0;
 }
@@ -223,6 +270,12 @@ void record_dir__remove(const char *dir, const char *prefix)
 	}
 	if (d)
 		closedir(d);
+	{
+		char pidfile[PATH_MAX];
+
+		snprintf(pidfile, sizeof(pidfile), "%s/record.pid", dir);
+		unlink(pidfile);
+	}
 	rmdir(dir);
 }
 

@@ -6,6 +6,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
+#include <signal.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,28 @@ int emu_rec__is_tsan(const char *path)
 	return ret;
 }
 
+/* The model files of killed records: /dev/shm/c2cscan-emu-PID of a PID gone. */
+static void remove_stale_models(void)
+{
+	DIR *d = opendir("/dev/shm");
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX], *end;
+		long pid;
+
+		if (strncmp(de->d_name, "c2cscan-emu-", 12))
+			continue;
+		pid = strtol(de->d_name + 12, &end, 10);
+		if (*end || pid <= 0 || !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			continue;
+		snprintf(path, sizeof(path), "/dev/shm/%s", de->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 {
 	struct emu_rec *e = xcalloc(1, sizeof(*e));
@@ -85,6 +108,7 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 		free(e);
 		return err;
 	}
+	remove_stale_models();
 	/* its pages are written at every access: memory, not a disk file */
 	snprintf(e->model, sizeof(e->model), "/dev/shm/c2cscan-emu-%d", (int)getpid());
 	fd = open(e->model, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

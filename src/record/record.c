@@ -179,6 +179,12 @@ static int finish(struct recorder *rc)
 	}
 	recorder__warnings(rc);
 	recorder__summary(rc);
+	/* a signal stopped the recording (the file holds what came before):
+	 * said, and the shell's status for it */
+	if (stop_requested && !rc->duration_over) {
+		say(rc, (struct record_msg){ .kind = RM_INTERRUPTED, .n = { (uint64_t)stop_requested, rc->child > 0 } });
+		return 128 + stop_requested;
+	}
 	if (rc->child > 0 && !stop_requested && !rc->task_mode && !rc->sys_mode)
 		return recorder__command_status(rc);
 	return 0;

@@ -54,6 +54,7 @@ enum record_msg_kind {
 				 * no process wrote samples */
 	RM_COMMAND_EXIT,        /* n[0]: the command's exit status (not 0) */
 	RM_COMMAND_SIGNAL,      /* n[0]: the signal that killed it; n[1]: 1 it dumped core */
+	RM_INTERRUPTED,         /* n[0]: the signal that stopped record; n[1]: 1 a launched command was stopped */
 	/* what was done (not with -q) */
 	RM_CPU_UNCOVERED,       /* n[0]: a CPU no memory event covers */
 	RM_USER_ONLY,           /* s[0]: an event kernel sampling was refused to; n[0]: perf_event_paranoid */

@@ -76,6 +76,8 @@ struct recorder {
 	int go[2], fail[2];     /* the launched command waits on go, reports exec failure on fail */
 	int child_err;          /* errno of the command's exec */
 	bool emu_none;          /* --emulate: no process wrote samples (the file is abandoned) */
+	pid_t record_pid;       /* the command's parent: a child whose parent is gone quits */
+	bool duration_over;     /* --duration stopped it (stop_requested set, no signal came) */
 	bool emu_not_tsan;      /* --emulate: the command's executable has no ThreadSanitizer hooks */
 	int status;             /* the command's wait status */
 	char old[4096];         /* FILE.old */

@@ -147,8 +147,10 @@ void recorder__drain_loop(struct recorder *rc)
 		}
 		drain_all(rc);
 		recorder__follow_new_threads(rc);
-		if (rc->o.duration > 0 && !stop_requested && now_s() - t0 >= rc->o.duration)
+		if (rc->o.duration > 0 && !stop_requested && now_s() - t0 >= rc->o.duration) {
 			stop_requested = SIGTERM;
+			rc->duration_over = true;
+		}
 		if (stop_requested && rc->child > 0) {
 			/* SIGTERM, not the signal we got: a command started in
 			 * the background of a script ignores SIGINT */

@@ -11,8 +11,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "record/record_int.h"
 #include "util/util.h"
 
@@ -155,6 +158,7 @@ int recorder__fork_command(struct recorder *rc)
 		say(rc, (struct record_msg){ .kind = RM_SYSCALL, .err = -errno, .s = { "pipe" } });
 		return 1;
 	}
+	rc->record_pid = getpid();
 	rc->child = fork();
 	if (rc->child < 0) {
 		say(rc, (struct record_msg){ .kind = RM_SYSCALL, .err = -errno, .s = { "fork" } });
@@ -164,6 +168,11 @@ int recorder__fork_command(struct recorder *rc)
 		char x;
 		int e;
 
+		/* the command does not outlive record: a killed record (it
+		 * cannot stop it then) takes it along */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != rc->record_pid)
+			_exit(127);
 		close(rc->go[1]);
 		close(rc->fail[0]);
 		if (read(rc->go[0], &x, 1) != 1)

@@ -161,6 +161,18 @@ static struct col_value col_gain(const struct report *r, const struct c2c_line *
 	return count(g.cycles);
 }
 
+/* The line's verdict (verdict.c), as its detail says it. */
+static struct col_value col_verdict(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
+				    size_t size)
+{
+	struct line_verdict v;
+
+	report__verdict(r, l, &v);
+	scnprintf(buf, size, "%s", verdict__word(v.kind));
+	line_verdict__exit(&v);
+	return text;
+}
+
 static struct col_value col_addr(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
 				 size_t size)
 {
@@ -203,7 +215,8 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 #define LC_ADDR { "Address", -18, col_addr, 0, 0, 1 }
 #define LC_OBJECT { "Object", -24, col_object, COL_OBJECT, 0, 2 }
 #define LC_SHARE { "Share", 7, col_share, 0, 0, 3 }
-#define LC_GAIN { "Gain", 10, col_gain, 0, 0, 4 }
+#define LC_GAIN { "Gain", 10, col_gain, COL_WIDE, 0, 4 }
+#define LC_VERDICT { "Verdict", -22, col_verdict, COL_WIDE, 0, 10 }
 #define LC_ACCESS { "Access", 7, col_access, 0, 0, 5 }
 #define LC_TOT_HITM { "TotHitm", 7, col_tot_hitm, COL_MEM, 0, 6 }
 #define LC_LCL_HITM { "LclHitm", 7, col_lcl_hitm, COL_MEM, 0, 7 }
@@ -220,7 +233,7 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 #define LC_CPUS { "Cpus", 4, col_cpus, 0, 3, 18 }
 #define LC_NODES { "Nodes", 5, col_nodes, COL_NODES, 0, 19 }
 #define LC_KEY { "Key", -22, col_key, COL_KEY, 0, 20 }
-#define COL_HEAD LC_ADDR, LC_KEY, LC_SHARE, LC_GAIN
+#define COL_HEAD LC_ADDR, LC_KEY, LC_SHARE, LC_VERDICT, LC_GAIN
 #define COL_TAIL LC_LOADS, LC_STORES, LC_ST_L1MISS, LC_HITM_LAT, LC_PIDS, LC_TIDS, LC_CPUS, LC_NODES, LC_OBJECT
 
 static const struct line_column hitm_cols[] = {
@@ -237,9 +250,14 @@ static const struct line_column all_cols[] = {
 
 /* Gain without --sort gain; store HITM where the recording has none (every
  * recording but emulated ones). */
+bool line_column__hidden_wide(const struct report *r, const struct line_column *c)
+{
+	return c->get == col_st_hitm && !report__totals(r)->st_hitm;
+}
+
 bool line_column__hidden(const struct report *r, const struct line_column *c)
 {
-	return (c->get == col_gain && !r->opts.sort_gain) || (c->get == col_st_hitm && !report__totals(r)->st_hitm);
+	return (c->get == col_gain && !r->opts.sort_gain) || c->get == col_verdict || line_column__hidden_wide(r, c);
 }
 
 const struct line_column *line_columns(const struct report *r, size_t *nr)

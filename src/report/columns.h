@@ -35,6 +35,8 @@ enum col_trait {
 	COL_NODES = 8,          /* the nodes count (the browser's node view lists them instead) */
 	COL_OBJECT = 16,        /* a path (the browser's list shows its base name) */
 	COL_DATA = 32,          /* the data a row touches (--stdio names it first, cached) */
+	COL_WIDE = 64,          /* the browser's list and HTML always; --stdio only when asked (its
+				 * 160 columns: Gain with --sort gain, Verdict under each line) */
 };
 
 struct line_column {
@@ -81,6 +83,8 @@ bool row_column__hidden(const struct report *r, const struct row_column *c);
 /* A column the line lists leave out: Gain but with --sort gain (which it
  * shows the value of). */
 bool line_column__hidden(const struct report *r, const struct line_column *c);
+/* The same for the browser's list and HTML, which show COL_WIDE columns. */
+bool line_column__hidden_wide(const struct report *r, const struct line_column *c);
 size_t line_column__cell(const struct line_column *c, const struct report *r, const struct c2c_line *l,
 			 uint64_t total, char *buf, size_t size);
 size_t row_column__cell(const struct row_column *c, const struct report *r, const struct c2c_line *l,

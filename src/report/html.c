@@ -46,7 +46,9 @@ static const char style[] =
 	".warn{background:#fde4e1;border:1px solid #e0837a;padding:.5em}"
 	".verdict{font-weight:bold}.false{color:#b3261e}.true{color:#8a4d00}.mixed{color:#6a1b9a}"
 	".kv td{text-align:left}.mono{font-family:ui-monospace,monospace}svg text{font:11px sans-serif}"
-	"#q{margin:.5em 0;padding:3px;width:20em}.hidden{display:none}";
+	"#q{margin:.5em 0;padding:3px;width:20em}.hidden{display:none}"
+	"svg{max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}.good{background:#e3f4e1;"
+	"border:1px solid #6fbf73;padding:.5em}";
 
 /* The table's sort and search; #sort= and #q= in the address do the same. */
 static const char script[] =
@@ -69,6 +71,7 @@ static const char script[] =
 	"var v=decodeURIComponent(p.slice(1).join('='));if(p[0]==='sort'){var a=/:asc$/.test(v);"
 	"v=v.replace(/:asc$/,'');for(var i=0;i<hs.length;i++)if(hs[i].textContent===v)sort(i,a);}"
 	"if(p[0]==='q'){q.value=v;filter(v);}});"
+	"var de=document.documentElement;document.body.setAttribute('data-fits',de.scrollWidth<=de.clientWidth?'1':'0');"
 	"document.body.setAttribute('data-ready','1');})();";
 
 static void esc(FILE *fp, const char *s)
@@ -145,8 +148,17 @@ static void recording(FILE *fp, const struct report *r)
 		esc(fp, report__partial_reason(r));
 		fputs("</p>\n", fp);
 	}
+}
+
+/* Names are found lazily, as the lines are drawn: their warnings (a
+ * build-id mismatch, a missing debug file) are known at the page's end,
+ * as stdio prints them. */
+static void name_warnings(FILE *fp, const struct report *r)
+{
+	if (report__nr_name_warnings(r))
+		fputs("<h2>Names</h2>\n", fp);
 	for (size_t i = 0; i < report__nr_name_warnings(r); i++) {
-		fputs("<p class=\"warn\">", fp);
+		fputs("<p class=\"warn\">warning: ", fp);
 		esc(fp, report__name_warning(r, i));
 		fputs("</p>\n", fp);
 	}
@@ -206,6 +218,12 @@ static void chart(FILE *fp, const struct report *r, size_t nr)
 		colour[2], colour[3]);
 }
 
+/* The CSS class of a verdict: findings in their colour. */
+static const char *verdict_class(enum verdict_kind k)
+{
+	return k == VERDICT_FALSE ? "false" : k == VERDICT_TRUE ? "true" : k == VERDICT_MIXED ? "mixed" : "other";
+}
+
 /* A cell: the value's text (a COL_TEXT value's is in buf already), its
  * number in data-v for the page's sort. */
 static void value_cell(FILE *fp, const struct col_value *v, char *buf, size_t size, bool left)
@@ -222,7 +240,7 @@ static void value_cell(FILE *fp, const struct col_value *v, char *buf, size_t si
 	fputs("</td>", fp);
 }
 
-static void lines_table(FILE *fp, const struct report *r, size_t nr, uint64_t total)
+static void lines_table(FILE *fp, const struct report *r, size_t nr, size_t nr_detail, uint64_t total)
 {
 	size_t nc;
 	const struct line_column *cols = line_columns(r, &nc);
@@ -230,9 +248,9 @@ static void lines_table(FILE *fp, const struct report *r, size_t nr, uint64_t to
 
 	fprintf(fp, "<h2>Lines</h2>\n<p>%zu of %zu lines (--lines N for more); a click on a header sorts, "
 		"the box searches.</p>\n<input id=\"q\" type=\"search\" placeholder=\"search the lines\">\n"
-		"<table id=\"lines\"><thead><tr><th>#</th>", nr, r->nr_lines);
+		"<div class=\"scroll\"><table id=\"lines\"><thead><tr><th>#</th>", nr, r->nr_lines);
 	for (size_t c = 0; c < nc; c++) {
-		if (line_column__hidden(r, &cols[c]))
+		if (line_column__hidden_wide(r, &cols[c]))
 			continue;
 		fprintf(fp, "<th%s>", cols[c].width < 0 ? " class=\"t\"" : "");
 		esc(fp, cols[c].name);
@@ -242,11 +260,15 @@ static void lines_table(FILE *fp, const struct report *r, size_t nr, uint64_t to
 	for (size_t i = 0; i < nr; i++) {
 		const struct c2c_line *l = r->lines[i];
 
-		fprintf(fp, "<tr><td data-v=\"%zu\"><a href=\"#line-%zu\">%zu</a></td>", i, i, i);
+		/* a link only where the page has the line's detail */
+		if (i < nr_detail)
+			fprintf(fp, "<tr><td data-v=\"%zu\"><a href=\"#line-%zu\">%zu</a></td>", i, i, i);
+		else
+			fprintf(fp, "<tr><td data-v=\"%zu\">%zu</td>", i, i);
 		for (size_t c = 0; c < nc; c++) {
 			struct col_value v;
 
-			if (line_column__hidden(r, &cols[c]))
+			if (line_column__hidden_wide(r, &cols[c]))
 				continue;
 			buf[0] = '\0';
 			v = cols[c].get(r, l, total, buf, sizeof(buf));
@@ -255,7 +277,7 @@ static void lines_table(FILE *fp, const struct report *r, size_t nr, uint64_t to
 		fputs("</tr>\n", fp);
 		report__trim(r, NULL);
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 }
 
 /* The line's bytes: its layout's entries, each coloured by its writers (a
@@ -268,7 +290,8 @@ static void byte_picture(FILE *fp, const struct report *r, const struct layout_e
 
 	for (size_t k = 0; k < nr; k++)
 		max = e[k].hitm > max ? e[k].hitm : max;
-	fprintf(fp, "<svg class=\"bytes\" width=\"1110\" height=\"78\" xmlns=\"http://www.w3.org/2000/svg\">\n");
+	fprintf(fp, "<svg class=\"bytes\" width=\"1110\" height=\"78\" viewBox=\"0 0 1110 78\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n");
 	for (size_t k = 0; k < nr; k++) {
 		double x = 4 + e[k].offset * scale, w = e[k].size * scale;
 		char fill[40];
@@ -310,13 +333,16 @@ static void matrix(FILE *fp, const struct layout_entry *e, size_t nr)
 		u32set__merge(&tids, &e[k].readers);
 	}
 	if (tids.nr) {
-		fputs("<table class=\"matrix\"><tr><th class=\"t\">thread</th>", fp);
+		fputs("<div class=\"scroll\"><table class=\"matrix\"><tr><th class=\"t\">thread</th>", fp);
 		for (size_t k = 0; k < nr; k++) {
 			if (!e[k].loads && !e[k].stores)
 				continue;
 			fputs("<th class=\"t\">", fp);
-			esc(fp, e[k].kind == LAYOUT_NONE ? "?" : e[k].member);
-			fprintf(fp, " (%#x)</th>", e[k].offset);
+			if (e[k].kind == LAYOUT_NONE)
+				fprintf(fp, "bytes %#x-%#x", e[k].offset, e[k].offset + e[k].size - 1);
+			else
+				esc(fp, e[k].member);
+			fprintf(fp, e[k].kind == LAYOUT_NONE ? "</th>" : " (%#x)</th>", e[k].offset);
 		}
 		fputs("</tr>\n", fp);
 		for (uint32_t t = 0; t < tids.nr; t++) {
@@ -332,7 +358,7 @@ static void matrix(FILE *fp, const struct layout_entry *e, size_t nr)
 			}
 			fputs("</tr>\n", fp);
 		}
-		fputs("</table>\n", fp);
+		fputs("</table></div>\n", fp);
 	}
 	u32set__exit(&tids);
 }
@@ -430,7 +456,7 @@ static void rows_table(FILE *fp, const struct report *r, const struct c2c_line *
 	const struct row_column *cols = row_columns(r, &nc);
 	char buf[512];
 
-	fputs("<table class=\"rows\"><thead><tr>", fp);
+	fputs("<div class=\"scroll\"><table class=\"rows\"><thead><tr>", fp);
 	for (size_t c = 0; c < nc; c++) {
 		if (row_column__hidden(r, &cols[c]))
 			continue;
@@ -465,7 +491,7 @@ static void rows_table(FILE *fp, const struct report *r, const struct c2c_line *
 			fputs("</td></tr>\n", fp);
 		}
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 }
 
 static void line_detail(FILE *fp, const struct report *r, size_t i, const struct timeline *tl)
@@ -485,8 +511,7 @@ static void line_detail(FILE *fp, const struct report *r, size_t i, const struct
 	esc(fp, key);
 	fputs("</small></h2>\n", fp);
 	report__verdict(r, l, &v);
-	fprintf(fp, "<p><span class=\"verdict %s\">", v.kind == VERDICT_FALSE ? "false" : v.kind == VERDICT_TRUE ?
-		"true" : v.kind == VERDICT_MIXED ? "mixed" : "other");
+	fprintf(fp, "<p><span class=\"verdict %s\">", verdict_class(v.kind));
 	esc(fp, verdict__word(v.kind));
 	fputs("</span>: ", fp);
 	esc(fp, v.why);
@@ -557,13 +582,14 @@ int report__write_html(struct report *r, const char *path, char *err, size_t err
 	fputs("<h1>c2cscan report</h1>\n", fp);
 	recording(fp, r);
 	chart(fp, r, nr_table < CHART_LINES ? nr_table : CHART_LINES);
-	lines_table(fp, r, nr_table, total);
+	lines_table(fp, r, nr_table, nr_detail, total);
 	for (size_t i = 0; i < nr_detail; i++) {
 		line_detail(fp, r, i, &tl);
 		report__trim(r, NULL);
 	}
 	if (!r->nr_lines)
 		fputs("<p>No line in the view (-d all or --show-all lists every accessed line).</p>\n", fp);
+	name_warnings(fp, r);
 	tail(fp);
 	free(tl.bins);
 	return close_out(fp, path, err, errsize);

@@ -265,7 +265,8 @@ static size_t jverdict(FILE *fp, const struct report *r, const struct c2c_line *
 	size_t n;
 
 	report__verdict(r, l, &v);
-	n = fprintf(fp, ", ");
+	/* one name for the sum the tot view ranks by, the line header's */
+	n = fprintf(fp, ", \"contention\": %" PRIu64 ", ", c2c_line__metric(l, C2C_DISPLAY_TOT));
 	n += jkey_str(fp, "verdict", verdict__word(v.kind), ", ");
 	n += jkey_str(fp, "verdict_why", v.why, ", ");
 	n += jkey_str(fp, "advice", v.advice[0] ? v.advice : NULL, ", ");

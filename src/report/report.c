@@ -731,7 +731,8 @@ const char *report__notice(const struct report *r)
 	if (!report__software_only(r))
 		return NULL;
 	return "software events (page faults) record where each page was first touched: they locate objects "
-	       "and code, they cannot show contention (no HITM); record memory events for that (c2cscan check)";
+	       "and code, they cannot show contention (no HITM); record memory events for that (c2cscan check), "
+	       "or, without a memory PMU, a -fsanitize=thread build with record --emulate";
 }
 
 const char *report__notice_brief(const struct report *r)

@@ -691,6 +691,18 @@ static size_t pad_scnprint(char *buf, size_t size, const char *s, int w)
 	return n;
 }
 
+/* What the line header's count is made of where it adds two kinds (tot and
+ * lcl count store HITMs too, which emulated recordings have): ": load HITM
+ * N + store HITM M", the names of the table's columns; "" otherwise. */
+static const char *metric_parts(const struct report *r, const struct c2c_stats *st, char *buf, size_t size)
+{
+	if (!st->st_hitm || (r->mode != C2C_DISPLAY_TOT && r->mode != C2C_DISPLAY_LCL))
+		return "";
+	scnprintf(buf, size, ": load HITM %u + store HITM %u", r->mode == C2C_DISPLAY_TOT ? st->tot_hitm :
+		  st->lcl_hitm, st->st_hitm);
+	return buf;
+}
+
 static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 {
 	const struct c2c_line *l = r->lines[idx], *rl;
@@ -709,9 +721,10 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (accesses %" PRIu64 ", pids %u, tids %u)\n", idx,
 			    l->addr, key, line_object(l), c2c_line__metric(l, C2C_DISPLAY_ALL), k->pids.nr, k->tids.nr);
 	else
-		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 ", loads %u, stores %u, pids %u, tids %u)\n",
+		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 "%s, loads %u, stores %u, pids %u, tids %u)\n",
 			    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
-			    c2c_line__metric(l, r->mode), k->stats.load, k->stats.store, k->pids.nr, k->tids.nr);
+			    c2c_line__metric(l, r->mode), metric_parts(r, &k->stats, buf, sizeof(buf)), k->stats.load,
+			    k->stats.store, k->pids.nr, k->tids.nr);
 	n += fprintf_verdict(r, l, fp);
 	n += fprintf_layout(r, l, fp);
 	while (nr_cols && cols[nr_cols - 1].wide)

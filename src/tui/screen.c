@@ -128,7 +128,7 @@ void tui_build_list_cols(struct tui *t)
 		if (t->node_view && i + 1 == nr)
 			t->list_cols[n++] = (struct tcol){ TC_NODES, 0, nodes_col(t) };
 		/* the node view's list of nodes takes the place of their count */
-		if ((t->keys_uniform && (lc[i].traits & COL_KEY)) || line_column__hidden(t->r, &lc[i]) ||
+		if ((t->keys_uniform && (lc[i].traits & COL_KEY)) || line_column__hidden_wide(t->r, &lc[i]) ||
 		    (t->node_view && (lc[i].traits & COL_NODES)) || list_col_zero(t, &lc[i]))
 			continue;
 		t->list_cols[n++] = (struct tcol){ TC_LINE, i, { lc[i].name, lc[i].width, sort_of(lc[i].width, !i) } };

@@ -13,6 +13,11 @@ if [ -x "$TOP/$B/progs/counters-tsan" ]; then
 	sed -n '/^== c2cscan record --emulate/,/^== c2cscan record --alloc/p' "$T/demo.out" >"$T/emu.out"
 	grep -q "verdict: false sharing: [0-9]* threads write and read different parts of the line" "$T/emu.out" ||
 		fail "the demo's emulated recording: $(grep -E '^ +[0-9]+ 0x|verdict' "$T/emu.out")"
+	# the advice whole (it wraps), to its last words
+	tr -s "\n " "  " <"$T/emu.out" | grep -q "to its own line; costs [0-9]* bytes" ||
+		fail "the demo cuts the advice: $(grep -A2 'advice:' "$T/emu.out")"
+	grep -q "the recording: $B/demo-emulated.data" "$T/emu.out" && [ -s "$TOP/$B/demo-emulated.data" ] ||
+		fail "the demo's recording is not kept"
 fi
 if [ -x "$TOP/$B/progs/counters-tsan" ]; then
 	grep -q "as one page (open it in a browser): $B/demo-emulated.html" "$T/demo.out" &&

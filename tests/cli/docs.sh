@@ -53,5 +53,15 @@ expect_eq "commands" "$("$C2CSCAN" --list-commands | tr '\n' ' ')" "report recor
 if command -v bash >/dev/null 2>&1; then
 	got=$(PATH="$(dirname "$C2CSCAN"):$PATH" bash -c '. "$1"; COMP_WORDS=(c2cscan report --so); COMP_CWORD=2; _c2cscan; echo "${COMPREPLY[*]}"; COMP_WORDS=(c2cscan d); COMP_CWORD=1; _c2cscan; echo "${COMPREPLY[*]}"' x "$TOP/scripts/c2cscan.bash-completion")
 	expect_eq "completion" "$(echo $got)" "--sort diff"
+	# option values, from the parsers' tables: after the option, after a comma, after --opt=
+	got=$(PATH="$(dirname "$C2CSCAN"):$PATH" bash -c '. "$1"
+		COMP_WORDS=(c2cscan report --fail-on ""); COMP_CWORD=3; _c2cscan; echo "${COMPREPLY[*]};"
+		COMP_WORDS=(c2cscan report --fail-on false-sharing,m); COMP_CWORD=3; _c2cscan; echo "${COMPREPLY[*]};"
+		COMP_WORDS=(c2cscan report -d r); COMP_CWORD=3; _c2cscan; echo "${COMPREPLY[*]};"
+		COMP_WORDS=(c2cscan report --sort ""); COMP_CWORD=3; _c2cscan; echo "${COMPREPLY[*]};"
+		COMP_WORDS=(c2cscan diff --display p); COMP_CWORD=3; _c2cscan; echo "${COMPREPLY[*]};"
+		COMP_WORDS=(c2cscan record --emulate=h); COMP_CWORD=2; _c2cscan; echo "${COMPREPLY[*]};"' x "$TOP/scripts/c2cscan.bash-completion")
+	expect_eq "completion of values" "$(echo $got)" \
+		"false-sharing true-sharing mixed; false-sharing,mixed; rmt; gain metric; peer; --emulate=hitm=;"
 fi
 done_test

@@ -131,6 +131,16 @@ expect_eq "--fail-on alone: the failing lines only" "$(grep -vc '^c2cscan report
 "$C2CSCAN" report --fail-on nonsense -i e.data >/dev/null 2>&1
 expect_eq "--fail-on nonsense: exit" "$?" 129
 
+# what a killed record left (its directory, its model file) the next one removes
+dead=$(sh -c 'echo $$')
+stale=$(mktemp -d /tmp/c2cscan-emulate-XXXXXX)
+echo "$dead" >"$stale/record.pid"
+echo x >"$stale/emu-123"
+[ -d /dev/shm ] && echo x >"/dev/shm/c2cscan-emu-$dead"
+"$C2CSCAN" record -q --emulate -o stale.data -- "$TOP/$B/progs/atomics-tsan" >/dev/null 2>&1 || fail "record after a killed one"
+[ -e "$stale" ] && { fail "a killed record's directory is left: $(ls "$stale")"; rm -rf "$stale"; }
+[ -e "/dev/shm/c2cscan-emu-$dead" ] && { fail "a killed record's model file is left"; rm -f "/dev/shm/c2cscan-emu-$dead"; }
+
 # a program not built with TSan is refused after its run (it might have
 # started one that is), named when it is the command; an old recording
 # stays either way

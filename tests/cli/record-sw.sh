@@ -44,12 +44,26 @@ start=$(date +%s)
 "$C2CSCAN" record -q -e page-faults --duration 0.3 -o dur.data -- sleep 30 2>err || fail "--duration: exit $?: $(cat err)"
 [ $(($(date +%s) - start)) -lt 10 ] || fail "--duration 0.3 did not stop the recording"
 "$C2CSCAN" report --stdio -i dur.data >/dev/null 2>err || fail "--duration file unreadable: $(cat err)"
-"$C2CSCAN" record -q -e page-faults -o int.data -- sleep 30 2>err &
+"$C2CSCAN" record -q -e page-faults -o int.data -- sleep 30 2>int.err &
 rp=$!
 sleep 0.3
 kill -INT $rp
-wait $rp || fail "SIGINT: exit $?"
+wait $rp
+expect_eq "SIGINT: exit" "$?" 130
+grep -q "^c2cscan record: interrupted by Interrupt: the recording holds what came before; the command was stopped (SIGTERM)$" int.err ||
+	fail "SIGINT is not said: $(cat int.err)"
 "$C2CSCAN" report --stdio -i int.data >/dev/null 2>err || fail "SIGINT file unreadable: $(cat err)"
+# SIGKILL: record cannot stop the command then; it goes with record
+"$C2CSCAN" record -q -e page-faults -o kill.data -- sleep 30 2>/dev/null &
+rp=$!
+sleep 0.5
+child=$(ps -o pid= --ppid $rp | tr -d ' ')
+kill -KILL $rp
+wait $rp 2>/dev/null
+sleep 0.3
+[ -n "$child" ] || fail "SIGKILL: no command under record"
+# (a zombie is dead: this machine's init may be slow to reap it)
+[ -n "$child" ] && ps -o stat= -p "$child" | grep -qv '^Z' && { fail "the command outlived a killed record"; kill "$child"; }
 # error paths
 if ! ls /sys/bus/event_source/devices/cpu*/events/mem-loads /sys/bus/event_source/devices/ibs_op >/dev/null 2>&1; then
 	"$C2CSCAN" record -o x.data -- true 2>err; rc=$?
