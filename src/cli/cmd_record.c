@@ -432,6 +432,11 @@ static void say(void *arg, const struct record_msg *m)
 		fputs("--emulate: no emulated samples: the command is not built with -fsanitize=thread (GCC or "
 		      "Clang), or it ended before writing them (_exit, a signal); nothing written", stderr);
 		break;
+	case RM_EMU_CORES_SHARED:
+		fprintf(stderr, "--emulate: more live threads than the model's %llu cores: %llu thread(s) shared a "
+			"core, and their accesses to each other's lines count as cache hits", (unsigned long long)n[1],
+			(unsigned long long)n[0]);
+		break;
 	case RM_EMU_NOT_TSAN:
 		fprintf(stderr, "--emulate: %s is not built with -fsanitize=thread (it has no ThreadSanitizer "
 			"hooks, and started nothing that has): rebuild it with -fsanitize=thread, or record without "

@@ -149,7 +149,7 @@ static inline bool map_desc__unnamed_anon(const struct map_desc *m)
 }
 
 /*
- * The keying rule (DESIGN.md) in one place. cpumode is the sample's
+ * The keying rule (docs/DESIGN.md) in one place. cpumode is the sample's
  * (PERF_RECORD_MISC_*). Kernel-half addresses key as kernel; a user-half
  * address touched in kernel mode (futex, copy_to_user) keys by the process
  * mapping when there is one. Returns the mapping used, or NULL.

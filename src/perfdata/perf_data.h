@@ -406,6 +406,17 @@ struct pd_info {
 /* The event record gives the emulated samples (report knows them by it). */
 #define PD_EMU_EVENT_NAME "c2cscan-emulated/mem-loads-stores/"
 
+/* The head of the model's file, which every process of an emulated
+ * recording maps (record/emu/emu.c) and record reads after the run. A
+ * thread takes the lowest core no live thread holds; when all
+ * PD_EMU_CORES are, cores are shared round-robin and counted. */
+#define PD_EMU_CORES 56
+struct pd_emu_model_head {
+	uint64_t cores_busy;    /* bit i: core i is a live thread's */
+	uint32_t next_core;     /* the round-robin's next */
+	uint32_t cores_shared;  /* threads that got a core another live thread had */
+};
+
 #define PD_EMU_MAX_FRAMES 127
 /* The runtime writes its file a chunk at a time per thread; a chunk's
  * samples end where it ends or where its bytes are zero. */

@@ -292,6 +292,19 @@ static int collect_one(const char *path, struct pd_writer *w, const struct perf_
 	return ret;
 }
 
+/* Threads that shared a core with another live one, from the model's head
+ * (0 when it cannot be read: a process mapped a model of its own). */
+static uint32_t model_cores_shared(const char *path)
+{
+	struct pd_emu_model_head h;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? pread(fd, &h, sizeof(h), 0) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)sizeof(h) ? h.cores_shared : 0;
+}
+
 int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
 		     struct emu_rec_stats *st)
 {
@@ -312,6 +325,7 @@ int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_e
 	emu_ip__delete(ips);
 	if (d)
 		closedir(d);
+	st->cores_shared = model_cores_shared(e->model);
 	return ret;
 }
 

@@ -68,7 +68,8 @@ int pmu__parse_cpulist(const char *s, bool *set, int max);
  * PMU/term=value,.../modifiers with terms from the PMU's format/ directory,
  * event aliases from its events/ directory and config/config1/config2.
  * ldlat (Intel: default 30 when 0) goes where the PMU's ldlat term says.
- * Arm SPE returns -EOPNOTSUPP: its AUX trace is not decoded (yet).
+ * An arm_spe_* PMU is an AUX-area trace (ev->aux), which the report
+ * decodes into loads and stores (perfdata/spe.c).
  */
 int pmu__parse_event(const char *spec, unsigned int ldlat, struct pmu_event *ev);
 
@@ -76,7 +77,8 @@ int pmu__parse_event(const char *spec, unsigned int ldlat, struct pmu_event *ev)
  * The default memory events of this machine: Intel: per core PMU
  * [mem-loads-aux leader,] mem-loads (ldlat) and mem-stores; AMD: ibs_op.
  * Returns how many were filled (<= max), or a negative errno:
- * -ENODEV (no memory PMU), -EOPNOTSUPP (Arm SPE, not decoded).
+ * -ENODEV (no memory PMU). Arm: the SPE event perf c2c uses (loads and
+ * stores, timestamps), an AUX-area trace.
  */
 int pmu__memory_events(struct pmu_event *evs, int max, unsigned int ldlat, bool ldlat_given);
 

@@ -50,6 +50,7 @@ enum record_msg_kind {
 	RM_ALLOC_DROPPED,       /* n[0]: allocation events dropped past the limit n[1] */
 	RM_EMU_BAD,             /* n[0]: samples of an unknown class, n[1]: cut chunks */
 	RM_EMU_NONE,            /* --emulate: no process wrote samples */
+	RM_EMU_CORES_SHARED,    /* --emulate: n[0] threads shared one of the model's n[1] cores */
 	RM_EMU_NOT_TSAN,        /* --emulate: s[0], the command, has no ThreadSanitizer hooks, and
 				 * no process wrote samples */
 	RM_COMMAND_EXIT,        /* n[0]: the command's exit status (not 0) */

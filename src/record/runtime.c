@@ -125,6 +125,8 @@ void recorder__collect_emulated(struct recorder *rc)
 	rc->samples += st.samples;
 	if (st.torn || st.bad)
 		say(rc, (struct record_msg){ .kind = RM_EMU_BAD, .n = { st.bad, st.torn } });
+	if (st.cores_shared)
+		say(rc, (struct record_msg){ .kind = RM_EMU_CORES_SHARED, .n = { st.cores_shared, PD_EMU_CORES } });
 	if (!st.processes) {
 		if (rc->emu_not_tsan)
 			say(rc, (struct record_msg){ .kind = RM_EMU_NOT_TSAN, .s = { rc->cmd[0] } });

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --json: the schema in DESIGN.md and man/c2cscan-report.1. Addresses and
+ * --json: the schema in docs/DESIGN.md and man/c2cscan-report.1. Addresses and
  * file offsets are "0x..." strings: JSON numbers lose 64-bit precision.
  * Bump JSON_VERSION when a field changes meaning or disappears.
  */

@@ -64,4 +64,28 @@ if command -v bash >/dev/null 2>&1; then
 	expect_eq "completion of values" "$(echo $got)" \
 		"false-sharing true-sharing mixed; false-sharing,mixed; rmt; gain metric; peer; --emulate=hitm=;"
 fi
+# every file of the tree a README, a comment, a man page or a test names
+# exists (a path from the top: src/..., tests/..., docs/DESIGN.md)
+missing=$(cd "$TOP" && python3 - <<'PY'
+import os, re
+pat = re.compile(r'(?<![\w/.-])((?:src|tests|scripts|man|docs|mk)/[\w./-]+\.(?:c|h|sh|md|py|scn|1|mk|cc|inc|data))\b')
+seen = set()
+for top in ("src", "tests", "scripts", "man", "docs", "mk", "README.md", "Makefile"):
+    walk = [(top, [], [top])] if os.path.isfile(top) else os.walk(top)
+    for d, _, files in walk:
+        for f in files:
+            p = f if d == f else os.path.join(d, f)
+            if p.startswith(("tests/fixtures/real", "tests/fuzz/regress", "tests/fuzz/seeds")) or p.endswith((".data", ".gz", ".png")):
+                continue
+            try:
+                text = open(p, encoding="utf-8", errors="replace").read()
+            except OSError:
+                continue
+            for m in pat.findall(text):
+                if not os.path.exists(m) and (p, m) not in seen:
+                    seen.add((p, m))
+                    print("%s names %s" % (p, m))
+PY
+)
+expect_eq "files named that do not exist" "$missing" ""
 done_test

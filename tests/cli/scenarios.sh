@@ -43,6 +43,9 @@ c = lines("reuse")
 check("reuse", len(c) == 2 and {x["key"].get("ino") for x in c} == {111, 222}, "samples before/after the remap go to the old/new file")
 c = lines("out-of-order")
 check("out-of-order", len(c) == 1 and c[0]["key"].get("ino") == 1111, "an MMAP2 written late but stamped early applies")
+j = load("last-byte")
+check("last-byte", j["maps"]["rejected"] == 2 and sorted(summary(c) for c in j["cachelines"]) == [("kernel", "0xffffffffffffffc0", (7001,), 1, 0), ("private", "0x400040", (7001,), 1, 0)],
+      "the last byte's mappings rejected, the user sample keyed: %s %s" % (j["maps"]["rejected"], [summary(c) for c in j["cachelines"]]))
 j = load("garbage-mmap")
 check("garbage-mmap", j["maps"]["rejected"] == 5 and len(j["cachelines"]) == 1 and j["cachelines"][0]["key"].get("ino") == 3131,
       "5 garbage mmaps rejected, the valid mapping still keys the samples")

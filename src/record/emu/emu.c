@@ -61,8 +61,8 @@
 #define TABLE_SIZE (1u << TABLE_BITS)
 #define PROBES 32
 #define STRIPES 1024
-#define MAX_CORES 56                    /* sharers: bits 0-55 of a line's state */
-#define STACK 1024                      /* shadow stack entries kept (deeper: counted) */
+#define MAX_CORES PD_EMU_CORES           /* sharers: bits 0-55 of a line's state */
+#define STACK 1024                      /* shadow stack entries kept, the innermost (a ring) */
 #define PAGES 256                       /* a thread's cache of page keys */
 #define RANGES 8192                     /* mappings a process keeps (more: the rest private) */
 #define MAPS_LINE_MAX 256               /* a /proc/self/maps line longer is dropped */
@@ -95,9 +95,9 @@ struct line {                    /* written at every change of the line's state 
  * that every process of the recording maps (MAP_SHARED): cores, locks and
  * lines are the same for a forked child and an exec'd program. */
 struct model {
-	uint32_t next_core;
+	struct pd_emu_model_head head;  /* cores (record reads cores_shared after the run) */
 	uint32_t stripes[STRIPES];
-	uint8_t pad[4096 - 4];          /* the lines start at 8 KiB */
+	uint8_t pad[4096 - sizeof(struct pd_emu_model_head)]; /* the lines start at 8 KiB */
 	struct line_key keys[TABLE_SIZE];
 	struct line lines[TABLE_SIZE];
 };
@@ -119,9 +119,10 @@ struct core {
 	uint8_t *chunk;                 /* where samples go: a mapped chunk of the process's file */
 	uint32_t used;                  /* bytes of it written */
 	uint32_t depth;                 /* of the shadow stack: calls not yet returned */
+	uint32_t floor;                 /* frames below it were overwritten (a chain deeper than STACK) */
 	uint64_t last_space, last_la;   /* the line of the thread's last access */
 	struct line *last;
-	uint64_t stack[STACK];          /* their return addresses, outermost first */
+	uint64_t stack[STACK];          /* their return addresses: frame d at d % STACK */
 	uint64_t seen[SEEN];            /* return addresses whose code the thread's samples carried */
 	struct page_key pages[PAGES];
 };
@@ -210,23 +211,108 @@ static uint8_t *chunk_new(void)
 	return m == MAP_FAILED ? NULL : m;
 }
 
+/* A free core for a new thread: the lowest one no live thread holds (cores
+ * are reused as threads end), else one shared round-robin, counted. */
+static int core_take(void)
+{
+	uint64_t busy = __atomic_load_n(&model->head.cores_busy, __ATOMIC_RELAXED);
+
+	while (~busy & ((1ull << MAX_CORES) - 1)) {
+		int i = __builtin_ctzll(~busy);
+
+		if (__atomic_compare_exchange_n(&model->head.cores_busy, &busy, busy | 1ull << i, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return i;
+	}
+	__atomic_fetch_add(&model->head.cores_shared, 1, __ATOMIC_RELAXED);
+	return (int)(__atomic_fetch_add(&model->head.next_core, 1, __ATOMIC_RELAXED) % MAX_CORES);
+}
+
+static void core_give_back(int idx)
+{
+	__atomic_fetch_and(&model->head.cores_busy, ~(1ull << idx), __ATOMIC_RELEASE);
+}
+
+/* Thread states of ended threads, for new ones: a state is reused only once
+ * its thread is gone from the kernel's tables, so whatever of the thread
+ * still runs after its TSD destructor (a signal handler, another key's
+ * destructor) finds it mapped and off, never freed memory. */
+#define RETIRED 64
+static struct core *retired[RETIRED];
+static uint32_t retired_lock;
+
 static void thread_gone(void *p)
 {
 	struct core *c = p;
+	uint8_t *chunk = c->chunk;
 
-	if (c->chunk)
-		munmap(c->chunk, PD_EMU_CHUNK);
-	munmap(c, sizeof(*c));
+	/* its last accesses (handlers, later destructors) are not modelled */
+	c->on = 0;
+	c->chunk = NULL;
+	if (chunk)
+		munmap(chunk, PD_EMU_CHUNK);
+	core_give_back(c->idx);
+	lock(&retired_lock);
+	for (int i = 0; i < RETIRED; i++) {
+		if (!retired[i]) {
+			retired[i] = c;
+			c = NULL;
+			break;
+		}
+	}
+	unlock(&retired_lock);
+	/* no room: it stays mapped (a few KiB), never unmapped under the thread */
+}
+
+/* A retired state whose thread no longer exists, or a new one. */
+static struct core *core_alloc(void)
+{
+	struct core *c = NULL;
+
+	lock(&retired_lock);
+	for (int i = 0; i < RETIRED && !c; i++) {
+		if (retired[i] && syscall(SYS_tgkill, (int)pid, (int)retired[i]->tid, 0) < 0 && errno == ESRCH) {
+			c = retired[i];
+			retired[i] = NULL;
+		}
+	}
+	unlock(&retired_lock);
+	if (c) {
+		memset(c, 0, sizeof(*c));
+		return c;
+	}
+	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return c == MAP_FAILED ? NULL : c;
+}
+
+/* The process's file exists from its first hook on, empty until a sample:
+ * record tells a modelled process that sampled nothing (a short run) from
+ * a program without hooks (preloaded all the same). */
+static uint32_t marked;                 /* the pid whose file was made */
+
+static void mark_modelled(void)
+{
+	char path[600];
+	int fd;
+
+	if (__atomic_exchange_n(&marked, pid, __ATOMIC_RELAXED) == pid)
+		return;
+	snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
+	fd = sys_open(path, O_RDWR | O_CREAT);
+	if (fd >= 0)
+		syscall(SYS_close, fd);
 }
 
 static struct core *core_new(void)
 {
-	struct core *c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct core *c = core_alloc();
 
-	if (c == MAP_FAILED)
+	if (!c)
 		return NULL;
-	c->idx = __atomic_fetch_add(&model->next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
+	c->idx = core_take();
 	c->tid = (uint32_t)gettid();
+	if (enabled)
+		mark_modelled();
 	/* each thread at a phase of its own: threads started together do not
 	 * sample in step */
 	c->countdown = 1 + (uint32_t)((c->tid * 2654435761u) % period);
@@ -253,7 +339,7 @@ static inline struct core *me(void)
 static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, enum pd_emu_class cls,
 		   bool locked, uint32_t per)
 {
-	uint32_t kept = c->depth < STACK ? c->depth : STACK;
+	uint32_t kept = c->depth - c->floor;    /* the frames the ring still holds, <= STACK */
 	uint32_t nr = kept < frames ? kept : frames;
 	uint64_t *seen = &c->seen[((ret * 0x9e3779b97f4a7c15ull) >> 32) % SEEN];
 	bool code = size != PD_EMU_AT_RET && *seen != ret;
@@ -285,7 +371,7 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 	memcpy(p, &s, sizeof(s));
 	p += sizeof(s);
 	for (uint32_t i = 0; i < nr; i++, p += sizeof(uint64_t))
-		memcpy(p, &c->stack[kept - 1 - i], sizeof(uint64_t));
+		memcpy(p, &c->stack[(c->depth - 1 - i) % STACK], sizeof(uint64_t));
 	if (code) {
 		memcpy(p, (const void *)(uintptr_t)(ret - s.code_before), s.code_before + s.code_after);
 		*seen = ret;
@@ -548,14 +634,17 @@ static void at_fork_child(void)
 	if (out_fd >= 0)
 		syscall(SYS_close, out_fd);
 	out_fd = -1;
-	out_lock = maps_lock = 0;
+	out_lock = maps_lock = retired_lock = 0;
+	/* the parent's other threads are not in the child: their states are
+	 * the child's to reuse (their tids, the parent's, are live: left) */
 	if (self) {
 		if (self->chunk)
 			munmap(self->chunk, PD_EMU_CHUNK);
 		self->chunk = NULL;
 		self->used = 0;
 		self->tid = (uint32_t)gettid();
-		self->idx = __atomic_fetch_add(&model->next_core, 1, __ATOMIC_RELAXED) % MAX_CORES;
+		/* the parent's thread keeps its core; the child's is another */
+		self->idx = core_take();
 		memset(self->pages, 0, sizeof(self->pages));
 		self->last = NULL;
 	}
@@ -659,9 +748,13 @@ EXPORT void __tsan_func_entry(void *pc)
 	c = me();
 	if (!c)
 		return;
-	if (c->depth < STACK)
-		c->stack[c->depth] = (uintptr_t)pc;
+	/* a ring: deeper than STACK, the innermost frames are kept and the
+	 * outermost overwritten (gone for good: floor says from where on the
+	 * entries are the frames') */
+	c->stack[c->depth % STACK] = (uintptr_t)pc;
 	c->depth++;
+	if (c->depth - c->floor > STACK)
+		c->floor = c->depth - STACK;
 }
 
 EXPORT void __tsan_func_exit(void)
@@ -671,8 +764,11 @@ EXPORT void __tsan_func_exit(void)
 	if (!frames)
 		return;
 	c = self;
-	if (c && c->depth)
+	if (c && c->depth) {
 		c->depth--;
+		if (c->floor > c->depth)
+			c->floor = c->depth;    /* below it, new frames again */
+	}
 }
 
 EXPORT void __tsan_ignore_thread_begin(void)

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The emulation runtime never harms the program (tests/progs/churn.c, a GCC
+# -O1 TSan build): a 100 us SIGALRM handler touching memory while threads
+# end, a pthread key destructor created after the runtime's, 55 threads
+# coming and going between the start of two threads that then ping-pong on
+# one line. The program's output is the plain TSan build's; the ping-pong
+# is contention (cores are reused as threads end: handed out round-robin,
+# pong got ping's core and 1,300 HITM became 3); more live threads than the
+# model's cores is said; a chain deeper than the shadow stack keeps its
+# innermost callers.
+# run-tests: alone (the ping-pong needs both CPUs)
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+bin=$TOP/$B/progs/churn-tsan
+[ -x "$bin" ] || skip "no -fsanitize=thread build of churn.c (libtsan missing?)"
+"$TOP/$B/progs/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+TSAN_OPTIONS=report_bugs=0 "$bin" >plain.out 2>/dev/null || fail "plain TSan run: exit $?"
+"$C2CSCAN" record -q --emulate=hitm=1 -o c.data -- "$bin" >c.out 2>c.err
+expect_eq "record: exit" "$?" 0
+expect_eq "record: says" "$(cat c.err)" ""
+expect_eq "the program's output" "$(cat c.out)" "$(cat plain.out)"
+"$C2CSCAN" report --json -i c.data >c.json 2>err || fail "report: $(cat err)"
+expect_eq "the ping-pong" "$(json_get c.json '[(l["verdict"], l["contention"] >= 30) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
+	"[('false sharing', True)]"
+# 60 threads live at once: more than the model's cores, said
+"$C2CSCAN" record -q --emulate -o w.data -- "$bin" wide >w.out 2>w.err
+expect_eq "wide: exit" "$?" 0
+expect_eq "wide: said" "$(cat w.err)" \
+	"c2cscan record: --emulate: more live threads than the model's 56 cores: 5 thread(s) shared a core, and their accesses to each other's lines count as cache hits"
+# 1,500 calls deep, past the 1,024-entry shadow stack: the innermost callers kept
+"$C2CSCAN" record -q --emulate=hitm=1 -g -o d.data -- "$bin" deep >d.out 2>d.err || fail "deep: $(cat d.err)"
+"$C2CSCAN" report --json -i d.data >d.json 2>err || fail "report deep: $(cat err)"
+expect_eq "deep: the innermost callers" "$(json_get d.json 'sorted(set(tuple(c["frames"][:3]) for l in j["cachelines"] for o in l["offsets"] if o["data_member"] in ("pair.ping", "pair.pong") and o["symbol"] == "bump" for c in o["callchains"]))')" \
+	"[('bump', 'bottom', 'deep')]"
+done_test

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hazards of the emulation runtime (tests/cli/emulate-hazards.sh): thread
+ * churn, then contention, under a signal that keeps arriving.
+ *  - between the start of the ping thread and the pong one, 55 short-lived
+ *    threads come and go: with cores handed out round-robin (56 of them)
+ *    pong would get ping's core and their ping-pong on one line would not
+ *    be contention; cores must be reused as threads end;
+ *  - a 100 us SIGALRM timer runs a handler that touches memory the whole
+ *    time, also while threads end (after their TSD destructors);
+ *  - a pthread key created after the runtime's, whose destructor touches
+ *    memory, runs at every thread's end.
+ * Prints the ping-pong's totals; exits 0. "churn wide": 60 threads live at
+ * once instead (more than the model's cores: record must say so). "churn
+ * deep": the ping-pong 1,500 calls deep (past the runtime's 1,024-entry
+ * shadow stack: the innermost callers must be the ones kept).
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#define CHURN 55
+#define ITERS 400000
+
+struct pair {
+	long ping;
+	long pong;
+};
+
+static struct pair pair __attribute__((aligned(64)));
+static volatile long ticks;
+static long churned[CHURN];
+static pthread_key_t late_key;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+static void late_destructor(void *p)
+{
+	long *v = p;
+
+	*v += 1;
+	free(v);
+}
+
+static void *churn(void *arg)
+{
+	long i = (long)arg;
+	long *v = malloc(sizeof(*v));
+
+	if (v) {
+		*v = i;
+		pthread_setspecific(late_key, v);
+	}
+	churned[i] = i * 2;
+	return NULL;
+}
+
+__attribute__((noinline)) static void bump(long *v)
+{
+	++*v;
+}
+
+static pthread_barrier_t start;
+
+static void *ping(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&start);
+	for (long i = 0; i < ITERS; i++)
+		bump(&pair.ping);
+	return NULL;
+}
+
+static void *pong(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&start);
+	for (long i = 0; i < ITERS; i++)
+		bump(&pair.pong);
+	return NULL;
+}
+
+/* the innermost caller, under 1,500 frames of deep() */
+__attribute__((noinline)) static long bottom(long *v)
+{
+	for (long i = 0; i < ITERS / 4; i++)
+		bump(v);
+	return *v;
+}
+
+__attribute__((noinline)) static long deep(long *v, int n)
+{
+	long r;
+
+	if (!n)
+		return bottom(v);
+	r = deep(v, n - 1);
+	__asm__ volatile("" : : "r"(r) : "memory");    /* not a tail call */
+	return r + 1;
+}
+
+static void *deep_ping(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&start);
+	return (void *)deep(&pair.ping, 1500);
+}
+
+static void *deep_pong(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&start);
+	return (void *)deep(&pair.pong, 1500);
+}
+
+static pthread_barrier_t all;
+
+static void *wide(void *arg)
+{
+	churned[(long)arg % CHURN] = (long)arg;
+	pthread_barrier_wait(&all);
+	return NULL;
+}
+
+static int run_wide(void)
+{
+	pthread_t t[60];
+
+	pthread_barrier_init(&all, NULL, 60);
+	for (long i = 0; i < 60; i++)
+		if (pthread_create(&t[i], NULL, wide, (void *)i))
+			return 1;
+	for (int i = 0; i < 60; i++)
+		pthread_join(t[i], NULL);
+	printf("wide\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct itimerval it = { { 0, 100 }, { 0, 100 } };
+	struct sigaction sa;
+	pthread_t t[2];
+	long sum = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "wide"))
+		return run_wide();
+	if (argc > 1 && !strcmp(argv[1], "deep")) {
+		pthread_barrier_init(&start, NULL, 2);
+		pthread_create(&t[0], NULL, deep_ping, NULL);
+		pthread_create(&t[1], NULL, deep_pong, NULL);
+		pthread_join(t[0], NULL);
+		pthread_join(t[1], NULL);
+		printf("deep %ld %ld\n", pair.ping, pair.pong);
+		return 0;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	pthread_key_create(&late_key, late_destructor);
+	setitimer(ITIMER_REAL, &it, NULL);
+	pthread_barrier_init(&start, NULL, 2);
+	pthread_create(&t[0], NULL, ping, NULL);
+	for (long i = 0; i < CHURN; i++) {
+		pthread_t c;
+
+		if (pthread_create(&c, NULL, churn, (void *)i))
+			return 1;
+		pthread_join(c, NULL);
+	}
+	pthread_create(&t[1], NULL, pong, NULL);
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	for (int i = 0; i < CHURN; i++)
+		sum += churned[i];
+	printf("ping %ld pong %ld churned %ld\n", pair.ping, pair.pong, sum);
+	return 0;
+}
