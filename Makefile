@@ -54,7 +54,7 @@ PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
 PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counters-tsan $(B)/progs/counters-padded-tsan
 PROG_BINS += $(B)/progs/atomics-tsan
 PROG_BINS += $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan
-PROG_BINS += $(B)/progs/churn-tsan
+PROG_BINS += $(B)/progs/churn-tsan $(B)/progs/fds-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
 PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan
@@ -191,7 +191,7 @@ $(B)/progs/%-clang-tsan: tests/progs/%.c
 
 # the verdict's units (tests/cli/units.sh): per-thread elements of one
 # allocation, 24 and 40 bytes each, and their fix; objects reusing an address
-$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan: $(B)/progs/%-tsan:
+$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan $(B)/progs/fds-tsan: $(B)/progs/%-tsan:
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(or $(UNITS_OPT_$*),-O2) -g -fsanitize=thread $(UNITS_FLAGS_$*) -o $@ tests/progs/$(UNITS_SRC_$*).c -lpthread
@@ -205,6 +205,9 @@ UNITS_SRC_reuse := reuse
 UNITS_SRC_churn := churn
 UNITS_OPT_churn := -O1
 $(B)/progs/churn-tsan: tests/progs/churn.c
+UNITS_SRC_fds := fds
+UNITS_OPT_fds := -O1
+$(B)/progs/fds-tsan: tests/progs/fds.c
 $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan: tests/progs/slots.c
 $(B)/progs/reuse-tsan: tests/progs/reuse.c
 

@@ -8,7 +8,8 @@
 # is contention (cores are reused as threads end: handed out round-robin,
 # pong got ping's core and 1,300 HITM became 3); more live threads than the
 # model's cores is said; a chain deeper than the shadow stack keeps its
-# innermost callers.
+# innermost callers; a program that manages its own descriptors loses
+# nothing and gets nothing of ours.
 # run-tests: alone (the ping-pong needs both CPUs)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
@@ -28,6 +29,17 @@ expect_eq "the ping-pong" "$(json_get c.json '[(l["verdict"], l["contention"] >=
 expect_eq "wide: exit" "$?" 0
 expect_eq "wide: said" "$(cat w.err)" \
 	"c2cscan record: --emulate: more live threads than the model's 56 cores: 5 thread(s) shared a core, and their accesses to each other's lines count as cache hits"
+# a program that closes and dup2()s over descriptors it did not open
+# (tests/progs/fds.c): its file holds what it wrote, its first open() is 0
+# (it checks), both threads' samples are in the recording
+"$TOP/$B/progs/fds-tsan" "$T/plain-fds.out" >plain-fds.txt 2>/dev/null || fail "fds, plain TSan: $(cat plain-fds.txt)"
+"$C2CSCAN" record -q --emulate=hitm=1 -o f.data -- "$TOP/$B/progs/fds-tsan" "$T/fds.out" >fds.txt 2>f.err ||
+	fail "fds: exit $?: $(cat fds.txt f.err)"
+expect_eq "fds: its output" "$(cat fds.txt)" "$(cat plain-fds.txt)"
+expect_eq "fds: its file" "$(cat fds.out)" "fifteen bytes."
+"$C2CSCAN" report --json -i f.data >f.json 2>err || fail "report fds: $(cat err)"
+expect_eq "fds: both threads sampled" "$(json_get f.json '[(l["verdict"], len(l["tids"]) >= 2) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} >= {"pair.a", "pair.b"}]')" \
+	"[('false sharing', True)]"
 # 1,500 calls deep, past the 1,024-entry shadow stack: the innermost callers kept
 "$C2CSCAN" record -q --emulate=hitm=1 -g -o d.data -- "$bin" deep >d.out 2>d.err || fail "deep: $(cat d.err)"
 "$C2CSCAN" report --json -i d.data >d.json 2>err || fail "report deep: $(cat err)"

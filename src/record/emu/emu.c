@@ -145,8 +145,6 @@ static pthread_key_t key;
 static __thread __attribute__((tls_model("initial-exec"))) struct core *self;
 /* the process's: its pid, its sample file and chunks, its mappings */
 static uint32_t pid;
-static int out_fd = -1;
-static uint64_t out_chunks;
 static uint32_t out_lock, maps_lock;
 static struct range ranges[RANGES];
 static uint32_t nr_ranges;
@@ -187,26 +185,32 @@ static int sys_open(const char *path, int flags)
  * chunk (PD_EMU_CHUNK bytes) at a time per thread: what a thread wrote is
  * in the file however the process ends (_exit, a signal, exec). A chunk's
  * unused tail stays zero. An exec'd image appends chunks after the old.
+ * No descriptor is kept: the file is opened for each chunk and closed at
+ * once, so a program that closes or dup2()s over descriptors it did not
+ * open (a daemon's clean-up) neither loses samples nor gets them in its
+ * own files, and its open() numbering is its own.
  */
 static uint8_t *chunk_new(void)
 {
 	void *m = MAP_FAILED;
+	char path[600];
+	struct stat st;
+	int fd;
 
+	snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
 	lock(&out_lock);
-	if (out_fd < 0) {
-		char path[600];
-		struct stat st;
+	fd = sys_open(path, O_RDWR | O_CREAT);
+	if (fd >= 0 && !fstat(fd, &st)) {
+		/* the chunks after what the file holds (another thread's, an
+		 * exec'd image's before this one) */
+		uint64_t chunks = ((uint64_t)st.st_size + PD_EMU_CHUNK - 1) / PD_EMU_CHUNK;
 
-		snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
-		out_fd = sys_open(path, O_RDWR | O_CREAT);
-		out_chunks = out_fd >= 0 && !fstat(out_fd, &st) ? (uint64_t)st.st_size / PD_EMU_CHUNK : 0;
+		if (!ftruncate(fd, (off_t)((chunks + 1) * PD_EMU_CHUNK)))
+			m = mmap(NULL, PD_EMU_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				 (off_t)(chunks * PD_EMU_CHUNK));
 	}
-	if (out_fd >= 0 && !ftruncate(out_fd, (off_t)((out_chunks + 1) * PD_EMU_CHUNK))) {
-		m = mmap(NULL, PD_EMU_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, out_fd,
-			 (off_t)(out_chunks * PD_EMU_CHUNK));
-		if (m != MAP_FAILED)
-			out_chunks++;
-	}
+	if (fd >= 0)
+		syscall(SYS_close, fd);
 	unlock(&out_lock);
 	return m == MAP_FAILED ? NULL : m;
 }
@@ -631,9 +635,6 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 static void at_fork_child(void)
 {
 	pid = (uint32_t)getpid();
-	if (out_fd >= 0)
-		syscall(SYS_close, out_fd);
-	out_fd = -1;
 	out_lock = maps_lock = retired_lock = 0;
 	/* the parent's other threads are not in the child: their states are
 	 * the child's to reuse (their tids, the parent's, are live: left) */
