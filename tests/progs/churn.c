@@ -69,21 +69,14 @@ __attribute__((noinline)) static void bump(long *v)
 
 static pthread_barrier_t start;
 
-static void *ping(void *arg)
+/* one side of the ping-pong: its own counter of the pair */
+static void *player(void *arg)
 {
-	(void)arg;
-	pthread_barrier_wait(&start);
-	for (long i = 0; i < ITERS; i++)
-		bump(&pair.ping);
-	return NULL;
-}
+	long *v = arg;
 
-static void *pong(void *arg)
-{
-	(void)arg;
 	pthread_barrier_wait(&start);
 	for (long i = 0; i < ITERS; i++)
-		bump(&pair.pong);
+		bump(v);
 	return NULL;
 }
 
@@ -106,18 +99,10 @@ __attribute__((noinline)) static long deep(long *v, int n)
 	return r + 1;
 }
 
-static void *deep_ping(void *arg)
+static void *deep_player(void *arg)
 {
-	(void)arg;
 	pthread_barrier_wait(&start);
-	return (void *)deep(&pair.ping, 1500);
-}
-
-static void *deep_pong(void *arg)
-{
-	(void)arg;
-	pthread_barrier_wait(&start);
-	return (void *)deep(&pair.pong, 1500);
+	return (void *)deep(arg, 1500);
 }
 
 static pthread_barrier_t all;
@@ -154,8 +139,8 @@ int main(int argc, char **argv)
 		return run_wide();
 	if (argc > 1 && !strcmp(argv[1], "deep")) {
 		pthread_barrier_init(&start, NULL, 2);
-		pthread_create(&t[0], NULL, deep_ping, NULL);
-		pthread_create(&t[1], NULL, deep_pong, NULL);
+		pthread_create(&t[0], NULL, deep_player, &pair.ping);
+		pthread_create(&t[1], NULL, deep_player, &pair.pong);
 		pthread_join(t[0], NULL);
 		pthread_join(t[1], NULL);
 		printf("deep %ld %ld\n", pair.ping, pair.pong);
@@ -168,7 +153,7 @@ int main(int argc, char **argv)
 	pthread_key_create(&late_key, late_destructor);
 	setitimer(ITIMER_REAL, &it, NULL);
 	pthread_barrier_init(&start, NULL, 2);
-	pthread_create(&t[0], NULL, ping, NULL);
+	pthread_create(&t[0], NULL, player, &pair.ping);
 	for (long i = 0; i < CHURN; i++) {
 		pthread_t c;
 
@@ -176,7 +161,7 @@ int main(int argc, char **argv)
 			return 1;
 		pthread_join(c, NULL);
 	}
-	pthread_create(&t[1], NULL, pong, NULL);
+	pthread_create(&t[1], NULL, player, &pair.pong);
 	pthread_join(t[0], NULL);
 	pthread_join(t[1], NULL);
 	memset(&it, 0, sizeof(it));
