@@ -64,7 +64,9 @@
 #define MAX_CORES PD_EMU_CORES           /* sharers: bits 0-55 of a line's state */
 #define STACK 1024                      /* shadow stack entries kept, the innermost (a ring) */
 #define PAGES 256                       /* a thread's cache of page keys */
-#define RANGES 8192                     /* mappings a process keeps (more: the rest private) */
+#define RANGES 8192                     /* mappings the table starts with (it grows) */
+#define RANGES_MAX (1u << 22)           /* mappings a process keeps at most (more: the rest private) */
+#define REREAD_NS 10000000ull           /* a page no mapping known holds: maps read again at most this often */
 #define MAPS_LINE_MAX 256               /* a /proc/self/maps line longer is dropped */
 #define SEEN 256                        /* return addresses a thread remembers having sent the code of */
 
@@ -146,7 +148,15 @@ static __thread __attribute__((tls_model("initial-exec"))) struct core *self;
 /* the process's: its pid, its sample file and chunks, its mappings */
 static uint32_t pid;
 static uint32_t out_lock, maps_lock;
-static struct range ranges[RANGES];
+/* The ranges the last DIRTY generations of the maps changed (under maps_lock). */
+#define DIRTY 64
+static struct dirty {
+	uint64_t start, end;
+	uint32_t gen;
+} dirty[DIRTY];
+static struct range *ranges;            /* mmap'ed, grown by doubling (no malloc in a hook) */
+static uint32_t ranges_cap;
+static uint64_t ranges_read_ns;         /* when the maps were last read */
 static uint32_t nr_ranges;
 static uint32_t maps_gen, ranges_gen;   /* bumped by the program's mmap and munmap; ranges read at */
 
@@ -383,15 +393,37 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 	c->used += (uint32_t)len;
 }
 
-/* One line of /proc/self/maps into ranges (those past RANGES: private). */
+/* Room for twice the mappings (up to RANGES_MAX): false when there is none. */
+static bool ranges_grow(void)
+{
+	uint32_t cap = ranges_cap ? ranges_cap * 2 : RANGES;
+	void *m;
+
+	if (cap > RANGES_MAX)
+		return false;
+	/* system calls: not the program's mappings (this library's mmap and
+	 * mremap would count them as such and invalidate every page key) */
+	m = ranges ? (void *)syscall(SYS_mremap, ranges, ranges_cap * sizeof(*ranges), cap * sizeof(*ranges),
+				     MREMAP_MAYMOVE)
+		   : (void *)syscall(SYS_mmap, NULL, cap * sizeof(*ranges), PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return false;
+	ranges = m;
+	ranges_cap = cap;
+	return true;
+}
+
+/* One line of /proc/self/maps into ranges (those past RANGES_MAX: private). */
 static void maps_line(const char *line)
 {
 	unsigned long long start, end, off, ino;
 	unsigned int maj, min;
 	char perms[8];
 
-	if (nr_ranges >= RANGES ||
-	    sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &off, &maj, &min, &ino) != 7)
+	if (nr_ranges >= ranges_cap && !ranges_grow())
+		return;
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &off, &maj, &min, &ino) != 7)
 		return;
 	ranges[nr_ranges++] = (struct range){
 		start, end, perms[3] != 's' ? 0 : SHARED | (uint64_t)(maj & 0xfff) << 51 |
@@ -466,6 +498,21 @@ static uint32_t code_bytes(uint64_t a, uint32_t max)
 	return n;
 }
 
+/* No generation after from, up to to, changed the page at a: the maps as
+ * read at from still hold for it. false when the ring no longer says. */
+static bool unchanged_since(uint64_t a, uint32_t from, uint32_t to)
+{
+	if (to - from >= DIRTY)
+		return false;
+	for (uint32_t g = from + 1; g != to + 1; g++) {
+		const struct dirty *d = &dirty[g % DIRTY];
+
+		if (d->gen != g || (a >= d->start && a < d->end))
+			return false;
+	}
+	return true;
+}
+
 /* How the line at addr is keyed: the page's entry in c's cache, made from
  * the mappings (read again when no mapping known holds the page, or the
  * program has mapped or unmapped since: an address range reused by a
@@ -481,10 +528,15 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	if (LIKELY(k->page == page + 1 && k->gen == gen))
 		return k;
 	lock(&maps_lock);
-	r = ranges_gen == gen ? range_of(a) : NULL;
-	if (!r) {
+	r = ranges_gen == gen || unchanged_since(a, ranges_gen, gen) ? range_of(a) : NULL;
+	/* read again when the program mapped or unmapped since, or, for a
+	 * page no mapping known holds (one mapped behind the runtime's back),
+	 * at most every REREAD_NS: a process with more mappings than the table
+	 * or pages nothing maps does not read its maps at every access */
+	if (!r && (ranges_gen != gen || now_ns() - ranges_read_ns >= REREAD_NS)) {
 		ranges_gen = gen;
 		maps_read();
+		ranges_read_ns = now_ns();
 		r = range_of(a);
 	}
 	k->page = page + 1;
@@ -901,9 +953,17 @@ static void *next_fn(const char *name, void *own)
 	return f != own ? f : NULL;
 }
 
-static void maps_changed(void)
+/* The program mapped or unmapped [a, a + len): a new generation of the
+ * maps, and the range it changed (page_key reads the maps again only for
+ * an address in a range changed since they were read). */
+static void maps_changed(const void *a, size_t len)
 {
+	uint64_t start = (uint64_t)(uintptr_t)a & ~4095ull;
+
+	lock(&maps_lock);
+	dirty[(maps_gen + 1) % DIRTY] = (struct dirty){ start, (uint64_t)(uintptr_t)a + len, maps_gen + 1 };
 	__atomic_add_fetch(&maps_gen, 1, __ATOMIC_RELEASE);
+	unlock(&maps_lock);
 }
 
 EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
@@ -917,7 +977,7 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 		return MAP_FAILED;
 	}
 	m = real_mmap(a, len, prot, flags, fd, off);
-	maps_changed();
+	maps_changed(m != MAP_FAILED ? m : a, len);
 	return m;
 }
 
@@ -937,7 +997,7 @@ EXPORT int munmap(void *a, size_t len)
 		return -1;
 	}
 	r = real_munmap(a, len);
-	maps_changed();
+	maps_changed(a, len);
 	return r;
 }
 
@@ -958,7 +1018,9 @@ EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
 		return MAP_FAILED;
 	}
 	m = real_mremap(a, len, new_len, flags, to);
-	maps_changed();
+	maps_changed(a, len);
+	if (m != MAP_FAILED)
+		maps_changed(m, new_len);
 	return m;
 }
 
