@@ -88,6 +88,14 @@ const struct heap_obj *heap__find(const struct heap *h, uint32_t pid, uint64_t a
 /* The object that held addr next, after the one holding it at time (the
  * one that replaced a freed range), or NULL. */
 const struct heap_obj *heap__next_at(const struct heap *h, uint32_t pid, uint64_t addr, uint64_t time);
+/* a and b were allocated at the same time, one before the other's free
+ * (the same allocation, or its freed range, included). */
+static inline bool heap_obj__coexist(const struct heap_obj *a, const struct heap_obj *b)
+{
+	uint64_t end_a = a->freed_at ? a->freed_at : UINT64_MAX, end_b = b->freed_at ? b->freed_at : UINT64_MAX;
+
+	return a->id == b->id || (a->time < end_b && b->time < end_a);
+}
 /* The object of a key (heap_obj.key), or NULL. */
 const struct heap_obj *heap__obj(const struct heap *h, uint32_t key);
 const struct heap_stats *heap__stats(const struct heap *h);

@@ -134,8 +134,16 @@ static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l
 			     report__alloc_fn(r, o->fn), depth && strcmp(stack[0], func) ? " via " : "",
 			     depth && strcmp(stack[0], func) ? stack[0] : "", o->tid, objs[i].samples);
 	}
-	for (size_t i = 0; i < nr; i++)
-		live += !objs[i].obj->freed;
+	/* objects alive together: one freed before the next was allocated
+	 * (an address reused) shares nothing with it */
+	for (size_t i = 0; i < nr; i++) {
+		bool together = false;
+
+		for (size_t j = 0; j < nr && !together; j++)
+			together = j != i && objs[i].obj->id != objs[j].obj->id &&
+				   heap_obj__coexist(objs[i].obj, objs[j].obj);
+		live += !objs[i].obj->freed && together;
+	}
 	if (live > 1 && c2c_line__counts(l)->tids.nr > 1)
 		n += fprintf(fp, "      %zu live heap objects share this line and %u threads touch it: heap false "
 			     "sharing if the threads\n        use different objects (allocate them 64-byte aligned, "

@@ -92,7 +92,7 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 		report__heap_site(r, h.obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 		/* untyped: its bytes (the row's first; an access of several
 		 * bytes starts there) */
-		if (h.offset)
+		if (h.offset || h.obj->size > 16)
 			scnprintf(u->name, sizeof(u->name), "byte %" PRIu64 " of the %" PRIu64 " B object from %s",
 				  h.offset, h.obj->size, func);
 		else
@@ -142,17 +142,11 @@ static size_t tid_list(const struct u32set *s, char *buf, size_t size)
  * shared the line. */
 static bool successive(const struct verdict_unit *a, const struct verdict_unit *b)
 {
-	uint64_t end_a, end_b;
-
-	if (!a->obj || !b->obj || a->obj->id == b->obj->id)
-		return false;
-	end_a = a->obj->freed_at ? a->obj->freed_at : UINT64_MAX;
-	end_b = b->obj->freed_at ? b->obj->freed_at : UINT64_MAX;
-	return end_a <= b->obj->time || end_b <= a->obj->time;
+	return a->obj && b->obj && !heap_obj__coexist(a->obj, b->obj);
 }
 
 /* The written unit and the disjoint one with the most HITM between them. */
-static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb)
+static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb, bool *succ)
 {
 	uint64_t best = 0;
 	bool found = false;
@@ -170,8 +164,11 @@ static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb)
 			if (b == a)
 				continue;
 			unit_threads(&v->units[b], &tb);
-			if (tb.nr && !sets_meet(&ta, &tb) && !successive(&v->units[a], &v->units[b]) &&
-			    (!found || w > best)) {
+			/* objects one after the other: the line passed from one
+			 * to the next, a handover */
+			if (tb.nr && !sets_meet(&ta, &tb) && successive(&v->units[a], &v->units[b]))
+				*succ = true;
+			else if (tb.nr && !sets_meet(&ta, &tb) && (!found || w > best)) {
 				*pa = a;
 				*pb = b;
 				best = w;
@@ -267,15 +264,22 @@ static void advise_false(const struct report *r, struct line_verdict *v, size_t 
 		advise_array(r, v, ua, ub, ta, tb);
 	} else if (ua->obj && ub->obj && ua->obj->id != ub->obj->id) {
 		advise_objects(r, v, ua, ub, ta, tb);
-	} else if (ua->obj || ub->obj) {
-		/* parts of one heap object: a member's alignment holds only
-		 * in an aligned allocation */
+	} else if ((ua->obj || ub->obj) && (!strncmp(later->name, "byte ", 5) || !strncmp(later->name, "the ", 4))) {
+		/* bytes of one heap object, its type unknown: per-thread
+		 * parts of it, most often */
 		unit_site(r, ua->obj ? ua : ub, sa, sizeof(sa));
-		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: %s %s to %u "
+		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: give each "
+			  "thread's part of the object its own line (pad each part to %u bytes) and allocate it "
+			  "%u-byte aligned at %s (aligned_alloc(%u, size rounded up to %u))", ua->name, ta, ub->name,
+			  tb, ls, ls, sa, ls, ls);
+	} else if (ua->obj || ub->obj) {
+		/* members of one heap object: a member's alignment holds
+		 * only in an aligned allocation */
+		unit_site(r, ua->obj ? ua : ub, sa, sizeof(sa));
+		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: align %s to %u "
 			  "(alignas(%u) on it) and allocate the object %u-byte aligned at %s (aligned_alloc(%u, size "
-			  "rounded up to %u)); costs %u bytes", ua->name, ta, ub->name, tb,
-			  strncmp(later->name, "byte ", 5) && strncmp(later->name, "the ", 4) ? "align" : "give",
-			  later->name, ls, ls, ls, sa, ls, ls, cost);
+			  "rounded up to %u)); costs %u bytes", ua->name, ta, ub->name, tb, later->name, ls, ls, ls, sa,
+			  ls, ls, cost);
 	} else if (strncmp(later->name, "offset ", 7)) {
 		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: align %s to %u "
 			  "(alignas(%u)) or move it to its own line; costs %u bytes", ua->name, ta, ub->name, tb,
@@ -496,7 +500,7 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		}
 		u32set__exit(&all);
 	}
-	is_false = false_pair(v, &fa, &fb);
+	is_false = false_pair(v, &fa, &fb, &handover);
 	v->kind = is_false && best_true != SIZE_MAX ? VERDICT_MIXED : is_false ? VERDICT_FALSE :
 		  best_true != SIZE_MAX ? VERDICT_TRUE : VERDICT_NONE;
 	switch (v->kind) {
@@ -516,10 +520,10 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 				  c2c_line__counts(l)->tids.nr);
 		} else if (handover) {
 			v->kind = VERDICT_SLIGHT;
-			scnprintf(v->why, sizeof(v->why), "%" PRIu64 " contended access%s of threads that touch the "
-				  "data once or after its writers ended (a read after a join): a handover, not sharing",
-				  contended(&c2c_line__counts(l)->stats), contended(&c2c_line__counts(l)->stats) == 1 ?
-				  "" : "es");
+			scnprintf(v->why, sizeof(v->why), "%" PRIu64 " contended access%s of a handover, not sharing: "
+				  "threads that touch the data once, read it after its writers ended (a join), or use "
+				  "objects one after the other at one address", contended(&c2c_line__counts(l)->stats),
+				  contended(&c2c_line__counts(l)->stats) == 1 ? "" : "es");
 		} else {
 			v->kind = VERDICT_UNSAMPLED;
 			scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only: "

@@ -43,6 +43,14 @@ c = lines("reuse")
 check("reuse", len(c) == 2 and {x["key"].get("ino") for x in c} == {111, 222}, "samples before/after the remap go to the old/new file")
 c = lines("out-of-order")
 check("out-of-order", len(c) == 1 and c[0]["key"].get("ino") == 1111, "an MMAP2 written late but stamped early applies")
+c = {x["address"]: x for x in lines("units-array")}
+check("units-array", c["0x2000040"]["verdict"] == "false sharing" and
+      c["0x2000040"]["advice"].startswith("byte 0 of the 96 B object from 0x401050 (written by tid 15011) and byte 24 of the 96 B object from 0x401050 (tid 15012) share a line: give each thread's part"),
+      "per-thread parts of one allocation: false sharing, by the object's bytes: %s" % c["0x2000040"]["advice"])
+check("units-array", c["0x2000080"]["verdict"] == "negligible contention" and "handover" in c["0x2000080"]["verdict_why"],
+      "objects one after the other at one address: a handover: %s" % c["0x2000080"]["verdict_why"])
+check("units-array", c["0x2000100"]["verdict"] == "negligible contention" and not c["0x2000100"]["advice"],
+      "a result read after the joins: a handover, no advice: %s %s" % (c["0x2000100"]["verdict"], c["0x2000100"]["verdict_why"]))
 j = load("last-byte")
 check("last-byte", j["maps"]["rejected"] == 2 and sorted(summary(c) for c in j["cachelines"]) == [("kernel", "0xffffffffffffffc0", (7001,), 1, 0), ("private", "0x400040", (7001,), 1, 0)],
       "the last byte's mappings rejected, the user sample keyed: %s %s" % (j["maps"]["rejected"], [summary(c) for c in j["cachelines"]]))
