@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A verdict's units on real programs recorded with --emulate --alloc
 # (tests/progs/slots.c, reuse.c; GCC TSan builds): per-thread elements of
-# one allocation (structs of 24 and 40 bytes, int counters of 4) are false
-# sharing named by element, with advice for an array; the fixed build
+# one allocation (structs of 24 and 40 bytes, int counters of 4) and of a
+# global array are false sharing named by element, with advice for an array; the fixed build
 # (elements a line apart, allocated aligned) and objects that reuse one
 # address across thread generations (a read after each join) are no
 # finding, and --fail-on stays silent on them.
@@ -34,6 +34,8 @@ for p in slots slots40; do
 		fail "$p: advice on the slots: $(cat advice)"
 	grep -q "struct counter\[[0-9]\]\.n (written by tid [0-9]*) and struct counter\[[0-9]\]\.n (tid [0-9]*) are elements of one array" advice ||
 		fail "$p: advice on the counters: $(cat advice)"
+	grep -q "gslots\[[0-9]\]\.hits (written by tid [0-9]*) and gslots\[[0-9]\]\.hits (tid [0-9]*) are elements of one array and share a line: pad each element of gslots to 64 bytes (alignas(64) on its type)" advice ||
+		fail "$p: advice on the global array: $(cat advice)"
 	grep -q "give each thread its own copy" advice && fail "$p: true-sharing advice: $(cat advice)"
 	"$C2CSCAN" report --fail-on false-sharing -i $p.data >/dev/null 2>fail.err
 	expect_eq "$p: --fail-on false-sharing" "$?" 1

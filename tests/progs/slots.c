@@ -3,8 +3,9 @@
  * The most common false sharing of all, shaped like real code: a few
  * unrelated allocations, then one malloc'd array of per-thread structs
  * (SLOT_BYTES 24, 40 or 64 each) and one calloc'd array of per-thread int
- * counters; each of NT threads (more than this machine's CPUs) touches only
- * its own element; main reads every element once after the joins. Built
+ * counters, and a global array of the same per-thread structs; each of NT
+ * threads (more than this machine's CPUs) touches only its own elements;
+ * main reads every element once after the joins. Built
  * with -DFIXED the arrays are allocated line-aligned with elements a line
  * apart (the fix report --advice asks for). tests/cli/units.sh records it
  * with --emulate --alloc and asserts the verdict, the element names, the
@@ -40,15 +41,17 @@ struct counter {
 #endif
 
 static struct slot *slots;
+static struct slot gslots[NT];
 static struct counter *use_len;
 static pthread_barrier_t start;
 
-__attribute__((noinline)) static void step(struct slot *s, struct counter *c, long i)
+__attribute__((noinline)) static void step(struct slot *s, struct counter *c, long me, long i)
 {
 	s->hits++;
 	if (i % 3 == 0)
 		s->misses++;
 	c->n++;
+	gslots[me].hits++;
 }
 
 static void *run(void *arg)
@@ -57,7 +60,7 @@ static void *run(void *arg)
 
 	pthread_barrier_wait(&start);
 	for (long i = 0; i < ITERS; i++)
-		step(&slots[me], &use_len[me], i);
+		step(&slots[me], &use_len[me], me, i);
 	return NULL;
 }
 
@@ -93,7 +96,7 @@ int main(void)
 	for (int i = 0; i < NT; i++)
 		pthread_join(t[i], NULL);
 	for (int i = 0; i < NT; i++)
-		sum += slots[i].hits + slots[i].misses + use_len[i].n;
+		sum += slots[i].hits + slots[i].misses + use_len[i].n + gslots[i].hits;
 	printf("sum %ld slot %zu B\n", sum, sizeof(struct slot));
 	free(config);
 	free(path);
