@@ -54,7 +54,7 @@ PROG_BINS += $(PROG_CXX_SRCS:tests/progs/%.cc=$(B)/progs/%)
 PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counters-tsan $(B)/progs/counters-padded-tsan
 PROG_BINS += $(B)/progs/atomics-tsan
 PROG_BINS += $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan
-PROG_BINS += $(B)/progs/churn-tsan $(B)/progs/fds-tsan
+PROG_BINS += $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(B)/progs/layoutxx-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
 PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan
@@ -91,11 +91,11 @@ $(SHIM): src/record/shim/shim.c src/perfdata/perf_data.h
 
 # -Bsymbolic: the runtime's own hooks by their address, not a Clang
 # executable's that interpose them (it patches those to jump to ours)
-$(EMU): src/record/emu/emu.c src/perfdata/perf_data.h
+$(EMU): src/record/emu/emu.c src/record/emu/heap.c src/record/emu/emu.h src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
-		-Wl,-Bsymbolic -o $@ $< -ldl -lpthread
+		-Wl,-Bsymbolic -o $@ src/record/emu/emu.c src/record/emu/heap.c -ldl -lpthread
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)
@@ -191,7 +191,7 @@ $(B)/progs/%-clang-tsan: tests/progs/%.c
 
 # the verdict's units (tests/cli/units.sh): per-thread elements of one
 # allocation, 24 and 40 bytes each, and their fix; objects reusing an address
-$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan $(B)/progs/fds-tsan: $(B)/progs/%-tsan:
+$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan: $(B)/progs/%-tsan:
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(or $(UNITS_OPT_$*),-O2) -g -fsanitize=thread $(UNITS_FLAGS_$*) -o $@ tests/progs/$(UNITS_SRC_$*).c -lpthread
@@ -208,6 +208,15 @@ $(B)/progs/churn-tsan: tests/progs/churn.c
 UNITS_SRC_fds := fds
 UNITS_OPT_fds := -O1
 $(B)/progs/fds-tsan: tests/progs/fds.c
+# the heap's layout (tests/cli/emulate-heap.sh): -O1 as the bare build
+# (PROG rule), so both make the same calls
+UNITS_SRC_layout := layout
+UNITS_OPT_layout := -O1
+$(B)/progs/layout-tsan: tests/progs/layout.c
+$(B)/progs/layoutxx-tsan: tests/progs/layoutxx.cc
+	$(call msg,CXX,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) -std=gnu++17 -O1 -g -fsanitize=thread -o $@ $< -lpthread
 $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan: tests/progs/slots.c
 $(B)/progs/reuse-tsan: tests/progs/reuse.c
 

@@ -27,6 +27,7 @@ struct counter {
 static int bool_aligned;
 static long iters = 50000000;
 static struct counter *counters[2];
+static pthread_barrier_t start;
 
 __attribute__((noinline)) static struct counter *make_counter(void)
 {
@@ -40,6 +41,9 @@ static void *worker(void *arg)
 
 	printf("counter %ld tid %ld addr %p line %#lx\n", n, (long)syscall(SYS_gettid), (void *)c,
 	       (unsigned long)(uintptr_t)c & ~63ul);
+	/* both loops at once (the second thread started a loop later left
+	 * short runs nothing to bounce) */
+	pthread_barrier_wait(&start);
 	for (long i = 0; i < iters; i++)
 		((volatile struct counter *)c)->hits++;
 	return NULL;
@@ -74,6 +78,7 @@ int main(int argc, char **argv)
 		counters[0] = c[k];
 		counters[1] = c[k + 1];
 	}
+	pthread_barrier_init(&start, NULL, 2);
 	for (long i = 0; i < 2; i++)
 		pthread_create(&t[i], NULL, worker, (void *)i);
 	for (int i = 0; i < 2; i++)

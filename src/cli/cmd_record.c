@@ -432,6 +432,13 @@ static void say(void *arg, const struct record_msg *m)
 		fputs("--emulate: no emulated samples: the command is not built with -fsanitize=thread (GCC or "
 		      "Clang), or it ended before writing them (_exit, a signal); nothing written", stderr);
 		break;
+	case RM_EMU_HEAP:
+		fprintf(stderr, "--emulate: the heap is %s's, as in the build without -fsanitize=thread", m->s[0]);
+		break;
+	case RM_EMU_HEAP_TSAN:
+		fputs("--emulate: the heap is libtsan's (a Clang build's allocator is in its executable): objects "
+		      "may sit otherwise in lines than in the build without -fsanitize=thread", stderr);
+		break;
 	case RM_EMU_CORES_SHARED:
 		fprintf(stderr, "--emulate: more live threads than the model's %llu cores: %llu thread(s) shared a "
 			"core, and their accesses to each other's lines count as cache hits", (unsigned long long)n[1],

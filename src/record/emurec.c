@@ -143,8 +143,17 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_
 			bool chains)
 {
 	const char *old = getenv("LD_PRELOAD");
-	char *pre = old && *old ? xasprintf("%s:%s", e->lib, old) : xstrdup(e->lib);
+	const char *colon = old ? strchr(old, ':') : NULL;
+	char *pre;
 
+	/* first, ahead of libtsan's hooks; after record --alloc's shim, whose
+	 * malloc must see the program's calls before the runtime's malloc
+	 * hands them to the production allocator */
+	if (old && strstr(old, "libc2cscan-alloc") && (!colon || strstr(old, "libc2cscan-alloc") < colon))
+		pre = colon ? xasprintf("%.*s:%s:%s", (int)(colon - old), old, e->lib, colon + 1)
+			    : xasprintf("%s:%s", old, e->lib);
+	else
+		pre = old && *old ? xasprintf("%s:%s", e->lib, old) : xstrdup(e->lib);
 	setenv("LD_PRELOAD", pre, 1);
 	free(pre);
 	/* libtsan's interceptors (malloc, threads, memcpy, I/O) stay, but
@@ -292,9 +301,10 @@ static int collect_one(const char *path, struct pd_writer *w, const struct perf_
 	return ret;
 }
 
-/* Threads that shared a core with another live one, from the model's head
- * (0 when it cannot be read: a process mapped a model of its own). */
-static uint32_t model_cores_shared(const char *path)
+/* What the model's head says after the run: threads that shared a core,
+ * the heap's allocator (nothing when it cannot be read: a process mapped a
+ * model of its own). */
+static void model_head(const char *path, struct emu_rec_stats *st)
 {
 	struct pd_emu_model_head h;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -302,7 +312,11 @@ static uint32_t model_cores_shared(const char *path)
 
 	if (fd >= 0)
 		close(fd);
-	return n == (ssize_t)sizeof(h) ? h.cores_shared : 0;
+	if (n != (ssize_t)sizeof(h))
+		return;
+	st->cores_shared = h.cores_shared;
+	h.allocator[sizeof(h.allocator) - 1] = '\0';
+	snprintf(st->allocator, sizeof(st->allocator), "%s", h.allocator);
 }
 
 int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,
@@ -325,7 +339,7 @@ int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_e
 	emu_ip__delete(ips);
 	if (d)
 		closedir(d);
-	st->cores_shared = model_cores_shared(e->model);
+	model_head(e->model, st);
 	return ret;
 }
 

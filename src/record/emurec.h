@@ -22,6 +22,7 @@ struct emu_rec_stats {
 	uint64_t bad;                   /* of an unknown class: skipped */
 	uint64_t torn;                  /* chunks whose last sample is cut or claims too many frames */
 	uint64_t cores_shared;          /* threads that shared a core: more live threads than cores */
+	char allocator[48];             /* the production allocator the heap was ("libc.so.6"), "" libtsan's */
 };
 
 

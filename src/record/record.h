@@ -50,6 +50,7 @@ enum record_msg_kind {
 	RM_ALLOC_DROPPED,       /* n[0]: allocation events dropped past the limit n[1] */
 	RM_EMU_BAD,             /* n[0]: samples of an unknown class, n[1]: cut chunks */
 	RM_EMU_NONE,            /* --emulate: no process wrote samples */
+	RM_EMU_HEAP_TSAN,       /* --emulate: the heap was libtsan's (not the production build's) */
 	RM_EMU_CORES_SHARED,    /* --emulate: n[0] threads shared one of the model's n[1] cores */
 	RM_EMU_NOT_TSAN,        /* --emulate: s[0], the command, has no ThreadSanitizer hooks, and
 				 * no process wrote samples */
@@ -62,6 +63,7 @@ enum record_msg_kind {
 	RM_EXE_ALLOCATOR,       /* s[0]: the executable whose own allocator is probed */
 	RM_ALLOC_EVENTS,        /* n[0]: allocation events, n[1]: processes; x: bytes each */
 	RM_EMU_SAMPLES,         /* n[0]: emulated samples, n[1]: processes */
+	RM_EMU_HEAP,            /* --emulate: s[0] the heap's allocator, the production build's ("libc.so.6") */
 	RM_SUMMARY,             /* n[0]: samples; names: the events; n[1]: allocator probes; n[2]: 1
 				 * emulated; n[3]: bytes of AUX trace; s[0]: the file; x: its size, MB */
 	/* what was opened and how (-v) */

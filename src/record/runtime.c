@@ -125,6 +125,9 @@ void recorder__collect_emulated(struct recorder *rc)
 	rc->samples += st.samples;
 	if (st.torn || st.bad)
 		say(rc, (struct record_msg){ .kind = RM_EMU_BAD, .n = { st.bad, st.torn } });
+	if (st.processes)
+		say(rc, (struct record_msg){ .kind = st.allocator[0] ? RM_EMU_HEAP : RM_EMU_HEAP_TSAN,
+					     .s = { st.allocator } });
 	if (st.cores_shared)
 		say(rc, (struct record_msg){ .kind = RM_EMU_CORES_SHARED, .n = { st.cores_shared, PD_EMU_CORES } });
 	if (!st.processes) {

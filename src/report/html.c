@@ -45,7 +45,7 @@ static const char style[] =
 	"td.t,th.t{text-align:left}.notice{background:#fff6d6;border:1px solid #e5c75b;padding:.5em}"
 	".warn{background:#fde4e1;border:1px solid #e0837a;padding:.5em}"
 	".verdict{font-weight:bold}.false{color:#b3261e}.true{color:#8a4d00}.mixed{color:#6a1b9a}"
-	".kv td{text-align:left}.mono{font-family:ui-monospace,monospace}svg text{font:11px sans-serif}"
+	".kv td{text-align:left;white-space:normal}.mono{font-family:ui-monospace,monospace}svg text{font:11px sans-serif}"
 	"#q{margin:.5em 0;padding:3px;width:20em}.hidden{display:none}"
 	"svg{max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}.good{background:#e3f4e1;"
 	"border:1px solid #6fbf73;padding:.5em}";
@@ -71,7 +71,8 @@ static const char script[] =
 	"var v=decodeURIComponent(p.slice(1).join('='));if(p[0]==='sort'){var a=/:asc$/.test(v);"
 	"v=v.replace(/:asc$/,'');for(var i=0;i<hs.length;i++)if(hs[i].textContent===v)sort(i,a);}"
 	"if(p[0]==='q'){q.value=v;filter(v);}});"
-	"var de=document.documentElement;document.body.setAttribute('data-fits',de.scrollWidth<=de.clientWidth?'1':'0');"
+	"window.addEventListener('load',function(){var de=document.documentElement;"
+	"document.body.setAttribute('data-fits',de.scrollWidth<=de.clientWidth?'1':'0');});"
 	"document.body.setAttribute('data-ready','1');})();";
 
 static void esc(FILE *fp, const char *s)
@@ -190,7 +191,7 @@ static void chart(FILE *fp, const struct report *r, size_t nr)
 		report__trim(r, NULL);
 	}
 	fprintf(fp, "<h2>Top lines by contention</h2>\n<svg id=\"chart\" width=\"900\" height=\"%zu\" "
-		"xmlns=\"http://www.w3.org/2000/svg\">\n", nr * 20 + 24);
+		"viewBox=\"0 0 900 %zu\" xmlns=\"http://www.w3.org/2000/svg\">\n", nr * 20 + 24, nr * 20 + 24);
 	for (size_t i = 0; i < nr; i++) {
 		const struct c2c_line *l = r->lines[i];
 		double x = 320;
@@ -438,8 +439,8 @@ static void timeline_svg(FILE *fp, const struct timeline *tl, size_t i)
 		return;
 	}
 	fprintf(fp, "<p>Contention over the recording (%.3f s, %d bins):</p>\n<svg class=\"timeline\" "
-		"width=\"%d\" height=\"44\" xmlns=\"http://www.w3.org/2000/svg\">", (tl->t1 - tl->t0) / 1e9, BINS,
-		BINS * 10 + 4);
+		"width=\"%d\" height=\"44\" viewBox=\"0 0 %d 44\" xmlns=\"http://www.w3.org/2000/svg\">",
+		(tl->t1 - tl->t0) / 1e9, BINS, BINS * 10 + 4, BINS * 10 + 4);
 	for (int b = 0; b < BINS; b++) {
 		double h = 40.0 * tl->bins[i][b] / max;
 

@@ -22,7 +22,7 @@ expect_eq "record: exit" "$?" 0
 expect_eq "record: says" "$(cat c.err)" ""
 expect_eq "the program's output" "$(cat c.out)" "$(cat plain.out)"
 "$C2CSCAN" report --json -i c.data >c.json 2>err || fail "report: $(cat err)"
-expect_eq "the ping-pong" "$(json_get c.json '[(l["verdict"], l["contention"] >= 30) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
+expect_eq "the ping-pong" "$(json_get c.json '[(l["verdict"], l["contention"] >= 10) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
 	"[('false sharing', True)]"
 # 60 threads live at once: more than the model's cores, said
 "$C2CSCAN" record -q --emulate -o w.data -- "$bin" wide >w.out 2>w.err

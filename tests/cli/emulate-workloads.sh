@@ -27,7 +27,9 @@ emu() {
 	[ "$1" = --alloc ] && alloc=$1 && shift
 	"$C2CSCAN" record -q --emulate=hitm=1 $alloc -o "$name.data" -- "$@" >"$name.out" 2>"$name.err" ||
 		fail "record $name: $(cat "$name.err")"
-	[ -s "$name.err" ] && fail "record $name says: $(cat "$name.err")"
+	# (a Clang build's heap is libtsan's: said, and expected)
+	grep -v "^c2cscan record: --emulate: the heap is libtsan's (a Clang build's allocator" "$name.err" >"$name.said"
+	[ -s "$name.said" ] && fail "record $name says: $(cat "$name.said")"
 	"$C2CSCAN" report --json -i "$name.data" >"$name.json" 2>err || fail "report $name: $(cat err)"
 }
 # the verdicts of the lines with contention: (verdict, key kind, processes)
@@ -48,19 +50,19 @@ json_get ts.json '[l["advice"] for l in j["cachelines"] if l["verdict"] == "true
 	grep -q "written and read by 2 threads" || fail "true-sharing advice: $(json_get ts.json '[l["advice"] for l in j["cachelines"]]')"
 
 # heap objects: the two calloc'd counters of make_counter share a line
-emu hfs --alloc "$W/heap-false-sharing-tsan" 300000
+emu hfs --alloc "$W/heap-false-sharing-tsan" 2000000
 expect_eq "heap-false-sharing" "$(verdicts hfs)" "[('false sharing', 'private', 1)]"
 expect_eq "heap-false-sharing: objects and members" "$(json_get hfs.json 'sorted(set((o["heap"]["site"], o["type"], o["data_member"]) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["heap"]))')" \
 	"[('make_counter', 'struct counter', 'hits')]"
 json_get hfs.json '[l["advice"] for l in j["cachelines"] if l["verdict"] == "false sharing"][0]' |
 	grep -q "^two 24 B objects from make_counter, written by tid [0-9]* and tid [0-9]*, share a line: allocate them 64-byte aligned" ||
 	fail "heap advice: $(json_get hfs.json '[l["advice"] for l in j["cachelines"]]')"
-emu hfa --alloc "$W/heap-false-sharing-tsan" aligned 300000
+emu hfa --alloc "$W/heap-false-sharing-tsan" aligned 2000000
 expect_eq "heap-false-sharing aligned" "$(verdicts hfa)" "[]"
 # Clang's build: its allocator is in the executable (the shim cannot bind
 # ahead of it), so record probes the executable's malloc family instead
 if [ -x "$W/heap-false-sharing-clang-tsan" ]; then
-	emu hfc --alloc "$W/heap-false-sharing-clang-tsan" 300000
+	emu hfc --alloc "$W/heap-false-sharing-clang-tsan" 2000000
 	expect_eq "clang heap-false-sharing" "$(verdicts hfc)" "[('false sharing', 'private', 1)]"
 	expect_eq "clang: objects" "$(json_get hfc.json 'sorted(set(o["heap"]["site"] for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["heap"]))')" \
 		"['make_counter']"

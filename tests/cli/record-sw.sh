@@ -44,9 +44,20 @@ start=$(date +%s)
 "$C2CSCAN" record -q -e page-faults --duration 0.3 -o dur.data -- sleep 30 2>err || fail "--duration: exit $?: $(cat err)"
 [ $(($(date +%s) - start)) -lt 10 ] || fail "--duration 0.3 did not stop the recording"
 "$C2CSCAN" report --stdio -i dur.data >/dev/null 2>err || fail "--duration file unreadable: $(cat err)"
+# started_under PID: wait (10 s at most) until record runs its command, so
+# that its signal handlers are in place (a background job of sh starts with
+# SIGINT ignored, and a slow start, under ASan, took the signal before)
+started_under() {
+	i=0
+	# (the command is forked early and execs once record is ready)
+	while [ $i -lt 100 ] && [ "$(ps -o comm= --ppid "$1" | tr -d ' ')" != sleep ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 "$C2CSCAN" record -q -e page-faults -o int.data -- sleep 30 2>int.err &
 rp=$!
-sleep 0.3
+started_under $rp
 kill -INT $rp
 wait $rp
 expect_eq "SIGINT: exit" "$?" 130
@@ -56,7 +67,7 @@ grep -q "^c2cscan record: interrupted by Interrupt: the recording holds what cam
 # SIGKILL: record cannot stop the command then; it goes with record
 "$C2CSCAN" record -q -e page-faults -o kill.data -- sleep 30 2>/dev/null &
 rp=$!
-sleep 0.5
+started_under $rp
 child=$(ps -o pid= --ppid $rp | tr -d ' ')
 kill -KILL $rp
 wait $rp 2>/dev/null

@@ -50,7 +50,7 @@ for p in slots-fixed reuse; do
 	"$C2CSCAN" report --fail-on $KINDS -i $p.data >/dev/null 2>fail.err
 	expect_eq "$p: --fail-on $KINDS" "$?" 0
 done
-expect_eq "reuse: a handover" "$(json_get reuse.json '[l["verdict"] for l in j["cachelines"]]')" "['negligible contention']"
+expect_eq "reuse: a handover" "$(json_get reuse.json 'sorted(set(l["verdict"] for l in j["cachelines"]))')" "['negligible contention']"
 
 # diff of the bug and its fix: the arrays' lines gone, said as the success it is
 "$C2CSCAN" diff slots.data slots-fixed.data >d.txt 2>err || fail "diff: $(cat err)"

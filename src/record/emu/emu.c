@@ -53,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "perfdata/perf_data.h"
+#include "record/emu/emu.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
@@ -760,6 +761,10 @@ __attribute__((constructor)) static void emu_start(void)
 	if (!model_map(getenv("C2CSCAN_EMU_MODEL")))
 		return;
 	enabled = 1;
+	emu_heap__start();
+	/* which allocator the layout is (the first process's says) */
+	if (emu_heap__allocator() && !model->head.allocator[0])
+		snprintf(model->head.allocator, sizeof(model->head.allocator), "%s", emu_heap__allocator());
 	patch_static();
 }
 

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record --emulate: the program's heap is its production allocator's, not
+ * libtsan's. libtsan's malloc aligns otherwise than glibc's (a 4 x 64-byte
+ * array starts on a line under TSan, 16, 32 or 48 bytes past one under
+ * glibc), so under it the emulation hid false sharing the production build
+ * has and invented some it has not. Part of libc2cscan-emu.so.
+ *
+ * The production allocator is the first object in link order, past this
+ * runtime, record --alloc's shim and whatever defines ThreadSanitizer's
+ * runtime (libtsan; a Clang executable), that defines malloc itself: the C
+ * library's, or jemalloc, tcmalloc, mimalloc linked ahead of it. The
+ * malloc family, the aligned allocators, malloc_usable_size and every
+ * operator new and delete go there while the model runs. Memory libtsan's
+ * own interceptors allocated for the program (strdup, getline, asprintf,
+ * realpath, ...) or that was allocated before the model started is
+ * libtsan's: __sanitizer_get_ownership says so, and it goes back to
+ * libtsan (free, realloc, malloc_usable_size).
+ *
+ * Without the model (not run by record) every call is the next
+ * definition's, libtsan's, as in a plain TSan run. A Clang build's
+ * allocator is in its executable, ahead of any preloaded library: this
+ * file is not reached there and the layout stays libtsan's.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "record/emu/emu.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+struct allocator {
+	void *(*malloc)(size_t);
+	void *(*calloc)(size_t, size_t);
+	void *(*realloc)(void *, size_t);
+	void (*free)(void *);
+	void *(*memalign)(size_t, size_t);
+	size_t (*usable)(void *);
+};
+
+/* prod: the production allocator (resolved when the model starts); next:
+ * the next definitions (libtsan's interceptors) */
+static struct allocator prod, next;
+static bool use_prod;
+/* the runtime's own calls (dlopen, dladdr while resolving) allocate from
+ * libtsan's heap: the program's stays as the production build has it */
+static __thread int in_runtime;
+static void *libc_strdup, *next_strdup, *libc_strndup, *next_strndup, *libc_getdelim, *next_getdelim,
+	*libc_vasprintf, *next_vasprintf, *libc_realpath, *next_realpath;
+static int (*owned_by_tsan)(const volatile void *);
+static char prod_name[256];
+
+/* dlsym's own allocations, before anything is resolved */
+static _Alignas(16) char boot[16384];
+static size_t boot_used;
+
+static void *boot_alloc(size_t n)
+{
+	size_t at = (boot_used + 15) & ~(size_t)15;
+
+	if (at + n > sizeof(boot))
+		return NULL;
+	boot_used = at + n;
+	return boot + at;
+}
+
+static bool in_boot(const void *p)
+{
+	return (const char *)p >= boot && (const char *)p < boot + sizeof(boot);
+}
+
+static int resolving;
+
+static void resolve_next(void)
+{
+	resolving = 1;
+	next.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+	next.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
+	next.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	next.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+	next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
+	next.usable = (size_t (*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
+	owned_by_tsan = (int (*)(const volatile void *))dlsym(RTLD_NEXT, "__sanitizer_get_ownership");
+	resolving = 0;
+}
+
+/* The first object in link order that defines name itself and is neither
+ * this runtime, the allocation shim nor a ThreadSanitizer runtime. */
+struct find {
+	const char *name;
+	void *sym;
+	const char *path;
+};
+
+static int find_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct find *f = arg;
+	const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : NULL;
+	void *h, *s, *tsan;
+	Dl_info di;
+
+	(void)size;
+	if (path && (strstr(path, "libc2cscan-emu") || strstr(path, "libc2cscan-alloc")))
+		return 0;
+	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	if (!h)
+		return 0;
+	s = dlsym(h, f->name);
+	tsan = dlsym(h, "__tsan_init");
+	/* its own definition, not one of its dependencies' (the executable's
+	 * handle searches the whole scope: never its own) */
+	if (path && s && dladdr(s, &di) && di.dli_fname && !strcmp(di.dli_fname, path) &&
+	    !(tsan && dladdr(tsan, &di) && di.dli_fname && !strcmp(di.dli_fname, path))) {
+		f->sym = s;
+		f->path = path;
+	}
+	dlclose(h);
+	return f->sym != NULL;
+}
+
+static void *find_def(const char *name, const char **path)
+{
+	struct find f = { name, NULL, NULL };
+
+	in_runtime++;
+	dl_iterate_phdr(find_one, &f);
+	in_runtime--;
+	if (path)
+		*path = f.path;
+	return f.sym;
+}
+
+/* The program's malloc is found ahead of this runtime's (a Clang build's
+ * executable defines the sanitizer's): its heap stays libtsan's. */
+static bool program_allocator(void)
+{
+	/* the program's scope, the executable first (RTLD_DEFAULT would search
+	 * this library first: it is linked -Bsymbolic) */
+	void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD), *g = prog ? dlsym(prog, "malloc") : NULL;
+	Dl_info di;
+	bool theirs = g && dladdr(g, &di) && (!di.dli_fname || !strstr(di.dli_fname, "libc2cscan-"));
+
+	if (prog)
+		dlclose(prog);
+	return theirs;
+}
+
+void emu_heap__start(void)
+{
+	static int started;
+	const char *path = NULL;
+
+	if (started++)
+		return;
+	if (!next.malloc)
+		resolve_next();
+	resolving = 1;
+	prod.malloc = (void *(*)(size_t))find_def("malloc", &path);
+	prod.calloc = (void *(*)(size_t, size_t))find_def("calloc", NULL);
+	prod.realloc = (void *(*)(void *, size_t))find_def("realloc", NULL);
+	prod.free = (void (*)(void *))find_def("free", NULL);
+	prod.memalign = (void *(*)(size_t, size_t))find_def("memalign", NULL);
+	prod.usable = (size_t (*)(void *))find_def("malloc_usable_size", NULL);
+	libc_strdup = find_def("strdup", NULL);
+	libc_strndup = find_def("strndup", NULL);
+	libc_getdelim = find_def("getdelim", NULL);
+	libc_vasprintf = find_def("vasprintf", NULL);
+	libc_realpath = find_def("realpath", NULL);
+	resolving = 0;
+	if (path) {
+		const char *base = strrchr(path, '/');
+
+		strncpy(prod_name, base ? base + 1 : path, sizeof(prod_name) - 1);
+	}
+	use_prod = prod.malloc && prod.calloc && prod.realloc && prod.free && prod.memalign && owned_by_tsan;
+}
+
+const char *emu_heap__allocator(void)
+{
+	static int checked;
+
+	/* asked once the constructors run (earlier, the global scope may not
+	 * show the executable's definitions yet) */
+	if (use_prod && !checked++ && program_allocator())
+		prod_name[0] = '\0';
+	return use_prod && prod_name[0] ? prod_name : NULL;
+}
+
+/* The first call: the next definitions, and under record (its
+ * environment) the production allocator at once, before the model starts:
+ * what libraries' constructors allocate (libstdc++'s exception pool) is on
+ * the production heap as in the bare build. */
+static void first_call(void)
+{
+	const char *d;
+
+	resolve_next();
+	d = getenv("C2CSCAN_EMU_DIR");
+	if (d && *d)
+		emu_heap__start();
+}
+
+#define ENSURE(...)                                                       \
+	do {                                                              \
+		if (!next.malloc) {                                       \
+			if (resolving)                                    \
+				return __VA_ARGS__;                       \
+			first_call();                                     \
+		}                                                         \
+	} while (0)
+
+/* memory this allocator did not make: libtsan's (its interceptors', or
+ * allocated before the model ran) */
+static bool tsan_owns(const void *p)
+{
+	return !use_prod || (owned_by_tsan && owned_by_tsan(p));
+}
+
+/* the program's calls, while the model runs */
+static inline bool prod_call(void)
+{
+	return use_prod && !in_runtime;
+}
+
+EXPORT void *malloc(size_t n)
+{
+	ENSURE(boot_alloc(n));
+	return prod_call() ? prod.malloc(n) : next.malloc(n);
+}
+
+EXPORT void *calloc(size_t nmemb, size_t n)
+{
+	/* dlsym's calloc: zeroed static memory */
+	ENSURE(nmemb && n > SIZE_MAX / nmemb ? NULL : boot_alloc(nmemb * n));
+	return prod_call() ? prod.calloc(nmemb, n) : next.calloc(nmemb, n);
+}
+
+EXPORT void free(void *p)
+{
+	if (!p || in_boot(p))
+		return;
+	ENSURE();
+	if (tsan_owns(p))
+		next.free(p);
+	else
+		prod.free(p);
+}
+
+static size_t usable(void *p)
+{
+	if (tsan_owns(p))
+		return next.usable ? next.usable(p) : 0;
+	return prod.usable ? prod.usable(p) : 0;
+}
+
+EXPORT void *realloc(void *p, size_t n)
+{
+	void *q;
+	size_t have;
+
+	ENSURE(NULL);
+	if (!p)
+		return malloc(n);
+	if (in_boot(p) || (use_prod && tsan_owns(p))) {
+		/* into the production heap: what it held, copied */
+		have = in_boot(p) ? (size_t)(boot + sizeof(boot) - (char *)p) : usable(p);
+		q = malloc(n ? n : 1);
+		if (!q)
+			return NULL;
+		memcpy(q, p, have < n ? have : n);
+		free(p);
+		return q;
+	}
+	return use_prod ? prod.realloc(p, n) : next.realloc(p, n);	/* p is the production heap's */
+}
+
+EXPORT void *reallocarray(void *p, size_t nmemb, size_t n)
+{
+	if (nmemb && n > SIZE_MAX / nmemb) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, nmemb * n);
+}
+
+EXPORT void *memalign(size_t align, size_t n)
+{
+	ENSURE(NULL);
+	return prod_call() ? prod.memalign(align, n) : next.memalign(align, n);
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t n)
+{
+	return memalign(align, n);
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t n)
+{
+	void *p;
+
+	if (!align || (align & (align - 1)) || align % sizeof(void *))
+		return EINVAL;
+	p = memalign(align, n);
+	if (!p)
+		return ENOMEM;
+	*out = p;
+	return 0;
+}
+
+EXPORT void *valloc(size_t n)
+{
+	return memalign((size_t)sysconf(_SC_PAGESIZE), n);
+}
+
+EXPORT void *pvalloc(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return memalign(page, (n + page - 1) & ~(page - 1));
+}
+
+EXPORT size_t malloc_usable_size(void *p)
+{
+	if (!p || in_boot(p))
+		return 0;
+	ENSURE(0);
+	return usable(p);
+}
+
+/*
+ * C++: libtsan intercepts every operator new and delete into its own
+ * allocator; here they are the production heap's, as libstdc++'s would be
+ * (which call malloc). A failed new throws as libstdc++'s does: through
+ * its own operator new when it is loaded, else abort (nothing to throw
+ * with from C).
+ */
+static void *new_fail(size_t n, bool nothrow)
+{
+	static void *(*libstdcxx_new)(size_t);
+
+	if (nothrow)
+		return NULL;
+	if (!libstdcxx_new)
+		libstdcxx_new = (void *(*)(size_t))find_def("_Znwm", NULL);
+	if (libstdcxx_new)
+		return libstdcxx_new(n);        /* calls malloc, fails again, throws */
+	abort();
+}
+
+static void *new_aligned(size_t n, size_t align, bool nothrow)
+{
+	void *p = memalign(align, n ? n : 1);
+
+	return p ? p : new_fail(n, nothrow);
+}
+
+static void *new_plain(size_t n, bool nothrow)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : new_fail(n, nothrow);
+}
+
+EXPORT void *_Znwm(size_t n) { return new_plain(n, false); }
+EXPORT void *_Znam(size_t n) { return new_plain(n, false); }
+EXPORT void *_ZnwmRKSt9nothrow_t(size_t n, const void *t) { (void)t; return new_plain(n, true); }
+EXPORT void *_ZnamRKSt9nothrow_t(size_t n, const void *t) { (void)t; return new_plain(n, true); }
+EXPORT void *_ZnwmSt11align_val_t(size_t n, size_t a) { return new_aligned(n, a, false); }
+EXPORT void *_ZnamSt11align_val_t(size_t n, size_t a) { return new_aligned(n, a, false); }
+EXPORT void *_ZnwmSt11align_val_tRKSt9nothrow_t(size_t n, size_t a, const void *t)
+{
+	(void)t;
+	return new_aligned(n, a, true);
+}
+EXPORT void *_ZnamSt11align_val_tRKSt9nothrow_t(size_t n, size_t a, const void *t)
+{
+	(void)t;
+	return new_aligned(n, a, true);
+}
+
+EXPORT void _ZdlPv(void *p) { free(p); }
+EXPORT void _ZdaPv(void *p) { free(p); }
+EXPORT void _ZdlPvm(void *p, size_t n) { (void)n; free(p); }
+EXPORT void _ZdaPvm(void *p, size_t n) { (void)n; free(p); }
+EXPORT void _ZdlPvSt11align_val_t(void *p, size_t a) { (void)a; free(p); }
+EXPORT void _ZdaPvSt11align_val_t(void *p, size_t a) { (void)a; free(p); }
+EXPORT void _ZdlPvmSt11align_val_t(void *p, size_t n, size_t a) { (void)n; (void)a; free(p); }
+EXPORT void _ZdaPvmSt11align_val_t(void *p, size_t n, size_t a) { (void)n; (void)a; free(p); }
+EXPORT void _ZdlPvRKSt9nothrow_t(void *p, const void *t) { (void)t; free(p); }
+EXPORT void _ZdaPvRKSt9nothrow_t(void *p, const void *t) { (void)t; free(p); }
+EXPORT void _ZdlPvSt11align_val_tRKSt9nothrow_t(void *p, size_t a, const void *t) { (void)a; (void)t; free(p); }
+EXPORT void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *p, size_t a, const void *t) { (void)a; (void)t; free(p); }
+
+/*
+ * libtsan's interceptors of the C library functions that allocate for the
+ * program allocate from libtsan's heap, which shifts everything the
+ * program allocates after them. While the model runs they are the C
+ * library's own, which allocate with malloc: the production heap, in the
+ * production build's order.
+ */
+#define LIBC_FN(name) ((__typeof__(&name))libc_fn(#name, &libc_##name, &next_##name))
+
+static void *libc_fn(const char *name, void **mine, void **nxt)
+{
+	if (!use_prod) {
+		if (!*nxt)
+			*nxt = dlsym(RTLD_NEXT, name);
+		return *nxt;
+	}
+	if (!*mine)
+		*mine = find_def(name, NULL);
+	return *mine ? *mine : (*nxt ? *nxt : (*nxt = dlsym(RTLD_NEXT, name)));
+}
+
+EXPORT char *strdup(const char *s)
+{
+	return LIBC_FN(strdup)(s);
+}
+
+EXPORT char *strndup(const char *s, size_t n)
+{
+	return LIBC_FN(strndup)(s, n);
+}
+
+EXPORT ssize_t getdelim(char **line, size_t *n, int delim, FILE *fp)
+{
+	return LIBC_FN(getdelim)(line, n, delim, fp);
+}
+
+EXPORT ssize_t getline(char **line, size_t *n, FILE *fp)
+{
+	return getdelim(line, n, '\n', fp);
+}
+
+EXPORT int vasprintf(char **out, const char *fmt, va_list ap)
+{
+	return LIBC_FN(vasprintf)(out, fmt, ap);
+}
+
+EXPORT int asprintf(char **out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(out, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+EXPORT char *realpath(const char *path, char *resolved)
+{
+	return LIBC_FN(realpath)(path, resolved);
+}
