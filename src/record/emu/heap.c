@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "record/emu/emu.h"
+#include "record/boot_alloc.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -58,24 +59,6 @@ static void *libc_strdup, *next_strdup, *libc_strndup, *next_strndup, *libc_getd
 static int (*owned_by_tsan)(const volatile void *);
 static char prod_name[256];
 
-/* dlsym's own allocations, before anything is resolved */
-static _Alignas(16) char boot[16384];
-static size_t boot_used;
-
-static void *boot_alloc(size_t n)
-{
-	size_t at = (boot_used + 15) & ~(size_t)15;
-
-	if (at + n > sizeof(boot))
-		return NULL;
-	boot_used = at + n;
-	return boot + at;
-}
-
-static bool in_boot(const void *p)
-{
-	return (const char *)p >= boot && (const char *)p < boot + sizeof(boot);
-}
 
 static int resolving;
 

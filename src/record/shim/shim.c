@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "perfdata/alloc_pack.h"
+#include "record/boot_alloc.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -83,24 +84,6 @@ static pthread_key_t tkey;
 static TLS struct tbuf *my_buf;
 static TLS int depth;
 
-/* dlsym's own allocations, before the real functions are known */
-static _Alignas(16) char boot[16384];
-static size_t boot_used;
-
-static void *boot_alloc(size_t n)
-{
-	size_t at = (boot_used + 15) & ~(size_t)15;
-
-	if (at + n > sizeof(boot))
-		return NULL;
-	boot_used = at + n;
-	return boot + at;
-}
-
-static bool in_boot(const void *p)
-{
-	return (const char *)p >= boot && (const char *)p < boot + sizeof(boot);
-}
 
 static void resolve(void)
 {
