@@ -380,14 +380,15 @@ int report__write_pprof(const struct report *r, const char *path, char *err, siz
 	str_of(&p, "");
 	prof.sample_type = xcalloc(NR_VALUES, sizeof(*prof.sample_type));
 	prof.n_sample_type = NR_VALUES;
-	value_type(&p, &prof.sample_type[V_HITM], "hitm", "count");
+	/* load HITM + store HITM: "contention", as the line header and JSON call it */
+	value_type(&p, &prof.sample_type[V_HITM], "contention", "count");
 	value_type(&p, &prof.sample_type[V_HITM_CYCLES], "hitm_latency", "cycles");
 	value_type(&p, &prof.sample_type[V_LOADS], "loads", "count");
 	value_type(&p, &prof.sample_type[V_STORES], "stores", "count");
 	value_type(&p, &prof.sample_type[V_SAMPLES], "samples", "count");
 	/* what a recording without HITM (page faults) has is its samples */
 	prof.default_sample_type = str_of(&p, c2c_stats__metric(report__totals(r), C2C_DISPLAY_TOT) ?
-					     "hitm" : "samples");
+					     "contention" : "samples");
 	value_type(&p, &prof.period_type, "memory_accesses", "count");
 	prof.period = r->mean_period > 0 ? i64_of(r->mean_period) : 1;
 	prof.comment = xcalloc(2, sizeof(*prof.comment));

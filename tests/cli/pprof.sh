@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # report --pprof: the profile go tool pprof reads (Debian's golang-go, the
 # yardstick): one sample per row (and per call chain with -g), values
-# hitm, hitm_latency, loads, stores, samples summing to the report's own
+# contention, hitm_latency, loads, stores, samples summing to the report's own
 # counts; labels with the line, data, heap site, verdict, object and pid;
 # locations with the functions and source lines the report names, call
 # chains' callers after the row's code. Recordings: a synthetic one with a
@@ -36,7 +36,7 @@ gzip -t amd.pb.gz || fail "not gzip"
 expect_eq "amd: values" "$(sums amd.pb.gz | cut -d' ' -f1,3,4,5)" \
 	"$(json_get amd.json '" ".join(str(sum(o[k] for l in j["cachelines"] for o in l["offsets"])) for k in ("tot_hitm", "loads", "stores", "samples"))')"
 raw amd.pb.gz >amd.raw
-grep -q "^hitm/count\[dflt\] hitm_latency/cycles loads/count stores/count samples/count$" amd.raw ||
+grep -q "^contention/count\[dflt\] hitm_latency/cycles loads/count stores/count samples/count$" amd.raw ||
 	fail "sample types: $(grep count amd.raw | head -n 1)"
 grep -q "verdict:\[" amd.raw && grep -q "cacheline:\[0x" amd.raw && grep -q "pid:\[" amd.raw ||
 	fail "labels: $(grep -m 2 cacheline amd.raw)"
@@ -59,13 +59,13 @@ if [ -x "$bin" ] && { "$C2CSCAN" record -q --emulate -g -o e.data -- "$bin" >/de
 	raw e.pb.gz >e.raw
 	grep -q "producer_step .*counters.c:3[0-9]" e.raw || fail "no row location: $(sed -n '/^Locations/,$p' e.raw | head -n 5)"
 	# top by HITM: the two steps; their callers: run
-	go tool pprof -top -sample_index=hitm e.pb.gz 2>/dev/null >e.top
+	go tool pprof -top -sample_index=contention e.pb.gz 2>/dev/null >e.top
 	grep -q "producer_step" e.top && grep -q "consumer_step" e.top || fail "top: $(cat e.top)"
 	go tool pprof -traces e.pb.gz 2>/dev/null | grep -A2 "producer_step" | grep -q "run" ||
 		fail "no caller: $(go tool pprof -traces e.pb.gz 2>&1 | head -n 12)"
 	# -top: HITM per function as the report counts its rows
 	"$C2CSCAN" report --json -i e.data >e.json 2>err || fail "json emulated: $(cat err)"
-	go tool pprof -top -nodecount=1000 -nodefraction=0 -edgefraction=0 -sample_index=hitm e.pb.gz 2>/dev/null |
+	go tool pprof -top -nodecount=1000 -nodefraction=0 -edgefraction=0 -sample_index=contention e.pb.gz 2>/dev/null |
 		awk '$2 ~ /%$/ && $NF !~ /%$/ && $1 != 0 { print $NF, $1 }' | sort >e.topf
 	json_get e.json '"\n".join("%s %d" % kv for kv in sorted(__import__("functools").reduce(lambda d, o: d.__setitem__(o["symbol"], d.get(o["symbol"], 0) + o["tot_hitm"] + o["st_hitm"]) or d, [o for l in j["cachelines"] for o in l["offsets"] if o["tot_hitm"] + o["st_hitm"]], {}).items()))' >e.jsonf
 	expect_eq "-top per function" "$(cat e.topf)" "$(cat e.jsonf)"
@@ -81,7 +81,7 @@ fi
 sed 's/^\(sample attr=1 .*\)$/\1 period=18446744073709551615/' "$TOP/tests/fixtures/scenarios/gain.scn" >huge.scn
 mkperf huge.scn huge.data || fail "mkperf huge"
 "$C2CSCAN" report --pprof huge.pb.gz -i huge.data 2>err || fail "--pprof huge periods: $(cat err)"
-raw huge.pb.gz | grep -q "^ *5 9223372036854775807 " || fail "huge: $(raw huge.pb.gz | grep -A3 '^hitm/')"
+raw huge.pb.gz | grep -q "^ *5 9223372036854775807 " || fail "huge: $(raw huge.pb.gz | grep -A3 '^contention/')"
 # bad output paths
 "$C2CSCAN" report --pprof /nonexistent/x.pb.gz -i "$amd" >/dev/null 2>err
 expect_eq "unwritable --pprof: exit" "$?" 1
