@@ -23,7 +23,7 @@
 #include <sys/time.h>
 
 #define CHURN 55
-#define ITERS 400000
+#define ITERS 3000000
 
 struct pair {
 	long ping;

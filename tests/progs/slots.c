@@ -20,7 +20,7 @@
 #define SLOT_BYTES 24
 #endif
 #define NT 4
-#define ITERS 300000
+#define ITERS 1500000
 
 struct slot {
 	long hits;
