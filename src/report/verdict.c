@@ -62,21 +62,15 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 	struct row_names nm;
 	const struct data_loc *d = &nm.data;
 	struct heap_ref h;
-	bool heap;
 	char func[128], src[128];
 	const char *bracket;
 
 	u->start = row->offset;
 	u->size = 1;
-	heap = report__row_heap(r, l, row, &h);
+	u->obj = report__row_heap(r, l, row, &h) ? h.obj : NULL;
 	report__row_names(r, l, row, &nm);
-	if (heap) {
-		u->heap = true;
-		u->obj = h.obj;
-		u->obj_tid = h.obj->tid;
-	}
 	if (nm.data_ok && d->member[0] && d->member_size && d->member_off <= row->offset &&
-	    (!heap || d->type_source >= TYPE_TRACKED)) {
+	    (!u->obj || d->type_source >= TYPE_TRACKED)) {
 		u->start = row->offset - d->member_off;
 		u->size = d->member_size;
 		if (u->size > r->line_size - u->start)
@@ -84,11 +78,12 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 		/* the member, not the byte inside it */
 		nm.data.member_off = 0;
 		names__data_scnprintf(d, u->name, sizeof(u->name));
+		u->typed = true;
 		bracket = strchr(u->name, '[');
 		u->elem = bracket ? (uint32_t)(bracket - u->name) : 0;
 		return;
 	}
-	if (heap) {
+	if (u->obj) {
 		report__heap_site(r, h.obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 		/* untyped: its bytes (the row's first; an access of several
 		 * bytes starts there) */
@@ -166,9 +161,11 @@ static bool false_pair(const struct line_verdict *v, size_t *pa, size_t *pb, boo
 			unit_threads(&v->units[b], &tb);
 			/* objects one after the other: the line passed from one
 			 * to the next, a handover */
-			if (tb.nr && !sets_meet(&ta, &tb) && successive(&v->units[a], &v->units[b]))
+			if (!tb.nr || sets_meet(&ta, &tb))
+				;
+			else if (successive(&v->units[a], &v->units[b]))
 				*succ = true;
-			else if (tb.nr && !sets_meet(&ta, &tb) && (!found || w > best)) {
+			else if (!found || w > best) {
 				*pa = a;
 				*pb = b;
 				best = w;
@@ -264,7 +261,7 @@ static void advise_false(const struct report *r, struct line_verdict *v, size_t 
 		advise_array(r, v, ua, ub, ta, tb);
 	} else if (ua->obj && ub->obj && ua->obj->id != ub->obj->id) {
 		advise_objects(r, v, ua, ub, ta, tb);
-	} else if ((ua->obj || ub->obj) && (!strncmp(later->name, "byte ", 5) || !strncmp(later->name, "the ", 4))) {
+	} else if (later->obj && !later->typed) {
 		/* bytes of one heap object, its type unknown: per-thread
 		 * parts of it, most often */
 		unit_site(r, ua->obj ? ua : ub, sa, sizeof(sa));
@@ -280,7 +277,7 @@ static void advise_false(const struct report *r, struct line_verdict *v, size_t 
 			  "(alignas(%u) on it) and allocate the object %u-byte aligned at %s (aligned_alloc(%u, size "
 			  "rounded up to %u)); costs %u bytes", ua->name, ta, ub->name, tb, later->name, ls, ls, ls, sa,
 			  ls, ls, cost);
-	} else if (strncmp(later->name, "offset ", 7)) {
+	} else if (later->typed) {
 		scnprintf(v->advice, sizeof(v->advice), "%s (written by %s) and %s (%s) share a line: align %s to %u "
 			  "(alignas(%u)) or move it to its own line; costs %u bytes", ua->name, ta, ub->name, tb,
 			  later->name, ls, ls, cost);
@@ -409,10 +406,10 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		return 0;
 	}
 	if (c2c_line__counts(l)->tids.nr <= 1) {
-		if (contended(&c2c_line__counts(l)->stats)) {
-			v->kind = VERDICT_UNSAMPLED;
-			uint64_t n = contended(&c2c_line__counts(l)->stats);
+		uint64_t n = contended(&c2c_line__counts(l)->stats);
 
+		if (n) {
+			v->kind = VERDICT_UNSAMPLED;
 			scnprintf(v->why, sizeof(v->why), "one thread sampled; its %" PRIu64 " contended access%s took "
 				  "the line from a writer that was not sampled (another thread, process or the kernel)",
 				  n, n == 1 ? "" : "es");

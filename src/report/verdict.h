@@ -35,9 +35,9 @@ struct verdict_unit {
 	uint32_t start, size;       /* bytes of the line */
 	char name[160];             /* "counters.produced", "struct slot[1].hits", "offset 0x8",
 				     * "the 24 B object from f", "byte 8 of the 24 B object from f" */
-	bool heap;                  /* in a heap object (record --alloc), allocated by obj_tid */
-	uint32_t obj_tid;
-	const struct heap_obj *obj; /* that object (an instance: an address reused is another) */
+	const struct heap_obj *obj; /* the heap object it is in (record --alloc), NULL none: an
+				     * instance (an address reused is another) */
+	bool typed;                 /* a member or element of a known type, not bytes */
 	uint32_t elem;              /* the name's first "[": an array element ("struct slot"), else 0 */
 	uint32_t loads, stores, hitm; /* hitm: HITM and peer loads */
 	struct u32set writers, readers;
