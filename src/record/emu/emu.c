@@ -201,16 +201,22 @@ static int sys_open(const char *path, int flags)
  * open (a daemon's clean-up) neither loses samples nor gets them in its
  * own files, and its open() numbering is its own.
  */
+static int sample_file(void)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
+	return sys_open(path, O_RDWR | O_CREAT);
+}
+
 static uint8_t *chunk_new(void)
 {
 	void *m = MAP_FAILED;
-	char path[600];
 	struct stat st;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
 	lock(&out_lock);
-	fd = sys_open(path, O_RDWR | O_CREAT);
+	fd = sample_file();
 	if (fd >= 0 && !fstat(fd, &st)) {
 		/* the chunks after what the file holds (another thread's, an
 		 * exec'd image's before this one) */
@@ -267,16 +273,15 @@ static void thread_gone(void *p)
 	if (chunk)
 		munmap(chunk, PD_EMU_CHUNK);
 	core_give_back(c->idx);
+	/* no room: it stays mapped (a few KiB), never unmapped under the thread */
 	lock(&retired_lock);
 	for (int i = 0; i < RETIRED; i++) {
 		if (!retired[i]) {
 			retired[i] = c;
-			c = NULL;
 			break;
 		}
 	}
 	unlock(&retired_lock);
-	/* no room: it stays mapped (a few KiB), never unmapped under the thread */
 }
 
 /* A retired state whose thread no longer exists, or a new one. */
@@ -307,13 +312,11 @@ static uint32_t marked;                 /* the pid whose file was made */
 
 static void mark_modelled(void)
 {
-	char path[600];
 	int fd;
 
 	if (__atomic_exchange_n(&marked, pid, __ATOMIC_RELAXED) == pid)
 		return;
-	snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
-	fd = sys_open(path, O_RDWR | O_CREAT);
+	fd = sample_file();
 	if (fd >= 0)
 		syscall(SYS_close, fd);
 }
@@ -534,11 +537,15 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	 * page no mapping known holds (one mapped behind the runtime's back),
 	 * at most every REREAD_NS: a process with more mappings than the table
 	 * or pages nothing maps does not read its maps at every access */
-	if (!r && (ranges_gen != gen || now_ns() - ranges_read_ns >= REREAD_NS)) {
-		ranges_gen = gen;
-		maps_read();
-		ranges_read_ns = now_ns();
-		r = range_of(a);
+	if (!r) {
+		uint64_t now = now_ns();
+
+		if (ranges_gen != gen || now - ranges_read_ns >= REREAD_NS) {
+			ranges_gen = gen;
+			maps_read();
+			ranges_read_ns = now;
+			r = range_of(a);
+		}
 	}
 	k->page = page + 1;
 	k->gen = gen;

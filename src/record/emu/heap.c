@@ -58,8 +58,6 @@ static void *libc_strdup, *next_strdup, *libc_strndup, *next_strndup, *libc_getd
 	*libc_vasprintf, *next_vasprintf, *libc_realpath, *next_realpath;
 static int (*owned_by_tsan)(const volatile void *);
 static char prod_name[256];
-
-
 static int resolving;
 
 static void resolve_next(void)
@@ -83,25 +81,31 @@ struct find {
 	const char *path;
 };
 
+/* sym, found through the object at path, is that object's own definition,
+ * not one of its dependencies' */
+static bool own(const char *path, const void *sym)
+{
+	Dl_info di;
+
+	return sym && dladdr(sym, &di) && di.dli_fname && !strcmp(di.dli_fname, path);
+}
+
 static int find_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct find *f = arg;
-	const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : NULL;
-	void *h, *s, *tsan;
-	Dl_info di;
+	const char *path = info->dlpi_name;
+	void *h, *s;
 
 	(void)size;
-	if (path && (strstr(path, "libc2cscan-emu") || strstr(path, "libc2cscan-alloc")))
+	/* (the executable, unnamed, is never it: its handle searches the
+	 * whole scope) */
+	if (!path || !*path || strstr(path, "libc2cscan-emu") || strstr(path, "libc2cscan-alloc"))
 		return 0;
 	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
 	if (!h)
 		return 0;
 	s = dlsym(h, f->name);
-	tsan = dlsym(h, "__tsan_init");
-	/* its own definition, not one of its dependencies' (the executable's
-	 * handle searches the whole scope: never its own) */
-	if (path && s && dladdr(s, &di) && di.dli_fname && !strcmp(di.dli_fname, path) &&
-	    !(tsan && dladdr(tsan, &di) && di.dli_fname && !strcmp(di.dli_fname, path))) {
+	if (own(path, s) && !own(path, dlsym(h, "__tsan_init"))) {
 		f->sym = s;
 		f->path = path;
 	}
@@ -262,7 +266,7 @@ EXPORT void *realloc(void *p, size_t n)
 		free(p);
 		return q;
 	}
-	return use_prod ? prod.realloc(p, n) : next.realloc(p, n);	/* p is the production heap's */
+	return use_prod ? prod.realloc(p, n) : next.realloc(p, n);
 }
 
 EXPORT void *reallocarray(void *p, size_t nmemb, size_t n)
@@ -389,18 +393,17 @@ EXPORT void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *p, size_t a, const void *t
  * library's own, which allocate with malloc: the production heap, in the
  * production build's order.
  */
-#define LIBC_FN(name) ((__typeof__(&name))libc_fn(#name, &libc_##name, &next_##name))
+#define LIBC_FN(name) ((__typeof__(&name))libc_fn(#name, libc_##name, &next_##name))
 
-static void *libc_fn(const char *name, void **mine, void **nxt)
+/* mine: resolved when the model started (emu_heap__start), NULL when no
+ * object past libtsan defines it: then libtsan's, as without the model */
+static void *libc_fn(const char *name, void *mine, void **nxt)
 {
-	if (!use_prod) {
-		if (!*nxt)
-			*nxt = dlsym(RTLD_NEXT, name);
-		return *nxt;
-	}
-	if (!*mine)
-		*mine = find_def(name, NULL);
-	return *mine ? *mine : (*nxt ? *nxt : (*nxt = dlsym(RTLD_NEXT, name)));
+	if (use_prod && mine)
+		return mine;
+	if (!*nxt)
+		*nxt = dlsym(RTLD_NEXT, name);
+	return *nxt;
 }
 
 EXPORT char *strdup(const char *s)
