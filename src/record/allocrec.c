@@ -190,6 +190,17 @@ uint8_t *alloc_rec__collect(struct alloc_rec *a, size_t *len, struct alloc_rec_s
 	return p;
 }
 
+bool record__gone(long pid)
+{
+	return pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+/* dir/record.pid: the pid of the record that made dir */
+static void pid_file(const char *dir, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/record.pid", dir);
+}
+
 /* A record that was killed left its directory (and what its command
  * wrote there): /tmp/c2cscan-OPT-* whose record.pid names a process gone.
  * The next record removes them. Only directories this user can remove. */
@@ -208,14 +219,14 @@ static void remove_stale_dirs(const char *opt)
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
 		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
-		snprintf(pidfile, sizeof(pidfile), "%s/record.pid", path);
+		pid_file(path, pidfile, sizeof(pidfile));
 		f = fopen(pidfile, "re");
 		if (!f)
 			continue;
 		if (fscanf(f, "%ld", &pid) != 1)
 			pid = 0;
 		fclose(f);
-		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		if (record__gone(pid))
 			record_dir__remove(path, "");
 	}
 	if (d)
@@ -225,7 +236,7 @@ static void remove_stale_dirs(const char *opt)
 int record_lib__setup(const char *opt, const char *name, const char *env_var, char *lib, size_t lsize, char *dir,
 		      size_t dsize, char *why, size_t whysize)
 {
-	char pidfile[PATH_MAX];
+	char pidfile[PATH_MAX + 16];
 	int fd;
 	int err = record_lib__find(name, env_var, lib, lsize);
 
@@ -242,7 +253,7 @@ int record_lib__setup(const char *opt, const char *name, const char *env_var, ch
 		return err;
 	}
 	/* whose it is, for the next record's clean-up should this one be killed */
-	snprintf(pidfile, sizeof(pidfile), "%s/record.pid", dir);
+	pid_file(dir, pidfile, sizeof(pidfile));
 	fd = open(pidfile, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		char buf[24];
@@ -259,10 +270,9 @@ void record_dir__remove(const char *dir, const char *prefix)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
+	char path[PATH_MAX];
 
 	while (d && (de = readdir(d))) {
-		char path[PATH_MAX];
-
 		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
 			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 			unlink(path);
@@ -270,12 +280,8 @@ void record_dir__remove(const char *dir, const char *prefix)
 	}
 	if (d)
 		closedir(d);
-	{
-		char pidfile[PATH_MAX];
-
-		snprintf(pidfile, sizeof(pidfile), "%s/record.pid", dir);
-		unlink(pidfile);
-	}
+	pid_file(dir, path, sizeof(path));
+	unlink(path);
 	rmdir(dir);
 }
 

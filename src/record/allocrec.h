@@ -43,5 +43,8 @@ int record_lib__setup(const char *opt, const char *name, const char *env_var, ch
 		      size_t dsize, char *why, size_t whysize);
 /* Removes dir's files whose names start with prefix, then dir. */
 void record_dir__remove(const char *dir, const char *prefix);
+/* The record that made a directory or file of pid is gone (killed): what
+ * it left is the next record's to remove. */
+bool record__gone(long pid);
 
 #endif

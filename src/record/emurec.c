@@ -6,7 +6,6 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
-#include <signal.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +86,7 @@ static void remove_stale_models(void)
 		if (strncmp(de->d_name, "c2cscan-emu-", 12))
 			continue;
 		pid = strtol(de->d_name + 12, &end, 10);
-		if (*end || pid <= 0 || !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+		if (*end || !record__gone(pid))
 			continue;
 		snprintf(path, sizeof(path), "/dev/shm/%s", de->d_name);
 		unlink(path);
@@ -143,13 +142,13 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_
 			bool chains)
 {
 	const char *old = getenv("LD_PRELOAD");
-	const char *colon = old ? strchr(old, ':') : NULL;
+	const char *colon = old ? strchr(old, ':') : NULL, *shim = old ? strstr(old, "libc2cscan-alloc") : NULL;
 	char *pre;
 
 	/* first, ahead of libtsan's hooks; after record --alloc's shim, whose
 	 * malloc must see the program's calls before the runtime's malloc
 	 * hands them to the production allocator */
-	if (old && strstr(old, "libc2cscan-alloc") && (!colon || strstr(old, "libc2cscan-alloc") < colon))
+	if (shim && (!colon || shim < colon))
 		pre = colon ? xasprintf("%.*s:%s:%s", (int)(colon - old), old, e->lib, colon + 1)
 			    : xasprintf("%s:%s", old, e->lib);
 	else
