@@ -248,13 +248,15 @@ static const struct line_column all_cols[] = {
 	COL_HEAD, LC_ACCESS, LC_TOT_HITM, LC_RMT_HITM, LC_ST_HITM, COL_TAIL,
 };
 
-/* Gain without --sort gain; store HITM where the recording has none (every
- * recording but emulated ones). */
+/* Store HITM where the recording has none (every recording but emulated
+ * ones). */
 bool line_column__hidden_wide(const struct report *r, const struct line_column *c)
 {
 	return c->get == col_st_hitm && !report__totals(r)->st_hitm;
 }
 
+/* --stdio also leaves out Gain without --sort gain, and Verdict (it is
+ * under each detailed line). */
 bool line_column__hidden(const struct report *r, const struct line_column *c)
 {
 	return (c->get == col_gain && !r->opts.sort_gain) || c->get == col_verdict || line_column__hidden_wide(r, c);

@@ -223,6 +223,8 @@ void report_diff__build(const struct report *before, const struct report *after,
 	for (size_t i = 0; i < d->nr; i++) {
 		d->nr_before += d->e[i].in_before;
 		d->nr_after += d->e[i].in_after;
+		d->findings_before += d->e[i].verdict_before >= 0 && verdict__is_finding(d->e[i].verdict_before);
+		d->findings_after += d->e[i].verdict_after >= 0 && verdict__is_finding(d->e[i].verdict_after);
 	}
 	d->total.in_before = d->nr_before > 0;
 	d->total.in_after = d->nr_after > 0;
@@ -232,10 +234,6 @@ void report_diff__build(const struct report *before, const struct report *after,
 		entry_rates(d, &d->e[i]);
 	entry_rates(d, &d->total);
 	diff_why(d);
-	for (size_t i = 0; i < d->nr; i++) {
-		d->findings_before += d->e[i].verdict_before >= 0 && verdict__is_finding(d->e[i].verdict_before);
-		d->findings_after += d->e[i].verdict_after >= 0 && verdict__is_finding(d->e[i].verdict_after);
-	}
 	d->all_gone = !d->why[0] && d->findings_before && !d->findings_after;
 	qsort_r(d->e, d->nr, sizeof(*d->e), entry_cmp, &d->mode);
 }

@@ -339,11 +339,12 @@ static void matrix(FILE *fp, const struct layout_entry *e, size_t nr)
 			if (!e[k].loads && !e[k].stores)
 				continue;
 			fputs("<th class=\"t\">", fp);
-			if (e[k].kind == LAYOUT_NONE)
-				fprintf(fp, "bytes %#x-%#x", e[k].offset, e[k].offset + e[k].size - 1);
-			else
+			if (e[k].kind == LAYOUT_NONE) {
+				fprintf(fp, "bytes %#x-%#x</th>", e[k].offset, e[k].offset + e[k].size - 1);
+			} else {
 				esc(fp, e[k].member);
-			fprintf(fp, e[k].kind == LAYOUT_NONE ? "</th>" : " (%#x)</th>", e[k].offset);
+				fprintf(fp, " (%#x)</th>", e[k].offset);
+			}
 		}
 		fputs("</tr>\n", fp);
 		for (uint32_t t = 0; t < tids.nr; t++) {
