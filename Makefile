@@ -55,9 +55,10 @@ PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counter
 PROG_BINS += $(B)/progs/atomics-tsan
 PROG_BINS += $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan
 PROG_BINS += $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(B)/progs/layoutxx-tsan
+PROG_BINS += $(B)/progs/locks-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
-PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan
+PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan $(B)/progs/locks-clang-tsan
 WORK_BINS += $(B)/workloads/heap-false-sharing-clang-tsan
 endif
 # The allocation shim record --alloc preloads (src/record/shim/): a shared
@@ -91,11 +92,11 @@ $(SHIM): src/record/shim/shim.c src/record/boot_alloc.h src/perfdata/perf_data.h
 
 # -Bsymbolic: the runtime's own hooks by their address, not a Clang
 # executable's that interpose them (it patches those to jump to ours)
-$(EMU): src/record/emu/emu.c src/record/emu/heap.c src/record/emu/emu.h src/record/boot_alloc.h src/perfdata/perf_data.h
+$(EMU): src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c src/record/emu/emu.h src/record/boot_alloc.h src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
-		-Wl,-Bsymbolic -o $@ src/record/emu/emu.c src/record/emu/heap.c -ldl -lpthread
+		-Wl,-Bsymbolic -o $@ src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c -ldl -lpthread
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)
@@ -191,7 +192,7 @@ $(B)/progs/%-clang-tsan: tests/progs/%.c
 
 # the verdict's units (tests/cli/units.sh): per-thread elements of one
 # allocation, 24 and 40 bytes each, and their fix; objects reusing an address
-$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan: $(B)/progs/%-tsan:
+$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(B)/progs/locks-tsan: $(B)/progs/%-tsan:
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(or $(UNITS_OPT_$*),-O2) -g -fsanitize=thread $(UNITS_FLAGS_$*) -o $@ tests/progs/$(UNITS_SRC_$*).c -lpthread
@@ -213,6 +214,9 @@ $(B)/progs/fds-tsan: tests/progs/fds.c
 UNITS_SRC_layout := layout
 UNITS_OPT_layout := -O1
 $(B)/progs/layout-tsan: tests/progs/layout.c
+# lock bouncing (tests/cli/emulate-locks.sh)
+UNITS_SRC_locks := locks
+$(B)/progs/locks-tsan: tests/progs/locks.c
 $(B)/progs/layoutxx-tsan: tests/progs/layoutxx.cc
 	$(call msg,CXX,$@)
 	@mkdir -p $(dir $@)

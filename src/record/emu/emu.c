@@ -689,6 +689,13 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
 
+void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t ret)
+{
+	/* RMW is access_'s own value of store: a read-modify-write */
+	_Static_assert(EMU_RMW == RMW, "emu_kind and access_'s store");
+	access_((uintptr_t)addr, size, (int)kind, kind == EMU_RMW, ret, 0);
+}
+
 /* A forked child: its own pid, sample file and private lines (its pages
  * are copies now); the parent's chunk is the parent's. The model is shared
  * still, and so are the shared mappings. */
@@ -952,7 +959,7 @@ static void *(*real_mremap)(void *, size_t, size_t, int, void *);
 /* The next definition of name: the C library's, or libtsan's interceptor
  * before it (GCC); never this library's own (dlopen'ed, RTLD_NEXT may
  * come round to it). */
-static void *next_fn(const char *name, void *own)
+void *emu_next(const char *name, void *own)
 {
 	void *f = dlsym(RTLD_NEXT, name), *libc;
 
@@ -983,7 +990,7 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 	void *m;
 
 	if (!real_mmap)
-		real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))next_fn("mmap", (void *)mmap);
+		real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))emu_next("mmap", (void *)mmap);
 	if (!real_mmap) {
 		errno = ENOSYS;
 		return MAP_FAILED;
@@ -1003,7 +1010,7 @@ EXPORT int munmap(void *a, size_t len)
 	int r;
 
 	if (!real_munmap)
-		real_munmap = (int (*)(void *, size_t))next_fn("munmap", (void *)munmap);
+		real_munmap = (int (*)(void *, size_t))emu_next("munmap", (void *)munmap);
 	if (!real_munmap) {
 		errno = ENOSYS;
 		return -1;
@@ -1024,7 +1031,7 @@ EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
 		va_end(ap);
 	}
 	if (!real_mremap)
-		real_mremap = (void *(*)(void *, size_t, size_t, int, void *))next_fn("mremap", (void *)mremap);
+		real_mremap = (void *(*)(void *, size_t, size_t, int, void *))emu_next("mremap", (void *)mremap);
 	if (!real_mremap) {
 		errno = ENOSYS;
 		return MAP_FAILED;

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record --emulate: locks as the hardware sees them. The C library's lock
+ * functions are not instrumented (and libtsan intercepts them): without
+ * this file four threads hammering one mutex show nothing on the mutex,
+ * where a memory PMU shows the lock word's line as the hottest. Each
+ * function here is the program's (ahead of libtsan's interceptor in a GCC
+ * build; in a Clang build the executable's interceptor calls it as the
+ * "real" function it found next), models the locked read-modify-writes
+ * and loads the C library's implementation does on the lock object's
+ * first bytes, and calls the next definition. Part of libc2cscan-emu.so.
+ *
+ * What is modelled (glibc's implementations, their lock word first):
+ *   mutex, rwlock, spinlock, C11 mtx: taking it is one locked
+ *     read-modify-write of the lock word (the compare-and-swap); when it
+ *     is held (a try first says so), the waiter's failed read-modify-write,
+ *     the load that finds it free after the wait (a spinning waiter's last
+ *     load, a sleeping one's re-check after the wake), and the one that
+ *     takes it: contention costs three accesses, however long the wait;
+ *   unlocking: a read-modify-write (the spinlock's: a store);
+ *   condition variables: a read-modify-write of the sequence word for
+ *     each wait, signal and broadcast, and the mutex released and taken
+ *     again around a wait as above;
+ *   barriers: the arrival's read-modify-write and the load that sees the
+ *     round end; semaphores: a read-modify-write per wait and post.
+ * Each access is the call instruction's (its return address), named by
+ * the lock object's address as any other access.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <threads.h>
+#include <time.h>
+#include "record/emu/emu.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
+
+/* The next definition of name (libtsan's interceptor, the C library's),
+ * found once: a race finds the same. */
+#define NEXT_FN(T, name)                                                   \
+	({                                                                 \
+		static T next_;                                            \
+		if (!next_)                                                \
+			next_ = (T)emu_next(#name, (void *)name);          \
+		next_;                                                     \
+	})
+
+typedef int (*lock_fn)(void *);
+typedef int (*timed_fn)(void *, const void *);
+
+/* Calls the next definition of name with the arguments, ENOSYS without one. */
+#define CALL(T, name, ...)                                                 \
+	({                                                                 \
+		T f_ = NEXT_FN(T, name);                                   \
+		f_ ? f_(__VA_ARGS__) : ENOSYS;                             \
+	})
+
+/* Taking a lock: try first; held, the waiter's accesses around the wait. */
+static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void *arg)
+{
+	int r = try(lock);
+
+	emu_access(lock, sizeof(int), EMU_RMW, ret);
+	if (r != EBUSY)
+		return r;       /* taken, or an error the wait would give too (a robust mutex's owner died) */
+	r = wait(lock, arg);
+	emu_access(lock, sizeof(int), EMU_LOAD, ret);
+	emu_access(lock, sizeof(int), EMU_RMW, ret);
+	return r;
+}
+
+/* ---- mutexes (and C11's: glibc's call its mutex functions internally) ---- */
+static int mutex_try(void *m)
+{
+	return CALL(lock_fn, pthread_mutex_trylock, m);
+}
+
+static int mutex_wait(void *m, const void *arg)
+{
+	return CALL(lock_fn, pthread_mutex_lock, m);
+}
+
+static int mutex_timed(void *m, const void *t)
+{
+	return CALL(timed_fn, pthread_mutex_timedlock, m, t);
+}
+
+static int mutex_unlock(void *m)
+{
+	return CALL(lock_fn, pthread_mutex_unlock, m);
+}
+
+EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	return take(m, RA, mutex_try, mutex_wait, NULL);
+}
+
+EXPORT int pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict t)
+{
+	return take(m, RA, mutex_try, mutex_timed, t);
+}
+
+EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	emu_access(m, sizeof(int), EMU_RMW, RA);
+	return mutex_try(m);
+}
+
+EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	emu_access(m, sizeof(int), EMU_RMW, RA);
+	return mutex_unlock(m);
+}
+
+EXPORT int mtx_lock(mtx_t *m)
+{
+	return take(m, RA, mutex_try, mutex_wait, NULL) ? thrd_error : thrd_success;
+}
+
+EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict t)
+{
+	int r = take(m, RA, mutex_try, mutex_timed, t);
+
+	return !r ? thrd_success : r == ETIMEDOUT ? thrd_timedout : thrd_error;
+}
+
+EXPORT int mtx_trylock(mtx_t *m)
+{
+	int r;
+
+	emu_access(m, sizeof(int), EMU_RMW, RA);
+	r = mutex_try(m);
+	return !r ? thrd_success : r == EBUSY ? thrd_busy : thrd_error;
+}
+
+EXPORT int mtx_unlock(mtx_t *m)
+{
+	emu_access(m, sizeof(int), EMU_RMW, RA);
+	return mutex_unlock(m) ? thrd_error : thrd_success;
+}
+
+/* ---- reader-writer locks ---- */
+#define RWLOCK(kind)                                                                               \
+	static int rw_try##kind(void *l)                                                           \
+	{                                                                                          \
+		return CALL(lock_fn, pthread_rwlock_try##kind##lock, l);                           \
+	}                                                                                          \
+	static int rw_wait##kind(void *l, const void *arg)                                         \
+	{                                                                                          \
+		return CALL(lock_fn, pthread_rwlock_##kind##lock, l);                              \
+	}                                                                                          \
+	static int rw_timed##kind(void *l, const void *t)                                          \
+	{                                                                                          \
+		return CALL(timed_fn, pthread_rwlock_timed##kind##lock, l, t);                     \
+	}                                                                                          \
+	EXPORT int pthread_rwlock_##kind##lock(pthread_rwlock_t *l)                                \
+	{                                                                                          \
+		return take(l, RA, rw_try##kind, rw_wait##kind, NULL);                             \
+	}                                                                                          \
+	EXPORT int pthread_rwlock_try##kind##lock(pthread_rwlock_t *l)                             \
+	{                                                                                          \
+		emu_access(l, sizeof(int), EMU_RMW, RA);                                           \
+		return rw_try##kind(l);                                                            \
+	}                                                                                          \
+	EXPORT int pthread_rwlock_timed##kind##lock(pthread_rwlock_t *restrict l,                  \
+						    const struct timespec *restrict t)             \
+	{                                                                                          \
+		return take(l, RA, rw_try##kind, rw_timed##kind, t);                               \
+	}
+RWLOCK(rd)
+RWLOCK(wr)
+
+EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	emu_access(l, sizeof(int), EMU_RMW, RA);
+	return CALL(lock_fn, pthread_rwlock_unlock, l);
+}
+
+/* ---- spinlocks: unlocking is a store ---- */
+static int spin_try(void *l)
+{
+	return CALL(lock_fn, pthread_spin_trylock, l);
+}
+
+static int spin_wait(void *l, const void *arg)
+{
+	return CALL(lock_fn, pthread_spin_lock, l);
+}
+
+EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
+{
+	return take((void *)l, RA, spin_try, spin_wait, NULL);
+}
+
+EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)
+{
+	emu_access((void *)l, sizeof(int), EMU_RMW, RA);
+	return spin_try((void *)l);
+}
+
+EXPORT int pthread_spin_unlock(pthread_spinlock_t *l)
+{
+	emu_access((void *)l, sizeof(int), EMU_STORE, RA);
+	return CALL(lock_fn, pthread_spin_unlock, (void *)l);
+}
+
+/* ---- condition variables: the mutex released and taken around a wait ---- */
+typedef int (*wait_fn)(pthread_cond_t *, pthread_mutex_t *);
+typedef int (*timedwait_fn)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+typedef int (*cond_fn)(pthread_cond_t *);
+
+static void cond_waits(pthread_cond_t *c, pthread_mutex_t *m, uint64_t ret)
+{
+	emu_access(c, sizeof(uint64_t), EMU_RMW, ret);
+	emu_access(m, sizeof(int), EMU_RMW, ret);
+}
+
+EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	int r;
+
+	cond_waits(c, m, RA);
+	r = CALL(wait_fn, pthread_cond_wait, c, m);
+	cond_waits(c, m, RA);
+	return r;
+}
+
+EXPORT int pthread_cond_timedwait(pthread_cond_t *restrict c, pthread_mutex_t *restrict m,
+				  const struct timespec *restrict t)
+{
+	int r;
+
+	cond_waits(c, m, RA);
+	r = CALL(timedwait_fn, pthread_cond_timedwait, c, m, t);
+	cond_waits(c, m, RA);
+	return r;
+}
+
+EXPORT int pthread_cond_signal(pthread_cond_t *c)
+{
+	emu_access(c, sizeof(uint64_t), EMU_RMW, RA);
+	return CALL(cond_fn, pthread_cond_signal, c);
+}
+
+EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	emu_access(c, sizeof(uint64_t), EMU_RMW, RA);
+	return CALL(cond_fn, pthread_cond_broadcast, c);
+}
+
+/* ---- barriers and semaphores (these fail with -1 and errno) ---- */
+typedef int (*barrier_fn)(pthread_barrier_t *);
+
+EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
+{
+	int r;
+
+	emu_access(b, sizeof(int), EMU_RMW, RA);
+	r = CALL(barrier_fn, pthread_barrier_wait, b);
+	emu_access(b, sizeof(int), EMU_LOAD, RA);
+	return r;
+}
+
+typedef int (*sem_fn)(sem_t *);
+typedef int (*sem_timed_fn)(sem_t *, const struct timespec *);
+
+#define SEM_CALL(T, name, ...)                                             \
+	({                                                                 \
+		T f_ = NEXT_FN(T, name);                                   \
+		f_ ? f_(__VA_ARGS__) : (errno = ENOSYS, -1);               \
+	})
+
+EXPORT int sem_wait(sem_t *s)
+{
+	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
+	return SEM_CALL(sem_fn, sem_wait, s);
+}
+
+EXPORT int sem_trywait(sem_t *s)
+{
+	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
+	return SEM_CALL(sem_fn, sem_trywait, s);
+}
+
+EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict t)
+{
+	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
+	return SEM_CALL(sem_timed_fn, sem_timedwait, s, t);
+}
+
+EXPORT int sem_post(sem_t *s)
+{
+	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
+	return SEM_CALL(sem_fn, sem_post, s);
+}

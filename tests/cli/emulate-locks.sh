@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# record --emulate models the lock functions' accesses of the lock object
+# (tests/progs/locks.c: six threads hammer a mutex, a rwlock, a spinlock, a
+# condition variable with its mutex, a semaphore; GCC and Clang TSan
+# builds): the lock's line is the top line, its top row is named by the
+# lock's member, and the verdict is true sharing. Without the model, the
+# lock's line had nothing and the guarded counter's line was the top.
+# run-tests: alone (its threads must overlap to contend)
+. "$TOP/tests/cli/lib.inc"
+cd "$T" || exit 1
+P=$TOP/$B/progs
+[ -x "$P/locks-tsan" ] || skip "no -fsanitize=thread build of locks.c"
+"$P/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+
+# check BUILD MODE MEMBER: the top line's first row is MEMBER, true sharing
+check() {
+	"$C2CSCAN" record -q --emulate -o "$1-$2.data" -- "$P/$1" "$2" >out 2>err || fail "record $1 $2: $(cat err)"
+	grep -q "^locks $2 " out || fail "$1 $2: the program says: $(cat out)"
+	"$C2CSCAN" report --json -i "$1-$2.data" >r.json 2>err || fail "report $1 $2: $(cat err)"
+	expect_eq "$1 $2: the top line" \
+		"$(json_get r.json '(j["cachelines"][0]["offsets"][0]["data_member"], j["cachelines"][0]["verdict"])')" \
+		"('sync.$3', 'true sharing')"
+}
+
+for b in locks-tsan ${CLANG_BUILD:-locks-clang-tsan}; do
+	[ -x "$P/$b" ] || continue
+	check $b mutex mutex.__data.__lock
+	check $b rwlock rwlock.__data.__readers
+	check $b spin spin
+	check $b cond cond_mutex.__data.__lock
+	check $b sem "sem.__size[0]"
+done
+done_test

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lock bouncing for record --emulate (tests/cli/emulate-locks.sh): six
+ * threads (more than the CPUs here) hammer one lock of struct sync, each
+ * on its own line; the counts it guards are on a line of their own
+ * (struct totals). argv[1] picks the lock: mutex, rwlock, spin, cond (a
+ * token passed round the threads, each waiting for its turn), sem.
+ */
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THREADS 6
+#define ROUNDS 25000
+
+struct sync {
+	_Alignas(64) pthread_mutex_t mutex;
+	_Alignas(64) pthread_rwlock_t rwlock;
+	_Alignas(64) pthread_spinlock_t spin;
+	_Alignas(64) pthread_cond_t cond;
+	_Alignas(64) pthread_mutex_t cond_mutex;
+	_Alignas(64) sem_t sem;
+};
+
+struct totals {
+	_Alignas(64) long done;
+	long token;
+};
+
+static struct sync sync;
+static struct totals totals;
+static pthread_barrier_t start;
+static const char *mode;
+
+static void *worker(void *arg)
+{
+	long id = (long)arg;
+
+	pthread_barrier_wait(&start);
+	for (int i = 0; i < ROUNDS; i++) {
+		if (!strcmp(mode, "mutex")) {
+			pthread_mutex_lock(&sync.mutex);
+			totals.done++;
+			pthread_mutex_unlock(&sync.mutex);
+		} else if (!strcmp(mode, "rwlock")) {
+			pthread_rwlock_wrlock(&sync.rwlock);
+			totals.done++;
+			pthread_rwlock_unlock(&sync.rwlock);
+		} else if (!strcmp(mode, "spin")) {
+			pthread_spin_lock(&sync.spin);
+			totals.done++;
+			pthread_spin_unlock(&sync.spin);
+		} else if (!strcmp(mode, "sem")) {
+			sem_wait(&sync.sem);
+			totals.done++;
+			sem_post(&sync.sem);
+		} else {
+			if (i >= ROUNDS / 20)
+				break;
+			pthread_mutex_lock(&sync.cond_mutex);
+			while (totals.token % THREADS != id)
+				pthread_cond_wait(&sync.cond, &sync.cond_mutex);
+			totals.token++;
+			totals.done++;
+			pthread_cond_broadcast(&sync.cond);
+			pthread_mutex_unlock(&sync.cond_mutex);
+		}
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[THREADS];
+	/* a few unrelated allocations first, as a real program has */
+	char *name = strdup("locks");
+	long *scratch = calloc(100, sizeof(long));
+
+	mode = argc > 1 ? argv[1] : "mutex";
+	pthread_mutex_init(&sync.mutex, NULL);
+	pthread_rwlock_init(&sync.rwlock, NULL);
+	pthread_spin_init(&sync.spin, PTHREAD_PROCESS_PRIVATE);
+	pthread_cond_init(&sync.cond, NULL);
+	pthread_mutex_init(&sync.cond_mutex, NULL);
+	sem_init(&sync.sem, 0, 1);
+	pthread_barrier_init(&start, NULL, THREADS);
+	for (long i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, worker, (void *)i);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	printf("%s %s %ld\n", name, mode, totals.done + scratch[0]);
+	free(scratch);
+	free(name);
+	return 0;
+}
