@@ -265,6 +265,14 @@ static void decode_load(struct c2c_stats *st, const struct datasrc *d)
 	st->ld_llcmiss += st->lcl_dram + st->rmt_dram + st->rmt_hitm + st->rmt_hit - before;
 }
 
+bool datasrc__contended(uint64_t val)
+{
+	struct c2c_stats st = { 0 };
+
+	c2c_stats__decode(&st, val, 1, true);
+	return st.tot_hitm || st.st_hitm || st.tot_peer;
+}
+
 bool c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, bool mapped)
 {
 	struct datasrc d;

@@ -87,6 +87,9 @@ void datasrc__decode(uint64_t val, struct datasrc *d);
  * "LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK N/A" (and
  * "|Region ..." when set). Returns the length stored (scnprintf). */
 size_t datasrc__scnprintf(char *buf, size_t size, uint64_t val);
+/* True when the value is a HITM, a store HITM or a peer-cache hit: what
+ * c2c_stats__decode counts in tot_hitm, st_hitm and the peers. */
+bool datasrc__contended(uint64_t val);
 /* True when the value says nothing (op N/A or 0: cycles events, IBS non-memory ops). */
 bool datasrc__is_na(uint64_t val);
 

@@ -288,10 +288,35 @@ static bool member_range(Dwarf_Die *m, uint64_t *loc, uint64_t *size)
 	return false;
 }
 
+/* A lock or synchronization type of the C library (pthread_mutex_t,
+ * sem_t, mtx_t, GCC's __gthread_mutex_t under std::mutex): named as a
+ * whole, its insides (.__data.__lock, .__size[0]) are the library's. */
+static bool sync_type(Dwarf_Die *type)
+{
+	static const char *const names[] = {
+		"pthread_mutex_t", "pthread_rwlock_t", "pthread_cond_t", "pthread_barrier_t",
+		"pthread_spinlock_t", "pthread_once_t", "sem_t", "mtx_t", "cnd_t", "once_flag",
+		"__gthread_mutex_t", "__gthread_recursive_mutex_t", "__gthread_cond_t",
+	};
+	Dwarf_Die t = *type;
+	const char *nm;
+
+	for (int i = 0; i < 4 && (dwarf_tag(&t) == DW_TAG_const_type || dwarf_tag(&t) == DW_TAG_volatile_type); i++)
+		if (!die_type(&t, &t))
+			return false;
+	if (dwarf_tag(&t) != DW_TAG_typedef || !(nm = dwarf_diename(&t)))
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(nm, names[i]))
+			return true;
+	return false;
+}
+
 /*
  * Walk type down to the member or element holding byte off, appending
  * ".name" and "[i]" to out->member. Unions take the first member that
- * covers the offset; anonymous members add no name.
+ * covers the offset; anonymous members add no name; a lock of the C
+ * library is a leaf (sync_type).
  */
 bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die *leaf)
 {
@@ -308,6 +333,10 @@ bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die
 		have_size = !dwarf_aggregate_size(&peeled, &size);
 		if (!have_size)
 			size = 0;
+		if (sync_type(&type)) {
+			out->sync = true;
+			break;
+		}
 		tag = dwarf_tag(&peeled);
 		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
 		    tag == DW_TAG_union_type) {

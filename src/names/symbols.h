@@ -76,6 +76,7 @@ struct data_loc {
 	uint8_t type_source;      /* enum type_source: how type and member were found */
 	bool var_led;             /* member starts with a variable's name (no sym: stack, TLS) */
 	bool aggregate;           /* type is a struct, union or class (typedefs seen through) */
+	bool sync;                /* the member is a lock of the C library (pthread_mutex_t, sem_t, ...) */
 };
 
 /* How a data_loc's type was found: the DWARF variable at the address or

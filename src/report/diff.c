@@ -55,20 +55,6 @@ static void add_side(struct report_diff *d, const struct report *r, bool after)
 	}
 }
 
-/* The accesses r's memory samples stand for: their periods summed (an
- * emulated recording samples HITMs and other accesses at two rates, so
- * samples alone do not compare); its samples when no event has a data
- * source (page faults). */
-static double accesses(const struct report *r)
-{
-	double acc = 0;
-
-	for (size_t i = 0; i < r->nr_events; i++)
-		if (r->events[i].has_data_src)
-			acc += (double)r->events[i].period_sum;
-	return acc > 0 ? acc : (double)r->nr_samples;
-}
-
 static double rate(uint64_t v, double acc)
 {
 	return acc > 0 ? (double)v * 1e6 / acc : 0;
@@ -228,8 +214,8 @@ void report_diff__build(const struct report *before, const struct report *after,
 	}
 	d->total.in_before = d->nr_before > 0;
 	d->total.in_after = d->nr_after > 0;
-	d->acc_before = accesses(before);
-	d->acc_after = accesses(after);
+	d->acc_before = report__accesses(before);
+	d->acc_after = report__accesses(after);
 	for (size_t i = 0; i < d->nr; i++)
 		entry_rates(d, &d->e[i]);
 	entry_rates(d, &d->total);

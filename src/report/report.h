@@ -64,6 +64,9 @@ struct report_event {
 	bool has_addr, has_data_src, has_weight;
 	bool has_stack;         /* callchains or user stack copies */
 	uint64_t period_sum;    /* of its samples: events a sample stands for */
+	uint64_t contended, contended_period; /* its HITM, store HITM and peer samples, and
+				 * their periods (an emulated recording samples these at a
+				 * rate of their own) */
 };
 
 struct report;                  /* opaque outside src/report/ (report_int.h) */
@@ -73,6 +76,14 @@ size_t report__nr_lines(const struct report *r);
 /* The sorted view for the display mode (and --show-all): valid until the
  * next report__set_mode. */
 const struct c2c_line *const *report__lines(const struct report *r);
+/* The accesses r's memory samples stand for: their periods summed (an
+ * emulated recording samples HITMs and other accesses at two rates, so
+ * samples alone do not compare); its samples when no event has a data
+ * source (page faults). */
+double report__accesses(const struct report *r);
+/* What a contended sample (HITM, store HITM, peer) stands for on average:
+ * its period (1 when there is none). */
+double report__contended_period(const struct report *r);
 enum c2c_display report__mode(const struct report *r);
 uint32_t report__line_size(const struct report *r);
 const struct maps *report__maps(const struct report *r);

@@ -79,6 +79,7 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 		nm.data.member_off = 0;
 		names__data_scnprintf(d, u->name, sizeof(u->name));
 		u->typed = true;
+		u->sync = d->sync;
 		bracket = strchr(u->name, '[');
 		u->elem = bracket ? (uint32_t)(bracket - u->name) : 0;
 		return;
@@ -299,7 +300,12 @@ static void advise_true(struct line_verdict *v, size_t t)
 
 	unit_threads(u, &all);
 	tid_list(&all, tids, sizeof(tids));
-	scnprintf(v->advice + n, sizeof(v->advice) - n, "%s%s is %s by %u threads (%s): the data itself is shared; "
+	if (u->sync)
+		scnprintf(v->advice + n, sizeof(v->advice) - n, "%s%s is a lock or other synchronization object %u "
+			  "threads use (%s): each use moves its line; hold it for less, synchronize less often (batch "
+			  "the work per thread), or split it (one per part of the data it guards)", n ? "; " : "", u->name, all.nr, tids);
+	else
+		scnprintf(v->advice + n, sizeof(v->advice) - n, "%s%s is %s by %u threads (%s): the data itself is shared; "
 		  "give each thread its own copy (per-thread counters summed when read), batch the updates, or "
 		  "split the lock", n ? "; " : "", u->name, !u->readers.nr ? "written" :
 		  u->writers.nr == 1 && !u32set__has(&u->readers, u32set__data(&u->writers)[0]) ? "written by one, read" :
@@ -312,6 +318,30 @@ static void advise_true(struct line_verdict *v, size_t t)
 static uint64_t contended(const struct c2c_stats *st)
 {
 	return (uint64_t)st->tot_hitm + st->st_hitm + st->lcl_peer + st->rmt_peer;
+}
+
+/* A finding whose contention is too little to cost: under
+ * VERDICT_SLIGHT_SHARE of the recording's, or VERDICT_SLIGHT_RATE per
+ * million accesses. Then v says so, and what the pattern was. */
+static bool slight(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
+{
+	uint64_t n = contended(&c2c_line__counts(l)->stats);
+	uint64_t rec_all = c2c_stats__metric(report__totals(r), C2C_DISPLAY_TOT) + report__totals(r)->tot_peer;
+	double rate = (double)n * report__contended_period(r) * 1e6 / report__accesses(r);
+	char pattern[sizeof(v->why)], amount[96];
+
+	if ((double)n < VERDICT_SLIGHT_SHARE * (double)rec_all)
+		scnprintf(amount, sizeof(amount), "%" PRIu64 " contended accesses of the recording's %" PRIu64
+			  " (under %g%%)", n, rec_all, VERDICT_SLIGHT_SHARE * 100);
+	else if (rate < VERDICT_SLIGHT_RATE)
+		scnprintf(amount, sizeof(amount), "%" PRIu64 " contended access%s, %.2g per million of the "
+			  "recording's accesses (under %g)", n, n == 1 ? "" : "es", rate, VERDICT_SLIGHT_RATE);
+	else
+		return false;
+	scnprintf(pattern, sizeof(pattern), "%s", v->why);
+	scnprintf(v->why, sizeof(v->why), "%s; the access pattern: %s (%s)", amount, verdict__word(v->kind), pattern);
+	v->kind = VERDICT_SLIGHT;
+	return true;
 }
 
 /* A thread's samples in a unit make under 1/MINOR_SHARE of the unit's, and
@@ -395,7 +425,7 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 {
 	size_t *row_unit;
 	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
-	uint64_t best_true_w = 0, rec_all;
+	uint64_t best_true_w = 0;
 	bool is_false, handover = false;
 
 	memset(v, 0, sizeof(*v));
@@ -539,17 +569,8 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		v->kind = VERDICT_QUIET;
 		return 0;
 	}
-	rec_all = c2c_stats__metric(report__totals(r), C2C_DISPLAY_TOT) + report__totals(r)->tot_peer;
-	if (verdict__is_finding(v->kind) && (double)contended(&c2c_line__counts(l)->stats) < VERDICT_SLIGHT_SHARE * (double)rec_all) {
-		char pattern[sizeof(v->why)];
-
-		scnprintf(pattern, sizeof(pattern), "%s", v->why);
-		scnprintf(v->why, sizeof(v->why), "%" PRIu64 " contended accesses of the recording's %" PRIu64
-			  " (under %g%%); the access pattern: %s (%s)", contended(&c2c_line__counts(l)->stats), rec_all,
-			  VERDICT_SLIGHT_SHARE * 100, verdict__word(v->kind), pattern);
-		v->kind = VERDICT_SLIGHT;
+	if (verdict__is_finding(v->kind) && slight(r, l, v))
 		return 0;
-	}
 	if (is_false)
 		advise_false(r, v, fa, fb);
 	if (best_true != SIZE_MAX)

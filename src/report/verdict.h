@@ -20,6 +20,10 @@ enum verdict_kind {
  * was, under VERDICT_SLIGHT_SHARE of the recording's (an emulated
  * recording sees every HITM: a result read once at the end is one). */
 #define VERDICT_SLIGHT_SHARE 0.0001
+/* ... or under VERDICT_SLIGHT_RATE contended accesses per million of the
+ * recording's accesses (the samples' periods: a fixed program's barrier or
+ * result handover is most of what contention is left, yet rare). */
+#define VERDICT_SLIGHT_RATE 1.0
 /* VERDICT_UNSAMPLED: HITM on a line whose sampled threads do not explain
  * it (one thread, or no store sampled): the writer is code that was not
  * sampled (another process, the kernel, a store the sampling missed).
@@ -38,6 +42,7 @@ struct verdict_unit {
 	const struct heap_obj *obj; /* the heap object it is in (record --alloc), NULL none: an
 				     * instance (an address reused is another) */
 	bool typed;                 /* a member or element of a known type, not bytes */
+	bool sync;                  /* a lock of the C library (pthread_mutex_t, sem_t, ...) */
 	uint32_t elem;              /* the name's first "[": an array element ("struct slot"), else 0 */
 	uint32_t loads, stores, hitm; /* hitm: HITM and peer loads */
 	struct u32set writers, readers;
