@@ -334,27 +334,6 @@ static int collect_allocs(struct report *r)
 	return ret < 0 ? ret : 0;
 }
 
-double report__accesses(const struct report *r)
-{
-	double acc = 0;
-
-	for (size_t i = 0; i < r->nr_events; i++)
-		if (r->events[i].has_data_src)
-			acc += (double)r->events[i].period_sum;
-	return acc > 0 ? acc : (double)r->nr_samples;
-}
-
-double report__contended_period(const struct report *r)
-{
-	uint64_t n = 0, period = 0;
-
-	for (size_t i = 0; i < r->nr_events; i++) {
-		n += r->events[i].contended;
-		period += r->events[i].contended_period;
-	}
-	return n ? (double)period / (double)n : 1;
-}
-
 /* Pass 2 keys samples here and counts them on the relay's thread; ev is
  * the whole sample when it has a call chain or stack to unwind. */
 static void count_sample(struct report *r, const struct pd_sample_core *s, const struct pd_event *ev,

@@ -603,6 +603,27 @@ void line_verdict__exit(struct line_verdict *v)
  * still pays for true sharing, and out-of-order cores hide part of any
  * latency. */
 
+double report__accesses(const struct report *r)
+{
+	double acc = 0;
+
+	for (size_t i = 0; i < r->nr_events; i++)
+		if (r->events[i].has_data_src)
+			acc += (double)r->events[i].period_sum;
+	return acc > 0 ? acc : (double)r->nr_samples;
+}
+
+double report__contended_period(const struct report *r)
+{
+	uint64_t n = 0, period = 0;
+
+	for (size_t i = 0; i < r->nr_events; i++) {
+		n += r->events[i].contended;
+		period += r->events[i].contended_period;
+	}
+	return n ? (double)period / (double)n : 1;
+}
+
 void report__gain_setup(struct report *r)
 {
 	uint64_t samples = 0, period = 0, lsum = 0, lcnt = 0, hsum = 0, hcnt = 0;

@@ -4,7 +4,8 @@
  * threads (more than the CPUs here) hammer one lock of struct sync, each
  * on its own line; the counts it guards are on a line of their own
  * (struct totals). argv[1] picks the lock: mutex, rwlock, spin, cond (a
- * token passed round the threads, each waiting for its turn), sem.
+ * token passed round the threads, each waiting for its turn), sem;
+ * argv[2] the rounds.
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #define THREADS 6
-#define ROUNDS 25000
+#define ROUNDS 25000                   /* argv[2] sets another number (scripts/bench-emulate) */
 
 struct sync {
 	_Alignas(64) pthread_mutex_t mutex;
@@ -33,13 +34,14 @@ static struct sync sync;
 static struct totals totals;
 static pthread_barrier_t start;
 static const char *mode;
+static int rounds = ROUNDS;
 
 static void *worker(void *arg)
 {
 	long id = (long)arg;
 
 	pthread_barrier_wait(&start);
-	for (int i = 0; i < ROUNDS; i++) {
+	for (int i = 0; i < rounds; i++) {
 		if (!strcmp(mode, "mutex")) {
 			pthread_mutex_lock(&sync.mutex);
 			totals.done++;
@@ -57,7 +59,7 @@ static void *worker(void *arg)
 			totals.done++;
 			sem_post(&sync.sem);
 		} else {
-			if (i >= ROUNDS / 20)
+			if (i >= rounds / 20)
 				break;
 			pthread_mutex_lock(&sync.cond_mutex);
 			while (totals.token % THREADS != id)
@@ -79,6 +81,8 @@ int main(int argc, char **argv)
 	long *scratch = calloc(100, sizeof(long));
 
 	mode = argc > 1 ? argv[1] : "mutex";
+	if (argc > 2 && atoi(argv[2]) > 0)
+		rounds = atoi(argv[2]);
 	pthread_mutex_init(&sync.mutex, NULL);
 	pthread_rwlock_init(&sync.rwlock, NULL);
 	pthread_spin_init(&sync.spin, PTHREAD_PROCESS_PRIVATE);

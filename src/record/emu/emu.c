@@ -138,6 +138,10 @@ struct range {
 
 static struct model *model;
 static int enabled, keyed;
+/* the process has ThreadSanitizer's hooks (its __tsan_init called ours, or
+ * a Clang executable's were redirected): the lock functions, which any
+ * program calls, are modelled only then */
+static int hooked;
 static uint32_t frames;                 /* call-chain entries a sample takes (record -g), 0 none */
 static uint32_t period = 4001, hitm_period = 31;
 static unsigned int line_shift = 6;     /* C2CSCAN_EMU_LINE: 64-byte lines by default */
@@ -691,6 +695,8 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 
 void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t ret)
 {
+	if (!__atomic_load_n(&hooked, __ATOMIC_RELAXED))
+		return;
 	/* RMW is access_'s own value of store: a read-modify-write */
 	_Static_assert(EMU_RMW == RMW, "emu_kind and access_'s store");
 	access_((uintptr_t)addr, size, (int)kind, kind == EMU_RMW, ret, 0);
@@ -779,7 +785,8 @@ __attribute__((constructor)) static void emu_start(void)
 	/* which allocator the layout is (the first process's says) */
 	if (emu_heap__allocator() && !model->head.allocator[0])
 		snprintf(model->head.allocator, sizeof(model->head.allocator), "%s", emu_heap__allocator());
-	patch_static();
+	if (patch_static() > 0)
+		__atomic_store_n(&hooked, 1, __ATOMIC_RELAXED);
 }
 
 /* Run without record: said once, at the end (the hooks may run before the
@@ -798,6 +805,7 @@ EXPORT void __tsan_init(void)
 	static int done;
 	void (*real)(void);
 
+	__atomic_store_n(&hooked, 1, __ATOMIC_RELAXED);
 	if (done++)
 		return;
 	emu_start();

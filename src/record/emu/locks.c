@@ -13,7 +13,8 @@
  * What is modelled (glibc's implementations, their lock word first):
  *   mutex, rwlock, spinlock, C11 mtx: taking it is one locked
  *     read-modify-write of the lock word (the compare-and-swap); when it
- *     is held (a try first says so), the waiter's failed read-modify-write,
+ *     is held (a try, or for mutexes and spinlocks a look at the lock
+ *     word, says so), the waiter's failed read-modify-write,
  *     the load that finds it free after the wait (a spinning waiter's last
  *     load, a sleeping one's re-check after the wake), and the one that
  *     takes it: contention costs three accesses, however long the wait;
@@ -27,6 +28,7 @@
  * the lock object's address as any other access.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -57,6 +59,13 @@ typedef int (*timed_fn)(void *, const void *);
 		f_ ? f_(__VA_ARGS__) : ENOSYS;                             \
 	})
 
+/* The waiter's accesses around a wait for a held lock. */
+static void waited(void *lock, uint64_t ret)
+{
+	emu_access(lock, sizeof(int), EMU_LOAD, ret);
+	emu_access(lock, sizeof(int), EMU_RMW, ret);
+}
+
 /* Taking a lock: try first; held, the waiter's accesses around the wait. */
 static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void *arg)
 {
@@ -66,8 +75,22 @@ static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void
 	if (r != EBUSY)
 		return r;       /* taken, or an error the wait would give too (a robust mutex's owner died) */
 	r = wait(lock, arg);
-	emu_access(lock, sizeof(int), EMU_LOAD, ret);
+	waited(lock, ret);
+	return r;
+}
+
+/* Taking a lock whose first int is 0 when free (glibc's mutexes and
+ * spinlocks): a look at it says whether it is held, and the lock is taken
+ * with one call (a try first would be two of libtsan's interceptors). */
+static int take_int(void *lock, uint64_t ret, timed_fn wait, const void *arg)
+{
+	bool held = __atomic_load_n((int *)lock, __ATOMIC_RELAXED) != 0;
+	int r;
+
 	emu_access(lock, sizeof(int), EMU_RMW, ret);
+	r = wait(lock, arg);
+	if (held)
+		waited(lock, ret);
 	return r;
 }
 
@@ -94,12 +117,12 @@ static int mutex_unlock(void *m)
 
 EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	return take(m, RA, mutex_try, mutex_wait, NULL);
+	return take_int(m, RA, mutex_wait, NULL);
 }
 
 EXPORT int pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict t)
 {
-	return take(m, RA, mutex_try, mutex_timed, t);
+	return take_int(m, RA, mutex_timed, t);
 }
 
 EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
@@ -116,12 +139,12 @@ EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 
 EXPORT int mtx_lock(mtx_t *m)
 {
-	return take(m, RA, mutex_try, mutex_wait, NULL) ? thrd_error : thrd_success;
+	return take_int(m, RA, mutex_wait, NULL) ? thrd_error : thrd_success;
 }
 
 EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict t)
 {
-	int r = take(m, RA, mutex_try, mutex_timed, t);
+	int r = take_int(m, RA, mutex_timed, t);
 
 	return !r ? thrd_success : r == ETIMEDOUT ? thrd_timedout : thrd_error;
 }
@@ -191,7 +214,7 @@ static int spin_wait(void *l, const void *arg)
 
 EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 {
-	return take((void *)l, RA, spin_try, spin_wait, NULL);
+	return take_int((void *)l, RA, spin_wait, NULL);
 }
 
 EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)
