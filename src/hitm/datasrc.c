@@ -269,6 +269,9 @@ bool datasrc__contended(uint64_t val)
 {
 	struct c2c_stats st = { 0 };
 
+	/* neither a HITM nor a peer snoop: the common case, without decoding */
+	if (!(FIELD(val, 19, 5) & SNOOP_HITM) && !(FIELD(val, 38, 2) & SNOOPX_PEER))
+		return false;
 	c2c_stats__decode(&st, val, 1, true);
 	return st.tot_hitm || st.st_hitm || st.tot_peer;
 }
