@@ -261,17 +261,16 @@ EXPORT int pthread_cond_timedwait(pthread_cond_t *restrict c, pthread_mutex_t *r
 	return r;
 }
 
-EXPORT int pthread_cond_signal(pthread_cond_t *c)
-{
-	emu_access(c, sizeof(uint64_t), EMU_RMW, RA);
-	return CALL(cond_fn, pthread_cond_signal, c);
-}
-
-EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
-{
-	emu_access(c, sizeof(uint64_t), EMU_RMW, RA);
-	return CALL(cond_fn, pthread_cond_broadcast, c);
-}
+/* A function that is one read-modify-write of the object's first word,
+ * then the call: CALLER is CALL or SEM_CALL. */
+#define RMW_THEN(CALLER, T, name, obj_t)                                   \
+	EXPORT int name(obj_t *o)                                          \
+	{                                                                  \
+		emu_access(o, sizeof(uint64_t), EMU_RMW, RA);              \
+		return CALLER(T, name, o);                                 \
+	}
+RMW_THEN(CALL, cond_fn, pthread_cond_signal, pthread_cond_t)
+RMW_THEN(CALL, cond_fn, pthread_cond_broadcast, pthread_cond_t)
 
 /* ---- barriers and semaphores (these fail with -1 and errno) ---- */
 typedef int (*barrier_fn)(pthread_barrier_t *);
@@ -295,26 +294,12 @@ typedef int (*sem_timed_fn)(sem_t *, const struct timespec *);
 		f_ ? f_(__VA_ARGS__) : (errno = ENOSYS, -1);               \
 	})
 
-EXPORT int sem_wait(sem_t *s)
-{
-	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
-	return SEM_CALL(sem_fn, sem_wait, s);
-}
-
-EXPORT int sem_trywait(sem_t *s)
-{
-	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
-	return SEM_CALL(sem_fn, sem_trywait, s);
-}
+RMW_THEN(SEM_CALL, sem_fn, sem_wait, sem_t)
+RMW_THEN(SEM_CALL, sem_fn, sem_trywait, sem_t)
+RMW_THEN(SEM_CALL, sem_fn, sem_post, sem_t)
 
 EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict t)
 {
 	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
 	return SEM_CALL(sem_timed_fn, sem_timedwait, s, t);
-}
-
-EXPORT int sem_post(sem_t *s)
-{
-	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
-	return SEM_CALL(sem_fn, sem_post, s);
 }
