@@ -67,7 +67,9 @@ expect_eq "line=128" "$(json_get l.json '(j["file"]["line_size"], all(int(l["add
 "$C2CSCAN" record --emulate=line=100 -o x.data -- "$padded" >/dev/null 2>&1
 expect_eq "--emulate=line=100: exit" "$?" 129
 "$C2CSCAN" diff --json e.data p.data >d.json 2>err || fail "diff: $(cat err)"
-expect_eq "diff" "$(json_get d.json 'sorted((e["name"], e["after"] is None or e["after"]["tot_hitm"] <= 2) for e in j["lines"])')" "[('counters', True), ('lockbox', False)]"
+# (the start barrier: a few HITM when the threads arrive, modelled as
+# glibc's pthread_barrier_wait touches it, left out)
+expect_eq "diff" "$(json_get d.json 'sorted((e["name"], e["after"] is None or e["after"]["tot_hitm"] <= 2) for e in j["lines"] if e["name"] != "start")')" "[('counters', True), ('lockbox', False)]"
 if command -v perf >/dev/null 2>&1; then
 	perf script -i e.data >script.out 2>script.err || fail "perf script: $(head -n 3 script.err)"
 	grep -q "c2cscan-emulated/mem-loads-stores/:.*|OP LOAD|LVL L3 or L3 hit|SNP HitM" script.out ||
