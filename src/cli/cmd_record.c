@@ -39,9 +39,11 @@ static const char record_usage[] =
 	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
 	"      --emulate[=OPTS]  the command is built with -fsanitize=thread: a coherence model\n"
 	"                        over its every access gives HITM samples on any machine\n"
-	"                        (no memory PMU needed); OPTS: line=N (N-byte lines, default\n"
-	"                        64), hitm=N (one HITM in N sampled, default 31); -c N: one\n"
-	"                        other access in N (default 4001)\n"
+	"                        (no memory PMU needed), threads in lockstep windows: the\n"
+	"                        same counts on any machine; OPTS: line=N (N-byte lines,\n"
+	"                        default 64), hitm=N (one HITM in N sampled, default 1;\n"
+	"                        31 with exact), exact (every change of owner, threads as\n"
+	"                        they ran); -c N: one other access in N (default 4001)\n"
 	"      --alloc           record the command's heap allocations too (malloc family,\n"
 	"                        operator new/delete), so that report names heap objects;\n"
 	"                        with -p/-t/-a/-C through uprobes on the C library\n"
@@ -139,7 +141,7 @@ static bool parse_call_graph(const char *s, struct record_opts *o)
 #define SHORTOPTS "+:e:o:c:F:m:p:t:aC:ukqvhl:gN"
 
 /* Returns -1 when parsing succeeded, else the exit status. */
-/* --emulate=line=N,hitm=N: 0, or the usage error said. */
+/* --emulate=line=N,hitm=N,exact: 0, or the usage error said. */
 static int emulate_opts(const char *arg, struct record_opts *o)
 {
 	char *copy = xstrdup(arg), *save = NULL;
@@ -150,8 +152,10 @@ static int emulate_opts(const char *arg, struct record_opts *o)
 		char *end;
 		unsigned long n = line || hitm ? strtoul(t + 5, &end, 10) : 0;
 
-		if (!line && !hitm)
-			ret = usage_error("--emulate: line=N or hitm=N, not '%s'", t);
+		if (!strcmp(t, "exact"))
+			o->emulate_exact = true;
+		else if (!line && !hitm)
+			ret = usage_error("--emulate: line=N, hitm=N or exact, not '%s'", t);
 		else if (line && (*end || n < 16 || n > 4096 || (n & (n - 1))))
 			ret = usage_error("--emulate: %s: a power of two in 16..4096", t);
 		else if (hitm && (*end || n < 1 || n >= (1ul << 30)))
@@ -196,7 +200,7 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 	};
 	unsigned long v;
 	int c;
-	static const char *const emulate_words[] = { "line=", "hitm=", NULL };
+	static const char *const emulate_words[] = { "line=", "hitm=", "exact", NULL };
 	static const struct cli_values values[] = { { "--emulate", emulate_words }, { NULL, NULL } };
 
 	optind = 1;
@@ -443,6 +447,11 @@ static void say(void *arg, const struct record_msg *m)
 		fprintf(stderr, "--emulate: more live threads than the model's %llu cores: %llu thread(s) shared a "
 			"core, and their accesses to each other's lines count as cache hits", (unsigned long long)n[1],
 			(unsigned long long)n[0]);
+		break;
+	case RM_EMU_STALLS:
+		fprintf(stderr, "--emulate: %llu time(s) a thread blocked where the model cannot see (a system call, a "
+			"lock inside uninstrumented code) and the others went on without it: what it shares with them "
+			"is counted as this machine ran it", (unsigned long long)n[0]);
 		break;
 	case RM_EMU_NOT_TSAN:
 		fprintf(stderr, "--emulate: %s is not built with -fsanitize=thread (it has no ThreadSanitizer "

@@ -139,7 +139,7 @@ static void setenv_u32(const char *name, uint32_t v)
 }
 
 void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_period, uint32_t line,
-			bool chains)
+			bool exact, bool chains)
 {
 	const char *old = getenv("LD_PRELOAD");
 	const char *colon = old ? strchr(old, ':') : NULL, *shim = old ? strstr(old, "libc2cscan-alloc") : NULL;
@@ -171,6 +171,10 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_
 	setenv_u32("C2CSCAN_EMU_PERIOD", period);
 	setenv_u32("C2CSCAN_EMU_HITM_PERIOD", hitm_period);
 	setenv_u32("C2CSCAN_EMU_LINE", line);
+	if (exact)
+		setenv("C2CSCAN_EMU_EXACT", "1", 1);
+	else
+		unsetenv("C2CSCAN_EMU_EXACT");
 	setenv_u32("C2CSCAN_EMU_FRAMES", chains ? PD_EMU_MAX_FRAMES : 0);
 }
 
@@ -314,6 +318,7 @@ static void model_head(const char *path, struct emu_rec_stats *st)
 	if (n != (ssize_t)sizeof(h))
 		return;
 	st->cores_shared = h.cores_shared;
+	st->stalls = h.stalls;
 	h.allocator[sizeof(h.allocator) - 1] = '\0';
 	snprintf(st->allocator, sizeof(st->allocator), "%s", h.allocator);
 }

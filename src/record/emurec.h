@@ -22,6 +22,7 @@ struct emu_rec_stats {
 	uint64_t bad;                   /* of an unknown class: skipped */
 	uint64_t torn;                  /* chunks whose last sample is cut or claims too many frames */
 	uint64_t cores_shared;          /* threads that shared a core: more live threads than cores */
+	uint64_t stalls;                /* threads dropped from the lockstep: blocked out of sight */
 	char allocator[48];             /* the production allocator the heap was ("libc.so.6"), "" libtsan's */
 };
 
@@ -31,10 +32,11 @@ struct emu_rec_stats {
  * 0, or a negative errno with a sentence in why. */
 int emu_rec__new(struct emu_rec **out, char *why, size_t whysize);
 /* In the forked child, before exec: the runtime first in LD_PRELOAD,
- * C2CSCAN_EMU_DIR, the sampling periods and line size (0: the runtime's)
- * and, with chains, that samples carry their shadow stack's call chain. */
+ * C2CSCAN_EMU_DIR, the sampling periods and line size (0: the runtime's),
+ * the exact model or the default one (pace.c) and, with chains, that
+ * samples carry their shadow stack's call chain. */
 void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_period, uint32_t line,
-			bool chains);
+			bool exact, bool chains);
 /* The attr of the emulated samples (sample_type of theirs, the clock the
  * runtime stamps with; PERF_SAMPLE_CALLCHAIN with chains). */
 void emu_rec__attr(struct perf_event_attr *attr, bool chains);

@@ -52,6 +52,7 @@ enum record_msg_kind {
 	RM_EMU_NONE,            /* --emulate: no process wrote samples */
 	RM_EMU_HEAP_TSAN,       /* --emulate: the heap was libtsan's (not the production build's) */
 	RM_EMU_CORES_SHARED,    /* --emulate: n[0] threads shared one of the model's n[1] cores */
+	RM_EMU_STALLS,          /* --emulate: n[0] times a thread blocked where the model cannot see */
 	RM_EMU_NOT_TSAN,        /* --emulate: s[0], the command, has no ThreadSanitizer hooks, and
 				 * no process wrote samples */
 	RM_COMMAND_EXIT,        /* n[0]: the command's exit status (not 0) */
@@ -97,6 +98,7 @@ struct record_opts {
 	bool emulate;                   /* --emulate: the coherence model's samples (record/emurec.h) */
 	uint32_t emulate_line;          /* --emulate=line=N: the model's line size, 0 for 64 */
 	uint32_t emulate_hitm;          /* --emulate=hitm=N: its HITM sampling period, 0 for the default */
+	bool emulate_exact;             /* --emulate=exact: every change of owner, threads as they ran */
 	bool no_buildid_cache;          /* -N: no copies in ~/.debug (record/buildcache.h) */
 	char *alloc_fns[8], *free_fns[8]; /* --alloc-fn, --free-fn; owned */
 	int nr_alloc_fns, nr_free_fns;

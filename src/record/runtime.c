@@ -130,6 +130,8 @@ void recorder__collect_emulated(struct recorder *rc)
 					     .s = { st.allocator } });
 	if (st.cores_shared)
 		say(rc, (struct record_msg){ .kind = RM_EMU_CORES_SHARED, .n = { st.cores_shared, PD_EMU_CORES } });
+	if (st.stalls)
+		say(rc, (struct record_msg){ .kind = RM_EMU_STALLS, .n = { st.stalls } });
 	if (!st.processes) {
 		if (rc->emu_not_tsan)
 			say(rc, (struct record_msg){ .kind = RM_EMU_NOT_TSAN, .s = { rc->cmd[0] } });

@@ -181,7 +181,7 @@ int recorder__fork_command(struct recorder *rc)
 			alloc_rec__child_env(rc->alloc, rc->o.call_graph != CALL_GRAPH_NONE);
 		if (rc->emu)
 			emu_rec__child_env(rc->emu, (uint32_t)rc->o.period, rc->o.emulate_hitm, rc->o.emulate_line,
-					   rc->o.call_graph != CALL_GRAPH_NONE);
+					   rc->o.emulate_exact, rc->o.call_graph != CALL_GRAPH_NONE);
 		execvp(rc->cmd[0], rc->cmd);
 		e = errno;
 		if (write(rc->fail[1], &e, sizeof(e)) < 0)

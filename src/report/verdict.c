@@ -320,6 +320,10 @@ static uint64_t contended(const struct c2c_stats *st)
 	return (uint64_t)st->tot_hitm + st->st_hitm + st->lcl_peer + st->rmt_peer;
 }
 
+/* A true-sharing unit beside false sharing counts when it has at least
+ * 1/MINOR_TRUE of the line's contention. */
+#define MINOR_TRUE 20
+
 /* A finding whose contention is too little to cost: under
  * VERDICT_SLIGHT_SHARE of the recording's, or VERDICT_SLIGHT_RATE per
  * million accesses. Then v says so, and what the pattern was. */
@@ -528,6 +532,12 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		u32set__exit(&all);
 	}
 	is_false = false_pair(v, &fa, &fb, &handover);
+	/* beside false sharing, bytes shared by their threads with a sliver of
+	 * the line's contention (a barrier the threads passed once) do not make
+	 * it mixed */
+	if (is_false && best_true != SIZE_MAX &&
+	    best_true_w * MINOR_TRUE < contended(&c2c_line__counts(l)->stats))
+		best_true = SIZE_MAX;
 	v->kind = is_false && best_true != SIZE_MAX ? VERDICT_MIXED : is_false ? VERDICT_FALSE :
 		  best_true != SIZE_MAX ? VERDICT_TRUE : VERDICT_NONE;
 	switch (v->kind) {

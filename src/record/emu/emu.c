@@ -70,6 +70,8 @@
 #define REREAD_NS 10000000ull           /* a page no mapping known holds: maps read again at most this often */
 #define MAPS_LINE_MAX 256               /* a /proc/self/maps line longer is dropped */
 #define SEEN 256                        /* return addresses a thread remembers having sent the code of */
+#define HELD 1024                       /* lines a thread remembers taking in its window (pace.c) */
+#define HELD_EXCL 0x80000000u           /* ... taken for writing */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -99,8 +101,9 @@ struct line {                    /* written at every change of the line's state 
  * lines are the same for a forked child and an exec'd program. */
 struct model {
 	struct pd_emu_model_head head;  /* cores (record reads cores_shared after the run) */
-	uint32_t stripes[STRIPES];
-	uint8_t pad[4096 - sizeof(struct pd_emu_model_head)]; /* the lines start at 8 KiB */
+	struct pace pace;               /* the lockstep's slots (pace.c) */
+	uint8_t pad[4096 - sizeof(struct pd_emu_model_head) - sizeof(struct pace)];
+	uint32_t stripes[STRIPES];      /* the lines start at 8 KiB */
 	struct line_key keys[TABLE_SIZE];
 	struct line lines[TABLE_SIZE];
 };
@@ -125,6 +128,13 @@ struct core {
 	uint32_t floor;                 /* frames below it were overwritten (a chain deeper than STACK) */
 	uint64_t last_space, last_la;   /* the line of the thread's last access */
 	struct line *last;
+	bool paced;                     /* in the lockstep (a core of its own, the default model) */
+	uint32_t clock;                 /* its accesses, modulo the window */
+	uint32_t win;                   /* its window */
+	struct held {                   /* a line it took in a window: kept for the rest of it */
+		uint32_t line;          /* table index + 1 | HELD_EXCL; 0 none */
+		uint32_t win;
+	} held[HELD];
 	uint64_t stack[STACK];          /* their return addresses: frame d at d % STACK */
 	uint64_t seen[SEEN];            /* return addresses whose code the thread's samples carried */
 	struct page_key pages[PAGES];
@@ -138,6 +148,7 @@ struct range {
 
 static struct model *model;
 static int enabled, keyed;
+static int windowed = 1;                /* the default model (pace.c); 0: --emulate=exact */
 /* the process has ThreadSanitizer's hooks (its __tsan_init called ours, or
  * a Clang executable's were redirected): the lock functions, which any
  * program calls, are modelled only then */
@@ -238,10 +249,11 @@ static uint8_t *chunk_new(void)
 
 /* A free core for a new thread: the lowest one no live thread holds (cores
  * are reused as threads end), else one shared round-robin, counted. */
-static int core_take(void)
+static int core_take(bool *own)
 {
 	uint64_t busy = __atomic_load_n(&model->head.cores_busy, __ATOMIC_RELAXED);
 
+	*own = true;
 	while (~busy & ((1ull << MAX_CORES) - 1)) {
 		int i = __builtin_ctzll(~busy);
 
@@ -249,8 +261,22 @@ static int core_take(void)
 						__ATOMIC_RELAXED))
 			return i;
 	}
+	*own = false;
 	__atomic_fetch_add(&model->head.cores_shared, 1, __ATOMIC_RELAXED);
 	return (int)(__atomic_fetch_add(&model->head.next_core, 1, __ATOMIC_RELAXED) % MAX_CORES);
+}
+
+/* c (its tid set) gets a core, and joins the lockstep when the core is its
+ * own (a thread sharing one is not waited for). */
+static void core_start(struct core *c)
+{
+	bool own;
+
+	c->idx = core_take(&own);
+	c->paced = own && windowed && enabled;
+	c->clock = 0;
+	memset(c->held, 0, sizeof(c->held));
+	c->win = c->paced ? pace__join(c->idx, c->tid) : 0;
 }
 
 static void core_give_back(int idx)
@@ -276,6 +302,9 @@ static void thread_gone(void *p)
 	c->chunk = NULL;
 	if (chunk)
 		munmap(chunk, PD_EMU_CHUNK);
+	if (c->paced)
+		pace__leave(c->idx);
+	c->paced = false;
 	core_give_back(c->idx);
 	/* no room: it stays mapped (a few KiB), never unmapped under the thread */
 	lock(&retired_lock);
@@ -331,8 +360,8 @@ static struct core *core_new(void)
 
 	if (!c)
 		return NULL;
-	c->idx = core_take();
 	c->tid = (uint32_t)gettid();
+	core_start(c);
 	if (enabled)
 		mark_modelled();
 	/* each thread at a phase of its own: threads started together do not
@@ -604,6 +633,23 @@ static struct line *line_of(uint64_t space, uint64_t la)
 	return NULL;
 }
 
+/* The default model (pace.c): a line that came to c in its window stays
+ * c's for the rest of it; cls is then a hit (a load needs the line taken
+ * at all in the window, a store taken for writing). at: the line's index
+ * in the table. */
+static enum pd_emu_class kept(struct core *c, uint32_t at, bool store, enum pd_emu_class cls)
+{
+	struct held *h = &c->held[(at * 0x9e3779b1u) >> (32 - 10)];
+	bool same = (h->line & ~HELD_EXCL) == at + 1 && h->win == c->win;
+
+	_Static_assert(HELD == 1u << 10, "the held table's hash");
+	if (same && (!store || (h->line & HELD_EXCL)))
+		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	h->line = (at + 1) | (store || (same && (h->line & HELD_EXCL)) ? HELD_EXCL : 0);
+	h->win = c->win;
+	return cls;
+}
+
 /* The model's step for one line: the class of c's access, the line's new
  * state swapped in by compare-and-swap (no lock: the contended lines are
  * the program's hottest). */
@@ -638,6 +684,8 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		if (to == st)
 			break;
 	} while (!__atomic_compare_exchange_n(&x->state, &st, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	if (c->paced && cls != PD_EMU_L1 && cls != PD_EMU_ST_L1)
+		cls = kept(c, (uint32_t)(x - model->lines), store, cls);
 	return cls;
 }
 
@@ -688,10 +736,31 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 		if (store == RMW)
 			sample(c, addr, ip, 0, st, locked, p);
 	}
+	/* the default model: windows in lockstep with the other threads */
+	if (c->paced && ++c->clock == EMU_WIN) {
+		c->clock = 0;
+		c->win = pace__window_end(c->idx, c->win);
+	}
 	c->busy = 0;
 }
 
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
+
+void emu_away(void)
+{
+	struct core *c = self;
+
+	if (c && c->paced)
+		pace__away(c->idx);
+}
+
+void emu_back(void)
+{
+	struct core *c = self;
+
+	if (c && c->paced)
+		c->win = pace__back(c->idx, c->win);
+}
 
 void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t ret)
 {
@@ -718,7 +787,7 @@ static void at_fork_child(void)
 		self->used = 0;
 		self->tid = (uint32_t)gettid();
 		/* the parent's thread keeps its core; the child's is another */
-		self->idx = core_take();
+		core_start(self);
 		memset(self->pages, 0, sizeof(self->pages));
 		self->last = NULL;
 	}
@@ -770,7 +839,10 @@ __attribute__((constructor)) static void emu_start(void)
 	}
 	snprintf(dir, sizeof(dir), "%s", d);
 	period = env_u32("C2CSCAN_EMU_PERIOD", period);
-	hitm_period = env_u32("C2CSCAN_EMU_HITM_PERIOD", hitm_period);
+	/* the default model counts a line's coming at most once a window:
+	 * every such HITM is sampled */
+	windowed = !env_u32("C2CSCAN_EMU_EXACT", 0);
+	hitm_period = env_u32("C2CSCAN_EMU_HITM_PERIOD", windowed ? 1 : hitm_period);
 	frames = env_u32("C2CSCAN_EMU_FRAMES", 0);
 	line = env_u32("C2CSCAN_EMU_LINE", 64);
 	if (line >= 16 && line <= 4096 && !(line & (line - 1)))
@@ -780,6 +852,8 @@ __attribute__((constructor)) static void emu_start(void)
 	pid = (uint32_t)getpid();
 	if (!model_map(getenv("C2CSCAN_EMU_MODEL")))
 		return;
+	if (windowed)
+		pace__start(&model->pace, &model->head.stalls);
 	enabled = 1;
 	emu_heap__start();
 	/* which allocator the layout is (the first process's says) */
@@ -793,6 +867,12 @@ __attribute__((constructor)) static void emu_start(void)
  * constructors, the environment read again by each). */
 __attribute__((destructor)) static void emu_end(void)
 {
+	/* the exiting thread is not waited for (the process's others end
+	 * with it: waiters elsewhere find them gone) */
+	if (self && self->paced) {
+		self->paced = false;
+		pace__leave(self->idx);
+	}
 	if (!enabled)
 		fprintf(stderr, "c2cscan emu: not run by 'c2cscan record --emulate' (no C2CSCAN_EMU_DIR): "
 			"accesses were not modelled\n");

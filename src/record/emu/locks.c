@@ -34,6 +34,12 @@
 #include <stdint.h>
 #include <threads.h>
 #include <time.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "record/emu/emu.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -74,7 +80,9 @@ static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void
 	emu_access(lock, sizeof(int), EMU_RMW, ret);
 	if (r != EBUSY)
 		return r;       /* taken, or an error the wait would give too (a robust mutex's owner died) */
+	emu_away();
 	r = wait(lock, arg);
+	emu_back();
 	waited(lock, ret);
 	return r;
 }
@@ -88,9 +96,13 @@ static int take_int(void *lock, uint64_t ret, timed_fn wait, const void *arg)
 	int r;
 
 	emu_access(lock, sizeof(int), EMU_RMW, ret);
-	r = wait(lock, arg);
 	if (held)
+		emu_away();
+	r = wait(lock, arg);
+	if (held) {
+		emu_back();
 		waited(lock, ret);
+	}
 	return r;
 }
 
@@ -245,7 +257,9 @@ EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	int r;
 
 	cond_waits(c, m, RA);
+	emu_away();
 	r = CALL(wait_fn, pthread_cond_wait, c, m);
+	emu_back();
 	cond_waits(c, m, RA);
 	return r;
 }
@@ -256,7 +270,9 @@ EXPORT int pthread_cond_timedwait(pthread_cond_t *restrict c, pthread_mutex_t *r
 	int r;
 
 	cond_waits(c, m, RA);
+	emu_away();
 	r = CALL(timedwait_fn, pthread_cond_timedwait, c, m, t);
+	emu_back();
 	cond_waits(c, m, RA);
 	return r;
 }
@@ -280,7 +296,9 @@ EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 	int r;
 
 	emu_access(b, sizeof(int), EMU_RMW, RA);
+	emu_away();
 	r = CALL(barrier_fn, pthread_barrier_wait, b);
+	emu_back();
 	emu_access(b, sizeof(int), EMU_LOAD, RA);
 	return r;
 }
@@ -294,12 +312,61 @@ typedef int (*sem_timed_fn)(sem_t *, const struct timespec *);
 		f_ ? f_(__VA_ARGS__) : (errno = ENOSYS, -1);               \
 	})
 
-RMW_THEN(SEM_CALL, sem_fn, sem_wait, sem_t)
+EXPORT int sem_wait(sem_t *s)
+{
+	int r;
+
+	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
+	emu_away();
+	r = SEM_CALL(sem_fn, sem_wait, s);
+	emu_back();
+	return r;
+}
+
 RMW_THEN(SEM_CALL, sem_fn, sem_trywait, sem_t)
 RMW_THEN(SEM_CALL, sem_fn, sem_post, sem_t)
 
 EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict t)
 {
+	int r;
+
 	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
-	return SEM_CALL(sem_timed_fn, sem_timedwait, s, t);
+	emu_away();
+	r = SEM_CALL(sem_timed_fn, sem_timedwait, s, t);
+	emu_back();
+	return r;
 }
+
+/* ---- waits that touch no lock: the thread is away from the lockstep
+ * (pace.c) while in them ---- */
+#define AWAY(ret_t, name, params, ...)                                     \
+	typedef ret_t (*name##_next_t)params;                              \
+	EXPORT ret_t name params                                           \
+	{                                                                  \
+		name##_next_t f_ = NEXT_FN(name##_next_t, name);           \
+		ret_t ret_;                                                \
+		if (!f_) {                                                 \
+			errno = ENOSYS;                                    \
+			return (ret_t)-1;                                  \
+		}                                                          \
+		emu_away();                                                \
+		ret_ = f_(__VA_ARGS__);                                    \
+		emu_back();                                                \
+		return ret_;                                               \
+	}
+AWAY(int, pthread_join, (pthread_t t, void **ret), t, ret)
+/* (libtsan's pthread_create waits for the new thread to start) */
+AWAY(int, pthread_create, (pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg), t, a, fn, arg)
+AWAY(int, nanosleep, (const struct timespec *req, struct timespec *rem), req, rem)
+AWAY(int, clock_nanosleep, (clockid_t clk, int flags, const struct timespec *req, struct timespec *rem), clk, flags,
+     req, rem)
+AWAY(int, usleep, (useconds_t us), us)
+AWAY(unsigned int, sleep, (unsigned int s), s)
+AWAY(int, poll, (struct pollfd *fds, nfds_t n, int timeout), fds, n, timeout)
+AWAY(int, select, (int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *t), n, r, w, e, t)
+AWAY(int, epoll_wait, (int fd, struct epoll_event *ev, int max, int timeout), fd, ev, max, timeout)
+AWAY(pid_t, waitpid, (pid_t p, int *status, int options), p, status, options)
+AWAY(pid_t, wait, (int *status), status)
+AWAY(int, pause, (void))
+AWAY(int, sigwait, (const sigset_t *set, int *sig), set, sig)
+AWAY(int, sigtimedwait, (const sigset_t *set, siginfo_t *info, const struct timespec *t), set, info, t)

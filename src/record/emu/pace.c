@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record --emulate's default model: threads in lockstep windows, so that
+ * the answer does not depend on the machine (its load, its CPU count).
+ * Part of libc2cscan-emu.so.
+ *
+ * The exact model (--emulate=exact) counts every change of a line's owner,
+ * and how often two threads alternate on a line depends on whether they
+ * run at the same time: on two idle CPUs nearly every access, time-sliced
+ * on a loaded machine once a slice, and not at all when one thread ran
+ * before the other. Here each thread's accesses are counted in windows of
+ * EMU_WIN accesses of its own, and (1) no thread starts window w + 1
+ * before every other live thread has finished window w: threads overlap
+ * window by window on any machine, as if each had a core of its own and
+ * all ran at one speed; (2) emu.c counts a line coming to a thread at most
+ * once a window (it keeps the line for the rest of the window): what
+ * happens inside a window, parallel or time-sliced, does not change the
+ * count. A count is then the windows in which the line came from another
+ * thread.
+ *
+ * A thread waiting in a lock, a condition variable, a barrier, a join, a
+ * sleep or a poll (locks.c says so: pace__away and pace__back) is not
+ * waited for. A thread blocked elsewhere (a system call the runtime does
+ * not know, a lock taken inside uninstrumented code) is found by the
+ * waiters after WAIT_NS: not runnable (its /proc state), or runnable but
+ * without progress for STUCK_NS (spinning in uninstrumented code), it is
+ * dropped from the lockstep until it comes back, and counted
+ * (pd_emu_model_head.stalls: record says so, since such a thread's
+ * windows then overlap the others' as the machine had them).
+ *
+ * A thread is waited for from the end of its first window (pace__join).
+ *
+ * The slots live in the model every process of the recording maps: threads
+ * of forked and exec'd processes keep step too (futexes on shared memory).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "record/emu/emu.h"
+
+#define WAIT_NS 1000000ull              /* a laggard looked at after a millisecond */
+#define STUCK_NS 100000000ull           /* runnable without progress this long: dropped */
+#define SPINS 200                       /* looks before sleeping */
+
+enum { SLOT_FREE, SLOT_ON, SLOT_AWAY };
+
+static struct pace *pace;
+static uint64_t *stalls;
+
+void pace__start(struct pace *p, uint64_t *stall_count)
+{
+	pace = p;
+	stalls = stall_count;
+}
+
+static void progress(void)
+{
+	__atomic_add_fetch(&pace->progress, 1, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&pace->waiters, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &pace->progress, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+}
+
+/* The window of the slowest thread in step but idx: where a thread joins
+ * (new, or back from a wait), so that it holds nobody back; own when none. */
+static uint32_t group_win(int idx, uint32_t own)
+{
+	bool any = false;
+	uint32_t min = own;
+
+	for (int i = 0; i < PD_EMU_CORES; i++) {
+		struct pace_slot *s = &pace->slots[i];
+
+		if (i == idx || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_ON)
+			continue;
+		if (!any || (int32_t)(__atomic_load_n(&s->win, __ATOMIC_ACQUIRE) - min) < 0)
+			min = __atomic_load_n(&s->win, __ATOMIC_ACQUIRE);
+		any = true;
+	}
+	return min;
+}
+
+uint32_t pace__join(int idx, uint32_t tid)
+{
+	struct pace_slot *s;
+	uint32_t win;
+
+	if (!pace)
+		return 0;
+	s = &pace->slots[idx];
+	win = group_win(idx, 0);
+	__atomic_store_n(&s->tid, tid, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
+	/* waited for from its first window's end on: a thread whose first
+	 * hook ran in a signal handler while it was blocked in libtsan's
+	 * thread start, or one that ends within a window, holds nobody back */
+	__atomic_store_n(&s->state, SLOT_AWAY, __ATOMIC_RELEASE);
+	return win;
+}
+
+void pace__leave(int idx)
+{
+	if (!pace)
+		return;
+	__atomic_store_n(&pace->slots[idx].state, SLOT_FREE, __ATOMIC_RELEASE);
+	progress();
+}
+
+void pace__away(int idx)
+{
+	uint32_t on = SLOT_ON;
+
+	if (pace && __atomic_compare_exchange_n(&pace->slots[idx].state, &on, SLOT_AWAY, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+		progress();
+}
+
+uint32_t pace__back(int idx, uint32_t win)
+{
+	struct pace_slot *s;
+
+	if (!pace)
+		return win;
+	s = &pace->slots[idx];
+	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_AWAY)
+		return win;
+	/* the others went on meanwhile: join them where the slowest is */
+	win = group_win(idx, win);
+	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->state, SLOT_ON, __ATOMIC_RELEASE);
+	return win;
+}
+
+/* The thread's state letter from /proc (R runnable, S sleeping, ...); 0
+ * when it is gone. No allocation, no stdio: raw system calls. */
+static char thread_state(uint32_t tid)
+{
+	char path[48], buf[512];
+	const char *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
+	syscall(SYS_close, fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/* The first thread in step behind window win, -1 none. */
+static int laggard(int idx, uint32_t win)
+{
+	for (int i = 0; i < PD_EMU_CORES; i++) {
+		struct pace_slot *s = &pace->slots[i];
+
+		if (i != idx && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == SLOT_ON &&
+		    (int32_t)(__atomic_load_n(&s->win, __ATOMIC_ACQUIRE) - win) < 0)
+			return i;
+	}
+	return -1;
+}
+
+/* Drop laggards that cannot catch up by themselves: blocked where the
+ * runtime cannot see (not runnable), gone, or runnable without progress
+ * for STUCK_NS. */
+static void drop_blocked(int idx, uint32_t win, bool stuck)
+{
+	for (int i = 0; i < PD_EMU_CORES; i++) {
+		struct pace_slot *s = &pace->slots[i];
+		uint32_t on = SLOT_ON;
+		char st;
+
+		if (i == idx || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_ON ||
+		    (int32_t)(__atomic_load_n(&s->win, __ATOMIC_ACQUIRE) - win) >= 0)
+			continue;
+		st = thread_state(__atomic_load_n(&s->tid, __ATOMIC_RELAXED));
+		if (st == 'R' && !stuck)
+			continue;
+		/* gone (its process ended with it, a zombie): free, not a stall */
+		if (st == 'Z' || st == 'X')
+			st = 0;
+		if (__atomic_compare_exchange_n(&s->state, &on, st ? SLOT_AWAY : SLOT_FREE, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			if (st)
+				__atomic_add_fetch(stalls, 1, __ATOMIC_RELAXED);
+			progress();
+		}
+	}
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t pace__window_end(int idx, uint32_t win)
+{
+	struct pace_slot *s;
+	uint64_t start = 0, looked = 0;
+
+	if (!pace)
+		return win + 1;
+	s = &pace->slots[idx];
+	/* dropped by a waiter while it was away from the hooks: back in step */
+	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == SLOT_AWAY)
+		win = pace__back(idx, win);
+	win++;
+	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
+	progress();
+	/* window win starts when every thread in step has finished win - 1 */
+	for (int spins = 0;; spins++) {
+		uint32_t seq = __atomic_load_n(&pace->progress, __ATOMIC_ACQUIRE);
+		struct timespec tick = { 0, (long)WAIT_NS };
+		uint64_t now;
+
+		if (laggard(idx, win) < 0)
+			break;
+		if (spins < SPINS) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		__atomic_add_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
+		syscall(SYS_futex, &pace->progress, FUTEX_WAIT, seq, &tick, NULL, 0);
+		__atomic_sub_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
+		now = mono_ns();
+		if (!start)
+			start = looked = now;
+		if (__atomic_load_n(&pace->progress, __ATOMIC_ACQUIRE) != seq) {
+			looked = now;   /* someone moved: look again before judging */
+			continue;
+		}
+		if (now - looked >= WAIT_NS) {
+			drop_blocked(idx, win, now - start >= STUCK_NS);
+			looked = now;
+		}
+	}
+	return win;
+}
