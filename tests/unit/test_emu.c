@@ -9,7 +9,10 @@
  * a store HITM, a load of a copy another core read an LLC hit, an atomic
  * read-modify-write a locked load and a locked store; an access across two
  * lines touches both. Then two threads take turns writing one line: every
- * write but the first a store HITM.
+ * write but the first a store HITM. That is the exact model
+ * (--emulate=exact); the default one (lockstep windows, pace.c) runs in a
+ * child on a script of its own: a line coming to a thread counts once in
+ * the thread's window, and again in its next.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -19,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "perfdata/perf_data.h"
+#include "record/emu/emu.h"
 #include "test.h"
 
 static void (*rd8)(void *), (*wr8)(void *), (*uwr8)(void *);
@@ -138,26 +143,26 @@ static void read_samples(const char *path, struct got *g)
 	free(chunk);
 }
 
-int main(void)
+/* The runtime (B/libc2cscan-emu.so beside B/tests/test_emu) loaded over a
+ * model file in a new directory (dir), every access sampled; the hooks
+ * found. False when it cannot be. */
+static bool load_runtime(char *dir, char *path, size_t size)
 {
-	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", lib[PATH_MAX], path[PATH_MAX + 32], *slash;
+	char lib[PATH_MAX], *slash;
 	ssize_t len = readlink("/proc/self/exe", lib, sizeof(lib) - 64);
-	pthread_t t[3];
-	struct got g = { 0 };
 	void *h;
 	int fd;
 
-	/* B/tests/test_emu: the runtime is B/libc2cscan-emu.so */
 	CHECK(len > 0);
 	if (len <= 0)
-		return test_done("test_emu");
+		return false;
 	lib[len] = 0;
 	slash = strrchr(lib, '/');
 	*slash = 0;
 	slash = strrchr(lib, '/');
 	strcpy(slash ? slash + 1 : lib, "libc2cscan-emu.so");
 	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/model", dir);
+	snprintf(path, size, "%s/model", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	CHECK(fd >= 0);
 	close(fd);
@@ -169,14 +174,98 @@ int main(void)
 	CHECK(h != NULL);
 	if (!h) {
 		fprintf(stderr, "%s\n", dlerror());
-		return test_done("test_emu");
+		return false;
 	}
 	rd8 = (void (*)(void *))dlsym(h, "__tsan_read8");
 	wr8 = (void (*)(void *))dlsym(h, "__tsan_write8");
 	uwr8 = (void (*)(void *))dlsym(h, "__tsan_unaligned_write8");
 	fadd64 = (uint64_t(*)(volatile uint64_t *, uint64_t, int))dlsym(h, "__tsan_atomic64_fetch_add");
 	CHECK(rd8 && wr8 && uwr8 && fadd64);
-	if (!rd8 || !wr8 || !uwr8 || !fadd64)
+	return rd8 && wr8 && uwr8 && fadd64;
+}
+
+/* The default model's script: (thread, operation, word); 'p' is EMU_WIN
+ * reads of a line of thread 0's own, to its window's end (thread 1 is
+ * not in step before its own first window ends: no wait). */
+static const struct step windowed_script[] = {
+	{ 0, 'w', 0 },  /* ST_L1: nobody has the line */
+	{ 1, 'w', 1 },  /* ST_HITM: the line comes to 1 in its window */
+	{ 0, 'w', 0 },  /* ST_HITM: and to 0 in its window */
+	{ 1, 'w', 1 },  /* ST_L1: 1 keeps it for the rest of its window */
+	{ 0, 'r', 0 },  /* L1: 0 keeps it too */
+	{ 0, 'p', 16 }, /* 0's next window */
+	{ 0, 'w', 0 },  /* ST_MISS: it comes to 0 again (1 has a copy) */
+	{ 1, 'w', 1 },  /* ST_L1: still 1's window */
+};
+
+static void *run_windowed(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+
+	for (size_t i = 0; i < sizeof(windowed_script) / sizeof(windowed_script[0]); i++) {
+		const struct step *s = &windowed_script[i];
+
+		if (s->thread != me)
+			continue;
+		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != (int)i)
+			;
+		if (s->op == 'p')
+			for (unsigned int k = 0; k < EMU_WIN; k++)
+				rd8(&mem[s->word]);
+		else
+			do_step(s);
+		__atomic_store_n(&turn, (int)i + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* The default model, in a child: its exit status is its failures. */
+static int windowed(void)
+{
+	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
+	struct got g = { 0 };
+	pthread_t t[2];
+
+	unsetenv("C2CSCAN_EMU_EXACT");
+	if (!load_runtime(dir, path, sizeof(path)))
+		return test_done("test_emu (default model)");
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, run_windowed, (void *)(intptr_t)i);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
+	read_samples(path, &g);
+	CHECK_EQ_U64(g.cls[PD_EMU_ST_L1], 3);
+	CHECK_EQ_U64(g.cls[PD_EMU_ST_HITM], 2);
+	CHECK_EQ_U64(g.cls[PD_EMU_ST_MISS], 1);
+	CHECK_EQ_U64(g.cls[PD_EMU_L1], 1);
+	CHECK_EQ_U64(g.cls[PD_EMU_HITM], 0);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/model", dir);
+	unlink(path);
+	rmdir(dir);
+	return test_done("test_emu (default model)");
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
+	pthread_t t[3];
+	struct got g = { 0 };
+	pid_t child;
+	int status = -1;
+
+	fflush(stdout);
+	child = fork();
+	if (!child) {
+		int failed = windowed();
+
+		fflush(stdout);
+		_exit(failed);
+	}
+	CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	setenv("C2CSCAN_EMU_EXACT", "1", 1);
+	if (!load_runtime(dir, path, sizeof(path)))
 		return test_done("test_emu");
 	for (int i = 0; i < 3; i++)
 		pthread_create(&t[i], NULL, run, (void *)(intptr_t)i);

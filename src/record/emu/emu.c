@@ -71,6 +71,8 @@
 #define MAPS_LINE_MAX 256               /* a /proc/self/maps line longer is dropped */
 #define SEEN 256                        /* return addresses a thread remembers having sent the code of */
 #define HELD 1024                       /* lines a thread remembers taking in its window (pace.c) */
+#define HELD_WAYS 8                     /* ... in sets of this many */
+#define HELD_SET_BITS 7
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
 
 /*
@@ -639,12 +641,25 @@ static struct line *line_of(uint64_t space, uint64_t la)
  * in the table. */
 static enum pd_emu_class kept(struct core *c, uint32_t at, bool store, enum pd_emu_class cls)
 {
-	struct held *h = &c->held[(at * 0x9e3779b1u) >> (32 - 10)];
-	bool same = (h->line & ~HELD_EXCL) == at + 1 && h->win == c->win;
+	/* HELD_WAYS entries a set: lines that share one are all kept (a
+	 * direct-mapped table let two hot lines evict each other, and their
+	 * counts went uncapped) */
+	struct held *set = &c->held[((at * 0x9e3779b1u) >> (32 - HELD_SET_BITS)) * HELD_WAYS], *h = NULL;
+	bool same;
 
-	_Static_assert(HELD == 1u << 10, "the held table's hash");
+	_Static_assert(HELD == HELD_WAYS << HELD_SET_BITS, "the held table's sets");
+	for (int i = 0; i < HELD_WAYS && !h; i++)
+		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win)
+			h = &set[i];
+	same = h != NULL;
 	if (same && (!store || (h->line & HELD_EXCL)))
 		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	/* an entry of an earlier window is free; all of this one: the first */
+	for (int i = 0; i < HELD_WAYS && !h; i++)
+		if (set[i].win != c->win || !set[i].line)
+			h = &set[i];
+	if (!h)
+		h = &set[0];
 	h->line = (at + 1) | (store || (same && (h->line & HELD_EXCL)) ? HELD_EXCL : 0);
 	h->win = c->win;
 	return cls;

@@ -13,8 +13,7 @@
  * What is modelled (glibc's implementations, their lock word first):
  *   mutex, rwlock, spinlock, C11 mtx: taking it is one locked
  *     read-modify-write of the lock word (the compare-and-swap); when it
- *     is held (a try, or for mutexes and spinlocks a look at the lock
- *     word, says so), the waiter's failed read-modify-write,
+ *     is held (a try first says so), the waiter's failed read-modify-write,
  *     the load that finds it free after the wait (a spinning waiter's last
  *     load, a sleeping one's re-check after the wake), and the one that
  *     takes it: contention costs three accesses, however long the wait;
@@ -28,7 +27,6 @@
  * the lock object's address as any other access.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -87,25 +85,6 @@ static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void
 	return r;
 }
 
-/* Taking a lock whose first int is 0 when free (glibc's mutexes and
- * spinlocks): a look at it says whether it is held, and the lock is taken
- * with one call (a try first would be two of libtsan's interceptors). */
-static int take_int(void *lock, uint64_t ret, timed_fn wait, const void *arg)
-{
-	bool held = __atomic_load_n((int *)lock, __ATOMIC_RELAXED) != 0;
-	int r;
-
-	emu_access(lock, sizeof(int), EMU_RMW, ret);
-	if (held)
-		emu_away();
-	r = wait(lock, arg);
-	if (held) {
-		emu_back();
-		waited(lock, ret);
-	}
-	return r;
-}
-
 /* ---- mutexes (and C11's: glibc's call its mutex functions internally) ---- */
 static int mutex_try(void *m)
 {
@@ -129,12 +108,12 @@ static int mutex_unlock(void *m)
 
 EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	return take_int(m, RA, mutex_wait, NULL);
+	return take(m, RA, mutex_try, mutex_wait, NULL);
 }
 
 EXPORT int pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict t)
 {
-	return take_int(m, RA, mutex_timed, t);
+	return take(m, RA, mutex_try, mutex_timed, t);
 }
 
 EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
@@ -151,12 +130,12 @@ EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 
 EXPORT int mtx_lock(mtx_t *m)
 {
-	return take_int(m, RA, mutex_wait, NULL) ? thrd_error : thrd_success;
+	return take(m, RA, mutex_try, mutex_wait, NULL) ? thrd_error : thrd_success;
 }
 
 EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict t)
 {
-	int r = take_int(m, RA, mutex_timed, t);
+	int r = take(m, RA, mutex_try, mutex_timed, t);
 
 	return !r ? thrd_success : r == ETIMEDOUT ? thrd_timedout : thrd_error;
 }
@@ -226,7 +205,7 @@ static int spin_wait(void *l, const void *arg)
 
 EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 {
-	return take_int((void *)l, RA, spin_wait, NULL);
+	return take((void *)l, RA, spin_try, spin_wait, NULL);
 }
 
 EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)

@@ -49,7 +49,7 @@
 #define STUCK_NS 100000000ull           /* runnable without progress this long: dropped */
 #define SPINS 200                       /* looks before sleeping */
 
-enum { SLOT_FREE, SLOT_ON, SLOT_AWAY };
+enum { SLOT_FREE, SLOT_ON, SLOT_WAITING, SLOT_DROPPED };
 
 static struct pace *pace;
 static uint64_t *stalls;
@@ -100,7 +100,7 @@ uint32_t pace__join(int idx, uint32_t tid)
 	/* waited for from its first window's end on: a thread whose first
 	 * hook ran in a signal handler while it was blocked in libtsan's
 	 * thread start, or one that ends within a window, holds nobody back */
-	__atomic_store_n(&s->state, SLOT_AWAY, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->state, SLOT_DROPPED, __ATOMIC_RELEASE);
 	return win;
 }
 
@@ -116,7 +116,7 @@ void pace__away(int idx)
 {
 	uint32_t on = SLOT_ON;
 
-	if (pace && __atomic_compare_exchange_n(&pace->slots[idx].state, &on, SLOT_AWAY, false, __ATOMIC_ACQ_REL,
+	if (pace && __atomic_compare_exchange_n(&pace->slots[idx].state, &on, SLOT_WAITING, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED))
 		progress();
 }
@@ -124,14 +124,21 @@ void pace__away(int idx)
 uint32_t pace__back(int idx, uint32_t win)
 {
 	struct pace_slot *s;
+	uint32_t st;
 
 	if (!pace)
 		return win;
 	s = &pace->slots[idx];
-	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_AWAY)
+	st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+	if (st == SLOT_ON || st == SLOT_FREE)
 		return win;
-	/* the others went on meanwhile: join them where the slowest is */
-	win = group_win(idx, win);
+	/* back from a wait the runtime knows: in its own window (a wait spends
+	 * no accesses: a thread's windows are its accesses, however long it
+	 * waited; the others wait for it to catch up at their window ends);
+	 * dropped or new: where the slowest thread in step is, so that it holds
+	 * nobody back */
+	if (st != SLOT_WAITING)
+		win = group_win(idx, win);
 	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->state, SLOT_ON, __ATOMIC_RELEASE);
 	return win;
@@ -191,7 +198,7 @@ static void drop_blocked(int idx, uint32_t win, bool stuck)
 		/* gone (its process ended with it, a zombie): free, not a stall */
 		if (st == 'Z' || st == 'X')
 			st = 0;
-		if (__atomic_compare_exchange_n(&s->state, &on, st ? SLOT_AWAY : SLOT_FREE, false, __ATOMIC_ACQ_REL,
+		if (__atomic_compare_exchange_n(&s->state, &on, st ? SLOT_DROPPED : SLOT_FREE, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
 			if (st)
 				__atomic_add_fetch(stalls, 1, __ATOMIC_RELAXED);
@@ -216,8 +223,9 @@ uint32_t pace__window_end(int idx, uint32_t win)
 	if (!pace)
 		return win + 1;
 	s = &pace->slots[idx];
-	/* dropped by a waiter while it was away from the hooks: back in step */
-	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == SLOT_AWAY)
+	/* new, or dropped by a waiter while it was away from the hooks: back
+	 * in step */
+	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == SLOT_DROPPED)
 		win = pace__back(idx, win);
 	win++;
 	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
