@@ -636,33 +636,44 @@ static struct line *line_of(uint64_t space, uint64_t la)
 }
 
 /* The default model (pace.c): a line that came to c in its window stays
- * c's for the rest of it; cls is then a hit (a load needs the line taken
- * at all in the window, a store taken for writing). at: the line's index
- * in the table. */
-static enum pd_emu_class kept(struct core *c, uint32_t at, bool store, enum pd_emu_class cls)
+ * c's for the rest of it. The thread's table of such lines (HELD_WAYS
+ * entries a set: lines that share one are all kept; a direct-mapped table
+ * let two hot lines evict each other, and their counts went uncapped). at:
+ * the line's index in the table. held() finds the entry that keeps the
+ * access a hit (a load needs the line taken at all in the window, a store
+ * taken for writing), NULL none; hold() records that the line came. */
+static struct held *held_set(struct core *c, uint32_t at)
 {
-	/* HELD_WAYS entries a set: lines that share one are all kept (a
-	 * direct-mapped table let two hot lines evict each other, and their
-	 * counts went uncapped) */
-	struct held *set = &c->held[((at * 0x9e3779b1u) >> (32 - HELD_SET_BITS)) * HELD_WAYS], *h = NULL;
-	bool same;
-
 	_Static_assert(HELD == HELD_WAYS << HELD_SET_BITS, "the held table's sets");
+	return &c->held[((at * 0x9e3779b1u) >> (32 - HELD_SET_BITS)) * HELD_WAYS];
+}
+
+static bool held(struct core *c, uint32_t at, bool store)
+{
+	struct held *set = held_set(c, at);
+
+	for (int i = 0; i < HELD_WAYS; i++)
+		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win)
+			return !store || (set[i].line & HELD_EXCL);
+	return false;
+}
+
+static void hold(struct core *c, uint32_t at, bool store)
+{
+	struct held *set = held_set(c, at), *h = NULL;
+
+	/* its own entry (a load's, now a store's), an entry of an earlier
+	 * window, else the first */
 	for (int i = 0; i < HELD_WAYS && !h; i++)
 		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win)
 			h = &set[i];
-	same = h != NULL;
-	if (same && (!store || (h->line & HELD_EXCL)))
-		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
-	/* an entry of an earlier window is free; all of this one: the first */
 	for (int i = 0; i < HELD_WAYS && !h; i++)
 		if (set[i].win != c->win || !set[i].line)
 			h = &set[i];
 	if (!h)
 		h = &set[0];
-	h->line = (at + 1) | (store || (same && (h->line & HELD_EXCL)) ? HELD_EXCL : 0);
+	h->line = (at + 1) | (store || ((h->line & ~HELD_EXCL) == at + 1 && (h->line & HELD_EXCL)) ? HELD_EXCL : 0);
 	h->win = c->win;
-	return cls;
 }
 
 /* The model's step for one line: the class of c's access, the line's new
@@ -699,8 +710,17 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		if (to == st)
 			break;
 	} while (!__atomic_compare_exchange_n(&x->state, &st, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
-	if (c->paced && cls != PD_EMU_L1 && cls != PD_EMU_ST_L1)
-		cls = kept(c, (uint32_t)(x - model->lines), store, cls);
+	/* the default model: a line the thread keeps for its window is a hit
+	 * (the state above is still every access's: which thread wrote a line
+	 * last decides the next window's transfers; skipping it for kept lines
+	 * made them depend on the order of the threads' first accesses) */
+	if (c->paced && cls != PD_EMU_L1 && cls != PD_EMU_ST_L1) {
+		uint32_t at = (uint32_t)(x - model->lines);
+
+		if (held(c, at, store))
+			return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+		hold(c, at, store);
+	}
 	return cls;
 }
 

@@ -349,3 +349,8 @@ AWAY(pid_t, wait, (int *status), status)
 AWAY(int, pause, (void))
 AWAY(int, sigwait, (const sigset_t *set, int *sig), set, sig)
 AWAY(int, sigtimedwait, (const sigset_t *set, siginfo_t *info, const struct timespec *t), set, info, t)
+/* an exec'd image is another process for the lockstep: the thread's slot
+ * stays away (back only when the exec failed) */
+AWAY(int, execve, (const char *path, char *const argv[], char *const envp[]), path, argv, envp)
+AWAY(int, execv, (const char *path, char *const argv[]), path, argv)
+AWAY(int, execvp, (const char *file, char *const argv[]), file, argv)
