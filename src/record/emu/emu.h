@@ -29,7 +29,7 @@ struct pace_slot {                      /* a core's */
 	uint32_t win;                   /* the window its thread is in */
 	uint32_t state;                 /* free, in step, away (in a wait; dropped) */
 	uint32_t tid;
-	uint32_t pad;
+	uint32_t pacing;                /* waiting at its window's end for others: not blocked */
 };
 
 /* In the model every process maps. */

@@ -349,6 +349,8 @@ AWAY(pid_t, wait, (int *status), status)
 AWAY(int, pause, (void))
 AWAY(int, sigwait, (const sigset_t *set, int *sig), set, sig)
 AWAY(int, sigtimedwait, (const sigset_t *set, siginfo_t *info, const struct timespec *t), set, info, t)
+/* (libtsan's fork takes its own locks around the fork) */
+AWAY(pid_t, fork, (void))
 /* an exec'd image is another process for the lockstep: the thread's slot
  * stays away (back only when the exec failed) */
 AWAY(int, execve, (const char *path, char *const argv[], char *const envp[]), path, argv, envp)

@@ -195,6 +195,11 @@ static void drop_blocked(int idx, uint32_t win, bool stuck)
 		st = thread_state(__atomic_load_n(&s->tid, __ATOMIC_RELAXED));
 		if (st == 'R' && !stuck)
 			continue;
+		/* one waiting in the lockstep itself is sleeping, not blocked
+		 * (what it waits for is judged by it): its flag read after its
+		 * state, which it sets before it sleeps */
+		if (st && __atomic_load_n(&s->pacing, __ATOMIC_ACQUIRE))
+			continue;
 		/* gone (its process ended with it, a zombie): free, not a stall */
 		if (st == 'Z' || st == 'X')
 			st = 0;
@@ -243,7 +248,9 @@ uint32_t pace__window_end(int idx, uint32_t win)
 			continue;
 		}
 		__atomic_add_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
+		__atomic_store_n(&s->pacing, 1, __ATOMIC_RELEASE);
 		syscall(SYS_futex, &pace->progress, FUTEX_WAIT, seq, &tick, NULL, 0);
+		__atomic_store_n(&s->pacing, 0, __ATOMIC_RELEASE);
 		__atomic_sub_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
 		now = mono_ns();
 		if (!start)
