@@ -41,7 +41,9 @@ verdicts() {
 
 emu fs "$W/false-sharing-tsan" 4
 expect_eq "false-sharing" "$(verdicts fs)" "[('false sharing', 'private', 1)]"
-expect_eq "false-sharing: its rows" "$(json_get fs.json 'sorted(set((o["offset"], o["type"]) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["stores"]))')" \
+# (the loop's stores are long ints; touch_phase's store through the char
+# page pointer may be sampled too, typed by its pointer)
+expect_eq "false-sharing: its rows" "$(json_get fs.json 'sorted(set((o["offset"], o["type"]) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["stores"] and o["type"] != "char"))')" \
 	"[(0, 'long int'), (8, 'long int')]"
 emu fsp "$W/false-sharing-tsan" padded 4
 expect_eq "false-sharing padded" "$(verdicts fsp)" "[]"

@@ -89,6 +89,10 @@ struct line_key {                /* written once: read without stalls */
 
 struct line {                    /* written at every change of the line's state */
 	uint64_t state;                 /* sharers (bits 0-55) | owner + 1 (bits 56-62) */
+	/* the default model (pace.c): the cores that wrote the line in a
+	 * window, window w's at w % 2: its number's low 8 bits (bits 56-63)
+	 * | the cores (bits 0-55) */
+	uint64_t wrote[2];
 	uint64_t pad;                   /* two a cache line: the model's own false sharing stays rare */
 };
 
@@ -635,8 +639,8 @@ static struct line *line_of(uint64_t space, uint64_t la)
 	return NULL;
 }
 
-/* The default model (pace.c): a line that came to c in its window stays
- * c's for the rest of it. The thread's table of such lines (HELD_WAYS
+/* The default model (pace.c): a line c accessed in its window stays c's
+ * for the rest of it (a line coming to c counts once a window). The thread's table of such lines (HELD_WAYS
  * entries a set: lines that share one are all kept; a direct-mapped table
  * let two hot lines evict each other, and their counts went uncapped). at:
  * the line's index in the table. held() finds the entry that keeps the
@@ -661,19 +665,54 @@ static bool held(struct core *c, uint32_t at, bool store)
 static void hold(struct core *c, uint32_t at, bool store)
 {
 	struct held *set = held_set(c, at), *h = NULL;
+	bool excl = store;
 
-	/* its own entry (a load's, now a store's), an entry of an earlier
-	 * window, else the first */
+	/* its own entry of this window (a load's, now a store's), an entry of
+	 * an earlier window, else the first */
 	for (int i = 0; i < HELD_WAYS && !h; i++)
-		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win)
+		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win) {
 			h = &set[i];
+			excl |= (h->line & HELD_EXCL) != 0;
+		}
 	for (int i = 0; i < HELD_WAYS && !h; i++)
 		if (set[i].win != c->win || !set[i].line)
 			h = &set[i];
 	if (!h)
 		h = &set[0];
-	h->line = (at + 1) | (store || ((h->line & ~HELD_EXCL) == at + 1 && (h->line & HELD_EXCL)) ? HELD_EXCL : 0);
+	h->line = (at + 1) | (excl ? HELD_EXCL : 0);
 	h->win = c->win;
+}
+
+#define WROTE_CORES ((1ull << MAX_CORES) - 1)
+#define WROTE_TAG(w) ((uint64_t)((w) & 0xff) << 56)
+
+/* Another core wrote x in c's window or the one before. */
+static bool other_wrote(struct line *x, const struct core *c)
+{
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t w = c->win - k;
+		uint64_t m = __atomic_load_n(&x->wrote[w & 1], __ATOMIC_ACQUIRE);
+
+		if ((m & ~WROTE_CORES) == WROTE_TAG(w) && (m & WROTE_CORES & ~(1ull << c->idx)))
+			return true;
+	}
+	return false;
+}
+
+/* c wrote x in its window: its bit in the window's cores (an older
+ * window's are replaced; a thread catching up adds to a newer one's). */
+static void wrote(struct line *x, const struct core *c)
+{
+	uint64_t *slot = &x->wrote[c->win & 1], m = __atomic_load_n(slot, __ATOMIC_RELAXED), to;
+	uint64_t bit = 1ull << c->idx;
+
+	do {
+		int8_t age = (int8_t)((uint8_t)c->win - (uint8_t)(m >> 56));
+
+		to = age > 0 || !m ? WROTE_TAG(c->win) | bit : m | bit;
+		if (to == m)
+			return;
+	} while (!__atomic_compare_exchange_n(slot, &m, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
 }
 
 /* The model's step for one line: the class of c's access, the line's new
@@ -683,7 +722,7 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 {
 	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(space, la);
 	uint64_t bit = 1ull << c->idx, st, to;
-	uint32_t me1 = (uint32_t)c->idx + 1;
+	uint32_t me1 = (uint32_t)c->idx + 1, at;
 	enum pd_emu_class cls;
 
 	/* the stripe's region is full: not modelled (an L1 hit) */
@@ -692,6 +731,12 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	c->last = x;
 	c->last_la = la;
 	c->last_space = space;
+	/* the default model: a line the thread has for its window is a hit,
+	 * and nothing shared is touched (on false sharing the model's own
+	 * state would bounce between the cores at every access) */
+	at = (uint32_t)(x - model->lines);
+	if (c->paced && held(c, at, store))
+		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
 	do {
 		if (store) {
@@ -710,16 +755,21 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		if (to == st)
 			break;
 	} while (!__atomic_compare_exchange_n(&x->state, &st, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
-	/* the default model: a line the thread keeps for its window is a hit
-	 * (the state above is still every access's: which thread wrote a line
-	 * last decides the next window's transfers; skipping it for kept lines
-	 * made them depend on the order of the threads' first accesses) */
-	if (c->paced && cls != PD_EMU_L1 && cls != PD_EMU_ST_L1) {
-		uint32_t at = (uint32_t)(x - model->lines);
-
-		if (held(c, at, store))
-			return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	/* the default model: the state holds only each core's first access of
+	 * a window, so which core wrote last is not which wrote in the window:
+	 * another core that wrote the line in this window or the last took it
+	 * from this one in between (the threads' accesses interleave within a
+	 * window), whatever order their first accesses came in */
+	if (c->paced) {
+		if (other_wrote(x, c)) {
+			if (cls == PD_EMU_L1 || cls == PD_EMU_LLC)
+				cls = PD_EMU_HITM;
+			else if (cls == PD_EMU_ST_L1 || cls == PD_EMU_ST_MISS)
+				cls = PD_EMU_ST_HITM;
+		}
 		hold(c, at, store);
+		if (store)
+			wrote(x, c);
 	}
 	return cls;
 }
