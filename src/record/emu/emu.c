@@ -135,6 +135,9 @@ struct core {
 	uint64_t last_space, last_la;   /* the line of the thread's last access */
 	struct line *last;
 	bool paced;                     /* in the lockstep (a core of its own, the default model) */
+	bool fast_excl;                 /* the line of its last access, kept for window fast_win */
+	uint64_t fast_line;             /* (address >> line_shift; for writing: fast_excl) while */
+	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t win;                   /* its window */
 	struct held {                   /* a line it took in a window: kept for the rest of it */
@@ -283,6 +286,7 @@ static void core_start(struct core *c)
 	c->clock = 0;
 	memset(c->held, 0, sizeof(c->held));
 	c->win = c->paced ? pace__join(c->idx, c->tid) : 0;
+	c->fast_win = c->win - 1;       /* (a forked child's copy of its parent's: not its own) */
 }
 
 static void core_give_back(int idx)
@@ -796,8 +800,24 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 	if (!c || !c->on || !size || c->busy)
 		return;
 	c->busy = 1;
+	/* the default model, a line the thread has for its window again (a
+	 * loop on it): a hit, with no look at the mappings or the table */
+	if (c->paced && (addr >> line_shift) == c->fast_line && c->fast_win == c->win && (!store || c->fast_excl) &&
+	    ((addr + size - 1) >> line_shift) == c->fast_line &&
+	    c->fast_gen == __atomic_load_n(&maps_gen, __ATOMIC_RELAXED)) {
+		cls = store == RMW ? PD_EMU_L1 : store ? PD_EMU_ST_L1 : PD_EMU_L1;
+		st = PD_EMU_ST_L1;
+		goto counted;
+	}
 	k = page_key(c, addr);
 	cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> line_shift), store);
+	if (c->paced) {
+		/* step took the line for the window (for writing after a store) */
+		c->fast_excl = store || ((addr >> line_shift) == c->fast_line && c->fast_win == c->win && c->fast_excl);
+		c->fast_line = addr >> line_shift;
+		c->fast_win = c->win;
+		c->fast_gen = k->gen;
+	}
 	if (store == RMW)
 		cls = as_load[cls];
 	/* an access across lines touches the next one too */
@@ -807,6 +827,7 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 		k = page_key(c, last);
 		step(c, k->space, k->line0 + ((last & 4095) >> line_shift), store);
 	}
+counted:
 	hitm = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM;
 	/* HITMs at a rate of their own, other accesses one in period */
 	if (hitm ? !--c->hitm_countdown : !--c->countdown) {
