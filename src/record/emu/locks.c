@@ -270,14 +270,22 @@ RMW_THEN(CALL, cond_fn, pthread_cond_broadcast, pthread_cond_t)
 /* ---- barriers and semaphores (these fail with -1 and errno) ---- */
 typedef int (*barrier_fn)(pthread_barrier_t *);
 
+/* A read-modify-write of obj's first size bytes, then the call (CALL or
+ * SEM_CALL) as a wait: away from the lockstep while in it. */
+#define RMW_WAIT(CALLER, T, name, obj, size, ...)                          \
+	({                                                                 \
+		int r_;                                                    \
+		emu_access(obj, size, EMU_RMW, RA);                        \
+		emu_away();                                                \
+		r_ = CALLER(T, name, __VA_ARGS__);                         \
+		emu_back();                                                \
+		r_;                                                        \
+	})
+
 EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 {
-	int r;
+	int r = RMW_WAIT(CALL, barrier_fn, pthread_barrier_wait, b, sizeof(int), b);
 
-	emu_access(b, sizeof(int), EMU_RMW, RA);
-	emu_away();
-	r = CALL(barrier_fn, pthread_barrier_wait, b);
-	emu_back();
 	emu_access(b, sizeof(int), EMU_LOAD, RA);
 	return r;
 }
@@ -293,13 +301,7 @@ typedef int (*sem_timed_fn)(sem_t *, const struct timespec *);
 
 EXPORT int sem_wait(sem_t *s)
 {
-	int r;
-
-	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
-	emu_away();
-	r = SEM_CALL(sem_fn, sem_wait, s);
-	emu_back();
-	return r;
+	return RMW_WAIT(SEM_CALL, sem_fn, sem_wait, s, sizeof(uint64_t), s);
 }
 
 RMW_THEN(SEM_CALL, sem_fn, sem_trywait, sem_t)
@@ -307,13 +309,7 @@ RMW_THEN(SEM_CALL, sem_fn, sem_post, sem_t)
 
 EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict t)
 {
-	int r;
-
-	emu_access(s, sizeof(uint64_t), EMU_RMW, RA);
-	emu_away();
-	r = SEM_CALL(sem_timed_fn, sem_timedwait, s, t);
-	emu_back();
-	return r;
+	return RMW_WAIT(SEM_CALL, sem_timed_fn, sem_timedwait, s, sizeof(uint64_t), s, t);
 }
 
 /* ---- waits that touch no lock: the thread is away from the lockstep
