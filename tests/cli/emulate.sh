@@ -61,8 +61,10 @@ fi
 # sampled or not, and no finding either way)
 expect_eq "padded" "$(json_get p.json 'sorted(set((o["data_member"], l["verdict"] in ("no sharing", "no contention sampled", "negligible contention") if o["data_member"].startswith("counters.") else l["verdict"]) for l in j["cachelines"] for o in l["offsets"] if (o["data_member"] or "").startswith(("counters.", "lockbox."))))')" \
 	"[('counters.consumed', True), ('counters.produced', True), ('lockbox.hits', 'true sharing')]"
-# (the counters' rows: the start barrier shares a line with one of them)
-expect_eq "padded: the counters' HITMs" "$(json_get p.json 'max([sum(o["tot_hitm"] + o["st_hitm"] for o in l["offsets"] if (o["data_member"] or "").startswith("counters.")) for l in j["cachelines"]] + [0]) <= 1')" "True"
+# (the counters' rows: the start barrier shares a line with one of them,
+# and the counter's first load and store after the barrier take the line
+# from its waiters: one window's transfer, and main's read at the end)
+expect_eq "padded: the counters' HITMs" "$(json_get p.json 'max([sum(o["tot_hitm"] + o["st_hitm"] for o in l["offsets"] if (o["data_member"] or "").startswith("counters.")) for l in j["cachelines"]] + [0]) <= 3')" "True"
 # an array no one touched is one layout entry
 "$C2CSCAN" report --stdio -d all -i p.data >p.stdio 2>err || fail "stdio padded: $(cat err)"
 grep -q "^ *0x8   56 B  counters.pad\[0..55\] *$" p.stdio || fail "the padding array: $(grep 'counters.pad' p.stdio | head -n 3)"

@@ -783,7 +783,8 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
  * starts with, as Intel's load events report a locked instruction. */
 #define RMW 2
 
-static inline void access_(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip, uint32_t find)
+static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip,
+						  uint32_t find)
 {
 	static const enum pd_emu_class as_load[PD_EMU__NR] = {
 		[PD_EMU_ST_L1] = PD_EMU_L1, [PD_EMU_ST_MISS] = PD_EMU_LLC, [PD_EMU_ST_HITM] = PD_EMU_HITM,
@@ -848,6 +849,24 @@ counted:
 		c->win = pace__window_end(c->idx, c->win);
 	}
 	c->busy = 0;
+}
+
+/* Every access: the default model's loop on one line (the line of the
+ * thread's last access, kept for its window, no sample due, the window not
+ * ending) is counted here, in the hook, with no call and nothing shared
+ * touched; the rest in access_slow. */
+static inline void access_(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip, uint32_t find)
+{
+	struct core *c = self;
+
+	if (LIKELY(c != NULL) && c->paced && c->on && !c->busy && (addr >> line_shift) == c->fast_line &&
+	    ((addr + size - 1) >> line_shift) == c->fast_line && c->fast_win == c->win && (!store || c->fast_excl) &&
+	    c->countdown > 1 && c->clock + 1 < EMU_WIN && c->fast_gen == __atomic_load_n(&maps_gen, __ATOMIC_RELAXED)) {
+		c->countdown--;
+		c->clock++;
+		return;
+	}
+	access_slow(addr, size, store, locked, ip, find);
 }
 
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
