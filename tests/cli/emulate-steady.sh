@@ -8,7 +8,7 @@
 # follow the interleaving (a ping-pong 9,128 HITM idle, 16,593 loaded).
 # A mutex six threads hammer (tests/progs/locks.c) keeps its top line and
 # verdict; its counts still follow the machine (which thread blocks when is
-# the machine's: 560-662 idle, 200-212 loaded), so they are not compared.
+# the machine's: 176 idle, 91 loaded), so they are not compared.
 # run-tests: alone (it loads the machine itself)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
