@@ -405,6 +405,12 @@ struct pd_info {
  */
 /* The event record gives the emulated samples (report knows them by it). */
 #define PD_EMU_EVENT_NAME "c2cscan-emulated/mem-loads-stores/"
+/* Its attr's config1: the model, PD_EMU_MODEL_EXACT (--emulate=exact) or
+ * the default's window in accesses (record/emu/pace.c); 0 in files from
+ * before the lockstep. config2: the times a thread was dropped from the
+ * lockstep, blocked where the runtime could not see. */
+#define PD_EMU_MODEL_EXACT 1
+#define PD_EMU_WIN_BITS 14              /* a window: 16384 accesses of a thread */
 
 /* The head of the model's file, which every process of an emulated
  * recording maps (record/emu/emu.c) and record reads after the run. A

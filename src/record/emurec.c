@@ -178,12 +178,14 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_
 	setenv_u32("C2CSCAN_EMU_FRAMES", chains ? PD_EMU_MAX_FRAMES : 0);
 }
 
-void emu_rec__attr(struct perf_event_attr *attr, bool chains)
+void emu_rec__attr(struct perf_event_attr *attr, bool chains, bool exact, uint64_t stalls)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->type = PERF_TYPE_RAW;
 	attr->config = 0xc2c;
+	attr->config1 = exact ? PD_EMU_MODEL_EXACT : 1u << PD_EMU_WIN_BITS;
+	attr->config2 = stalls;
 	attr->sample_period = 1;
 	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			    PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT |
@@ -304,13 +306,10 @@ static int collect_one(const char *path, struct pd_writer *w, const struct perf_
 	return ret;
 }
 
-/* What the model's head says after the run: threads that shared a core,
- * the heap's allocator (nothing when it cannot be read: a process mapped a
- * model of its own). */
-static void model_head(const char *path, struct emu_rec_stats *st)
+void emu_rec__head(const struct emu_rec *e, struct emu_rec_stats *st)
 {
 	struct pd_emu_model_head h;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(e->model, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? pread(fd, &h, sizeof(h), 0) : -1;
 
 	if (fd >= 0)
@@ -343,7 +342,7 @@ int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_e
 	emu_ip__delete(ips);
 	if (d)
 		closedir(d);
-	model_head(e->model, st);
+	emu_rec__head(e, st);
 	return ret;
 }
 

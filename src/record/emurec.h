@@ -38,8 +38,13 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize);
 void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_period, uint32_t line,
 			bool exact, bool chains);
 /* The attr of the emulated samples (sample_type of theirs, the clock the
- * runtime stamps with; PERF_SAMPLE_CALLCHAIN with chains). */
-void emu_rec__attr(struct perf_event_attr *attr, bool chains);
+ * runtime stamps with; PERF_SAMPLE_CALLCHAIN with chains; the model and
+ * the lockstep's stalls in config1 and config2, perfdata/perf_data.h). */
+void emu_rec__attr(struct perf_event_attr *attr, bool chains, bool exact, uint64_t stalls);
+/* What the model's head says after the run: threads that shared a core,
+ * the lockstep's stalls, the heap's allocator (nothing when it cannot be
+ * read: a process mapped a model of its own). */
+void emu_rec__head(const struct emu_rec *e, struct emu_rec_stats *st);
 /* Every process's samples into w as samples of attr (its id), with perf's
  * data_src encoding of their class. 0, or a negative errno. */
 int emu_rec__collect(struct emu_rec *e, struct pd_writer *w, const struct perf_event_attr *attr, uint64_t id,

@@ -114,7 +114,8 @@ void recorder__collect_emulated(struct recorder *rc)
 	const uint64_t id = 0xc2c5ca0000000001ULL;
 	int ret;
 
-	emu_rec__attr(&attr, rc->o.call_graph != CALL_GRAPH_NONE);
+	emu_rec__head(rc->emu, &st);
+	emu_rec__attr(&attr, rc->o.call_graph != CALL_GRAPH_NONE, rc->o.emulate_exact, st.stalls);
 	ret = pd_writer__add_attr(rc->w, &attr, PD_EMU_EVENT_NAME, &id, 1);
 	if (!ret)
 		ret = emu_rec__collect(rc->emu, rc->w, &attr, id, &st);

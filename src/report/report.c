@@ -563,13 +563,14 @@ size_t report__detailed_lines(const struct report *r)
 	return max && max < r->nr_lines ? max : r->nr_lines;
 }
 
-/* Samples of record --emulate's coherence model (record/emurec.h). */
-static bool emulated(const struct report *r)
+/* The attr of record --emulate's coherence model's samples
+ * (record/emurec.h), NULL when the recording has none. */
+static const struct perf_event_attr *emulated(const struct report *r)
 {
 	for (size_t i = 0; i < r->nr_events; i++)
 		if (r->events[i].samples && !strcmp(r->events[i].name, PD_EMU_EVENT_NAME))
-			return true;
-	return false;
+			return &pd_reader__attr(r->reader, i)->attr;
+	return NULL;
 }
 
 /* An emulated recording's notice: the model's line size (the file's, as
@@ -577,15 +578,27 @@ static bool emulated(const struct report *r)
 static void emu_notice_setup(struct report *r)
 {
 	uint32_t line = pd_reader__info(r->reader)->cacheline_size;
+	const struct perf_event_attr *a = emulated(r);
+	char model[160] = "", stalls[200] = "";
 
-	if (!emulated(r))
+	if (!a)
 		return;
+	/* the model (files from before the lockstep say nothing) */
+	if (a->config1 == PD_EMU_MODEL_EXACT)
+		scnprintf(model, sizeof(model), ", every access as the threads ran (exact)");
+	else if (a->config1)
+		scnprintf(model, sizeof(model), ", threads in lockstep windows of %" PRIu64 " accesses (a line comes "
+			  "to a thread at most once a window)", (uint64_t)a->config1);
+	if (a->config2)
+		scnprintf(stalls, sizeof(stalls), "; %" PRIu64 " time%s a thread blocked where the model could not see "
+			  "and the others went on: what it shares is counted as the recording machine ran it",
+			  (uint64_t)a->config2, a->config2 == 1 ? "" : "s");
 	scnprintf(r->emu_notice, sizeof(r->emu_notice),
 		  "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
-		  "--emulate), %u-byte lines, a core per thread; HITM is a load of a line another thread holds "
+		  "--emulate), %u-byte lines, a core per thread%s; HITM is a load of a line another thread holds "
 		  "modified; latencies are the model's (L1 %u, LLC %u, HITM %u, store miss %u, store HITM %u "
-		  "cycles), not measured", line ? line : 64, pd_emu_latency(PD_EMU_L1), pd_emu_latency(PD_EMU_LLC),
-		  pd_emu_latency(PD_EMU_HITM), pd_emu_latency(PD_EMU_ST_MISS), pd_emu_latency(PD_EMU_ST_HITM));
+		  "cycles), not measured%s", line ? line : 64, model, pd_emu_latency(PD_EMU_L1), pd_emu_latency(PD_EMU_LLC),
+		  pd_emu_latency(PD_EMU_HITM), pd_emu_latency(PD_EMU_ST_MISS), pd_emu_latency(PD_EMU_ST_HITM), stalls);
 }
 
 void report__set_mode(struct report *r, enum c2c_display mode)

@@ -61,6 +61,6 @@ compare slots-idle slots-busy
 grep -q "false sharing" slots-idle.lines || fail "slots: no false sharing: $(cat slots-idle.lines)"
 for l in locks-idle locks-busy; do
 	expect_eq "$l: the top line" "$(json_get $l.json '(j["cachelines"][0]["offsets"][0]["data_member"], j["cachelines"][0]["verdict"])')" \
-		"('sync.mutex', 'true sharing')"
+		"('locks.mutex', 'true sharing')"
 done
 done_test

@@ -22,8 +22,7 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 void *emu_next(const char *name, void *own);
 
 /* ---- lockstep windows (pace.c): the default model ---- */
-#define EMU_WIN_BITS 14                 /* a window: 16384 accesses of a thread */
-#define EMU_WIN (1u << EMU_WIN_BITS)
+#define EMU_WIN (1u << PD_EMU_WIN_BITS)  /* a window: accesses of a thread */
 
 struct pace_slot {                      /* a core's */
 	uint32_t win;                   /* the window its thread is in */
