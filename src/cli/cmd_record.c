@@ -453,6 +453,11 @@ static void say(void *arg, const struct record_msg *m)
 			"lock inside uninstrumented code) and the others went on without it: what it shares with them "
 			"is counted as this machine ran it", (unsigned long long)n[0]);
 		break;
+	case RM_EMU_UNMODELLED:
+		fprintf(stderr, "--emulate: %llu accesses went to lines the model's table had no room for (over a "
+			"million lines touched, or a region of it full): they count as cache hits, and contention on "
+			"those lines is not seen", (unsigned long long)n[0]);
+		break;
 	case RM_EMU_NOT_TSAN:
 		fprintf(stderr, "--emulate: %s is not built with -fsanitize=thread (it has no ThreadSanitizer "
 			"hooks, and started nothing that has): rebuild it with -fsanitize=thread, or record without "

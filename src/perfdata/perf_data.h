@@ -423,6 +423,7 @@ struct pd_emu_model_head {
 	uint32_t cores_shared;  /* threads that got a core another live thread had */
 	char allocator[48];     /* the heap's allocator, as its file's name ("libc.so.6"); "" libtsan's */
 	uint64_t stalls;        /* threads dropped from the lockstep, blocked where the runtime cannot see */
+	uint64_t unmodelled;    /* accesses to lines the line table had no room for (L1 hits) */
 };
 
 #define PD_EMU_MAX_FRAMES 127

@@ -318,6 +318,7 @@ void emu_rec__head(const struct emu_rec *e, struct emu_rec_stats *st)
 		return;
 	st->cores_shared = h.cores_shared;
 	st->stalls = h.stalls;
+	st->unmodelled = h.unmodelled;
 	h.allocator[sizeof(h.allocator) - 1] = '\0';
 	snprintf(st->allocator, sizeof(st->allocator), "%s", h.allocator);
 }

@@ -133,6 +133,8 @@ void recorder__collect_emulated(struct recorder *rc)
 		say(rc, (struct record_msg){ .kind = RM_EMU_CORES_SHARED, .n = { st.cores_shared, PD_EMU_CORES } });
 	if (st.stalls)
 		say(rc, (struct record_msg){ .kind = RM_EMU_STALLS, .n = { st.stalls } });
+	if (st.unmodelled)
+		say(rc, (struct record_msg){ .kind = RM_EMU_UNMODELLED, .n = { st.unmodelled } });
 	if (!st.processes) {
 		if (rc->emu_not_tsan)
 			say(rc, (struct record_msg){ .kind = RM_EMU_NOT_TSAN, .s = { rc->cmd[0] } });

@@ -41,6 +41,10 @@ expect_eq "fds: its file" "$(cat fds.out)" "fifteen bytes."
 expect_eq "fds: both threads sampled" "$(json_get f.json '[(l["verdict"], len(l["tids"]) >= 2) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} >= {"pair.a", "pair.b"}]')" \
 	"[('false sharing', True)]"
 # 1,500 calls deep, past the 1,024-entry shadow stack: the innermost callers kept
+# more lines than the model's table holds: said, not lost silently
+"$C2CSCAN" record -q --emulate -o b.data -- "$bin" big >b.out 2>b.err || fail "big: $(cat b.err)"
+grep -q "^c2cscan record: --emulate: [0-9]* accesses went to lines the model's table had no room for" b.err ||
+	fail "big: record says: $(cat b.err)"
 "$C2CSCAN" record -q --emulate=hitm=1 -g -o d.data -- "$bin" deep >d.out 2>d.err || fail "deep: $(cat d.err)"
 "$C2CSCAN" report --json -i d.data >d.json 2>err || fail "report deep: $(cat err)"
 expect_eq "deep: the innermost callers" "$(json_get d.json 'sorted(set(tuple(c["frames"][:3]) for l in j["cachelines"] for o in l["offsets"] if o["data_member"] in ("pair.ping", "pair.pong") and o["symbol"] == "bump" for c in o["callchains"]))')" \

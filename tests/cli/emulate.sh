@@ -38,7 +38,7 @@ expect_eq "the rows' instructions" "$(json_get e.json 'sorted(set((o["locks"] > 
 # stores take the line from the other thread's modified copy: store HITMs,
 # in their rows and in the line's rank; a column of their own (the default
 # model's window starts with the counter's load: a HITM)
-"$C2CSCAN" record -q --emulate=exact -o x.data -- "$bin" >/dev/null 2>err || fail "record exact: $(cat err)"
+"$C2CSCAN" record -q --emulate=exact,hitm=1 -o x.data -- "$bin" >/dev/null 2>err || fail "record exact: $(cat err)"
 "$C2CSCAN" report --json -i x.data >x.json 2>err || fail "report exact: $(cat err)"
 expect_eq "store HITMs of the counters" "$(json_get x.json 'sorted(set((o["data_member"], o["stores"] > 0 and o["st_hitm"] > 0) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["stores"] and o["data_member"] != "start"))')" \
 	"[('counters.consumed', True), ('counters.produced', True)]"

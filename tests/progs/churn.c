@@ -13,7 +13,9 @@
  * Prints the ping-pong's totals; exits 0. "churn wide": 60 threads live at
  * once instead (more than the model's cores: record must say so). "churn
  * deep": the ping-pong 1,500 calls deep (past the runtime's 1,024-entry
- * shadow stack: the innermost callers must be the ones kept).
+ * shadow stack: the innermost callers must be the ones kept). "churn
+ * big": 96 MiB written once (more lines than the model's table holds:
+ * record must say that accesses went unmodelled).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -137,6 +139,18 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "wide"))
 		return run_wide();
+	if (argc > 1 && !strcmp(argv[1], "big")) {
+		size_t n = 96ul << 20;
+		char *m = malloc(n);
+
+		if (!m)
+			return 1;
+		for (size_t i = 0; i < n; i += 64)
+			m[i] = (char)i;
+		printf("big %d\n", m[n / 2]);
+		free(m);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "deep")) {
 		pthread_barrier_init(&start, NULL, 2);
 		pthread_create(&t[0], NULL, deep_player, &pair.ping);

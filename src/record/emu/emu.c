@@ -139,6 +139,7 @@ struct core {
 	uint64_t fast_line;             /* (address >> line_shift; for writing: fast_excl) while */
 	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
 	uint32_t clock;                 /* its accesses, modulo the window */
+	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
 	uint32_t win;                   /* its window */
 	struct held {                   /* a line it took in a window: kept for the rest of it */
 		uint32_t line;          /* table index + 1 | HELD_EXCL; 0 none */
@@ -294,6 +295,14 @@ static void core_give_back(int idx)
 	__atomic_fetch_and(&model->head.cores_busy, ~(1ull << idx), __ATOMIC_RELEASE);
 }
 
+/* The thread's count of accesses not modelled into the model's head. */
+static void unmodelled_flush(struct core *c)
+{
+	if (c->unmodelled)
+		__atomic_add_fetch(&model->head.unmodelled, c->unmodelled, __ATOMIC_RELAXED);
+	c->unmodelled = 0;
+}
+
 /* Thread states of ended threads, for new ones: a state is reused only once
  * its thread is gone from the kernel's tables, so whatever of the thread
  * still runs after its TSD destructor (a signal handler, another key's
@@ -309,6 +318,7 @@ static void thread_gone(void *p)
 
 	/* its last accesses (handlers, later destructors) are not modelled */
 	c->on = 0;
+	unmodelled_flush(c);
 	c->chunk = NULL;
 	if (chunk)
 		munmap(chunk, PD_EMU_CHUNK);
@@ -729,9 +739,13 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	uint32_t me1 = (uint32_t)c->idx + 1, at;
 	enum pd_emu_class cls;
 
-	/* the stripe's region is full: not modelled (an L1 hit) */
-	if (!x)
+	/* the stripe's region is full: not modelled (an L1 hit), counted (the
+	 * model's head, a thousand at a time: record says so) */
+	if (!x) {
+		if (++c->unmodelled == 1024)
+			unmodelled_flush(c);
 		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	}
 	c->last = x;
 	c->last_la = la;
 	c->last_space = space;
@@ -998,6 +1012,8 @@ __attribute__((destructor)) static void emu_end(void)
 		self->paced = false;
 		pace__leave(self->idx);
 	}
+	if (self && model)
+		unmodelled_flush(self);
 	if (!enabled)
 		fprintf(stderr, "c2cscan emu: not run by 'c2cscan record --emulate' (no C2CSCAN_EMU_DIR): "
 			"accesses were not modelled\n");
