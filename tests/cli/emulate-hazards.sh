@@ -41,6 +41,13 @@ expect_eq "fds: its file" "$(cat fds.out)" "fifteen bytes."
 expect_eq "fds: both threads sampled" "$(json_get f.json '[(l["verdict"], len(l["tids"]) >= 2) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} >= {"pair.a", "pair.b"}]')" \
 	"[('false sharing', True)]"
 # 1,500 calls deep, past the 1,024-entry shadow stack: the innermost callers kept
+# forked children that filled the table and ended: their entries are
+# reused, the parent's ping-pong after them is seen
+"$C2CSCAN" record -q --emulate -o k.data -- "$bin" forks >k.out 2>k.err || fail "forks: $(cat k.err)"
+expect_eq "forks: said" "$(cat k.err)" ""
+"$C2CSCAN" report --json -i k.data >k.json 2>err || fail "report forks: $(cat err)"
+expect_eq "forks: the ping-pong" "$(json_get k.json '[(l["verdict"], l["contention"] >= 10) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
+	"[('false sharing', True)]"
 # more lines than the model's table holds: said, not lost silently
 "$C2CSCAN" record -q --emulate -o b.data -- "$bin" big >b.out 2>b.err || fail "big: $(cat b.err)"
 grep -q "^c2cscan record: --emulate: [0-9]* accesses went to lines the model's table had no room for" b.err ||

@@ -15,7 +15,9 @@
  * deep": the ping-pong 1,500 calls deep (past the runtime's 1,024-entry
  * shadow stack: the innermost callers must be the ones kept). "churn
  * big": 96 MiB written once (more lines than the model's table holds:
- * record must say that accesses went unmodelled).
+ * record must say that accesses went unmodelled). "churn forks": six
+ * children one after the other write 16 MiB each and end, then the
+ * ping-pong (the children's lines must not keep the table full).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define CHURN 55
 #define ITERS 3000000
@@ -139,6 +143,30 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "wide"))
 		return run_wide();
+	if (argc > 1 && !strcmp(argv[1], "forks")) {
+		for (int c = 0; c < 6; c++) {
+			pid_t p = fork();
+
+			if (p < 0)
+				return 1;
+			if (!p) {
+				size_t n = 16ul << 20;
+				char *m = malloc(n);
+
+				for (size_t i = 0; m && i < n; i += 64)
+					m[i] = (char)i;
+				_exit(m ? 0 : 1);
+			}
+			waitpid(p, NULL, 0);
+		}
+		pthread_barrier_init(&start, NULL, 2);
+		pthread_create(&t[0], NULL, player, &pair.ping);
+		pthread_create(&t[1], NULL, player, &pair.pong);
+		pthread_join(t[0], NULL);
+		pthread_join(t[1], NULL);
+		printf("forks %ld %ld\n", pair.ping, pair.pong);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "big")) {
 		size_t n = 96ul << 20;
 		char *m = malloc(n);

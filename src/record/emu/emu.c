@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -612,9 +613,50 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	return k;
 }
 
-/* The line's entry: found without a lock (an entry is never removed, its
- * tag written last), made under its stripe's lock. NULL when the stripe's
- * region is full. */
+#define TOMB UINT64_MAX                 /* a tag being rewritten: probe on */
+
+/* Whether the private lines of space (a pid) belong to a process that has
+ * ended: their entries can be reused. A thread remembers the last answers. */
+static bool space_dead(uint64_t space)
+{
+	static __thread __attribute__((tls_model("initial-exec"))) uint64_t dead, live;
+
+	if (space & SHARED || space == pid || space == live)
+		return false;
+	if (space == dead)
+		return true;
+	if (kill((pid_t)space, 0) < 0 && errno == ESRCH) {
+		dead = space;
+		return true;
+	}
+	live = space;
+	return false;
+}
+
+/* Under the stripe's lock, the probes all taken: the first entry of a
+ * process that has ended (its private lines: nobody looks them up any
+ * more), made the line's, its state new; NULL when none. A forked
+ * workload's children would otherwise fill the table for good. */
+static struct line *reuse(uint64_t region, uint64_t h, uint64_t space, uint64_t la)
+{
+	for (uint32_t i = 0; i < PROBES; i++) {
+		uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
+		struct line_key *y = &model->keys[at];
+
+		if (!space_dead(y->space))
+			continue;
+		__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
+		__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
+		memset(&model->lines[at], 0, sizeof(model->lines[at]));
+		__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
+		return &model->lines[at];
+	}
+	return NULL;
+}
+
+/* The line's entry: found without a lock, made under its stripe's lock
+ * (its tag written last). NULL when the probes found no room: none empty,
+ * and no entry of a process that has ended to reuse. */
 static struct line *line_of(uint64_t space, uint64_t la)
 {
 	/* a stripe owns a region of the table: its lines probe only there */
@@ -631,7 +673,10 @@ static struct line *line_of(uint64_t space, uint64_t la)
 			struct line_key *y = &model->keys[at];
 			uint64_t tag = __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE);
 
-			if (tag == la + 1 && y->space == space) {
+			/* (the tag again: an entry being reused gets TOMB, its
+			 * space, then its tag; seeing the old tag with the new
+			 * space is no match) */
+			if (tag == la + 1 && y->space == space && __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE) == tag) {
 				x = &model->lines[at];
 				break;
 			}
@@ -644,6 +689,8 @@ static struct line *line_of(uint64_t space, uint64_t la)
 				break;
 			}
 		}
+		if (!x && locked)
+			x = reuse(region, h, space, la);
 		if (x || locked) {
 			if (locked)
 				unlock(l);
@@ -654,8 +701,9 @@ static struct line *line_of(uint64_t space, uint64_t la)
 }
 
 /* The default model (pace.c): a line c accessed in its window stays c's
- * for the rest of it (a line coming to c counts once a window). The thread's table of such lines (HELD_WAYS
- * entries a set: lines that share one are all kept; a direct-mapped table
+ * for the rest of it (a line coming to c counts once a window). The
+ * thread's table of such lines (HELD_WAYS entries a set: lines that share
+ * one are all kept; a direct-mapped table
  * let two hot lines evict each other, and their counts went uncapped). at:
  * the line's index in the table. held() finds the entry that keeps the
  * access a hit (a load needs the line taken at all in the window, a store
