@@ -63,8 +63,9 @@ struct report {
 	struct strtab *strs;        /* names of stack frames (report__strs) */
 	/* the gain model (verdict.c), fixed per view by report__set_mode */
 	double mean_period;         /* events a memory sample stands for */
+	double hitm_period;         /* ... a contended one (HITM, store HITM, peer) */
 	double base_latency;        /* mean latency of the recording's loads that were not HITM */
-	double total_cycles;        /* all sampled load latency * mean_period */
+	double total_cycles;        /* all sampled load latency, each kind times its period */
 	const struct c2c_line **by_gain; /* --sort gain: the view, re-ordered (owned) */
 	struct report_co *co;       /* -c: the detailed lines regrouped (coalesce.c), or NULL */
 	struct u64map thread_end;   /* tid -> the time of its EXIT (pass 1): the verdict's reads

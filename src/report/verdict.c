@@ -602,11 +602,14 @@ void line_verdict__exit(struct line_verdict *v)
  * A HITM load costs its latency; had the line not bounced it would have
  * cost about what the recording's other loads did. Per line:
  *   cycles = max(0, sum of its HITM loads' latencies - their count * base)
- *            * mean period
+ *            * HITM period
  * base: the mean latency of the recording's other weighted loads (their
  * latency sum less the HITM loads', over their count less the HITM ones);
- * mean period: events per memory sample. share: cycles over all sampled
- * load latency (times the same period). Only loads' weights count: a
+ * HITM period: events per contended sample. share: cycles over all sampled
+ * load latency, the HITM loads' times the HITM period and the others'
+ * times the other samples' period (an emulated recording samples every
+ * HITM and one other access in 4001: one mean period for both made a
+ * line's share hundreds of times too large). Only loads' weights count: a
  * store's weight (Intel store latency, emulated recordings) is the time it
  * took to retire, not a latency a load paid, and mixing them in made the
  * base exceed the HITM loads' own latency. An upper bound: a fixed layout
@@ -636,18 +639,25 @@ double report__contended_period(const struct report *r)
 
 void report__gain_setup(struct report *r)
 {
-	uint64_t samples = 0, period = 0, lsum = 0, lcnt = 0, hsum = 0, hcnt = 0;
+	uint64_t samples = 0, period = 0, lsum = 0, lcnt = 0, hsum = 0, hcnt = 0, csamples = 0, cperiod = 0;
+	double other;
 
 	for (size_t i = 0; i < r->nr_events; i++) {
 		if (!r->events[i].has_data_src)
 			continue;
 		samples += r->events[i].samples;
 		period += r->events[i].period_sum;
+		csamples += r->events[i].contended;
+		cperiod += r->events[i].contended_period;
 	}
 	r->mean_period = samples ? (double)period / (double)samples : 0;
+	r->hitm_period = csamples ? (double)cperiod / (double)csamples : r->mean_period;
+	other = samples > csamples && period > cperiod ? (double)(period - cperiod) / (double)(samples - csamples) :
+		r->mean_period;
 	c2c__load_latency(r->c2c, &lsum, &lcnt);
-	r->total_cycles = (double)lsum * r->mean_period;
 	c2c__view_hitm(r->c2c, &hsum, &hcnt);
+	r->total_cycles = lsum > hsum ? (double)(lsum - hsum) * other + (double)hsum * r->hitm_period :
+		(double)lsum * r->mean_period;
 	r->base_latency = lcnt > hcnt && lsum > hsum ? (double)(lsum - hsum) / (double)(lcnt - hcnt) : 0;
 	free(r->by_gain);
 	r->by_gain = NULL;
@@ -670,7 +680,7 @@ void report__gain(const struct report *r, const struct c2c_line *l, struct line_
 		return;
 	g->known = true;
 	/* a recording may claim absurd periods: saturate, never overflow */
-	c = over > 0 ? over * r->mean_period : 0;
+	c = over > 0 ? over * r->hitm_period : 0;
 	g->cycles = !(c + 0.5 < 18446744073709549568.0) ? UINT64_MAX : (uint64_t)(c + 0.5);
 	g->share = c / r->total_cycles;
 	if (!(g->share >= 0))
