@@ -258,7 +258,7 @@ static void line_samples(struct pp *p, const struct report *r, const struct c2c_
 		const struct c2c_stats *st = &row->stats;
 		int64_t vals[NR_VALUES] = {
 			[V_HITM] = (int64_t)st->tot_hitm + st->st_hitm,
-			[V_HITM_CYCLES] = i64_of((double)row->lat.hitm_sum * (r->mean_period > 0 ? r->mean_period : 1)),
+			[V_HITM_CYCLES] = i64_of((double)row->lat.hitm_sum * (r->hitm_period > 0 ? r->hitm_period : 1)),
 			[V_LOADS] = st->load, [V_STORES] = st->store, [V_SAMPLES] = st->nr_entries,
 		};
 		uint32_t pid = row->pids.nr == 1 ? u32set__data(&row->pids)[0] : 0;
