@@ -431,26 +431,47 @@ struct pd_emu_model_head {
  * samples end where it ends or where its bytes are zero. */
 #define PD_EMU_CHUNK (256 * 1024)
 
+/* The model's classes, one table: name, latency in cycles (the samples'
+ * weights, emu.c), and the label the report's notice gives it (NULL: the
+ * same latency as another, not repeated). The man page's copy of the
+ * latencies is checked against the notice (tests/cli/docs.sh). */
+#define PD_EMU_CLASSES(X)                                                                  \
+	X(PD_EMU_L1, 4, "L1")                 /* a load of a line this core holds */        \
+	X(PD_EMU_LLC, 40, "LLC")              /* a load of a line another core read */      \
+	X(PD_EMU_HITM, 120, "HITM")           /* a load of a line another core modified */  \
+	X(PD_EMU_ST_L1, 4, NULL)              /* a store to a line only this core holds */  \
+	X(PD_EMU_ST_MISS, 60, "store miss")   /* a store that invalidates others' copies */ \
+	X(PD_EMU_ST_HITM, 140, "store HITM")  /* a store taking another core's modified copy */
+
 enum pd_emu_class {
-	PD_EMU_L1,              /* a load of a line this core holds */
-	PD_EMU_LLC,             /* a load of a line another core read (a copy) */
-	PD_EMU_HITM,            /* a load of a line another core holds modified */
-	PD_EMU_ST_L1,           /* a store to a line only this core holds */
-	PD_EMU_ST_MISS,         /* a store that invalidates other cores' copies */
-	PD_EMU_ST_HITM,         /* a store that takes the line from another core's modified copy */
+#define PD_EMU_CLASS_ENUM(name, cycles, label) name,
+	PD_EMU_CLASSES(PD_EMU_CLASS_ENUM)
+#undef PD_EMU_CLASS_ENUM
 	PD_EMU__NR,
 };
 
-/* The model's latency of a class, in cycles: the samples' weights (emu.c),
- * and what the report's notice says they are. */
+/* The model's latency of a class, in cycles. */
 static inline uint32_t pd_emu_latency(enum pd_emu_class cls)
 {
 	static const uint32_t cycles[PD_EMU__NR] = {
-		[PD_EMU_L1] = 4, [PD_EMU_LLC] = 40, [PD_EMU_HITM] = 120, [PD_EMU_ST_L1] = 4,
-		[PD_EMU_ST_MISS] = 60, [PD_EMU_ST_HITM] = 140,
+#define PD_EMU_CLASS_CYCLES(name, c, label) [name] = c,
+		PD_EMU_CLASSES(PD_EMU_CLASS_CYCLES)
+#undef PD_EMU_CLASS_CYCLES
 	};
 
 	return cls < PD_EMU__NR ? cycles[cls] : 0;
+}
+
+/* Its label in the report's notice, NULL when not given one. */
+static inline const char *pd_emu_label(enum pd_emu_class cls)
+{
+	static const char *const labels[PD_EMU__NR] = {
+#define PD_EMU_CLASS_LABEL(name, c, label) [name] = label,
+		PD_EMU_CLASSES(PD_EMU_CLASS_LABEL)
+#undef PD_EMU_CLASS_LABEL
+	};
+
+	return cls < PD_EMU__NR ? labels[cls] : NULL;
 }
 
 struct pd_emu_sample {

@@ -579,10 +579,16 @@ static void emu_notice_setup(struct report *r)
 {
 	uint32_t line = pd_reader__info(r->reader)->cacheline_size;
 	const struct perf_event_attr *a = emulated(r);
-	char model[160] = "", stalls[200] = "";
+	char model[160] = "", stalls[200] = "", cycles[160] = "";
+	size_t n = 0;
 
 	if (!a)
 		return;
+	/* the latencies, from the model's one table of classes */
+	for (int c = 0; c < PD_EMU__NR; c++)
+		if (pd_emu_label((enum pd_emu_class)c))
+			n += scnprintf(cycles + n, sizeof(cycles) - n, "%s%s %u", n ? ", " : "",
+				       pd_emu_label((enum pd_emu_class)c), pd_emu_latency((enum pd_emu_class)c));
 	/* the model (files from before the lockstep say nothing) */
 	if (a->config1 == PD_EMU_MODEL_EXACT)
 		scnprintf(model, sizeof(model), ", every access as the threads ran (exact)");
@@ -596,9 +602,8 @@ static void emu_notice_setup(struct report *r)
 	scnprintf(r->emu_notice, sizeof(r->emu_notice),
 		  "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
 		  "--emulate), %u-byte lines, a core per thread%s; HITM is a load of a line another thread holds "
-		  "modified; latencies are the model's (L1 %u, LLC %u, HITM %u, store miss %u, store HITM %u "
-		  "cycles), not measured%s", line ? line : 64, model, pd_emu_latency(PD_EMU_L1), pd_emu_latency(PD_EMU_LLC),
-		  pd_emu_latency(PD_EMU_HITM), pd_emu_latency(PD_EMU_ST_MISS), pd_emu_latency(PD_EMU_ST_HITM), stalls);
+		  "modified; latencies are the model's (%s cycles), not measured%s", line ? line : 64, model, cycles,
+		  stalls);
 }
 
 void report__set_mode(struct report *r, enum c2c_display mode)

@@ -88,4 +88,9 @@ for top in ("src", "tests", "scripts", "man", "docs", "mk", "README.md", "Makefi
 PY
 )
 expect_eq "files named that do not exist" "$missing" ""
+# the model's latencies as c2cscan-record(1) gives them: the class table's
+# (src/perfdata/perf_data.h, PD_EMU_CLASSES), labelled classes in order
+table=$(sed -n 's/^\tX(PD_EMU_[A-Z_0-9]*, \([0-9]*\), "\([^"]*\)").*/\2 \1/p' "$TOP/src/perfdata/perf_data.h" | paste -sd, - | sed 's/,/, /g')
+[ -n "$table" ] || fail "no class table in src/perfdata/perf_data.h"
+grep -q "^$table cycles\." "$TOP/man/c2cscan-record.1" || fail "c2cscan-record(1) does not give the latencies as the table has them ($table)"
 done_test
