@@ -51,4 +51,12 @@ grep -q "^c2cscan record: --emulate: 1 time(s) a thread blocked where the model 
 "$C2CSCAN" report --json -i pipe.data >pipe.json 2>err || fail "report pipe: $(cat err)"
 json_get pipe.json 'j["notice"]' | grep -q "1 time a thread blocked where the model could not see" ||
 	fail "the notice: $(json_get pipe.json 'j["notice"]')"
+# blocked out of sight again and again (20 reads): a thread dropped three
+# times is not waited for again, so the others are held back at most
+# three times each
+"$C2CSCAN" record --emulate -o pipes.data -- "$P/locks-tsan" pipes 200000 >pipes.out 2>pipes.err ||
+	fail "record pipes: $(cat pipes.err)"
+expect_eq "pipes: the program's output" "$(cat pipes.out)" "locks pipes 800000"
+n=$(sed -n 's/^c2cscan record: --emulate: \([0-9]*\) time(s) a thread blocked.*/\1/p' pipes.err)
+[ "${n:-0}" -le 18 ] || fail "pipes: $n drops (at most 3 a thread): $(cat pipes.err)"
 done_test

@@ -7,7 +7,8 @@
  * token passed round the threads, each waiting for its turn), sem, or
  * pipe (the mutex, while thread 0 waits in read() on a pipe main writes
  * to once the others are done: blocked where record --emulate's lockstep
- * cannot see); argv[2] the rounds.
+ * cannot see), or pipes (thread 0 blocks in read() 20 times, between
+ * runs of accesses, fed by thread 1 every 2 ms); argv[2] the rounds.
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -50,8 +51,25 @@ static void *worker(void *arg)
 
 		return read(fds[0], &c, 1) == 1 ? NULL : (void *)1;
 	}
+	if (!strcmp(mode, "pipes") && id < 2) {
+		for (int k = 0; k < 20; k++) {
+			char c = 'x';
+
+			if (id == 1) {
+				usleep(2000);
+				if (write(fds[1], &c, 1) != 1)
+					return (void *)1;
+				continue;
+			}
+			for (int i = 0; i < 20000; i++)
+				totals.token++;
+			if (read(fds[0], &c, 1) != 1)
+				return (void *)1;
+		}
+		return NULL;
+	}
 	for (int i = 0; i < rounds; i++) {
-		if (!strcmp(mode, "mutex") || !strcmp(mode, "pipe")) {
+		if (!strcmp(mode, "mutex") || !strcmp(mode, "pipe") || !strcmp(mode, "pipes")) {
 			pthread_mutex_lock(&locks.mutex);
 			totals.done++;
 			pthread_mutex_unlock(&locks.mutex);
@@ -105,7 +123,7 @@ int main(int argc, char **argv)
 		pthread_create(&t[i], NULL, worker, (void *)i);
 	for (int i = THREADS - 1; i >= 0; i--) {
 		/* thread 0 last: the others are done, its read gets its byte */
-		if (!i && write(fds[1], "x", 1) != 1)
+		if (!i && !strcmp(mode, "pipe") && write(fds[1], "x", 1) != 1)
 			return 1;
 		pthread_join(t[i], NULL);
 	}

@@ -29,6 +29,7 @@ struct pace_slot {                      /* a core's */
 	uint32_t state;                 /* free, in step, away (in a wait; dropped) */
 	uint32_t tid;
 	uint32_t pacing;                /* waiting at its window's end for others: not blocked */
+	uint32_t drops;                 /* times dropped as blocked out of sight (PACE_DROPS: for good) */
 };
 
 /* In the model every process maps. */

@@ -28,6 +28,11 @@
  * (pd_emu_model_head.stalls: record says so, since such a thread's
  * windows then overlap the others' as the machine had them).
  *
+ * A thread dropped PACE_DROPS times is not waited for again: one that
+ * keeps blocking out of sight (a server's read loop, a spin in an
+ * uninstrumented library) would otherwise cost the others a wait at each
+ * of its returns.
+ *
  * A thread is waited for from the end of its first window (pace__join).
  *
  * The slots live in the model every process of the recording maps: threads
@@ -48,6 +53,7 @@
 #define WAIT_NS 1000000ull              /* a laggard looked at after a millisecond */
 #define STUCK_NS 100000000ull           /* runnable without progress this long: dropped */
 #define SPINS 200                       /* looks before sleeping */
+#define PACE_DROPS 3                    /* a thread dropped this often is not waited for again */
 
 enum { SLOT_FREE, SLOT_ON, SLOT_WAITING, SLOT_DROPPED };
 
@@ -96,6 +102,7 @@ uint32_t pace__join(int idx, uint32_t tid)
 	s = &pace->slots[idx];
 	win = group_win(idx, 0);
 	__atomic_store_n(&s->tid, tid, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->drops, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
 	/* waited for from its first window's end on: a thread whose first
 	 * hook ran in a signal handler while it was blocked in libtsan's
@@ -132,6 +139,8 @@ uint32_t pace__back(int idx, uint32_t win)
 	st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
 	if (st == SLOT_ON || st == SLOT_FREE)
 		return win;
+	if (st == SLOT_DROPPED && __atomic_load_n(&s->drops, __ATOMIC_RELAXED) >= PACE_DROPS)
+		return group_win(idx, win);     /* out of step for good, counted still in windows */
 	/* back from a wait the runtime knows: in its own window (a wait spends
 	 * no accesses: a thread's windows are its accesses, however long it
 	 * waited; the others wait for it to catch up at their window ends);
@@ -205,8 +214,10 @@ static void drop_blocked(int idx, uint32_t win, bool stuck)
 			st = 0;
 		if (__atomic_compare_exchange_n(&s->state, &on, st ? SLOT_DROPPED : SLOT_FREE, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
-			if (st)
+			if (st) {
 				__atomic_add_fetch(stalls, 1, __ATOMIC_RELAXED);
+				__atomic_add_fetch(&s->drops, 1, __ATOMIC_RELAXED);
+			}
 			progress();
 		}
 	}
