@@ -134,6 +134,35 @@ static int run_wide(void)
 	return 0;
 }
 
+/* The pair's two players, run to their end: the totals printed. */
+static int ping_pong(void *(*fn)(void *), const char *name)
+{
+	pthread_t t[2];
+
+	pthread_barrier_init(&start, NULL, 2);
+	pthread_create(&t[0], NULL, fn, &pair.ping);
+	pthread_create(&t[1], NULL, fn, &pair.pong);
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	printf("%s %ld %ld\n", name, pair.ping, pair.pong);
+	return 0;
+}
+
+/* n bytes written once, a byte a line: a byte of them, -1 without memory. */
+static int touch(size_t n)
+{
+	char *m = malloc(n);
+	int c;
+
+	if (!m)
+		return -1;
+	for (size_t i = 0; i < n; i += 64)
+		m[i] = (char)i;
+	c = (unsigned char)m[n / 2];
+	free(m);
+	return c;
+}
+
 int main(int argc, char **argv)
 {
 	struct itimerval it = { { 0, 100 }, { 0, 100 } };
@@ -149,45 +178,20 @@ int main(int argc, char **argv)
 
 			if (p < 0)
 				return 1;
-			if (!p) {
-				size_t n = 16ul << 20;
-				char *m = malloc(n);
-
-				for (size_t i = 0; m && i < n; i += 64)
-					m[i] = (char)i;
-				_exit(m ? 0 : 1);
-			}
+			if (!p)
+				_exit(touch(16ul << 20) < 0);
 			waitpid(p, NULL, 0);
 		}
-		pthread_barrier_init(&start, NULL, 2);
-		pthread_create(&t[0], NULL, player, &pair.ping);
-		pthread_create(&t[1], NULL, player, &pair.pong);
-		pthread_join(t[0], NULL);
-		pthread_join(t[1], NULL);
-		printf("forks %ld %ld\n", pair.ping, pair.pong);
-		return 0;
+		return ping_pong(player, "forks");
 	}
 	if (argc > 1 && !strcmp(argv[1], "big")) {
-		size_t n = 96ul << 20;
-		char *m = malloc(n);
+		int c = touch(96ul << 20);
 
-		if (!m)
-			return 1;
-		for (size_t i = 0; i < n; i += 64)
-			m[i] = (char)i;
-		printf("big %d\n", m[n / 2]);
-		free(m);
-		return 0;
+		printf("big %d\n", c);
+		return c < 0;
 	}
-	if (argc > 1 && !strcmp(argv[1], "deep")) {
-		pthread_barrier_init(&start, NULL, 2);
-		pthread_create(&t[0], NULL, deep_player, &pair.ping);
-		pthread_create(&t[1], NULL, deep_player, &pair.pong);
-		pthread_join(t[0], NULL);
-		pthread_join(t[1], NULL);
-		printf("deep %ld %ld\n", pair.ping, pair.pong);
-		return 0;
-	}
+	if (argc > 1 && !strcmp(argv[1], "deep"))
+		return ping_pong(deep_player, "deep");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = SA_RESTART;
