@@ -563,14 +563,14 @@ size_t report__detailed_lines(const struct report *r)
 	return max && max < r->nr_lines ? max : r->nr_lines;
 }
 
-/* The attr of record --emulate's coherence model's samples
- * (record/emurec.h), NULL when the recording has none. */
-static const struct perf_event_attr *emulated(const struct report *r)
+/* The event index of record --emulate's coherence model's samples
+ * (record/emurec.h), -1 when the recording has none. */
+static ssize_t emulated(const struct report *r)
 {
 	for (size_t i = 0; i < r->nr_events; i++)
 		if (r->events[i].samples && !strcmp(r->events[i].name, PD_EMU_EVENT_NAME))
-			return &pd_reader__attr(r->reader, i)->attr;
-	return NULL;
+			return (ssize_t)i;
+	return -1;
 }
 
 /* An emulated recording's notice: the model's line size (the file's, as
@@ -578,12 +578,29 @@ static const struct perf_event_attr *emulated(const struct report *r)
 static void emu_notice_setup(struct report *r)
 {
 	uint32_t line = pd_reader__info(r->reader)->cacheline_size;
-	const struct perf_event_attr *a = emulated(r);
-	char model[160] = "", stalls[200] = "", cycles[160] = "";
+	ssize_t ev = emulated(r);
+	const struct perf_event_attr *a;
+	const struct report_event *e;
+	char model[160] = "", stalls[200] = "", cycles[160] = "", rates[200] = "";
 	size_t n = 0;
 
-	if (!a)
+	if (ev < 0)
 		return;
+	a = &pd_reader__attr(r->reader, (size_t)ev)->attr;
+	e = &r->events[ev];
+	/* what a sample stands for: the sampled counts (Loads, Stores, HITM)
+	 * are samples taken at two rates */
+	if (e->contended && e->samples > e->contended && e->period_sum > e->contended_period) {
+		double cp = (double)e->contended_period / (double)e->contended;
+		double op = (double)(e->period_sum - e->contended_period) / (double)(e->samples - e->contended);
+
+		if (cp < 1.5)
+			scnprintf(rates, sizeof(rates), "; the counts are samples: every contended access (HITM, store "
+				  "HITM), one other access in %.0f", op);
+		else
+			scnprintf(rates, sizeof(rates), "; the counts are samples: one contended access in %.0f (HITM, "
+				  "store HITM), one other in %.0f", cp, op);
+	}
 	/* the latencies, from the model's one table of classes */
 	for (int c = 0; c < PD_EMU__NR; c++)
 		if (pd_emu_label((enum pd_emu_class)c))
@@ -602,8 +619,8 @@ static void emu_notice_setup(struct report *r)
 	scnprintf(r->emu_notice, sizeof(r->emu_notice),
 		  "emulated: a cache-coherence model over every access of a -fsanitize=thread build (record "
 		  "--emulate), %u-byte lines, a core per thread%s; HITM is a load of a line another thread holds "
-		  "modified; latencies are the model's (%s cycles), not measured%s", line ? line : 64, model, cycles,
-		  stalls);
+		  "modified; latencies are the model's (%s cycles), not measured%s%s", line ? line : 64, model, cycles,
+		  rates, stalls);
 }
 
 void report__set_mode(struct report *r, enum c2c_display mode)
@@ -759,7 +776,7 @@ const char *report__notice(const struct report *r)
 
 const char *report__notice_brief(const struct report *r)
 {
-	if (emulated(r))
+	if (emulated(r) >= 0)
 		return "emulated: a coherence model over a TSan build";
 	if (!report__software_only(r))
 		return NULL;

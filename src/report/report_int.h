@@ -23,7 +23,7 @@ struct report {
 	struct names *names;        /* asked lazily by the renderers (names.h) */
 	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
 	bool line_size_from_file;
-	char emu_notice[768];           /* report__notice of an emulated recording */
+	char emu_notice[1024];           /* report__notice of an emulated recording */
 	enum c2c_display mode;      /* effective display mode */
 	bool use_time;              /* resolution by timestamp (else file order) */
 	bool amd;                   /* recorded on AMD: HITM naming differs */
