@@ -190,13 +190,6 @@ static uint32_t maps_gen, ranges_gen;   /* bumped by the program's mmap and munm
 static int patch_static(void);
 static uint32_t code_bytes(uint64_t a, uint32_t max);
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void lock(uint32_t *l)
 {
@@ -416,7 +409,7 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 	uint64_t *seen = &c->seen[((ret * 0x9e3779b97f4a7c15ull) >> 32) % SEEN];
 	bool code = size != PD_EMU_AT_RET && *seen != ret;
 	struct pd_emu_sample s = {
-		.time = now_ns(), .ret = ret, .addr = addr, .pid = pid, .tid = c->tid,
+		.time = emu_now_ns(), .ret = ret, .addr = addr, .pid = pid, .tid = c->tid,
 		.cpu = (uint16_t)c->idx, .cls = (uint8_t)cls, .locked = locked, .nr_frames = (uint16_t)nr,
 		.size = (uint8_t)(size <= 16 || size == PD_EMU_AT_RET ? size : 0), .store = cls >= PD_EMU_ST_L1,
 		.weight = (uint16_t)pd_emu_latency(cls), .period = per,
@@ -592,7 +585,7 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	 * at most every REREAD_NS: a process with more mappings than the table
 	 * or pages nothing maps does not read its maps at every access */
 	if (!r) {
-		uint64_t now = now_ns();
+		uint64_t now = emu_now_ns();
 
 		if (ranges_gen != gen || now - ranges_read_ns >= REREAD_NS) {
 			ranges_gen = gen;
@@ -703,39 +696,40 @@ static struct line *line_of(uint64_t space, uint64_t la)
 /* The default model (pace.c): a line c accessed in its window stays c's
  * for the rest of it (a line coming to c counts once a window). The
  * thread's table of such lines (HELD_WAYS entries a set: lines that share
- * one are all kept; a direct-mapped table
- * let two hot lines evict each other, and their counts went uncapped). at:
- * the line's index in the table. held() finds the entry that keeps the
- * access a hit (a load needs the line taken at all in the window, a store
- * taken for writing), NULL none; hold() records that the line came. */
+ * one are all kept; a direct-mapped table let two hot lines evict each
+ * other, and their counts went uncapped). at: the line's index in the
+ * table. held_entry() finds the line's entry of c's window, NULL none;
+ * held() says whether it keeps the access a hit (a load needs the line
+ * taken at all in the window, a store taken for writing); hold() records
+ * that the line came. */
 static struct held *held_set(struct core *c, uint32_t at)
 {
 	_Static_assert(HELD == HELD_WAYS << HELD_SET_BITS, "the held table's sets");
 	return &c->held[((at * 0x9e3779b1u) >> (32 - HELD_SET_BITS)) * HELD_WAYS];
 }
 
-static bool held(struct core *c, uint32_t at, bool store)
+static struct held *held_entry(struct core *c, struct held *set, uint32_t at)
 {
-	struct held *set = held_set(c, at);
-
 	for (int i = 0; i < HELD_WAYS; i++)
 		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win)
-			return !store || (set[i].line & HELD_EXCL);
-	return false;
+			return &set[i];
+	return NULL;
+}
+
+static bool held(struct core *c, uint32_t at, bool store)
+{
+	const struct held *h = held_entry(c, held_set(c, at), at);
+
+	return h && (!store || (h->line & HELD_EXCL));
 }
 
 static void hold(struct core *c, uint32_t at, bool store)
 {
-	struct held *set = held_set(c, at), *h = NULL;
-	bool excl = store;
+	struct held *set = held_set(c, at), *h = held_entry(c, set, at);
+	bool excl = store || (h && (h->line & HELD_EXCL));
 
 	/* its own entry of this window (a load's, now a store's), an entry of
 	 * an earlier window, else the first */
-	for (int i = 0; i < HELD_WAYS && !h; i++)
-		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win) {
-			h = &set[i];
-			excl |= (h->line & HELD_EXCL) != 0;
-		}
 	for (int i = 0; i < HELD_WAYS && !h; i++)
 		if (set[i].win != c->win || !set[i].line)
 			h = &set[i];
@@ -845,6 +839,16 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
  * starts with, as Intel's load events report a locked instruction. */
 #define RMW 2
 
+/* The default model's hit on the line of c's last access, kept for its
+ * window: within that line, for writing when it stores, the mappings of
+ * the generation the line was keyed in. */
+static inline bool fast_hit(const struct core *c, uint64_t addr, uint64_t size, int store)
+{
+	return c->paced && (addr >> line_shift) == c->fast_line && ((addr + size - 1) >> line_shift) == c->fast_line &&
+	       c->fast_win == c->win && (!store || c->fast_excl) &&
+	       c->fast_gen == __atomic_load_n(&maps_gen, __ATOMIC_RELAXED);
+}
+
 static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip,
 						  uint32_t find)
 {
@@ -864,33 +868,31 @@ static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, 
 		return;
 	c->busy = 1;
 	/* the default model, a line the thread has for its window again (a
-	 * loop on it): a hit, with no look at the mappings or the table */
-	if (c->paced && (addr >> line_shift) == c->fast_line && c->fast_win == c->win && (!store || c->fast_excl) &&
-	    ((addr + size - 1) >> line_shift) == c->fast_line &&
-	    c->fast_gen == __atomic_load_n(&maps_gen, __ATOMIC_RELAXED)) {
-		cls = store == RMW ? PD_EMU_L1 : store ? PD_EMU_ST_L1 : PD_EMU_L1;
-		st = PD_EMU_ST_L1;
-		goto counted;
-	}
-	k = page_key(c, addr);
-	cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> line_shift), store);
-	if (c->paced) {
-		/* step took the line for the window (for writing after a store) */
-		c->fast_excl = store || ((addr >> line_shift) == c->fast_line && c->fast_win == c->win && c->fast_excl);
-		c->fast_line = addr >> line_shift;
-		c->fast_win = c->win;
-		c->fast_gen = k->gen;
+	 * loop on it, when a sample is due or the window ends): a hit, with no
+	 * look at the mappings or the table */
+	if (fast_hit(c, addr, size, store)) {
+		cls = st = store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	} else {
+		k = page_key(c, addr);
+		cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> line_shift), store);
+		if (c->paced) {
+			/* step took the line for the window (for writing after a store) */
+			c->fast_excl = store || ((addr >> line_shift) == c->fast_line && c->fast_win == c->win &&
+						 c->fast_excl);
+			c->fast_line = addr >> line_shift;
+			c->fast_win = c->win;
+			c->fast_gen = k->gen;
+		}
+		/* an access across lines touches the next one too */
+		if (((addr + size - 1) >> line_shift) != (addr >> line_shift)) {
+			uint64_t last = addr + size - 1;
+
+			k = page_key(c, last);
+			step(c, k->space, k->line0 + ((last & 4095) >> line_shift), store);
+		}
 	}
 	if (store == RMW)
 		cls = as_load[cls];
-	/* an access across lines touches the next one too */
-	if (((addr + size - 1) >> line_shift) != (addr >> line_shift)) {
-		uint64_t last = addr + size - 1;
-
-		k = page_key(c, last);
-		step(c, k->space, k->line0 + ((last & 4095) >> line_shift), store);
-	}
-counted:
 	hitm = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM;
 	/* HITMs at a rate of their own, other accesses one in period */
 	if (hitm ? !--c->hitm_countdown : !--c->countdown) {
@@ -921,9 +923,8 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 {
 	struct core *c = self;
 
-	if (LIKELY(c != NULL) && c->paced && c->on && !c->busy && (addr >> line_shift) == c->fast_line &&
-	    ((addr + size - 1) >> line_shift) == c->fast_line && c->fast_win == c->win && (!store || c->fast_excl) &&
-	    c->countdown > 1 && c->clock + 1 < EMU_WIN && c->fast_gen == __atomic_load_n(&maps_gen, __ATOMIC_RELAXED)) {
+	if (LIKELY(c != NULL) && c->on && !c->busy && c->countdown > 1 && c->clock + 1 < EMU_WIN &&
+	    fast_hit(c, addr, size, store)) {
 		c->countdown--;
 		c->clock++;
 		return;

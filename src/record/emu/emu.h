@@ -8,6 +8,7 @@
 #define C2CSCAN_RECORD_EMU_EMU_H
 
 #include <stdint.h>
+#include <time.h>
 #include "perfdata/perf_data.h"
 
 /* What an access of emu_access() does. */
@@ -54,6 +55,15 @@ uint32_t pace__back(int idx, uint32_t win);
 /* It finished window win: waits until every thread in step has, and
  * returns the next window. */
 uint32_t pace__window_end(int idx, uint32_t win);
+
+/* CLOCK_MONOTONIC in ns: the recording's clock. */
+static inline uint64_t emu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* The calling thread waits in a call the runtime knows (locks.c), and is
  * back from it. */

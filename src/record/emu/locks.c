@@ -63,13 +63,6 @@ typedef int (*timed_fn)(void *, const void *);
 		f_ ? f_(__VA_ARGS__) : ENOSYS;                             \
 	})
 
-/* The waiter's accesses around a wait for a held lock. */
-static void waited(void *lock, uint64_t ret)
-{
-	emu_access(lock, sizeof(int), EMU_LOAD, ret);
-	emu_access(lock, sizeof(int), EMU_RMW, ret);
-}
-
 /* Taking a lock: try first; held, the waiter's accesses around the wait. */
 static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void *arg)
 {
@@ -81,7 +74,9 @@ static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void
 	emu_away();
 	r = wait(lock, arg);
 	emu_back();
-	waited(lock, ret);
+	/* the load that finds it free, the read-modify-write that takes it */
+	emu_access(lock, sizeof(int), EMU_LOAD, ret);
+	emu_access(lock, sizeof(int), EMU_RMW, ret);
 	return r;
 }
 

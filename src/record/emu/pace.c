@@ -175,17 +175,22 @@ static char thread_state(uint32_t tid)
 	return paren && paren[1] == ' ' ? paren[2] : 0;
 }
 
-/* The first thread in step behind window win, -1 none. */
-static int laggard(int idx, uint32_t win)
+/* Slot i is another thread in step than idx's, behind window win. */
+static bool behind(int i, int idx, uint32_t win)
 {
-	for (int i = 0; i < PD_EMU_CORES; i++) {
-		struct pace_slot *s = &pace->slots[i];
+	const struct pace_slot *s = &pace->slots[i];
 
-		if (i != idx && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == SLOT_ON &&
-		    (int32_t)(__atomic_load_n(&s->win, __ATOMIC_ACQUIRE) - win) < 0)
-			return i;
-	}
-	return -1;
+	return i != idx && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == SLOT_ON &&
+	       (int32_t)(__atomic_load_n(&s->win, __ATOMIC_ACQUIRE) - win) < 0;
+}
+
+/* Whether a thread in step is behind window win. */
+static bool laggard(int idx, uint32_t win)
+{
+	for (int i = 0; i < PD_EMU_CORES; i++)
+		if (behind(i, idx, win))
+			return true;
+	return false;
 }
 
 /* Drop laggards that cannot catch up by themselves: blocked where the
@@ -198,8 +203,7 @@ static void drop_blocked(int idx, uint32_t win, bool stuck)
 		uint32_t on = SLOT_ON;
 		char st;
 
-		if (i == idx || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_ON ||
-		    (int32_t)(__atomic_load_n(&s->win, __ATOMIC_ACQUIRE) - win) >= 0)
+		if (!behind(i, idx, win))
 			continue;
 		st = thread_state(__atomic_load_n(&s->tid, __ATOMIC_RELAXED));
 		if (st == 'R' && !stuck)
@@ -223,14 +227,6 @@ static void drop_blocked(int idx, uint32_t win, bool stuck)
 	}
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint32_t pace__window_end(int idx, uint32_t win)
 {
 	struct pace_slot *s;
@@ -252,7 +248,7 @@ uint32_t pace__window_end(int idx, uint32_t win)
 		struct timespec tick = { 0, (long)WAIT_NS };
 		uint64_t now;
 
-		if (laggard(idx, win) < 0)
+		if (!laggard(idx, win))
 			break;
 		if (spins < SPINS) {
 			__builtin_ia32_pause();
@@ -263,7 +259,7 @@ uint32_t pace__window_end(int idx, uint32_t win)
 		syscall(SYS_futex, &pace->progress, FUTEX_WAIT, seq, &tick, NULL, 0);
 		__atomic_store_n(&s->pacing, 0, __ATOMIC_RELEASE);
 		__atomic_sub_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
-		now = mono_ns();
+		now = emu_now_ns();
 		if (!start)
 			start = looked = now;
 		if (__atomic_load_n(&pace->progress, __ATOMIC_ACQUIRE) != seq) {
