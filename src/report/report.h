@@ -81,9 +81,6 @@ const struct c2c_line *const *report__lines(const struct report *r);
  * samples alone do not compare); its samples when no event has a data
  * source (page faults). */
 double report__accesses(const struct report *r);
-/* What a contended sample (HITM, store HITM, peer) stands for on average:
- * its period (1 when there is none). */
-double report__contended_period(const struct report *r);
 enum c2c_display report__mode(const struct report *r);
 uint32_t report__line_size(const struct report *r);
 const struct maps *report__maps(const struct report *r);

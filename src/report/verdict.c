@@ -331,7 +331,8 @@ static bool slight(const struct report *r, const struct c2c_line *l, struct line
 {
 	uint64_t n = contended(&c2c_line__counts(l)->stats);
 	uint64_t rec_all = c2c_stats__metric(report__totals(r), C2C_DISPLAY_TOT) + report__totals(r)->tot_peer;
-	double rate = (double)n * report__contended_period(r) * 1e6 / report__accesses(r);
+	/* (the contended samples' period: report__gain_setup's, at load) */
+	double rate = (double)n * r->hitm_period * 1e6 / report__accesses(r);
 	char pattern[sizeof(v->why)], amount[96];
 
 	if ((double)n < VERDICT_SLIGHT_SHARE * (double)rec_all)
@@ -624,17 +625,6 @@ double report__accesses(const struct report *r)
 		if (r->events[i].has_data_src)
 			acc += (double)r->events[i].period_sum;
 	return acc > 0 ? acc : (double)r->nr_samples;
-}
-
-double report__contended_period(const struct report *r)
-{
-	uint64_t n = 0, period = 0;
-
-	for (size_t i = 0; i < r->nr_events; i++) {
-		n += r->events[i].contended;
-		period += r->events[i].contended_period;
-	}
-	return n ? (double)period / (double)n : 1;
 }
 
 void report__gain_setup(struct report *r)

@@ -36,7 +36,7 @@ static int turn;
 
 struct step {
 	int thread;
-	char op;        /* r w u (unaligned write) a (fetch_add) */
+	char op;        /* r w u (unaligned write) a (fetch_add) p (EMU_WIN reads: a window's end) */
 	int word;
 };
 
@@ -72,22 +72,50 @@ static void do_step(const struct step *s)
 	case 'a':
 		fadd64((volatile uint64_t *)a, 1, 5);
 		break;
+	case 'p':
+		for (unsigned int k = 0; k < EMU_WIN; k++)
+			rd8(a);
+		break;
 	}
 }
+
+/* The script the threads run (run_script()), its steps in turn. */
+static const struct step *steps;
+static size_t nr_steps;
 
 static void *run(void *arg)
 {
 	int me = (int)(intptr_t)arg;
 
-	for (size_t i = 0; i < sizeof(script) / sizeof(script[0]); i++) {
-		if (script[i].thread != me)
+	for (size_t i = 0; i < nr_steps; i++) {
+		if (steps[i].thread != me)
 			continue;
 		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != (int)i)
 			;
-		do_step(&script[i]);
+		do_step(&steps[i]);
 		__atomic_store_n(&turn, (int)i + 1, __ATOMIC_RELEASE);
 	}
 	return NULL;
+}
+
+/* n threads running fn, ended. */
+static void threads(int n, void *(*fn)(void *))
+{
+	pthread_t t[3];
+
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, fn, (void *)(intptr_t)i);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+/* The script s (n steps) run by its threads, in turn from the first. */
+static void run_script(const struct step *s, size_t n, int nr_threads)
+{
+	steps = s;
+	nr_steps = n;
+	turn = 0;
+	threads(nr_threads, run);
 }
 
 /* Two threads take turns writing word 16 (line 2): every write after the
@@ -199,25 +227,17 @@ static const struct step windowed_script[] = {
 	{ 1, 'w', 1 },  /* ST_L1: still 1's window */
 };
 
-static void *run_windowed(void *arg)
+/* The samples the process wrote into dir, read into g; dir removed. */
+static void collect(const char *dir, struct got *g)
 {
-	int me = (int)(intptr_t)arg;
+	char path[PATH_MAX + 32];
 
-	for (size_t i = 0; i < sizeof(windowed_script) / sizeof(windowed_script[0]); i++) {
-		const struct step *s = &windowed_script[i];
-
-		if (s->thread != me)
-			continue;
-		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != (int)i)
-			;
-		if (s->op == 'p')
-			for (unsigned int k = 0; k < EMU_WIN; k++)
-				rd8(&mem[s->word]);
-		else
-			do_step(s);
-		__atomic_store_n(&turn, (int)i + 1, __ATOMIC_RELEASE);
-	}
-	return NULL;
+	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
+	read_samples(path, g);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/model", dir);
+	unlink(path);
+	rmdir(dir);
 }
 
 /* The default model, in a child: its exit status is its failures. */
@@ -225,33 +245,23 @@ static int windowed(void)
 {
 	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
 	struct got g = { 0 };
-	pthread_t t[2];
 
 	unsetenv("C2CSCAN_EMU_EXACT");
 	if (!load_runtime(dir, path, sizeof(path)))
 		return test_done("test_emu (default model)");
-	for (int i = 0; i < 2; i++)
-		pthread_create(&t[i], NULL, run_windowed, (void *)(intptr_t)i);
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
-	read_samples(path, &g);
+	run_script(windowed_script, sizeof(windowed_script) / sizeof(windowed_script[0]), 2);
+	collect(dir, &g);
 	CHECK_EQ_U64(g.cls[PD_EMU_ST_L1], 3);
 	CHECK_EQ_U64(g.cls[PD_EMU_ST_HITM], 2);
 	CHECK_EQ_U64(g.cls[PD_EMU_ST_MISS], 0);
 	CHECK_EQ_U64(g.cls[PD_EMU_L1], 1);
 	CHECK_EQ_U64(g.cls[PD_EMU_HITM], 1);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/model", dir);
-	unlink(path);
-	rmdir(dir);
 	return test_done("test_emu (default model)");
 }
 
 int main(void)
 {
 	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
-	pthread_t t[3];
 	struct got g = { 0 };
 	pid_t child;
 	int status = -1;
@@ -268,21 +278,13 @@ int main(void)
 	setenv("C2CSCAN_EMU_EXACT", "1", 1);
 	if (!load_runtime(dir, path, sizeof(path)))
 		return test_done("test_emu");
-	for (int i = 0; i < 3; i++)
-		pthread_create(&t[i], NULL, run, (void *)(intptr_t)i);
-	for (int i = 0; i < 3; i++)
-		pthread_join(t[i], NULL);
+	run_script(script, sizeof(script) / sizeof(script[0]), 3);
 	/* the atomics were performed */
 	CHECK_EQ_U64(mem[0], 1);
 	CHECK_EQ_U64(mem[1], 1);
 	turn = 0;
-	for (int i = 0; i < 2; i++)
-		pthread_create(&t[i], NULL, ping, (void *)(intptr_t)i);
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-
-	snprintf(path, sizeof(path), "%s/emu-%d", dir, (int)getpid());
-	read_samples(path, &g);
+	threads(2, ping);
+	collect(dir, &g);
 	CHECK_EQ_U64(g.cls[PD_EMU_ST_L1], 2);
 	CHECK_EQ_U64(g.cls[PD_EMU_HITM], 3);
 	CHECK_EQ_U64(g.cls[PD_EMU_ST_MISS], 2);
@@ -294,10 +296,5 @@ int main(void)
 	CHECK_EQ_U64(g.ping_samples, PINGS);
 	CHECK_EQ_U64(g.ping_hitm, PINGS - 1);
 	CHECK_EQ_U64(g.ping_period, PINGS);
-
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/model", dir);
-	unlink(path);
-	rmdir(dir);
 	return test_done("test_emu");
 }
