@@ -55,7 +55,7 @@ PROG_BINS += $(B)/progs/callers-fp $(B)/progs/counters-padded $(B)/progs/counter
 PROG_BINS += $(B)/progs/atomics-tsan
 PROG_BINS += $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan
 PROG_BINS += $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(B)/progs/layoutxx-tsan
-PROG_BINS += $(B)/progs/locks-tsan
+PROG_BINS += $(B)/progs/locks-tsan $(B)/progs/spscq-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
 PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan $(B)/progs/locks-clang-tsan
@@ -221,6 +221,11 @@ $(B)/progs/layoutxx-tsan: tests/progs/layoutxx.cc
 	$(call msg,CXX,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) -std=gnu++17 -O1 -g -fsanitize=thread -o $@ $< -lpthread
+# std::atomic members of an object on the stack (tests/cli/units.sh)
+$(B)/progs/spscq-tsan: tests/progs/spscq.cc
+	$(call msg,CXX,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) -std=gnu++17 -O2 -g -fsanitize=thread -o $@ $< -lpthread
 $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan: tests/progs/slots.c
 $(B)/progs/reuse-tsan: tests/progs/reuse.c
 

@@ -312,11 +312,24 @@ static bool sync_type(Dwarf_Die *type)
 	return false;
 }
 
+/* C++'s atomic types (std::atomic<T>, its base, std::atomic_flag): a
+ * value named as a whole, their one member (_M_i) is the library's. */
+static bool atomic_type(Dwarf_Die *peeled)
+{
+	int tag = dwarf_tag(peeled);
+	const char *nm = dwarf_diename(peeled);
+
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type) || !nm)
+		return false;
+	return !strncmp(nm, "atomic<", 7) || !strncmp(nm, "__atomic_base<", 14) || !strcmp(nm, "atomic_flag") ||
+	       !strcmp(nm, "__atomic_flag_base") || !strncmp(nm, "__atomic_float<", 15);
+}
+
 /*
  * Walk type down to the member or element holding byte off, appending
  * ".name" and "[i]" to out->member. Unions take the first member that
  * covers the offset; anonymous members add no name; a lock of the C
- * library is a leaf (sync_type).
+ * library is a leaf (sync_type), and so is a C++ atomic (atomic_type).
  */
 bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die *leaf)
 {
@@ -337,6 +350,8 @@ bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die
 			out->sync = true;
 			break;
 		}
+		if (atomic_type(&peeled))
+			break;
 		tag = dwarf_tag(&peeled);
 		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
 		    tag == DW_TAG_union_type) {

@@ -650,6 +650,22 @@ static bool entry_pc(Dwarf_Die *fn, Dwarf_Addr *entry)
 	return !dwarf_entrypc(fn, entry) || dwarf_ranges(fn, 0, &base, entry, &hi) > 0;
 }
 
+/* A direct call's first argument, as a pointer the callee accesses
+ * through: its answer under the call's address | DT_ARG_KEY. */
+static void arg_type(struct dt *c, struct obj *o, size_t i, struct tst *t)
+{
+	int reg = c->arch->call_arg(&c->ins[i]);
+	struct mem m = { .seg = 0, .base = reg, .index = -1, .next = c->ins[i].address + c->ins[i].size };
+	struct dtype_res r = { .reason = DT_UNTYPED_REG };
+	struct ref f;
+
+	if (reg < 0)
+		return;
+	f = dt_eval(c, c->ins[i].address, &m, t);
+	res_of(c, &f, &r);
+	acache__put_new(&o->dtypes, c->ins[i].address | DT_ARG_KEY, f.reason ? -ENOENT : 0, &r);
+}
+
 /* Type every instruction of the range [lo, hi) of subprogram sp. */
 static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, csh h,
 		       const struct dt_arch *arch)
@@ -728,6 +744,8 @@ static void range_type(struct symbols *s, struct obj *o, const struct subp *sp, 
 				       r.reason == DT_NO_POINTEE || r.reason == DT_ABSOLUTE || r.reason == DT_NO_GLOBAL))
 				r.reason = DT_ASM;
 			if (t.seen)
+				arg_type(&c, o, i, &t);
+			if (t.seen)
 				c.arch->step(&c, &c.ins[i], &t);
 			acache__put_new(&o->dtypes, c.ins[i].address, rc, &r); /* an earlier range may overlap */
 		}
@@ -778,7 +796,7 @@ int dt_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r
 		r->reason = DT_ARCH;
 	} else if (!cs_handle(s, arch->machine, &h)) {
 		r->reason = DT_NO_CODE;
-	} else if (!(sp = subp_lookup(o, vaddr))) {
+	} else if (!(sp = subp_lookup(o, vaddr & ~DT_ARG_KEY))) {
 		r->reason = DT_NO_DWARF;
 	} else {
 		range_type(s, o, sp, *h, arch);

@@ -479,6 +479,13 @@ static bool a64_counted(const cs_insn *in)
 	return !saves;
 }
 
+static int a64_call_arg(const cs_insn *in)
+{
+	const cs_arm64 *a = &in->detail->arm64;
+
+	return in->id == ARM64_INS_BL && a->op_count == 1 && a->operands[0].type == ARM64_OP_IMM ? 0 : -1;
+}
+
 const struct dt_arch dt_a64 = {
 	.machine = EM_AARCH64,
 	.nr_regs = 32,
@@ -491,4 +498,5 @@ const struct dt_arch dt_a64 = {
 	.spill = a64_spill,
 	.pad = a64_pad,
 	.counted = a64_counted,
+	.call_arg = a64_call_arg,
 };

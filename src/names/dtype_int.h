@@ -163,7 +163,16 @@ struct dt_arch {
 	/* counted by coverage (symbols__type_all): not the stack's own
 	 * pushes and pops, nor saves of callee-saved registers as such */
 	bool (*counted)(const cs_insn *in);
+	/* A direct call: the register its first argument is in (DWARF
+	 * number), else -1. An emulated sample at a call stands for the
+	 * access the callee makes there (an atomic's hook, a lock), through
+	 * that pointer (dt_get_arg). */
+	int (*call_arg)(const cs_insn *in);
 };
+
+/* The key of a call's first-argument answer in o->dtypes: the call's
+ * address with this bit (no object's address has it). */
+#define DT_ARG_KEY (1ULL << 63)
 
 extern const struct dt_arch dt_x86, dt_a64;
 

@@ -142,8 +142,8 @@ static void res_name(const struct dtype_res *r, uint64_t data, uint64_t obj_star
 		memmove(out->member, out->member + 1, strlen(out->member));
 }
 
-int symbols__access_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
-			 uint64_t obj_start, uint64_t obj_size, struct data_loc *out, enum dtype_reason *reason)
+static int access_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t key_bit, uint64_t data,
+		       uint64_t obj_start, uint64_t obj_size, struct data_loc *out, enum dtype_reason *reason)
 {
 	struct dtype_res r;
 	struct obj *o;
@@ -157,13 +157,25 @@ int symbols__access_type(struct symbols *s, const struct map_desc *map, uint64_t
 	rc = obj__at(s, map, addr, false, &o, &vaddr);
 	if (rc)
 		return rc;
-	rc = dt_get(s, o, vaddr, &r);
+	rc = dt_get(s, o, vaddr | key_bit, &r);
 	if (reason)
 		*reason = (enum dtype_reason)r.reason;
 	if (rc)
 		return rc;
 	res_name(&r, data, obj_start, obj_size, out);
 	return 0;
+}
+
+int symbols__access_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
+			 uint64_t obj_start, uint64_t obj_size, struct data_loc *out, enum dtype_reason *reason)
+{
+	return access_type(s, map, addr, 0, data, obj_start, obj_size, out, reason);
+}
+
+int symbols__call_arg_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
+			   uint64_t obj_start, uint64_t obj_size, struct data_loc *out)
+{
+	return access_type(s, map, addr, DT_ARG_KEY, data, obj_start, obj_size, out, NULL);
 }
 
 int symbols__type_all(struct symbols *s, const char *path, uint64_t counts[DT_NR],

@@ -496,6 +496,13 @@ static bool x86_counted(const cs_insn *in)
 	return mem_operand(in) && in->id != X86_INS_PUSH && in->id != X86_INS_POP;
 }
 
+static int x86_call_arg(const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	return in->id == X86_INS_CALL && x->op_count == 1 && x->operands[0].type == X86_OP_IMM ? DW_RDI : -1;
+}
+
 const struct dt_arch dt_x86 = {
 	.machine = EM_X86_64,
 	.nr_regs = 17,
@@ -508,4 +515,5 @@ const struct dt_arch dt_x86 = {
 	.spill = x86_spill,
 	.pad = x86_pad,
 	.counted = x86_counted,
+	.call_arg = x86_call_arg,
 };

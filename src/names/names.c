@@ -148,7 +148,7 @@ bool names__data(struct names *n, const struct maps *maps, const struct names_da
 static bool memo__is(const struct row_memo *m, const struct maps *maps, const struct names_code_ref *c,
 		     const struct names_data_ref *d, uint64_t obj_start, uint64_t obj_size)
 {
-	return m->valid && m->maps == maps && m->c.pid == c->pid && m->c.kernel == c->kernel &&
+	return m->valid && m->maps == maps && m->c.pid == c->pid && m->c.kernel == c->kernel && m->c.call_access == c->call_access &&
 	       m->c.map == c->map && m->c.addr == c->addr && m->c.time == c->time && m->d.pid == d->pid &&
 	       m->d.kernel == d->kernel && m->d.map == d->map && m->d.addr == d->addr && m->d.time == d->time &&
 	       m->obj_start == obj_start && m->obj_size == obj_size;
@@ -174,7 +174,9 @@ void names__row(struct names *n, const struct maps *maps, const struct names_cod
 	/* no DWARF variable at the address (heap, stack, TLS, a symbol
 	 * without type): what the instruction's operand points at */
 	if (dl->type_source != TYPE_VARIABLE && !dl->kernel && pid != KERNEL_PID &&
-	    !symbols__access_type(names__symbols(n), c->map, c->addr, d->addr, obj_start, obj_size, dl, NULL))
+	    ((c->call_access && !symbols__call_arg_type(names__symbols(n), c->map, c->addr, d->addr, obj_start,
+							 obj_size, dl)) ||
+	     !symbols__access_type(names__symbols(n), c->map, c->addr, d->addr, obj_start, obj_size, dl, NULL)))
 		out->data_ok = true;
 	*m = (struct row_memo){ .valid = true, .maps = maps, .c = *c, .d = *d, .obj_start = obj_start,
 				.obj_size = obj_size, .out = *out };

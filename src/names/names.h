@@ -51,6 +51,8 @@ struct row_names {
 struct names_code_ref {
 	uint32_t pid;
 	bool kernel;
+	bool call_access;       /* at a call, the access is the callee's through its first argument
+				 * (an emulated recording's atomics and locks) */
 	const struct map_desc *map;
 	uint64_t addr, time;
 };

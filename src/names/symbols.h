@@ -170,6 +170,12 @@ int symbols__add_jitdump(struct symbols *s, uint32_t pid, const char *path);
  */
 int symbols__access_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
 			 uint64_t obj_start, uint64_t obj_size, struct data_loc *out, enum dtype_reason *reason);
+/* As symbols__access_type, for a direct call at addr whose callee
+ * accesses data through its first argument (an emulated sample there: an
+ * atomic's hook, a lock): what that pointer points at. -ENOENT when addr
+ * is not such a call or the pointer has no type. */
+int symbols__call_arg_type(struct symbols *s, const struct map_desc *map, uint64_t addr, uint64_t data,
+			   uint64_t obj_start, uint64_t obj_size, struct data_loc *out);
 /* Every instruction with a memory operand in object file path (link
  * addresses), typed: counts by reason (dtype_reason), for the coverage
  * benchmark. cb (may be NULL) sees each one. */

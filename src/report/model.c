@@ -152,9 +152,11 @@ int report__rekey(struct report *r, void (*fn)(void *arg, struct c2c_sample *cs)
  * of a line, in the mapping and process of its first sample. */
 static struct names_code_ref row_code(const struct report *r, const struct c2c_row *row)
 {
+	/* an emulated sample at a call is the callee's access (an atomic's
+	 * hook, a lock) through its first argument */
 	return (struct names_code_ref){ .pid = row->first_pid, .kernel = row->cpumode == PERF_RECORD_MISC_KERNEL,
-					.map = row->code_map, .addr = row->iaddr,
-					.time = r->use_time ? row->first_time : 0 };
+					.call_access = r->emu_notice[0] != '\0', .map = row->code_map,
+					.addr = row->iaddr, .time = r->use_time ? row->first_time : 0 };
 }
 
 static struct names_data_ref line_data(const struct c2c_line *l, uint32_t offset)

@@ -52,6 +52,16 @@ for p in slots-fixed reuse; do
 done
 expect_eq "reuse: a handover" "$(json_get reuse.json 'sorted(set(l["verdict"] for l in j["cachelines"]))')" "['negligible contention']"
 
+# std::atomic members of a ring on main's stack (spscq.cc): the rows of
+# the atomics' hooks are named by member, the atomic a leaf (not ._M_i)
+"$C2CSCAN" record -q --emulate -o spscq.data -- "$P/spscq-tsan" 20000 >spscq.out 2>spscq.err ||
+	fail "record spscq: $(cat spscq.err)"
+expect_eq "spscq: the program's output" "$(cat spscq.out)" "spscq 200010000"
+"$C2CSCAN" report --json -i spscq.data >spscq.json 2>err || fail "report spscq: $(cat err)"
+expect_eq "spscq: the atomics' rows" "$(json_get spscq.json 'sorted(set((o["type"] or "") + "." + (o["data_member"] or "") for l in j["cachelines"] for o in l["offsets"] if (o["type"] or "").startswith("struct ring") and not (o["data_member"] or "").startswith("slot")))')" \
+	"['struct ring.head', 'struct ring.tail']"
+expect_eq "spscq: no unnamed row" "$(json_get spscq.json '[o["offset"] for o in j["cachelines"][0]["offsets"] if not o["type"]]')" "[]"
+
 # diff of the bug and its fix: the arrays' lines gone, said as the success it is
 "$C2CSCAN" diff slots.data slots-fixed.data >d.txt 2>err || fail "diff: $(cat err)"
 grep -q "^# \(all\|the\) [0-9]* lines\{0,1\} with sharing before \(are\|is\) gone: none after (tot [0-9.]* -> [0-9.]* per million accesses)$" d.txt ||
