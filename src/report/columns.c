@@ -135,9 +135,9 @@ U32FMT(col_st_hitm, c2c_line__counts(l)->stats.st_hitm)
 U32FMT(col_lcl_peer, c2c_line__counts(l)->stats.lcl_peer)
 U32FMT(col_rmt_peer, c2c_line__counts(l)->stats.rmt_peer)
 U32FMT(col_access, c2c_line__counts(l)->stats.nr_entries)
-U32FMT(col_loads, c2c_line__counts(l)->stats.load)
-U32FMT(col_stores, c2c_line__counts(l)->stats.store)
-U32FMT(col_st_l1miss, c2c_line__counts(l)->stats.st_l1miss)
+U32FMT(col_loads, report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_load))
+U32FMT(col_stores, report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_store))
+U32FMT(col_st_l1miss, report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_st_l1miss))
 U32FMT(col_hitm_lat, lat_mean(c2c_line__counts(l)->lat.hitm_sum, c2c_line__counts(l)->lat.hitm_cnt))
 U32FMT(col_pids, c2c_line__counts(l)->pids.nr)
 U32FMT(col_tids, c2c_line__counts(l)->tids.nr)
@@ -224,9 +224,9 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 #define LC_ST_HITM { "StHitm", 7, col_st_hitm, COL_MEM, 0, 9 }
 #define LC_LCL_PEER { "LclPeer", 7, col_lcl_peer, COL_MEM, 0, 10 }
 #define LC_RMT_PEER { "RmtPeer", 7, col_rmt_peer, COL_MEM, 0, 11 }
-#define LC_LOADS { "Loads", 7, col_loads, COL_MEM, 0, 12 }
-#define LC_STORES { "Stores", 7, col_stores, COL_MEM, 0, 13 }
-#define LC_ST_L1MISS { "StL1Miss", 8, col_st_l1miss, COL_MEM, 0, 14 }
+#define LC_LOADS { "Loads", 7, col_loads, COL_MEM | COL_GROWS, 0, 12 }
+#define LC_STORES { "Stores", 7, col_stores, COL_MEM | COL_GROWS, 0, 13 }
+#define LC_ST_L1MISS { "StL1Miss", 8, col_st_l1miss, COL_MEM | COL_GROWS, 0, 14 }
 #define LC_PIDS { "Pids", 4, col_pids, 0, 5, 15 }
 #define LC_TIDS { "Tids", 4, col_tids, 0, 0, 16 }
 #define LC_HITM_LAT { "HitmLat", 7, col_hitm_lat, COL_MEM, 4, 17 }
@@ -291,10 +291,10 @@ ROWFMT(row_st_hitm, row->stats.st_hitm)
 ROWFMT(row_lcl_peer, row->stats.lcl_peer)
 ROWFMT(row_rmt_peer, row->stats.rmt_peer)
 ROWFMT(row_access, row->stats.nr_entries)
-ROWFMT(row_loads, row->stats.load)
-ROWFMT(row_stores, row->stats.store)
-ROWFMT(row_st_l1hit, row->stats.st_l1hit)
-ROWFMT(row_st_l1miss, row->stats.st_l1miss)
+ROWFMT(row_loads, report__est(r, &row->stats, C2C_STAT_load))
+ROWFMT(row_stores, report__est(r, &row->stats, C2C_STAT_store))
+ROWFMT(row_st_l1hit, report__est(r, &row->stats, C2C_STAT_st_l1hit))
+ROWFMT(row_st_l1miss, report__est(r, &row->stats, C2C_STAT_st_l1miss))
 ROWFMT(row_hitm_lat, lat_mean(row->lat.hitm_sum, row->lat.hitm_cnt))
 /* a row of store HITMs only (emulated) has their latency in the sums */
 ROWFMT(row_load_lat, row->stats.load ? lat_mean(row->lat.load_sum, row->lat.load_cnt) : 0)
@@ -416,10 +416,10 @@ static struct col_value row_code_object(const struct report *r, const struct c2c
 #define RC_ST_HITM { "StHitm", 7, row_st_hitm, false, COL_MEM, 0, 9 }
 #define RC_LCL_PEER { "LclPeer", 7, row_lcl_peer, false, COL_MEM, 0, 10 }
 #define RC_RMT_PEER { "RmtPeer", 7, row_rmt_peer, false, COL_MEM, 0, 11 }
-#define RC_LOADS { "Loads", 7, row_loads, false, COL_MEM, 0, 12 }
-#define RC_STORES { "Stores", 7, row_stores, false, COL_MEM, 0, 13 }
-#define RC_ST_L1HIT { "StL1Hit", 7, row_st_l1hit, false, COL_MEM, 2, 14 }
-#define RC_ST_L1MISS { "StL1Miss", 8, row_st_l1miss, false, COL_MEM, 0, 15 }
+#define RC_LOADS { "Loads", 7, row_loads, false, COL_MEM | COL_GROWS, 0, 12 }
+#define RC_STORES { "Stores", 7, row_stores, false, COL_MEM | COL_GROWS, 0, 13 }
+#define RC_ST_L1HIT { "StL1Hit", 7, row_st_l1hit, false, COL_MEM | COL_GROWS, 2, 14 }
+#define RC_ST_L1MISS { "StL1Miss", 8, row_st_l1miss, false, COL_MEM | COL_GROWS, 0, 15 }
 #define RC_SOURCE { "Source", -15, row_source, false, COL_CODE, 0, 16 }
 #define RC_TIDS { "Tids", 4, row_tids, false, 0, 0, 17 }
 #define RC_PIDS { "Pids", 4, row_pids, false, 0, 5, 18 }

@@ -37,6 +37,8 @@ enum col_trait {
 	COL_DATA = 32,          /* the data a row touches (--stdio names it first, cached) */
 	COL_WIDE = 64,          /* the browser's list and HTML always; --stdio only when asked (its
 				 * 160 columns: Gain with --sort gain, Verdict under each line) */
+	COL_GROWS = 128,        /* a count that may outgrow its width (an emulated recording's
+				 * accesses): --stdio widens it to its widest cell */
 };
 
 struct line_column {

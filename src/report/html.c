@@ -309,7 +309,7 @@ static void byte_picture(FILE *fp, const struct report *r, const struct layout_e
 			"stroke=\"#666\"><title>", x, w, fill);
 		fprintf(fp, "%#x, %u B: ", e[k].offset, e[k].size);
 		esc(fp, e[k].kind == LAYOUT_NONE ? "(no object known)" : e[k].member);
-		fprintf(fp, "; loads %u, stores %u, HITM %u; written by %u thread(s), read by %u</title></rect>",
+		fprintf(fp, "; loads %" PRIu64 ", stores %" PRIu64 ", HITM %u; written by %u thread(s), read by %u</title></rect>",
 			e[k].loads, e[k].stores, e[k].hitm, e[k].writers.nr, e[k].readers.nr);
 		if (e[k].hitm)
 			fprintf(fp, "<rect class=\"heat\" x=\"%.1f\" y=\"48\" width=\"%.1f\" height=\"10\" fill=\"#d00\" "

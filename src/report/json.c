@@ -65,13 +65,19 @@ static size_t jset(FILE *fp, const char *k, const struct u32set *s)
 	return n + fprintf(fp, "]");
 }
 
-/* The counters of a c2c_stats, as "name": value pairs, no braces. */
-static size_t jstats(FILE *fp, const struct c2c_stats *s)
+/* The counters of a c2c_stats, as "name": value pairs, no braces; with r,
+ * a line's or a row's, as the table shows them (report__est). */
+static size_t jstats(FILE *fp, const struct report *r, const struct c2c_stats *s)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < c2c_nr_stat_fields; i++)
-		n += fprintf(fp, "%s\"%s\": %u", i ? ", " : "", c2c_stat_fields[i].name, c2c_stats__get(s, i));
+	for (size_t i = 0; i < c2c_nr_stat_fields; i++) {
+		uint64_t v = c2c_stats__get(s, i);
+
+		if (r)
+			v = report__est(r, s, (enum c2c_stat)i);
+		n += fprintf(fp, "%s\"%s\": %" PRIu64, i ? ", " : "", c2c_stat_fields[i].name, v);
+	}
 	return n;
 }
 
@@ -292,7 +298,8 @@ static size_t jlayout(FILE *fp, const struct report *r, const struct c2c_line *l
 		n += jkey_str(fp, "kind", layout__kind_name(e[i].kind), ", ");
 		n += jkey_str(fp, "type", e[i].type[0] ? e[i].type : NULL, ", ");
 		n += jkey_str(fp, "member", e[i].member[0] ? e[i].member : NULL, ", ");
-		n += fprintf(fp, "\"offset\": %u, \"size\": %u, \"loads\": %u, \"stores\": %u, \"tot_hitm\": %u, ",
+		n += fprintf(fp, "\"offset\": %u, \"size\": %u, \"loads\": %" PRIu64 ", \"stores\": %" PRIu64
+			     ", \"tot_hitm\": %u, ",
 			     e[i].offset, e[i].size, e[i].loads, e[i].stores, e[i].hitm);
 		n += jset(fp, "writer_tids", &e[i].writers);
 		n += fprintf(fp, ", ");
@@ -311,7 +318,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 	n += jkey(fp, r, &l->key);
 	n += fprintf(fp, ", ");
 	n += jkey_str(fp, "object", l->object, ", ");
-	n += jstats(fp, &c2c_line__counts(l)->stats);
+	n += jstats(fp, r, &c2c_line__counts(l)->stats);
 	n += fprintf(fp, ", ");
 	n += jlat(fp, &c2c_line__counts(l)->lat);
 	n += fprintf(fp, ", ");
@@ -336,7 +343,7 @@ static size_t jline(FILE *fp, const struct report *r, size_t idx)
 		n += jnames(fp, r, l, row);
 		n += jrow_access(fp, r, row);
 		n += jrow_heap(fp, r, l, row);
-		n += jstats(fp, &row->stats);
+		n += jstats(fp, r, &row->stats);
 		n += fprintf(fp, ", ");
 		n += jlat(fp, &row->lat);
 		n += fprintf(fp, ", ");
@@ -440,7 +447,7 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 		     r->samples_tool);
 	n += jallocations(fp, r);
 	n += fprintf(fp, "  \"totals\": {");
-	n += jstats(fp, c2c__totals(r->c2c));
+	n += jstats(fp, NULL, c2c__totals(r->c2c));
 	n += fprintf(fp, "},\n  \"cachelines\": [");
 	for (size_t i = 0; i < r->nr_lines && !empty; i++) {
 		n += fprintf(fp, "%s\n", i ? "," : "");
@@ -464,7 +471,7 @@ static size_t jside(FILE *fp, const char *key, bool in, const struct c2c_stats *
 	if (!in)
 		return n + fprintf(fp, "null%s", sep);
 	n += fprintf(fp, "{");
-	n += jstats(fp, st);
+	n += jstats(fp, NULL, st);
 	return n + fprintf(fp, "}%s", sep);
 }
 

@@ -157,8 +157,8 @@ size_t report__layout(const struct report *r, const struct c2c_line *l, struct l
 
 			if (row->offset < x->offset || row->offset >= x->offset + x->size)
 				continue;
-			x->loads += row->stats.load;
-			x->stores += row->stats.store;
+			x->loads += report__est(r, &row->stats, C2C_STAT_load);
+			x->stores += report__est(r, &row->stats, C2C_STAT_store);
 			x->hitm += row->stats.tot_hitm + row->stats.st_hitm;
 			if (row->stats.store)
 				u32set__merge(&x->writers, &row->tids);

@@ -22,7 +22,8 @@ struct layout_entry {
 	char type[64];              /* the variable's type ("struct counters"), "heap", "" */
 	char member[160];           /* "counters.produced", "counters" (its padding), a heap object */
 	uint32_t offset, size;      /* bytes of the line */
-	uint32_t loads, stores, hitm;   /* hitm: HITM loads and stores */
+	uint64_t loads, stores;         /* accesses (report__est) */
+	uint32_t hitm;                  /* HITM loads and stores */
 	struct u32set writers, readers;
 };
 

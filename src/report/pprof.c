@@ -259,7 +259,7 @@ static void line_samples(struct pp *p, const struct report *r, const struct c2c_
 		int64_t vals[NR_VALUES] = {
 			[V_HITM] = (int64_t)st->tot_hitm + st->st_hitm,
 			[V_HITM_CYCLES] = i64_of((double)row->lat.hitm_sum * (r->hitm_period > 0 ? r->hitm_period : 1)),
-			[V_LOADS] = st->load, [V_STORES] = st->store, [V_SAMPLES] = st->nr_entries,
+			[V_LOADS] = (int64_t)report__est(r, st, C2C_STAT_load), [V_STORES] = (int64_t)report__est(r, st, C2C_STAT_store), [V_SAMPLES] = st->nr_entries,
 		};
 		uint32_t pid = row->pids.nr == 1 ? u32set__data(&row->pids)[0] : 0;
 		const struct report_chain *ch;

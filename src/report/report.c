@@ -594,12 +594,15 @@ static void emu_notice_setup(struct report *r)
 		double cp = (double)e->contended_period / (double)e->contended;
 		double op = (double)(e->period_sum - e->contended_period) / (double)(e->samples - e->contended);
 
+		r->emu_period[0] = op;
+		r->emu_period[1] = cp;
 		if (cp < 1.5)
-			scnprintf(rates, sizeof(rates), "; the counts are samples: every contended access (HITM, store "
-				  "HITM), one other access in %.0f", op);
+			scnprintf(rates, sizeof(rates), "; every contended access (HITM, store HITM) is sampled, one "
+				  "other in %.0f: Loads and Stores count the accesses the samples stand for", op);
 		else
-			scnprintf(rates, sizeof(rates), "; the counts are samples: one contended access in %.0f (HITM, "
-				  "store HITM), one other in %.0f", cp, op);
+			scnprintf(rates, sizeof(rates), "; one contended access in %.0f is sampled (HITM, store HITM), "
+				  "one other in %.0f: Loads and Stores count the accesses the samples stand for, "
+				  "HITM the samples", cp, op);
 	}
 	/* the latencies, from the model's one table of classes */
 	for (int c = 0; c < PD_EMU__NR; c++)
@@ -621,6 +624,29 @@ static void emu_notice_setup(struct report *r)
 		  "--emulate), %u-byte lines, a core per thread%s; HITM is a load of a line another thread holds "
 		  "modified; latencies are the model's (%s cycles), not measured%s%s", line ? line : 64, model, cycles,
 		  rates, stalls);
+}
+
+uint64_t report__est(const struct report *r, const struct c2c_stats *st, enum c2c_stat i)
+{
+	uint64_t n = c2c_stats__get(st, i), hot;
+
+	switch (i) {
+	case C2C_STAT_load:
+		hot = (uint64_t)st->tot_hitm + st->tot_peer;
+		break;
+	case C2C_STAT_store:
+	case C2C_STAT_st_l1miss:
+		hot = st->st_hitm;
+		break;
+	case C2C_STAT_st_l1hit:
+		hot = 0;
+		break;
+	default:
+		return n;
+	}
+	if (!r->emu_period[0] || hot > n)
+		return n;
+	return (uint64_t)((double)(n - hot) * r->emu_period[0] + (double)hot * r->emu_period[1] + 0.5);
 }
 
 void report__set_mode(struct report *r, enum c2c_display mode)

@@ -81,6 +81,12 @@ const struct c2c_line *const *report__lines(const struct report *r);
  * samples alone do not compare); its samples when no event has a data
  * source (page faults). */
 double report__accesses(const struct report *r);
+/* Counter i of st (a line's, a row's) as the tables show it: its samples,
+ * or in an emulated recording, which samples contended accesses and the
+ * others at two rates, for loads, stores, store L1 hits and misses the
+ * accesses they stand for (each sample counts its period; HITM counts stay
+ * the model's, other counters samples). */
+uint64_t report__est(const struct report *r, const struct c2c_stats *st, enum c2c_stat i);
 enum c2c_display report__mode(const struct report *r);
 uint32_t report__line_size(const struct report *r);
 const struct maps *report__maps(const struct report *r);

@@ -24,6 +24,8 @@ struct report {
 	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
 	bool line_size_from_file;
 	char emu_notice[1024];           /* report__notice of an emulated recording */
+	double emu_period[2];       /* its samples' periods: [0] other accesses, [1] contended
+				     * (HITM, store HITM); 0 when not emulated (report__est) */
 	enum c2c_display mode;      /* effective display mode */
 	bool use_time;              /* resolution by timestamp (else file order) */
 	bool amd;                   /* recorded on AMD: HITM naming differs */

@@ -475,13 +475,19 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 		skip[c] = skip_column(r, cols[c].traits, cols[c].spare) || line_column__hidden(r, &cols[c]);
 	while (nr_cols > 1 && skip[nr_cols - 1])
 		nr_cols--;
-	/* text columns (left aligned: the key) as wide as their widest cell */
+	/* text columns (left aligned: the key) as wide as their widest cell,
+	 * and so are counts that may outgrow theirs */
 	for (size_t c = 0; c < nr_cols; c++) {
+		bool grows = cols[c].traits & COL_GROWS;
+
 		width[c] = cols[c].width;
-		for (size_t i = 0; width[c] < 0 && !skip[c] && c + 1 < nr_cols && i < r->nr_lines; i++) {
+		for (size_t i = 0; (width[c] < 0 || grows) && !skip[c] && c + 1 < nr_cols && i < r->nr_lines; i++) {
 			int len = (int)line_column__cell(&cols[c], r, r->lines[i], total, buf, sizeof(buf));
 
-			width[c] = len > -width[c] ? -len : width[c];
+			if (width[c] < 0)
+				width[c] = len > -width[c] ? -len : width[c];
+			else if (len > width[c])
+				width[c] = len;
 		}
 	}
 	n += fprintf(fp, "%5s", "Index");
@@ -604,7 +610,7 @@ static size_t fprintf_layout(const struct report *r, const struct c2c_line *l, F
 		tids_scnprintf(&e[i].writers, w, sizeof(w));
 		tids_scnprintf(&e[i].readers, rd, sizeof(rd));
 		if (e[i].loads || e[i].stores)
-			scnprintf(row, sizeof(row), "        %#6x %4u B  %-48s  loads %u stores %u HITM %u%s%s%s%s",
+			scnprintf(row, sizeof(row), "        %#6x %4u B  %-48s  loads %" PRIu64 " stores %" PRIu64 " HITM %u%s%s%s%s",
 				  e[i].offset, e[i].size, what, e[i].loads, e[i].stores, e[i].hitm,
 				  w[0] ? "  written by " : "", w, rd[0] ? "  read by " : "", rd);
 		else
@@ -657,12 +663,22 @@ static void data_width(const struct report *r, const struct c2c_line *l, const s
 		       size_t nr_cols, const bool *skip, int *width, struct data_cells *dc)
 {
 	for (size_t c = 0; c + 1 < nr_cols; c++) {
-		size_t w = (size_t)-cols[c].width;
+		size_t w = (size_t)(cols[c].width < 0 ? -cols[c].width : cols[c].width);
 		bool data = cols[c].traits & COL_DATA;
 		char buf[256];
 
-		if (cols[c].width >= 0 || skip[c])
+		if ((cols[c].width >= 0 && !(cols[c].traits & COL_GROWS)) || skip[c])
 			continue;
+		if (cols[c].width >= 0) {
+			/* a count: right aligned, as wide as its widest cell */
+			for (size_t i = 0; i < l->nr_rows; i++) {
+				size_t len = row_column__cell(&cols[c], r, l, &c2c_line__rows(l)[i], buf, sizeof(buf));
+
+				w = len > w ? len : w;
+			}
+			width[c] = (int)w;
+			continue;
+		}
 		if (data) {
 			dc->col = c;
 			dc->cell = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*dc->cell));
@@ -729,10 +745,11 @@ static size_t fprintf_line_detail(const struct report *r, size_t idx, FILE *fp)
 		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (accesses %" PRIu64 ", pids %u, tids %u)\n", idx,
 			    l->addr, key, line_object(l), c2c_line__metric(l, C2C_DISPLAY_ALL), k->pids.nr, k->tids.nr);
 	else
-		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 "%s, loads %u, stores %u, pids %u, tids %u)\n",
+		n = fprintf(fp, "\n--- %zu: %#" PRIx64 "  %s  %s  (%s %" PRIu64 "%s, loads %" PRIu64 ", stores %" PRIu64
+			    ", pids %u, tids %u)\n",
 			    idx, l->addr, key, line_object(l), c2c_display__name(r->mode),
-			    c2c_line__metric(l, r->mode), metric_parts(r, &k->stats, buf, sizeof(buf)), k->stats.load,
-			    k->stats.store, k->pids.nr, k->tids.nr);
+			    c2c_line__metric(l, r->mode), metric_parts(r, &k->stats, buf, sizeof(buf)),
+			    report__est(r, &k->stats, C2C_STAT_load), report__est(r, &k->stats, C2C_STAT_store), k->pids.nr, k->tids.nr);
 	n += fprintf_verdict(r, l, fp);
 	n += fprintf_layout(r, l, fp);
 	while (nr_cols && cols[nr_cols - 1].wide)

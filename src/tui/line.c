@@ -316,8 +316,8 @@ static int line_top(void *priv, int cols)
 	if (all->st_hitm)
 		tui_parts_add(&p, "  store HITM %u", k->stats.st_hitm);
 	if (all->load || all->store) {
-		tui_parts_add(&p, "  loads %u", k->stats.load);
-		tui_parts_add(&p, "  stores %u", k->stats.store);
+		tui_parts_add(&p, "  loads %" PRIu64, report__est(t->r, &k->stats, C2C_STAT_load));
+		tui_parts_add(&p, "  stores %" PRIu64, report__est(t->r, &k->stats, C2C_STAT_store));
 	}
 	tui_parts_add(&p, "  pids %u", k->pids.nr);
 	tui_parts_add(&p, "  tids %u", k->tids.nr);

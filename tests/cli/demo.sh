@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo's script: it runs, shows a heap line with both its objects
 # whole, and leaves nothing behind in TMPDIR (it wrote fixed /tmp paths).
-# run-tests: alone (its emulated recording needs both threads to run at once)
 . "$TOP/tests/cli/lib.inc"
 mkdir "$T/tmp"
 (cd "$TOP" && TMPDIR="$T/tmp" B="$B" sh scripts/demo) >"$T/demo.out" 2>&1 || fail "demo: $(tail -n 5 "$T/demo.out")"

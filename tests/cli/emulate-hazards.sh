@@ -10,7 +10,6 @@
 # model's cores is said; a chain deeper than the shadow stack keeps its
 # innermost callers; a program that manages its own descriptors loses
 # nothing and gets nothing of ours.
-# run-tests: alone (the ping-pong needs both CPUs)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 bin=$TOP/$B/progs/churn-tsan

@@ -10,7 +10,6 @@
 # width and operation keep their results under the runtime (GCC and Clang
 # builds, threads and a forked process on a shared page); an exec'd
 # program is followed, one not built with TSan left alone.
-# run-tests: alone (its programs need both CPUs to contend)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 W=$TOP/$B/workloads

@@ -7,7 +7,6 @@
 # numbers the JSON report gives; opened in Debian's headless Chromium, its
 # script runs, sorts the table by a column and searches it (the page reads
 # #sort= and #q= from its address as a click and a search would do).
-# run-tests: alone (Chromium takes both CPUs for a moment)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 

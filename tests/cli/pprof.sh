@@ -8,7 +8,6 @@
 # chains' callers after the row's code. Recordings: a synthetic one with a
 # heap object (scenarios), the real AMD Zen 4 one, and counters.c's TSan
 # build under record --emulate -g. Bad paths: one line and exit 1.
-# run-tests: alone (the emulated recording needs both CPUs to contend)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 command -v go >/dev/null 2>&1 || skip "go (golang-go) is not installed"

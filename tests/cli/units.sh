@@ -7,7 +7,6 @@
 # (elements a line apart, allocated aligned) and objects that reuse one
 # address across thread generations (a read after each join) are no
 # finding, and --fail-on stays silent on them.
-# run-tests: alone (its threads must overlap to contend)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 P=$TOP/$B/progs
@@ -60,6 +59,11 @@ expect_eq "spscq: the program's output" "$(cat spscq.out)" "spscq 200010000"
 "$C2CSCAN" report --json -i spscq.data >spscq.json 2>err || fail "report spscq: $(cat err)"
 expect_eq "spscq: the atomics' rows" "$(json_get spscq.json 'sorted(set((o["type"] or "") + "." + (o["data_member"] or "") for l in j["cachelines"] for o in l["offsets"] if (o["type"] or "").startswith("struct ring") and not (o["data_member"] or "").startswith("slot")))')" \
 	"['struct ring.head', 'struct ring.tail']"
+# loads and stores estimate accesses: a sample of an uncontended access
+# stands for 4001 (the notice's rate), a contended one for itself
+expect_eq "spscq: loads are accesses" "$(json_get spscq.json '[(o["samples"], o["loads"]) for l in j["cachelines"] for o in l["offsets"] if not o["stores"] and o["loads"] != (o["samples"] - o["tot_hitm"]) * 4001 + o["tot_hitm"]]')" "[]"
+json_get spscq.json 'j["notice"]' | grep -q "one other in 4001: Loads and Stores count the accesses the samples stand for" ||
+	fail "spscq: the notice: $(json_get spscq.json 'j["notice"]')"
 expect_eq "spscq: no unnamed row" "$(json_get spscq.json '[o["offset"] for o in j["cachelines"][0]["offsets"] if not o["type"]]')" "[]"
 
 # diff of the bug and its fix: the arrays' lines gone, said as the success it is
