@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make            build ./c2cscan (and the test tools and workloads)
-# make check      install missing Debian packages, build, run every test
-# make asan       the same tests under AddressSanitizer + UBSan (build-asan/)
+# make check      install missing Debian packages, build, run the tests but the slowest
+# make check-full the same with every test (CI)
+# make asan       every test under AddressSanitizer + UBSan (build-asan/)
 # make tsan       the threaded parts under ThreadSanitizer (build-tsan/)
 # make demo       install, build, report a real recording shipped in tests/fixtures
 # V=1             show full command lines; WERROR=1 warnings are errors
@@ -69,7 +70,7 @@ SHIM := $(B)/libc2cscan-alloc.so
 # sanitized either.
 EMU := $(B)/libc2cscan-emu.so
 
-.PHONY: all deps check test asan tsan demo clean fuzz bench install uninstall proto
+.PHONY: all deps check check-full test asan tsan demo clean fuzz bench install uninstall proto
 # objects of the test programs are kept (make deleted them as intermediates,
 # and said so in every build)
 .SECONDARY:
@@ -252,13 +253,20 @@ check:
 	@scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory WERROR=1 test
 
+# FULL=1: the slow tests (# run-tests: full) too
+FULL ?= 0
 test: all
-	@B=$(B) tests/run-tests
+	@B=$(B) FULL=$(FULL) tests/run-tests
+
+# every test, the slow ones (# run-tests: full) too: what CI runs
+check-full:
+	@scripts/install-deps
+	$(Q)$(MAKE) --no-print-directory WERROR=1 FULL=1 test
 
 asan:
 	@scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory B=build-asan WERROR=1 \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" FULL=1 test
 
 # The threaded parts under ThreadSanitizer (tests/run-tsan): the skim, the
 # relay and pass 2's two halves, whole reports on a generated recording.

@@ -4,7 +4,7 @@
 # (tests/progs/allocedge.c): zero-size allocations are valid objects whose
 # frees match them, not errors; JSON carries the allocation summary; stdio
 # prints the Allocations line whole.
-# run-tests: alone (it attaches to running programs or times a recording)
+# run-tests: full (a generated 1.7 million allocation recording)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 bin=$TOP/$B/progs/allocedge

@@ -8,7 +8,6 @@
 # the file; stdio and the browser name heap bytes; --alloc refused where it
 # cannot work; no shim found; the section is dropped with its reason when
 # damaged; a recording without --alloc has null heap fields.
-# run-tests: alone (it attaches to running programs or times a recording)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 for prog in heapobj heapnew; do

@@ -9,6 +9,7 @@
 # addresses, never the new binary's names.
 # Separate debug info with compressed sections is kept inflated beside the
 # copy, and read first.
+# run-tests: full (perf buildid-cache runs)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 src=$TOP/tests/progs/callers.c

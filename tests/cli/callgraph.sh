@@ -10,7 +10,6 @@
 # warns; bad sizes are usage errors. Allocation stacks (tests/progs/wrapped.c,
 # record --alloc -g, and the allocator probes with dwarf stacks): heap sites
 # move past the wrappers.
-# run-tests: alone (it attaches to running programs or times a recording)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 fp=$TOP/$B/progs/callers-fp

@@ -10,11 +10,12 @@
 # model's cores is said; a chain deeper than the shadow stack keeps its
 # innermost callers; a program that manages its own descriptors loses
 # nothing and gets nothing of ours.
+# run-tests: full (seven recordings of the runtime's hazards, forks of 16 MiB each)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 bin=$TOP/$B/progs/churn-tsan
 [ -x "$bin" ] || skip "no -fsanitize=thread build of churn.c (libtsan missing?)"
-"$TOP/$B/progs/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+tsan_runs || skip "a -fsanitize=thread program does not run here"
 TSAN_OPTIONS=report_bugs=0 "$bin" >plain.out 2>/dev/null || fail "plain TSan run: exit $?"
 "$C2CSCAN" record -q --emulate=hitm=1 -o c.data -- "$bin" >c.out 2>c.err
 expect_eq "record: exit" "$?" 0

@@ -12,7 +12,7 @@
 cd "$T" || exit 1
 P=$TOP/$B/progs
 [ -x "$P/layout-tsan" ] && [ -x "$P/layout" ] || skip "no -fsanitize=thread build of layout.c"
-"$P/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+tsan_runs || skip "a -fsanitize=thread program does not run here"
 "$P/layout" >bare.out || fail "bare build: exit $?"
 TSAN_OPTIONS=report_bugs=0 "$P/layout-tsan" >tsan.out 2>/dev/null || fail "TSan build: exit $?"
 "$C2CSCAN" record --emulate -o l.data -- "$P/layout-tsan" >emu.out 2>emu.err || fail "record: $(cat emu.err)"

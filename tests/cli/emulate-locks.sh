@@ -13,7 +13,7 @@
 cd "$T" || exit 1
 P=$TOP/$B/progs
 [ -x "$P/locks-tsan" ] || skip "no -fsanitize=thread build of locks.c"
-"$P/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+tsan_runs || skip "a -fsanitize=thread program does not run here"
 
 # check BUILD MODE MEMBER [SHARE]: the most contended line (of a tie, a
 # lock's) has locks.MEMBER (a regular expression) in its first row, true

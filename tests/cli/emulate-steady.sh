@@ -10,11 +10,12 @@
 # verdict; its counts still follow the machine (which thread blocks when is
 # the machine's: 176 idle, 91 loaded), so they are not compared.
 # run-tests: alone (it loads the machine itself)
+# run-tests: full (two CPU hogs and four recordings; units.sh and emulate-locks.sh check the same model)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 P=$TOP/$B/progs
 [ -x "$P/slots-tsan" ] && [ -x "$P/locks-tsan" ] || skip "no -fsanitize=thread builds"
-"$P/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+tsan_runs || skip "a -fsanitize=thread program does not run here"
 
 # lines NAME: each line with a finding as "name verdict contention", by name
 lines() {
@@ -63,4 +64,16 @@ for l in locks-idle locks-busy; do
 	expect_eq "$l: the top line" "$(json_get $l.json '(j["cachelines"][0]["offsets"][0]["data_member"], j["cachelines"][0]["verdict"])')" \
 		"('locks.mutex', 'true sharing')"
 done
+# the exact model (--emulate=exact: every change of owner; alone, as its
+# store HITMs need counters.c's two threads to run at once): the counters'
+# stores take the line from the other thread's modified copy: store HITMs,
+# in their rows and in the line's rank; a column of their own (the default
+# model's window starts with the counter's load: a HITM)
+"$C2CSCAN" record -q --emulate=exact,hitm=1 -o x.data -- "$TOP/$B/progs/counters-tsan" >/dev/null 2>err || fail "record exact: $(cat err)"
+"$C2CSCAN" report --json -i x.data >x.json 2>err || fail "report exact: $(cat err)"
+expect_eq "store HITMs of the counters" "$(json_get x.json 'sorted(set((o["data_member"], o["stores"] > 0 and o["st_hitm"] > 0) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["stores"] and o["data_member"] != "start"))')" \
+	"[('counters.consumed', True), ('counters.produced', True)]"
+"$C2CSCAN" report --stdio -i x.data >e.stdio 2>err || fail "stdio: $(cat err)"
+grep -q "^Index Address .* RmtHitm  StHitm " e.stdio || fail "no StHitm column: $(grep '^Index' e.stdio)"
+grep -q "^  Store HITM  *: *[1-9]" e.stdio || fail "no Store HITM count: $(grep 'Store' e.stdio)"
 done_test

@@ -7,13 +7,12 @@
 # in their words; the padded build's counters are quiet; diff shows the
 # contention gone; perf script reads the file; the report says it is
 # emulated; a TSan build run without record says the model did not run.
-# run-tests: alone (it times nothing, but two threads contend for the CPUs)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 bin=$TOP/$B/progs/counters-tsan
 padded=$TOP/$B/progs/counters-padded-tsan
 [ -x "$bin" ] && [ -x "$padded" ] || skip "no -fsanitize=thread builds (libtsan missing?)"
-"$TOP/$B/progs/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+tsan_runs || skip "a -fsanitize=thread program does not run here"
 if ! "$C2CSCAN" record -q --emulate -o e.data -- "$bin" >e.out 2>e.err; then
 	grep -q "cannot open" e.err && skip "perf_event_open not available here: $(cat e.err)"
 	fail "record --emulate: $(cat e.err)"
@@ -34,17 +33,6 @@ expect_eq "gain" "$(json_get e.json 'all(l["gain"]["cycles"] > 0 for l in j["cac
 # a plain row's is a load or store (its kind), an atomic's the call
 expect_eq "the rows' instructions" "$(json_get e.json 'sorted(set((o["locks"] > 0, o["instruction"]["text"].split()[0] if o["locks"] else o["instruction"]["kind"]) for l in j["cachelines"] for o in l["offsets"]))')" \
 	"[(False, 'load'), (False, 'store'), (True, 'callq')]"
-# the exact model (--emulate=exact: every change of owner): the counters'
-# stores take the line from the other thread's modified copy: store HITMs,
-# in their rows and in the line's rank; a column of their own (the default
-# model's window starts with the counter's load: a HITM)
-"$C2CSCAN" record -q --emulate=exact,hitm=1 -o x.data -- "$bin" >/dev/null 2>err || fail "record exact: $(cat err)"
-"$C2CSCAN" report --json -i x.data >x.json 2>err || fail "report exact: $(cat err)"
-expect_eq "store HITMs of the counters" "$(json_get x.json 'sorted(set((o["data_member"], o["stores"] > 0 and o["st_hitm"] > 0) for l in j["cachelines"] if l["verdict"] == "false sharing" for o in l["offsets"] if o["stores"] and o["data_member"] != "start"))')" \
-	"[('counters.consumed', True), ('counters.produced', True)]"
-"$C2CSCAN" report --stdio -i x.data >e.stdio 2>err || fail "stdio: $(cat err)"
-grep -q "^Index Address .* RmtHitm  StHitm " e.stdio || fail "no StHitm column: $(grep '^Index' e.stdio)"
-grep -q "^  Store HITM  *: *[1-9]" e.stdio || fail "no Store HITM count: $(grep 'Store' e.stdio)"
 # -g: call chains from the shadow stack of __tsan_func_entry/exit
 "$C2CSCAN" record -q --emulate -g -o g.data -- "$bin" >/dev/null 2>err || fail "record -g: $(cat err)"
 "$C2CSCAN" report --json -g -i g.data >g.json 2>err || fail "report -g: $(cat err)"

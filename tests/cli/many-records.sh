@@ -4,7 +4,7 @@
 # Prints the measurements; fails only on gross non-linearity (> 30x time for
 # 10x records, or memory growing more than 64 MB) so a slow CI machine does
 # not make it flaky.
-# run-tests: alone (it attaches to running programs or times a recording)
+# run-tests: full (records of a million events)
 . "$TOP/tests/cli/lib.inc"
 case "$B" in *asan*) skip "timing under ASan means nothing";; esac
 [ -x /usr/bin/time ] || skip "/usr/bin/time not installed"

@@ -10,6 +10,7 @@
 # stays readable).
 # Existing targets: -p, -t, -a (with perf report/script reading the result
 # without a warning: synthesized kernel map, COMM and MMAP2), -C.
+# run-tests: full (attaches and durations that wait for the clock)
 . "$TOP/tests/cli/lib.inc"
 prog=$TOP/$B/progs/memtouch
 [ -x "$prog" ] || skip "memtouch not built"

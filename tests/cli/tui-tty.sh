@@ -3,7 +3,6 @@
 # The browser on a real terminal (tmux): it opens by itself when stdout is a
 # terminal, follows a resize (SIGWINCH), and leaves the terminal sane after
 # q, after Ctrl-C and when the terminal type is unknown.
-# run-tests: alone (it attaches to running programs or times a recording)
 . "$TOP/tests/cli/lib.inc"
 command -v tmux >/dev/null || skip "tmux is not installed"
 cd "$T" || exit 1

@@ -11,7 +11,7 @@
 cd "$T" || exit 1
 P=$TOP/$B/progs
 [ -x "$P/slots-tsan" ] || skip "no -fsanitize=thread builds (libtsan missing?)"
-"$P/atomics-tsan" >/dev/null 2>&1 || skip "a -fsanitize=thread program does not run here"
+tsan_runs || skip "a -fsanitize=thread program does not run here"
 KINDS=false-sharing,true-sharing,mixed
 
 emu() {
