@@ -21,7 +21,7 @@ tsan_runs || skip "a -fsanitize=thread program does not run here"
 # SHARE of the most contended line's contention (a condition variable's
 # waiters read the guarded token after every wake: its line is as hot)
 check() {
-	"$C2CSCAN" record -q --emulate -o "$1-$2.data" -- "$P/$1" "$2" >out 2>err || fail "record $1 $2: $(cat err)"
+	"$C2CSCAN" record -q --emulate -o "$1-$2.data" -- "$P/$1" "$2" 12000 >out 2>err || fail "record $1 $2: $(cat err)"
 	grep -q "^locks $2 " out || fail "$1 $2: the program says: $(cat out)"
 	"$C2CSCAN" report --json -i "$1-$2.data" >r.json 2>err || fail "report $1 $2: $(cat err)"
 	# the lock's line: the most contended (a tie with the guarded counter's

@@ -50,6 +50,8 @@ raw heap.pb.gz | grep -q "heap_site:\[" || fail "no heap_site label: $(raw heap.
 
 # an emulated recording with call chains: the rows' functions and callers
 bin=$TOP/$B/progs/counters-tsan
+# a quarter of its default steps, no time floor (the lockstep needs no overlap)
+export COUNTERS_SECONDS=0 COUNTERS_ROUNDS=5
 # (no TSan build: said; one that does not record: a failure)
 [ -x "$bin" ] || echo "skip: the emulated recording (no -fsanitize=thread build)"
 if [ -x "$bin" ] && { "$C2CSCAN" record -q --emulate -g -o e.data -- "$bin" >/dev/null 2>err ||

@@ -7,10 +7,14 @@
  * reads the built binary's symbols and instructions and writes recordings
  * whose samples are these functions' real stores and loads of these real
  * members (tests/tools/mkhitm.py), as a machine with a memory PMU would
- * record them. Running it works too: two threads, half a second.
+ * record them. Running it works too: two threads, half a second
+ * (COUNTERS_SECONDS=s: at least s, default 0.25, and COUNTERS_ROUNDS=n of
+ * 100,000 steps, default 20; the lockstep emulation needs no overlap in
+ * time: tests/cli/emulate.sh asks for 0 s and 8 rounds).
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 struct counters {
@@ -52,15 +56,26 @@ static double now(void)
 
 static pthread_barrier_t start;
 
+/* COUNTERS_SECONDS and COUNTERS_ROUNDS, read by each thread into its own
+ * variables (the C library's getenv is not instrumented: no global of
+ * ours to share) */
+static double env_or(const char *name, double dflt)
+{
+	const char *s = getenv(name);
+
+	return s ? atof(s) : dflt;
+}
+
 static void *run(void *arg)
 {
 	double end;
+	int rounds = (int)env_or("COUNTERS_ROUNDS", 20);
 
 	/* at least 2M steps and a quarter of a second, from a common start: the two
 	 * threads must overlap for their lines to bounce */
 	pthread_barrier_wait(&start);
-	end = now() + 0.25;
-	for (int k = 0; k < 20 || now() < end; k++)
+	end = now() + env_or("COUNTERS_SECONDS", 0.25);
+	for (int k = 0; k < rounds || now() < end; k++)
 		for (int i = 0; i < 100000; i++)
 			(arg ? consumer_step : producer_step)();
 	return NULL;

@@ -9,7 +9,8 @@
  * with -DFIXED the arrays are allocated line-aligned with elements a line
  * apart (the fix report --advice asks for). tests/cli/units.sh records it
  * with --emulate --alloc and asserts the verdict, the element names, the
- * advice and --fail-on.
+ * advice and --fail-on. SLOTS_STEPS: each thread's steps (default ITERS),
+ * read by each thread into its own variable (getenv is not instrumented).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -54,12 +55,19 @@ __attribute__((noinline)) static void step(struct slot *s, struct counter *c, lo
 	gslots[me].hits++;
 }
 
+static long steps(void)
+{
+	const char *s = getenv("SLOTS_STEPS");
+
+	return s ? atol(s) : ITERS;
+}
+
 static void *run(void *arg)
 {
-	long me = (long)arg;
+	long me = (long)arg, iters = steps();
 
 	pthread_barrier_wait(&start);
-	for (long i = 0; i < ITERS; i++)
+	for (long i = 0; i < iters; i++)
 		step(&slots[me], &use_len[me], me, i);
 	return NULL;
 }
