@@ -32,6 +32,9 @@ static const char report_usage[] =
 	"                           go tool pprof and profile stores; alone, nothing else is printed\n"
 	"      --html FILE          the view as one self-contained HTML page (pictures of the lines'\n"
 	"                           bytes, sortable tables); alone, nothing else is printed\n"
+	"      --patch FILE         a unified diff (git apply, patch -p1) that gives the data of every\n"
+	"                           false-shared line a line of its own in the program's sources\n"
+	"                           (- = stdout); alone, nothing else is printed\n"
 	"  -d, --display MODE       rank lines by tot|lcl|rmt (HITM), peer, or all (accesses)\n"
 	"      --show-all           list every line, not only contended ones\n"
 	"      --double-cl          group by 2 cachelines (adjacent-line prefetch)\n"
@@ -111,11 +114,37 @@ static int parse_fail_on(const char *s, unsigned int *kinds)
 	return *kinds ? 0 : -EINVAL;
 }
 
+/* --patch FILE: the diff in FILE (- stdout), and how many changes it
+ * holds on stderr. */
+static int write_patch(struct report *r, const char *path)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	size_t n = 0;
+	int rc;
+
+	if (!fp) {
+		fprintf(stderr, "c2cscan report: --patch %s: cannot write: %s\n", path, strerror(errno));
+		return -1;
+	}
+	rc = report__write_patch(r, fp, &n);
+	if (fp != stdout && fclose(fp) && !rc)
+		rc = -errno;
+	if (rc) {
+		fprintf(stderr, "c2cscan report: --patch %s: cannot write: %s\n", path, strerror(-rc));
+		return -1;
+	}
+	fprintf(stderr, "c2cscan report: --patch %s: %zu change%s%s\n", path, n, n == 1 ? "" : "s",
+		n ? "" : " (no false sharing in a variable of the program's sources; see the lines that start "
+		"with # in it)");
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
 	       OPT_NO_SYMBOLS, OPT_STATS, OPT_FULL_SYMBOLS,
-	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF, OPT_HTML };
+	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF, OPT_HTML,
+	       OPT_PATCH };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -123,6 +152,7 @@ int cmd_report(int argc, char **argv)
 		{ "tui", no_argument, NULL, OPT_TUI },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "patch", required_argument, NULL, OPT_PATCH },
 		{ "display", required_argument, NULL, 'd' },
 		{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
 		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
@@ -147,7 +177,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .input = "perf.data", .fail_share = -1 };
-	const char *pprof = NULL, *html = NULL;
+	const char *pprof = NULL, *html = NULL, *patch = NULL;
 	bool input_set = false;
 	struct report *r;
 	char err[512];
@@ -185,6 +215,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_HTML:
 			html = optarg;
+			break;
+		case OPT_PATCH:
+			patch = optarg;
 			break;
 		case OPT_SHOW_ALL:
 			o.show_all = true;
@@ -267,7 +300,7 @@ int cmd_report(int argc, char **argv)
 	tui_forced = o.out == REPORT_OUT_TUI;
 	/* --pprof or --html alone: the file only; --fail-on alone: the
 	 * failing lines only (a test suite's log) */
-	if ((pprof || html || o.fail_on) && o.out == REPORT_OUT_AUTO)
+	if ((pprof || html || patch || o.fail_on) && o.out == REPORT_OUT_AUTO)
 		o.out = REPORT_OUT_NONE;
 	if (o.fail_share < 0)
 		o.fail_share = REPORT_FAIL_SHARE;
@@ -304,6 +337,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (html && report__write_html(r, html, err, sizeof(err)) < 0) {
 		fprintf(stderr, "c2cscan report: --html %s\n", err);
+		report__delete(r);
+		return 1;
+	}
+	if (patch && write_patch(r, patch)) {
 		report__delete(r);
 		return 1;
 	}

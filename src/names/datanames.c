@@ -594,6 +594,108 @@ static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t a
 	return 0;
 }
 
+/* die's declaration: file and line (0 when DWARF says nothing) */
+static void decl_of(Dwarf_Die *die, char *file, size_t size, int *line)
+{
+	const char *f = dwarf_decl_file(die);
+
+	snprintf(file, size, "%s", f ? f : "");
+	if (dwarf_decl_line(die, line))
+		*line = 0;
+}
+
+/* Walks type down to byte off, keeping the innermost struct member on the
+ * way and the struct it is in (decl_member, below). */
+static void decl_walk(Dwarf_Die *type_in, uint64_t off, struct data_decl *out)
+{
+	Dwarf_Die type = *type_in;
+	bool array = false;
+
+	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
+		Dwarf_Die peeled, child, elem;
+		Dwarf_Word size;
+		int tag;
+
+		if (dwarf_peel_type(&type, &peeled))
+			return;
+		tag = dwarf_tag(&peeled);
+		if (tag == DW_TAG_array_type) {
+			if (!die_type(&peeled, &elem) || dwarf_aggregate_size(&elem, &size) || !size)
+				return;
+			off %= size;
+			type = elem;
+			array = true;
+			continue;
+		}
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type) || atomic_type(&peeled) ||
+		    dwarf_child(&peeled, &child))
+			return;
+		do {
+			uint64_t loc, msz;
+
+			if (dwarf_tag(&child) != DW_TAG_member || !member_range(&child, &loc, &msz) || off < loc ||
+			    off - loc >= msz || !dwarf_diename(&child))
+				continue;
+			snprintf(out->member, sizeof(out->member), "%s", dwarf_diename(&child));
+			decl_of(&child, out->member_file, sizeof(out->member_file), &out->member_line);
+			out->member_off = loc;
+			out->member_size = msz;
+			type_name(&peeled, out->type, sizeof(out->type));
+			decl_of(&peeled, out->type_file, sizeof(out->type_file), &out->type_line);
+			out->type_size = dwarf_aggregate_size(&peeled, &size) ? 0 : size;
+			out->in_array = array;
+			array = false;
+			off -= loc;
+			if (!die_type(&child, &type))
+				return;
+			break;
+		} while (!dwarf_siblingof(&child, &child));
+		if (!out->member[0] || off >= out->member_size)
+			return;
+	}
+}
+
+int symbols__data_decl(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
+		       uint64_t addr, struct data_decl *out)
+{
+	const struct map_desc *m = map;
+	const struct var *v;
+	Dwarf_Die cu, type;
+	Dwarf_Word lang;
+	struct obj *o;
+	uint64_t vaddr;
+	const char *dir;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!map || addr >= KERNEL_HALF)
+		return -ENOENT;
+	if (map_is_anon(map)) {
+		/* .bss past the data segment's last file page */
+		if (!prev || prev->end != map->start || map_is_anon(prev) || !map_desc__unnamed_anon(map))
+			return -ENOENT;
+		m = prev;
+	}
+	rc = obj__at(s, m, addr, true, &o, &vaddr);
+	if (rc)
+		return rc;
+	if (!o->vars_built)
+		vars_build(o);
+	v = var_find(o, vaddr);
+	if (!v || !dwarf_diename((Dwarf_Die *)&v->die))
+		return -ENOENT;
+	snprintf(out->var, sizeof(out->var), "%s", dwarf_diename((Dwarf_Die *)&v->die));
+	decl_of((Dwarf_Die *)&v->die, out->file, sizeof(out->file), &out->line);
+	if (dwarf_diecu((Dwarf_Die *)&v->die, &cu, NULL, NULL)) {
+		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
+		snprintf(out->comp_dir, sizeof(out->comp_dir), "%s", dir ? dir : "");
+		out->lang = udata_attr(&cu, DW_AT_language, &lang) ? (int)lang : 0;
+	}
+	if (die_type((Dwarf_Die *)&v->die, &type))
+		decl_walk(&type, vaddr - v->addr, out);
+	return 0;
+}
+
 int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
 		  uint32_t pid, uint64_t addr, struct data_loc *out)
 {

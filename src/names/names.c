@@ -182,6 +182,19 @@ void names__row(struct names *n, const struct maps *maps, const struct names_cod
 				.obj_size = obj_size, .out = *out };
 }
 
+bool names__data_decl(struct names *n, const struct maps *maps, const struct names_data_ref *d,
+		      struct data_decl *out)
+{
+	const struct map_desc *prev = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!n || n->o.disabled || d->kernel)
+		return false;
+	if (d->map && d->map->start)
+		prev = maps__find(maps, d->pid, d->map->start - 1, d->time);
+	return !symbols__data_decl(names__symbols(n), d->map, prev, d->addr, out);
+}
+
 bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -73,6 +73,10 @@ void names__row(struct names *n, const struct maps *maps, const struct names_cod
 		const struct names_data_ref *d, uint64_t obj_start, uint64_t obj_size, struct row_names *out);
 /* The data at d. */
 bool names__data(struct names *n, const struct maps *maps, const struct names_data_ref *d, struct data_loc *out);
+/* Where the data at d is declared (symbols__data_decl): a variable of an
+ * object's DWARF, not the heap or the stack. */
+bool names__data_decl(struct names *n, const struct maps *maps, const struct names_data_ref *d,
+		      struct data_decl *out);
 /* The memory access of the instruction at c (capstone; names/insn.c),
  * decoded once per object and address. */
 bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out);

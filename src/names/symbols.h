@@ -130,6 +130,29 @@ int symbols__code(struct symbols *s, const struct map_desc *map, uint32_t pid, u
 int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
 		  uint32_t pid, uint64_t addr, struct data_loc *out);
 
+/* Where the data at addr is declared in the program's sources (report
+ * --patch): the variable that holds it and, inside its type, the innermost
+ * struct member that holds it and that member's struct. Paths as the DWARF
+ * gives them (absolute, or relative to comp_dir). */
+struct data_decl {
+	char var[128];                  /* the variable's name */
+	char file[512];                 /* the variable's declaration */
+	int line;
+	char member[128];               /* the innermost member holding addr, "" none */
+	char member_file[512];
+	int member_line;
+	uint64_t member_off, member_size; /* in its struct */
+	char type[128];                 /* the member's struct ("struct counters"), "" none */
+	char type_file[512];
+	int type_line;
+	uint64_t type_size;
+	bool in_array;                  /* the struct is an element of an array */
+	char comp_dir[512];             /* the compilation directory of its CU */
+	int lang;                       /* DW_AT_language of the CU */
+};
+int symbols__data_decl(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
+		       uint64_t addr, struct data_decl *out);
+
 /* Index the JIT_CODE_LOAD / MOVE / DEBUG_INFO records of a jit-PID.dump for
  * pid (the report calls this for MMAP records naming jit-PID.dump). Returns
  * the number of code loads indexed, or a negative errno. */

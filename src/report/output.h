@@ -16,4 +16,10 @@ int report__write_pprof(const struct report *r, const char *path, char *err, siz
  * the samples for the time lines); 0, or -1 with a sentence in err. */
 int report__write_html(struct report *r, const char *path, char *err, size_t errsize);
 
+/* report --patch (patch.c): a unified diff that gives the data of every
+ * line judged false sharing its own line, in the program's sources, on
+ * fp; what cannot be patched in "# c2cscan: " lines before it. 0 or
+ * -errno; *nr_changes: the changes written. */
+int report__write_patch(struct report *r, FILE *fp, size_t *nr_changes);
+
 #endif
