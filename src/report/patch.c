@@ -48,6 +48,8 @@ struct patch {
 	size_t nr, alloc;
 	char notes[8192];           /* "# c2cscan: ..." lines */
 	size_t nl;
+	uint32_t noted[64];         /* heap objects said (their ids): once each */
+	size_t nr_noted;
 };
 
 static void note(struct patch *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -286,6 +288,11 @@ static void heap_note(const struct report *r, struct patch *p, const struct verd
 		     "patched", what);
 		return;
 	}
+	for (size_t i = 0; i < p->nr_noted; i++)
+		if (p->noted[i] == u->obj->id)
+			return;
+	if (p->nr_noted < sizeof(p->noted) / sizeof(p->noted[0]))
+		p->noted[p->nr_noted++] = u->obj->id;
 	report__heap_site(r, u->obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 	note(p, "%s: a %" PRIu64 " B heap object from %s%s%s: not patched (allocate it %u-byte aligned, e.g. "
 	     "aligned_alloc(%u, size rounded up to %u), with its elements a line apart)", what, u->obj->size, func,
