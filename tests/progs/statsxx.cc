@@ -3,14 +3,13 @@
  * report --patch in C++ (tests/cli/patch.sh): a receiver and a sender
  * thread count into their own members of one global struct (rx, tx), a
  * few unrelated allocations first, from a common start (a barrier);
- * prints the totals. The patch aligns tx with alignas(64).
+ * prints the totals. The patch aligns tx with alignas(64). (pthreads, not
+ * std::thread: the test compiles it four times.)
  */
 #include <pthread.h>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
-#include <thread>
-#include <vector>
+#include <cstring>
 
 struct stats {
 	long rx;                /* the receiver's */
@@ -18,8 +17,14 @@ struct stats {
 	long drops;
 };
 
+struct host {
+	char name[40];
+	int port;
+};
+
 stats net;
 static pthread_barrier_t start;
+static long rounds = 400000;
 
 __attribute__((noinline)) static void received(long n)
 {
@@ -31,27 +36,38 @@ __attribute__((noinline)) static void sent(long n)
 	net.tx += n;
 }
 
+static void *receiver(void *)
+{
+	pthread_barrier_wait(&start);
+	for (long i = 0; i < rounds; i++)
+		received(1);
+	return nullptr;
+}
+
+static void *sender(void *)
+{
+	pthread_barrier_wait(&start);
+	for (long i = 0; i < rounds; i++)
+		sent(2);
+	return nullptr;
+}
+
 int main(int argc, char **argv)
 {
-	long rounds = argc > 1 ? atol(argv[1]) : 400000;
-	std::string *host = new std::string("an unrelated object on the heap first");
-	std::vector<int> *ports = new std::vector<int>(3, 80);
-	pthread_barrier_init(&start, nullptr, 2);
-	std::thread a([rounds] {
-		pthread_barrier_wait(&start);
-		for (long i = 0; i < rounds; i++)
-			received(1);
-	});
-	std::thread b([rounds] {
-		pthread_barrier_wait(&start);
-		for (long i = 0; i < rounds; i++)
-			sent(2);
-	});
+	host *h = new host();
+	int *ports = new int[3]{ 80, 443, 8080 };
+	pthread_t a, b;
 
-	a.join();
-	b.join();
+	if (argc > 1)
+		rounds = atol(argv[1]);
+	strcpy(h->name, "an unrelated object first");
+	pthread_barrier_init(&start, nullptr, 2);
+	pthread_create(&a, nullptr, receiver, nullptr);
+	pthread_create(&b, nullptr, sender, nullptr);
+	pthread_join(a, nullptr);
+	pthread_join(b, nullptr);
 	printf("rx %ld tx %ld drops %ld\n", net.rx, net.tx, net.drops);
-	delete ports;
-	delete host;
+	delete[] ports;
+	delete h;
 	return 0;
 }
