@@ -175,11 +175,13 @@ static void plan(struct patch *p, const struct data_decl *d, uint32_t align, con
 	ind = strspn(src, " \t");
 	snprintf(indent, sizeof(indent), "%.*s", (int)(ind < sizeof(indent) ? ind : 0), src);
 	if (d->in_array) {
-		/* "struct slot {": the type aligned, so each element is whole lines */
+		/* "struct slot {", "typedef struct {": the type aligned, so each
+		 * element is whole lines (an anonymous struct has no tag to find) */
 		const char *tag = strchr(d->type, ' ') ? strchr(d->type, ' ') + 1 : d->type;
 		const char *kw = find_word(src, "struct") ? find_word(src, "struct") : find_word(src, "class");
+		bool anon = strchr(tag, '(') != NULL;
 
-		if (!kw || !(at = find_word(kw, tag))) {
+		if (!kw || (!anon && !find_word(kw, tag))) {
 			note(p, "%s: %s:%d does not declare %s (the source differs from the build's): not patched", what,
 			     e.full, e.line, d->type);
 			return;

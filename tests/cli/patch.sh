@@ -4,7 +4,8 @@
 # under TSan and recorded with --emulate (--alloc): adjacent members of a
 # global struct in C (tests/progs/counters.c: _Alignas) and C++
 # (statsxx.cc: alignas), a global array of per-thread structs (slots.c:
-# the struct type aligned; its heap arrays are said, not patched). For
+# the struct type aligned; its heap arrays are said, not patched), of a
+# typedef'd anonymous struct (anonslots.c). For
 # each: the diff applies with git apply and patch -p1, the patched program
 # compiles without and with TSan with the same flags, prints what it did
 # before, and its new recording has no false sharing on that data. A
@@ -85,6 +86,12 @@ grep -q "^# c2cscan: line [0-9]* 0x[0-9a-f]*, struct slot\[[0-9]\]\.[a-z]* (tid 
 	fail "slots: the heap array not said: $(cat slots.diff)"
 grep -q "gslots" slots.before || fail "slots: no false sharing on gslots before: $(cat slots.before)"
 grep -q "gslots" slots.after && fail "slots: false sharing on gslots after: $(cat slots.after)"
+
+# a typedef'd anonymous struct: aligned where it has no tag
+fix anonslots anonslots.c gcc -std=gnu11 -O2 -g -Wall -Werror
+grep -q "^+typedef struct __attribute__((aligned(64))) {$" anonslots.diff || fail "anonslots: $(cat anonslots.diff)"
+grep -q "slots" anonslots.before || fail "anonslots: no false sharing before: $(cat anonslots.before)"
+expect_eq "anonslots: false sharing after" "$(cat anonslots.after)" ""
 
 # sources gone: a note, no change, no diff
 rm counters/counters.c
