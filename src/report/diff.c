@@ -39,12 +39,18 @@ static void add_side(struct report_diff *d, const struct report *r, bool after)
 		e = entry(d, name);
 		c2c_stats__add(after ? &e->after : &e->before, &c2c_line__counts(r->lines[i])->stats);
 		c2c_stats__add(after ? &d->total.after : &d->total.before, &c2c_line__counts(r->lines[i])->stats);
-		/* the name's verdict: its first line's, the view's most contended */
-		if ((after ? e->verdict_after : e->verdict_before) < 0) {
+		/* the name's verdict: its first line's, the view's most
+		 * contended; what the advice of each before line predicts */
+		{
 			struct line_verdict v;
 
 			report__verdict(r, r->lines[i], &v);
-			*(after ? &e->verdict_after : &e->verdict_before) = (int)v.kind;
+			if ((after ? e->verdict_after : e->verdict_before) < 0)
+				*(after ? &e->verdict_after : &e->verdict_before) = (int)v.kind;
+			if (!after && v.predicted) {
+				e->predicted = true;
+				e->predicted_left += v.left;
+			}
 			line_verdict__exit(&v);
 		}
 		report__trim(r, NULL);
@@ -64,6 +70,7 @@ static void entry_rates(const struct report_diff *d, struct diff_entry *e)
 {
 	e->rate_before = rate(c2c_stats__metric(&e->before, d->mode), d->acc_before);
 	e->rate_after = rate(c2c_stats__metric(&e->after, d->mode), d->acc_after);
+	e->predicted_rate = rate(e->predicted_left, d->acc_before);
 }
 
 static const char *const status_words[] = {

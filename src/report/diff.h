@@ -15,6 +15,12 @@ struct diff_entry {
 	struct c2c_stats before, after; /* summed over the lines of the name */
 	int verdict_before, verdict_after; /* enum verdict_kind of the name's top line, -1 none */
 	double rate_before, rate_after; /* the mode's metric per million accesses */
+	/* the before lines' advice predicted what their fix leaves (struct
+	 * line_verdict): of the contended accesses, and per million accesses
+	 * of the before recording, to compare with rate_after */
+	bool predicted;
+	uint64_t predicted_left;
+	double predicted_rate;
 };
 
 /* What a name's line did between the recordings. */

@@ -276,6 +276,10 @@ static size_t jverdict(FILE *fp, const struct report *r, const struct c2c_line *
 	n += jkey_str(fp, "verdict", verdict__word(v.kind), ", ");
 	n += jkey_str(fp, "verdict_why", v.why, ", ");
 	n += jkey_str(fp, "advice", v.advice[0] ? v.advice : NULL, ", ");
+	if (v.predicted)
+		n += fprintf(fp, "\"predicted_left\": %" PRIu64 ", ", v.left);
+	else
+		n += fprintf(fp, "\"predicted_left\": null, ");
 	report__gain(r, l, &g);
 	if (g.known)
 		n += fprintf(fp, "\"gain\": {\"cycles\": %" PRIu64 ", \"share\": %.6f}", g.cycles, g.share);
@@ -491,6 +495,10 @@ static size_t jdiff_entry(FILE *fp, const struct diff_entry *e)
 	else
 		n += fprintf(fp, "\"change\": null, ");
 	n += jkey_str(fp, "status", diff_status__word(diff_entry__status(e)), ", ");
+	if (e->predicted)
+		n += fprintf(fp, "\"predicted_rate\": %.3f, ", e->predicted_rate);
+	else
+		n += fprintf(fp, "\"predicted_rate\": null, ");
 	n += jkey_str(fp, "verdict_before", e->verdict_before >= 0 ? verdict__word(e->verdict_before) : NULL, ", ");
 	n += jkey_str(fp, "verdict_after", e->verdict_after >= 0 ? verdict__word(e->verdict_after) : NULL, "");
 	return n;

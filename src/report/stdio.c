@@ -961,5 +961,10 @@ size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp)
 		n += fprintf(fp, "(no line has %s > 0 in either recording; try -d all)\n", what);
 	else
 		n += diff_row(d, &d->total, fp);
+	/* the advice's predictions against what the after recording measured */
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->e[i].predicted)
+			n += fprintf(fp, "# %s: its fix was predicted to leave %.1f contended accesses per million; "
+				     "measured after: %.1f\n", d->e[i].name, d->e[i].predicted_rate, d->e[i].rate_after);
 	return n;
 }

@@ -245,6 +245,31 @@ static void advise_objects(const struct report *r, struct line_verdict *v, const
 			  ls, ls);
 }
 
+/* What the layout fix leaves of the line's contention (struct
+ * line_verdict), said after the advice. */
+static void predict(struct line_verdict *v, uint64_t contended)
+{
+	size_t n = strlen(v->advice);
+
+	v->predicted = true;
+	v->contended = contended;
+	v->left = 0;
+	for (size_t i = 0; i < v->nr_units; i++) {
+		struct u32set all = { 0 };
+
+		unit_threads(&v->units[i], &all);
+		if (v->units[i].writers.nr && all.nr >= 2)
+			v->left += v->units[i].hitm;
+		u32set__exit(&all);
+	}
+	if (v->left > contended)
+		v->left = contended;
+	if (n)
+		scnprintf(v->advice + n, sizeof(v->advice) - n, "; predicted: the fix leaves %" PRIu64 " of the line's "
+			  "%" PRIu64 " contended accesses%s", v->left, contended,
+			  v->left ? " (on bytes threads share)" : "");
+}
+
 static void advise_false(const struct report *r, struct line_verdict *v, size_t a, size_t b)
 {
 	const struct verdict_unit *ua = &v->units[a], *ub = &v->units[b];
@@ -586,6 +611,8 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		advise_false(r, v, fa, fb);
 	if (best_true != SIZE_MAX)
 		advise_true(v, best_true);
+	if (is_false)
+		predict(v, contended(&c2c_line__counts(l)->stats));
 	return 0;
 }
 

@@ -54,6 +54,12 @@ struct line_verdict {
 	char advice[1024];          /* what to change, in the units' names; "" when nothing */
 	struct verdict_unit *units; /* in the order their rows come (by offset) */
 	size_t nr_units, alloc_units;
+	/* false sharing or mixed: the contended accesses the layout fix is
+	 * predicted to leave (those on units two threads or more use, one of
+	 * them writing: a unit of one thread gets its own line), of
+	 * `contended` the line has; predicted false otherwise */
+	bool predicted;
+	uint64_t left, contended;
 };
 
 /* "false sharing", "true sharing", "mixed", "no sharing", "unknown". */

@@ -121,9 +121,9 @@ static const char *strip_char(const struct byte_use *u, enum tui_style *st)
 	return term__utf8() ? "\u00b7" : ".";
 }
 
-/* Whether two offsets, at least one written, are touched by disjoint sets
- * of threads: the signature of false sharing. */
-#define ADVICE_LINES 3
+/* The advice's rows at most: it wraps rather than lose the fix, what the
+ * fix is predicted to leave, and the gain. */
+#define ADVICE_LINES 4
 
 /* The verdict (report__verdict, as --stdio and --json say it), and its
  * advice on the next rows, each wrapped. */

@@ -67,6 +67,17 @@ fix() {
 	"$C2CSCAN" record -q --emulate --alloc -o "$name-fixed.data" -- "$name-fixed/prog-tsan" >/dev/null 2>err ||
 		fail "record $name patched: $(cat err)"
 	fs_members "$name-fixed" >"$name.after"
+	# the advice's prediction against the new recording (diff): what the
+	# fix leaves, within 2 contended accesses per million or a tenth of
+	# the rate before the fix, whichever is larger (of the names the
+	# patch changed: PATCHED, a regular expression)
+	"$C2CSCAN" diff --json "$name.data" "$name-fixed.data" >"$name.dj" 2>err || fail "$name: diff: $(cat err)"
+	json_get "$name.dj" '"\n".join("%s %s" % (e["name"], abs(e["rate_after"] - e["predicted_rate"]) <= max(2.0, 0.1 * e["rate_before"])) for e in j["lines"] if e["predicted_rate"] is not None and __import__("re").fullmatch("'"${PATCHED:-.*}"'", e["name"]))' >"$name.pred"
+	grep -q " True$" "$name.pred" || fail "$name: no prediction checked: $(cat "$name.pred")"
+	grep -q " False$" "$name.pred" && fail "$name: predictions off: $(json_get "$name.dj" '[(e["name"], e["predicted_rate"], e["rate_after"]) for e in j["lines"]]')"
+	"$C2CSCAN" diff "$name.data" "$name-fixed.data" 2>/dev/null |
+		grep -q "^# .*: its fix was predicted to leave [0-9.]* contended accesses per million; measured after: [0-9.]*$" ||
+		fail "$name: diff does not say the prediction"
 }
 
 fix counters counters.c gcc -std=gnu11 -O2 -g -Wall -Werror
@@ -80,7 +91,9 @@ expect_eq "statsxx: false sharing before" "$(grep -c '^net\.[rt]x$' statsxx.befo
 expect_eq "statsxx: false sharing after" "$(cat statsxx.after)" ""
 
 # the global array's element type aligned; the heap arrays said
+PATCHED=gslots
 fix slots slots.c gcc -std=gnu11 -O2 -g -Wall -Werror
+PATCHED=
 grep -q "^+struct __attribute__((aligned(64))) slot {$" slots.diff || fail "slots: the type not aligned: $(cat slots.diff)"
 grep -q "^# c2cscan: line [0-9]* 0x[0-9a-f]*, struct slot\[[0-9]\]\.[a-z]* (tid [0-9]*) and .*: a [0-9]* B heap object from alloc_array at slots.c:[0-9]*: not patched (allocate it 64-byte aligned" slots.diff ||
 	fail "slots: the heap array not said: $(cat slots.diff)"

@@ -76,8 +76,8 @@ changed right fs-back fs-right; changed left fs-right fs-left
 cmp -s fs-back.txt fs-cursor.txt || fail "esc: not back on the list at the same line"
 cmp -s fs-q.txt fs-cursor.txt || fail "q in a line: not back on the list"
 grep -q "FALSE SHARING" fs-line.txt || fail "the false-sharing line is not called false sharing"
-# the advice wraps at 80 columns instead of losing the fix and the gain
-grep -q "alignas(64) on it" fs-line.txt && grep -q "costs 56 bytes; gain up to [0-9]* cycles" fs-line.txt ||
+# the advice wraps at 80 columns instead of losing the fix, the prediction and the gain
+grep -q "alignas(64) on it" fs-line.txt && grep -q "accesses; gain up to [0-9]* cycles" fs-line.txt ||
 	fail "the advice lost its fix at 80 columns: $(grep -A2 'share a line' fs-line.txt)"
 grep -q "^ bytes   WWWWWWWWWWWWWWWWWWWWWWWW\|^ bytes   X.......X.......X" fs-line.txt ||
 	fail "byte strip: offsets 0x0, 0x8, 0x10 are not marked as read and written"

@@ -45,6 +45,8 @@ static const char head[] =
 
 /* The verdict of the line the scenario's samples fall in (the view's
  * first), -1 when it cannot be made; *units: its units' count. */
+static uint64_t left = UINT64_MAX;      /* the last verdict's prediction, UINT64_MAX none */
+
 static int judge(const char *name, const char *samples, size_t *units)
 {
 	char scn[PATH_MAX + 64], data[PATH_MAX + 64], cmd[4 * PATH_MAX], err[256];
@@ -79,6 +81,7 @@ static int judge(const char *name, const char *samples, size_t *units)
 	report__verdict(r, report__lines(r)[0], &v);
 	kind = (int)v.kind;
 	*units = v.nr_units;
+	left = v.predicted ? v.left : UINT64_MAX;
 	printf("%s: %s (%s)%s%s\n", name, verdict__word(v.kind), v.why, v.advice[0] ? "; " : "", v.advice);
 	line_verdict__exit(&v);
 	report__delete(r);
@@ -112,12 +115,15 @@ int main(int argc, char **argv)
 			   &units),
 		     VERDICT_FALSE);
 	CHECK_EQ_U64(units, 2);
+	/* the fix gives each thread's counter a line: nothing left */
+	CHECK_EQ_U64(left, 0);
 	/* both write and miss on the same bytes: true sharing */
 	CHECK_EQ_U64(judge("true", ST(13001, 2000, 0x2000040, 3) LD(13001, 2010, 0x2000040, lcl_hitm, 4)
 				  ST(13011, 2020, 0x2000040, 3) LD(13011, 2030, 0x2000040, lcl_hitm, 4),
 			   &units),
 		     VERDICT_TRUE);
 	CHECK_EQ_U64(units, 1);
+	CHECK_EQ_U64(left, UINT64_MAX); /* no layout fix to predict */
 	/* false sharing with a sliver of true (one HITM in forty on shared
 	 * bytes): false sharing, not mixed */
 	CHECK_EQ_U64(judge("minor", ST(13001, 2000, 0x2000040, 20) LD(13001, 2010, 0x2000040, lcl_hitm, 20)
@@ -125,6 +131,8 @@ int main(int argc, char **argv)
 				   ST(13011, 2040, 0x2000050, 1) LD(13001, 2050, 0x2000050, lcl_hitm, 1),
 			   &units),
 		     VERDICT_FALSE);
+	/* the fix leaves the shared bytes' one HITM */
+	CHECK_EQ_U64(left, 1);
 	/* one writer, then a reader after it finished (a join): the data is
 	 * handed over, not falsely shared */
 	kind = judge("handover", ST(13011, 2000, 0x2000040, 30) LD(13011, 2010, 0x2000040, l1, 30)
