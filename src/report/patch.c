@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,22 +88,30 @@ static bool is_c11(int lang)
 	return lang == DW_LANG_C11;
 }
 
-/* Line n (1-based) of the file at path, in buf; false when there is none. */
+/* Line n (1-based) of the file at path, in buf; false when there is none
+ * or it does not fit. */
 static bool file_line(const char *path, int n, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
-	int i = 0;
+	char *s = NULL;
+	size_t alloc = 0;
+	ssize_t len;
+	bool ok = false;
 
 	if (!f)
 		return false;
-	while (fgets(buf, (int)size, f))
-		if (++i == n) {
-			fclose(f);
-			buf[strcspn(buf, "\n")] = '\0';
-			return true;
-		}
+	for (int i = 1; (len = getline(&s, &alloc, f)) >= 0; i++) {
+		if (i < n)
+			continue;
+		s[strcspn(s, "\n")] = '\0';
+		ok = strlen(s) < size;
+		if (ok)
+			memcpy(buf, s, strlen(s) + 1);
+		break;
+	}
+	free(s);
 	fclose(f);
-	return false;
+	return ok;
 }
 
 /* Where word starts in s as a whole identifier, NULL when it does not. */
@@ -222,18 +231,19 @@ static int edit_cmp(const void *a, const void *b)
 static char **read_lines(const char *path, int *nr)
 {
 	FILE *f = fopen(path, "r");
-	char buf[4096], **v = NULL;
-	size_t alloc = 0;
+	char *s = NULL, **v = NULL;
+	size_t alloc = 0, size = 0;
 	int n = 0;
 
 	*nr = 0;
 	if (!f)
 		return NULL;
-	while (fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
+	while (getline(&s, &size, f) >= 0 && n < INT_MAX) {
+		s[strcspn(s, "\n")] = '\0';
 		xgrow((void **)&v, &alloc, (size_t)n + 1, sizeof(*v));
-		v[n++] = xstrdup(buf);
+		v[n++] = xstrdup(s);
 	}
+	free(s);
 	fclose(f);
 	*nr = n;
 	return v;
