@@ -134,7 +134,7 @@ U32FMT(col_rmt_hitm, c2c_line__counts(l)->stats.rmt_hitm)
 U32FMT(col_st_hitm, c2c_line__counts(l)->stats.st_hitm)
 U32FMT(col_lcl_peer, c2c_line__counts(l)->stats.lcl_peer)
 U32FMT(col_rmt_peer, c2c_line__counts(l)->stats.rmt_peer)
-U32FMT(col_access, c2c_line__counts(l)->stats.nr_entries)
+U32FMT(col_access, report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_nr_entries))
 U32FMT(col_loads, report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_load))
 U32FMT(col_stores, report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_store))
 U32FMT(col_st_l1miss, report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_st_l1miss))
@@ -147,7 +147,7 @@ U32FMT(col_nodes, c2c_line__counts(l)->nodes.nr)
 static struct col_value col_share(const struct report *r, const struct c2c_line *l, uint64_t total, char *buf,
 				  size_t size)
 {
-	return percent(c2c_line__metric(l, r->mode), total, 2);
+	return percent(report__share_line(r, l), total, 2);
 }
 
 /* What a fix could save at most (verdict.c), in cycles: what --sort gain
@@ -217,7 +217,7 @@ static struct col_value col_object(const struct report *r, const struct c2c_line
 #define LC_SHARE { "Share", 7, col_share, 0, 0, 3 }
 #define LC_GAIN { "Gain", 10, col_gain, COL_WIDE, 0, 4 }
 #define LC_VERDICT { "Verdict", -22, col_verdict, COL_WIDE, 0, 10 }
-#define LC_ACCESS { "Access", 7, col_access, 0, 0, 5 }
+#define LC_ACCESS { "Access", 7, col_access, COL_GROWS, 0, 5 }
 #define LC_TOT_HITM { "TotHitm", 7, col_tot_hitm, COL_MEM, 0, 6 }
 #define LC_LCL_HITM { "LclHitm", 7, col_lcl_hitm, COL_MEM, 0, 7 }
 #define LC_RMT_HITM { "RmtHitm", 7, col_rmt_hitm, COL_MEM, 0, 8 }
@@ -290,7 +290,7 @@ ROWFMT(row_rmt_hitm, row->stats.rmt_hitm)
 ROWFMT(row_st_hitm, row->stats.st_hitm)
 ROWFMT(row_lcl_peer, row->stats.lcl_peer)
 ROWFMT(row_rmt_peer, row->stats.rmt_peer)
-ROWFMT(row_access, row->stats.nr_entries)
+ROWFMT(row_access, report__est(r, &row->stats, C2C_STAT_nr_entries))
 ROWFMT(row_loads, report__est(r, &row->stats, C2C_STAT_load))
 ROWFMT(row_stores, report__est(r, &row->stats, C2C_STAT_store))
 ROWFMT(row_st_l1hit, report__est(r, &row->stats, C2C_STAT_st_l1hit))
@@ -317,7 +317,7 @@ static struct col_value row_iaddr(const struct report *r, const struct c2c_line 
 static struct col_value row_share(const struct report *r, const struct c2c_line *l, const struct c2c_row *row,
 				  char *buf, size_t size)
 {
-	return percent(c2c_stats__metric(&row->stats, r->mode), c2c_line__metric(l, r->mode), 1);
+	return percent(report__share_row(r, &row->stats), report__share_line(r, l), 1);
 }
 
 /* The first thread ids that fit the column, then "+N" for the rest. */
@@ -409,7 +409,7 @@ static struct col_value row_code_object(const struct report *r, const struct c2c
 #define RC_DATA { "Data", -16, row_data, false, COL_DATA, 0, 2 }
 #define RC_CODE { "Code", -27, row_code, false, COL_CODE, 0, 3 }
 #define RC_SHARE { "Share", 6, row_share, false, 0, 0, 4 }
-#define RC_ACCESS { "Access", 7, row_access, false, 0, 0, 5 }
+#define RC_ACCESS { "Access", 7, row_access, false, COL_GROWS, 0, 5 }
 #define RC_TOT_HITM { "TotHitm", 7, row_tot_hitm, false, COL_MEM, 0, 6 }
 #define RC_LCL_HITM { "LclHitm", 7, row_lcl_hitm, false, COL_MEM, 0, 7 }
 #define RC_RMT_HITM { "RmtHitm", 7, row_rmt_hitm, false, COL_MEM, 0, 8 }

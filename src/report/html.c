@@ -578,7 +578,7 @@ int report__write_html(struct report *r, const char *path, char *err, size_t err
 		return -1;
 	}
 	for (size_t i = 0; i < r->nr_lines; i++)
-		total += c2c_line__metric(r->lines[i], r->mode);
+		total += report__share_line(r, r->lines[i]);
 	snprintf(title, sizeof(title), "c2cscan: %s", report__path(r));
 	head(fp, title);
 	fputs("<h1>c2cscan report</h1>\n", fp);

@@ -74,7 +74,7 @@ static size_t jstats(FILE *fp, const struct report *r, const struct c2c_stats *s
 	for (size_t i = 0; i < c2c_nr_stat_fields; i++) {
 		uint64_t v = c2c_stats__get(s, i);
 
-		if (r)
+		if (r && i != C2C_STAT_nr_entries)     /* "samples" says what it counts */
 			v = report__est(r, s, (enum c2c_stat)i);
 		n += fprintf(fp, "%s\"%s\": %" PRIu64, i ? ", " : "", c2c_stat_fields[i].name, v);
 	}

@@ -83,10 +83,16 @@ const struct c2c_line *const *report__lines(const struct report *r);
 double report__accesses(const struct report *r);
 /* Counter i of st (a line's, a row's) as the tables show it: its samples,
  * or in an emulated recording, which samples contended accesses and the
- * others at two rates, for loads, stores, store L1 hits and misses the
- * accesses they stand for (each sample counts its period; HITM counts stay
- * the model's, other counters samples). */
+ * others at two rates, for loads, stores, store L1 hits and misses and
+ * all samples (the Access column) the accesses they stand for (each
+ * sample counts its period; HITM counts stay the model's, other counters
+ * samples). */
 uint64_t report__est(const struct report *r, const struct c2c_stats *st, enum c2c_stat i);
+/* What a Share column divides: the view's metric of line l (of row
+ * counters st), except in the all mode of an emulated recording, the
+ * accesses its samples stand for (report__est of the samples). */
+uint64_t report__share_line(const struct report *r, const struct c2c_line *l);
+uint64_t report__share_row(const struct report *r, const struct c2c_stats *st);
 enum c2c_display report__mode(const struct report *r);
 uint32_t report__line_size(const struct report *r);
 const struct maps *report__maps(const struct report *r);

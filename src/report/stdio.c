@@ -468,7 +468,7 @@ static size_t fprintf_line_table(const struct report *r, FILE *fp)
 		 c2c_display__name(r->mode), r->opts.show_all ? ", all lines" : "");
 	n = section(fp, buf);
 	for (size_t i = 0; i < r->nr_lines; i++)
-		total += c2c_line__metric(r->lines[i], r->mode);
+		total += report__share_line(r, r->lines[i]);
 	/* decided once for the table, not per cell */
 	nr_cols = nr_cols < COLUMNS_MAX ? nr_cols : COLUMNS_MAX;
 	for (size_t c = 0; c < nr_cols; c++)

@@ -745,10 +745,10 @@ size_t report__fail_lines(const struct report *r, unsigned int kinds, double min
 	size_t hits = 0;
 
 	for (size_t i = 0; i < r->nr_lines; i++)
-		total += c2c_line__metric(r->lines[i], r->mode);
+		total += report__share_line(r, r->lines[i]);
 	for (size_t i = 0; i < r->nr_lines; i++) {
 		const struct c2c_line *l = r->lines[i];
-		double share = total ? 100.0 * (double)c2c_line__metric(l, r->mode) / (double)total : 0;
+		double share = total ? 100.0 * (double)report__share_line(r, l) / (double)total : 0;
 		struct line_verdict v;
 		char name[256];
 

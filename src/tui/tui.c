@@ -398,7 +398,7 @@ static void update_total(struct tui *t)
 {
 	t->total = 0;
 	for (size_t i = 0; i < report__nr_lines(t->r); i++)
-		t->total += c2c_line__metric(report__lines(t->r)[i], report__mode(t->r));
+		t->total += report__share_line(t->r, report__lines(t->r)[i]);
 }
 
 static bool find_line(const struct c2c_line *const *lines, size_t n, const struct cl_key *key, size_t *idx)

@@ -68,6 +68,18 @@ expect_eq "spscq: the atomics' rows" "$(json_get spscq.json 'sorted(set((o["type
 # loads and stores estimate accesses: a sample of an uncontended access
 # stands for 4001 (the notice's rate), a contended one for itself
 expect_eq "spscq: loads are accesses" "$(json_get spscq.json '[(o["samples"], o["loads"]) for l in j["cachelines"] for o in l["offsets"] if not o["stores"] and o["loads"] != (o["samples"] - o["tot_hitm"]) * 4001 + o["tot_hitm"]]')" "[]"
+# and so do the all mode's Access and Share: a line's accesses are its loads and stores
+"$C2CSCAN" report --stdio -d all -i spscq.data >all.txt 2>/dev/null || fail "spscq: report -d all"
+python3 - all.txt >acc <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+h = next(l for l in lines if l.startswith("Index "))
+row = next(l for l in lines[lines.index(h) + 1:] if l.startswith("    0 "))
+# right-aligned counts end where their header ends
+v = {n: int(row[:h.index(" " + n + " ") + len(n) + 1].split()[-1]) for n in ("Access", "Loads", "Stores")}
+print("same" if v["Access"] == v["Loads"] + v["Stores"] else v)
+PY
+expect_eq "spscq: Access = Loads + Stores in -d all" "$(cat acc)" "same"
 json_get spscq.json 'j["notice"]' | grep -q "one other in 4001: Loads and Stores count the accesses the samples stand for" ||
 	fail "spscq: the notice: $(json_get spscq.json 'j["notice"]')"
 expect_eq "spscq: no unnamed row" "$(json_get spscq.json '[o["offset"] for o in j["cachelines"][0]["offsets"] if not o["type"]]')" "[]"
