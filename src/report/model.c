@@ -174,6 +174,49 @@ struct strtab *report__strs(struct report *r)
 	return r->strs;
 }
 
+/* Emulated counts as the accesses their samples stand for (report.h). */
+uint64_t report__est(const struct report *r, const struct c2c_stats *st, enum c2c_stat i)
+{
+	uint64_t n = c2c_stats__get(st, i), hot;
+
+	switch (i) {
+	case C2C_STAT_load:
+		hot = (uint64_t)st->tot_hitm + st->tot_peer;
+		break;
+	case C2C_STAT_store:
+	case C2C_STAT_st_l1miss:
+		hot = st->st_hitm;
+		break;
+	case C2C_STAT_st_l1hit:
+		hot = 0;
+		break;
+	case C2C_STAT_nr_entries:
+		hot = (uint64_t)st->tot_hitm + st->tot_peer + st->st_hitm;
+		break;
+	default:
+		return n;
+	}
+	if (!r->emu_period[0] || hot > n)
+		return n;
+	return (uint64_t)((double)(n - hot) * r->emu_period[0] + (double)hot * r->emu_period[1] + 0.5);
+}
+
+static bool share_estimated(const struct report *r)
+{
+	return r->emu_period[0] && r->mode == C2C_DISPLAY_ALL;
+}
+
+uint64_t report__share_line(const struct report *r, const struct c2c_line *l)
+{
+	return share_estimated(r) ? report__est(r, &c2c_line__counts(l)->stats, C2C_STAT_nr_entries) :
+				    c2c_line__metric(l, r->mode);
+}
+
+uint64_t report__share_row(const struct report *r, const struct c2c_stats *st)
+{
+	return share_estimated(r) ? report__est(r, st, C2C_STAT_nr_entries) : c2c_stats__metric(st, r->mode);
+}
+
 /* Every event with data addresses lacks a data source: software events. */
 bool report__software_only(const struct report *r)
 {
