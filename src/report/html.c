@@ -682,6 +682,15 @@ int report_diff__write_html(const struct report_diff *d, const char *path, char 
 	      "samples stand for, which compares runs of different lengths, and the change and the bars follow it. "
 	      "Grey: before; green or red: after (less or more); &mdash;: the recording does not list the line.</p>\n",
 	      fp);
+	/* the advice's predictions against what the after recording measured */
+	for (size_t i = 0; i < d->nr; i++) {
+		if (!d->e[i].predicted)
+			continue;
+		fputs("<p class=\"predicted\"><span class=\"mono\">", fp);
+		esc(fp, d->e[i].name);
+		fprintf(fp, "</span>: its fix was predicted to leave %.1f contended accesses per million; measured "
+			"after: %.1f.</p>\n", d->e[i].predicted_rate, d->e[i].rate_after);
+	}
 	tail(fp);
 	return close_out(fp, path, err, errsize);
 }
