@@ -330,11 +330,16 @@ static bool atomic_type(Dwarf_Die *peeled)
  * ".name" and "[i]" to out->member. Unions take the first member that
  * covers the offset; anonymous members add no name; a lock of the C
  * library is a leaf (sync_type), and so is a C++ atomic (atomic_type).
+ * at: the leaf type, and the innermost named member of a struct on the
+ * way (with its struct, and whether that struct is an array's element).
  */
-bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die *leaf)
+bool type_walk_at(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, struct walk_at *at)
 {
 	Dwarf_Die type = *type_in;
 	Dwarf_Word size = 0;
+	bool element = false;
+
+	at->has_member = false;
 
 	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
 		Dwarf_Die peeled, child;
@@ -371,6 +376,13 @@ bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die
 					nm = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
 					if (nm)
 						member_append(out, ".%s", nm);
+					if (nm && tag != DW_TAG_union_type) {
+						at->has_member = true;
+						at->member = child;
+						at->parent = peeled;
+						at->in_array = element;
+					}
+					element = false;
 					off -= loc;
 					found = die_type(&child, &type);
 					break;
@@ -426,14 +438,25 @@ bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die
 				off -= idx * stride[d];
 			}
 			type = elem;
+			element = true;
 			continue;
 		}
 		break;          /* a scalar, pointer or enum: the leaf */
 	}
 	out->member_size = size > UINT32_MAX ? 0 : (uint32_t)size;
 	out->member_off = (uint32_t)off;
+	at->leaf = type;
+	return true;
+}
+
+bool type_walk(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, Dwarf_Die *leaf)
+{
+	struct walk_at at;
+
+	if (!type_walk_at(type_in, off, out, &at))
+		return false;
 	if (leaf)
-		*leaf = type;
+		*leaf = at.leaf;
 	return true;
 }
 
@@ -594,6 +617,13 @@ static int kernel_data(struct symbols *s, const struct map_desc *map, uint64_t a
 	return 0;
 }
 
+/* The file mapping whose data segment the anonymous map continues (the
+ * .bss past its last file page: prev ends where map starts), else NULL. */
+static const struct map_desc *bss_owner(const struct map_desc *map, const struct map_desc *prev)
+{
+	return prev && prev->end == map->start && !map_is_anon(prev) && map_desc__unnamed_anon(map) ? prev : NULL;
+}
+
 /* die's declaration: file and line (0 when DWARF says nothing) */
 static void decl_of(Dwarf_Die *die, char *file, size_t size, int *line)
 {
@@ -604,62 +634,13 @@ static void decl_of(Dwarf_Die *die, char *file, size_t size, int *line)
 		*line = 0;
 }
 
-/* Walks type down to byte off, keeping the innermost struct member on the
- * way and the struct it is in (decl_member, below). */
-static void decl_walk(Dwarf_Die *type_in, uint64_t off, struct data_decl *out)
-{
-	Dwarf_Die type = *type_in;
-	bool array = false;
-
-	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
-		Dwarf_Die peeled, child, elem;
-		Dwarf_Word size;
-		int tag;
-
-		if (dwarf_peel_type(&type, &peeled))
-			return;
-		tag = dwarf_tag(&peeled);
-		if (tag == DW_TAG_array_type) {
-			if (!die_type(&peeled, &elem) || dwarf_aggregate_size(&elem, &size) || !size)
-				return;
-			off %= size;
-			type = elem;
-			array = true;
-			continue;
-		}
-		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type) || atomic_type(&peeled) ||
-		    dwarf_child(&peeled, &child))
-			return;
-		do {
-			uint64_t loc, msz;
-
-			if (dwarf_tag(&child) != DW_TAG_member || !member_range(&child, &loc, &msz) || off < loc ||
-			    off - loc >= msz || !dwarf_diename(&child))
-				continue;
-			snprintf(out->member, sizeof(out->member), "%s", dwarf_diename(&child));
-			decl_of(&child, out->member_file, sizeof(out->member_file), &out->member_line);
-			out->member_off = loc;
-			out->member_size = msz;
-			type_name(&peeled, out->type, sizeof(out->type));
-			decl_of(&peeled, out->type_file, sizeof(out->type_file), &out->type_line);
-			out->type_size = dwarf_aggregate_size(&peeled, &size) ? 0 : size;
-			out->in_array = array;
-			array = false;
-			off -= loc;
-			if (!die_type(&child, &type))
-				return;
-			break;
-		} while (!dwarf_siblingof(&child, &child));
-		if (!out->member[0] || off >= out->member_size)
-			return;
-	}
-}
-
 int symbols__data_decl(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
 		       uint64_t addr, struct data_decl *out)
 {
 	const struct map_desc *m = map;
 	const struct var *v;
+	struct data_loc loc = { 0 };
+	struct walk_at at;
 	Dwarf_Die cu, type;
 	Dwarf_Word lang;
 	struct obj *o;
@@ -670,12 +651,8 @@ int symbols__data_decl(struct symbols *s, const struct map_desc *map, const stru
 	memset(out, 0, sizeof(*out));
 	if (!map || addr >= KERNEL_HALF)
 		return -ENOENT;
-	if (map_is_anon(map)) {
-		/* .bss past the data segment's last file page */
-		if (!prev || prev->end != map->start || map_is_anon(prev) || !map_desc__unnamed_anon(map))
-			return -ENOENT;
-		m = prev;
-	}
+	if (map_is_anon(map) && !(m = bss_owner(map, prev)))
+		return -ENOENT;
 	rc = obj__at(s, m, addr, true, &o, &vaddr);
 	if (rc)
 		return rc;
@@ -685,14 +662,23 @@ int symbols__data_decl(struct symbols *s, const struct map_desc *map, const stru
 	if (!v || !dwarf_diename((Dwarf_Die *)&v->die))
 		return -ENOENT;
 	snprintf(out->var, sizeof(out->var), "%s", dwarf_diename((Dwarf_Die *)&v->die));
-	decl_of((Dwarf_Die *)&v->die, out->file, sizeof(out->file), &out->line);
 	if (dwarf_diecu((Dwarf_Die *)&v->die, &cu, NULL, NULL)) {
 		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
 		snprintf(out->comp_dir, sizeof(out->comp_dir), "%s", dir ? dir : "");
 		out->lang = udata_attr(&cu, DW_AT_language, &lang) ? (int)lang : 0;
 	}
-	if (die_type((Dwarf_Die *)&v->die, &type))
-		decl_walk(&type, vaddr - v->addr, out);
+	if (!die_type((Dwarf_Die *)&v->die, &type))
+		return 0;
+	/* its result unused: past every member (padding), the walk keeps the
+	 * member of the outer struct it found on the way */
+	type_walk_at(&type, vaddr - v->addr, &loc, &at);
+	if (!at.has_member)
+		return 0;
+	snprintf(out->member, sizeof(out->member), "%s", dwarf_diename(&at.member));
+	decl_of(&at.member, out->member_file, sizeof(out->member_file), &out->member_line);
+	type_name(&at.parent, out->type, sizeof(out->type));
+	decl_of(&at.parent, out->type_file, sizeof(out->type_file), &out->type_line);
+	out->in_array = at.in_array;
 	return 0;
 }
 
@@ -708,10 +694,7 @@ int symbols__data(struct symbols *s, const struct map_desc *map, const struct ma
 	if (!map)
 		return -ENOENT;
 	if (map_is_anon(map)) {
-		/* .bss past the data segment's last file page */
-		if (prev && prev->end == map->start && !map_is_anon(prev) &&
-		    map_desc__unnamed_anon(map) &&
-		    !data_in_obj(s, prev, addr, true, out))
+		if (bss_owner(map, prev) && !data_in_obj(s, prev, addr, true, out))
 			return 0;
 		memset(out, 0, sizeof(*out));
 		out->kind = anon_kind(map);

@@ -132,17 +132,21 @@ static struct symbols *names__symbols(struct names *n)
 	return n->sym;
 }
 
+/* The mapping that ends where d's starts (symbols.h: an anonymous map
+ * after a data segment is its .bss), NULL none. */
+static const struct map_desc *map_before(const struct maps *maps, uint32_t pid, const struct names_data_ref *d)
+{
+	return d->map && d->map->start ? maps__find(maps, pid, d->map->start - 1, d->time) : NULL;
+}
+
 bool names__data(struct names *n, const struct maps *maps, const struct names_data_ref *d, struct data_loc *out)
 {
-	const struct map_desc *prev = NULL;
 	uint32_t pid = d->kernel ? KERNEL_PID : d->pid;
 
 	memset(out, 0, sizeof(*out));
 	if (!n || n->o.disabled)
 		return false;
-	if (d->map && d->map->start)
-		prev = maps__find(maps, pid, d->map->start - 1, d->time);
-	return !symbols__data(names__symbols(n), d->map, prev, pid, d->addr, out);
+	return !symbols__data(names__symbols(n), d->map, map_before(maps, pid, d), pid, d->addr, out);
 }
 
 static bool memo__is(const struct row_memo *m, const struct maps *maps, const struct names_code_ref *c,
@@ -185,14 +189,10 @@ void names__row(struct names *n, const struct maps *maps, const struct names_cod
 bool names__data_decl(struct names *n, const struct maps *maps, const struct names_data_ref *d,
 		      struct data_decl *out)
 {
-	const struct map_desc *prev = NULL;
-
 	memset(out, 0, sizeof(*out));
 	if (!n || n->o.disabled || d->kernel)
 		return false;
-	if (d->map && d->map->start)
-		prev = maps__find(maps, d->pid, d->map->start - 1, d->time);
-	return !symbols__data_decl(names__symbols(n), d->map, prev, d->addr, out);
+	return !symbols__data_decl(names__symbols(n), d->map, map_before(maps, d->pid, d), d->addr, out);
 }
 
 bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out)

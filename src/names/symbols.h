@@ -136,16 +136,12 @@ int symbols__data(struct symbols *s, const struct map_desc *map, const struct ma
  * gives them (absolute, or relative to comp_dir). */
 struct data_decl {
 	char var[128];                  /* the variable's name */
-	char file[512];                 /* the variable's declaration */
-	int line;
 	char member[128];               /* the innermost member holding addr, "" none */
 	char member_file[512];
 	int member_line;
-	uint64_t member_off, member_size; /* in its struct */
 	char type[128];                 /* the member's struct ("struct counters"), "" none */
 	char type_file[512];
 	int type_line;
-	uint64_t type_size;
 	bool in_array;                  /* the struct is an element of an array */
 	char comp_dir[512];             /* the compilation directory of its CU */
 	int lang;                       /* DW_AT_language of the CU */

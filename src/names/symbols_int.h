@@ -272,6 +272,15 @@ const struct var *var_find(const struct obj *o, uint64_t vaddr);
  * the innermost member's type in *leaf (may be NULL). False when off falls
  * in padding or outside the type. */
 bool type_walk(Dwarf_Die *type, uint64_t off, struct data_loc *out, Dwarf_Die *leaf);
+/* Where type_walk_at ended: the leaf type, and the innermost named member
+ * of a struct on the way (report --patch aligns it, or its struct when
+ * that is an array's element). */
+struct walk_at {
+	Dwarf_Die leaf;
+	bool has_member, in_array;
+	Dwarf_Die member, parent;   /* the member and its struct */
+};
+bool type_walk_at(Dwarf_Die *type, uint64_t off, struct data_loc *out, struct walk_at *at);
 void type_name(Dwarf_Die *type, char *buf, size_t size);
 
 /* insn.c */
