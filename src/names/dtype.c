@@ -792,7 +792,13 @@ int dt_get(struct symbols *s, struct obj *o, uint64_t vaddr, struct dtype_res *r
 			return rc;
 	}
 	memset(r, 0, sizeof(*r));
-	if (!arch) {
+	if ((vaddr & DT_ARG_KEY) && acache__get(&o->dtypes, vaddr & ~DT_ARG_KEY, r, &rc)) {
+		/* range_type answers a call's argument with its instruction:
+		 * an instruction answered without one is not a direct call
+		 * (typing its range again would find nothing more) */
+		memset(r, 0, sizeof(*r));
+		r->reason = DT_NO_MEM;
+	} else if (!arch) {
 		r->reason = DT_ARCH;
 	} else if (!cs_handle(s, arch->machine, &h)) {
 		r->reason = DT_NO_CODE;
