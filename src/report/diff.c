@@ -40,8 +40,9 @@ static void add_side(struct report_diff *d, const struct report *r, bool after)
 		c2c_stats__add(after ? &e->after : &e->before, &c2c_line__counts(r->lines[i])->stats);
 		c2c_stats__add(after ? &d->total.after : &d->total.before, &c2c_line__counts(r->lines[i])->stats);
 		/* the name's verdict: its first line's, the view's most
-		 * contended; what the advice of each before line predicts */
-		{
+		 * contended; what the advice of each before line predicts
+		 * (an after line past the first needs no verdict) */
+		if (!after || e->verdict_after < 0) {
 			struct line_verdict v;
 
 			report__verdict(r, r->lines[i], &v);
