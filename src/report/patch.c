@@ -187,19 +187,22 @@ static void plan(struct patch *p, const struct data_decl *d, uint32_t align, con
 		/* "struct slot {", "typedef struct {": the type aligned, so each
 		 * element is whole lines (an anonymous struct has no tag to find) */
 		const char *tag = strchr(d->type, ' ') ? strchr(d->type, ' ') + 1 : d->type;
-		const char *kw = find_word(src, "struct") ? find_word(src, "struct") : find_word(src, "class");
+		const char *kw = find_word(src, "struct");
+		size_t kwlen = 6;
 		bool anon = strchr(tag, '(') != NULL;
 
+		if (!kw) {
+			kw = find_word(src, "class");
+			kwlen = 5;
+		}
 		if (!kw || (!anon && !find_word(kw, tag))) {
 			note(p, "%s: %s:%d does not declare %s (the source differs from the build's): not patched", what,
 			     e.full, e.line, d->type);
 			return;
 		}
-		kw += find_word(kw, "struct") == kw ? 6 : 5;
-		snprintf(e.text, sizeof(e.text), "%.*s %s%s", (int)(kw - src), src,
-			 is_cxx(d->lang) ? "alignas(" : "__attribute__((aligned(", "");
-		snprintf(e.text + strlen(e.text), sizeof(e.text) - strlen(e.text), "%u)%s%s", align,
-			 is_cxx(d->lang) ? "" : "))", kw);
+		kw += kwlen;
+		snprintf(e.text, sizeof(e.text), "%.*s %s%u)%s%s", (int)(kw - src), src,
+			 is_cxx(d->lang) ? "alignas(" : "__attribute__((aligned(", align, is_cxx(d->lang) ? "" : "))", kw);
 		snprintf(e.comment, sizeof(e.comment), "%s/* c2cscan: %s: each %s on lines of its own */", indent, what,
 			 d->type);
 	} else {
