@@ -196,14 +196,14 @@ uint64_t report__est(const struct report *r, const struct c2c_stats *st, enum c2
 	default:
 		return n;
 	}
-	if (!r->emu_period[0] || hot > n)
+	if (!r->est_accesses || hot > n)
 		return n;
-	return (uint64_t)((double)(n - hot) * r->emu_period[0] + (double)hot * r->emu_period[1] + 0.5);
+	return (uint64_t)((double)(n - hot) * r->other_period + (double)hot * r->hitm_period + 0.5);
 }
 
 static bool share_estimated(const struct report *r)
 {
-	return r->emu_period[0] && r->mode == C2C_DISPLAY_ALL;
+	return r->est_accesses && r->mode == C2C_DISPLAY_ALL;
 }
 
 uint64_t report__share_line(const struct report *r, const struct c2c_line *l)

@@ -573,6 +573,27 @@ static ssize_t emulated(const struct report *r)
 	return -1;
 }
 
+/* What a memory sample stands for (events with a data source): any, a
+ * contended one (HITM, store HITM, peer), any other; the mean of all when
+ * a kind has none. */
+static void periods_setup(struct report *r)
+{
+	uint64_t samples = 0, period = 0, csamples = 0, cperiod = 0;
+
+	for (size_t i = 0; i < r->nr_events; i++) {
+		if (!r->events[i].has_data_src)
+			continue;
+		samples += r->events[i].samples;
+		period += r->events[i].period_sum;
+		csamples += r->events[i].contended;
+		cperiod += r->events[i].contended_period;
+	}
+	r->mean_period = samples ? (double)period / (double)samples : 0;
+	r->hitm_period = csamples ? (double)cperiod / (double)csamples : r->mean_period;
+	r->other_period = samples > csamples && period > cperiod ?
+		(double)(period - cperiod) / (double)(samples - csamples) : r->mean_period;
+}
+
 /* An emulated recording's notice: the model's line size (the file's, as
  * record --emulate=line=N wrote it) and latencies. */
 static void emu_notice_setup(struct report *r)
@@ -589,13 +610,12 @@ static void emu_notice_setup(struct report *r)
 	a = &pd_reader__attr(r->reader, (size_t)ev)->attr;
 	e = &r->events[ev];
 	/* what a sample stands for: the sampled counts (Loads, Stores, HITM)
-	 * are samples taken at two rates */
+	 * are samples taken at two rates (periods_setup's, the emulated event
+	 * being the one with a data source) */
 	if (e->contended && e->samples > e->contended && e->period_sum > e->contended_period) {
-		double cp = (double)e->contended_period / (double)e->contended;
-		double op = (double)(e->period_sum - e->contended_period) / (double)(e->samples - e->contended);
+		double cp = r->hitm_period, op = r->other_period;
 
-		r->emu_period[0] = op;
-		r->emu_period[1] = cp;
+		r->est_accesses = true;
 		if (cp < 1.5)
 			scnprintf(rates, sizeof(rates), "; every contended access (HITM, store HITM) is sampled, one "
 				  "other in %.0f: Loads and Stores count the accesses the samples stand for", op);
@@ -714,6 +734,7 @@ static int load(struct report **rp, struct pd_reader *rd, const struct report_op
 		return 0;
 	}
 	report__callchains_finish(r);
+	periods_setup(r);
 	emu_notice_setup(r);
 	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
 	if (opts->coalesce && opts->out == REPORT_OUT_STDIO)

@@ -24,8 +24,8 @@ struct report {
 	uint32_t line_size;         /* the keying granularity (2L with --double-cl) */
 	bool line_size_from_file;
 	char emu_notice[1024];           /* report__notice of an emulated recording */
-	double emu_period[2];       /* its samples' periods: [0] other accesses, [1] contended
-				     * (HITM, store HITM); 0 when not emulated (report__est) */
+	bool est_accesses;          /* an emulated recording sampled at two rates: its counts
+				     * estimate accesses (report__est) */
 	enum c2c_display mode;      /* effective display mode */
 	bool use_time;              /* resolution by timestamp (else file order) */
 	bool amd;                   /* recorded on AMD: HITM naming differs */
@@ -66,6 +66,7 @@ struct report {
 	/* the gain model (verdict.c), fixed per view by report__set_mode */
 	double mean_period;         /* events a memory sample stands for */
 	double hitm_period;         /* ... a contended one (HITM, store HITM, peer) */
+	double other_period;        /* ... any other one (periods_setup, at load) */
 	double base_latency;        /* mean latency of the recording's loads that were not HITM */
 	double total_cycles;        /* all sampled load latency, each kind times its period */
 	const struct c2c_line **by_gain; /* --sort gain: the view, re-ordered (owned) */

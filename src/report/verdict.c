@@ -656,24 +656,11 @@ double report__accesses(const struct report *r)
 
 void report__gain_setup(struct report *r)
 {
-	uint64_t samples = 0, period = 0, lsum = 0, lcnt = 0, hsum = 0, hcnt = 0, csamples = 0, cperiod = 0;
-	double other;
+	uint64_t lsum = 0, lcnt = 0, hsum = 0, hcnt = 0;
 
-	for (size_t i = 0; i < r->nr_events; i++) {
-		if (!r->events[i].has_data_src)
-			continue;
-		samples += r->events[i].samples;
-		period += r->events[i].period_sum;
-		csamples += r->events[i].contended;
-		cperiod += r->events[i].contended_period;
-	}
-	r->mean_period = samples ? (double)period / (double)samples : 0;
-	r->hitm_period = csamples ? (double)cperiod / (double)csamples : r->mean_period;
-	other = samples > csamples && period > cperiod ? (double)(period - cperiod) / (double)(samples - csamples) :
-		r->mean_period;
 	c2c__load_latency(r->c2c, &lsum, &lcnt);
 	c2c__view_hitm(r->c2c, &hsum, &hcnt);
-	r->total_cycles = lsum > hsum ? (double)(lsum - hsum) * other + (double)hsum * r->hitm_period :
+	r->total_cycles = lsum > hsum ? (double)(lsum - hsum) * r->other_period + (double)hsum * r->hitm_period :
 		(double)lsum * r->mean_period;
 	r->base_latency = lcnt > hcnt && lsum > hsum ? (double)(lsum - hsum) / (double)(lcnt - hcnt) : 0;
 	free(r->by_gain);
