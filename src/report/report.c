@@ -800,7 +800,7 @@ const char *report__notice(const struct report *r)
 
 const char *report__notice_brief(const struct report *r)
 {
-	if (emulated(r) >= 0)
+	if (r->emu_notice[0])       /* an emulated recording's, as report__notice */
 		return "emulated: a coherence model over a TSan build";
 	if (!report__software_only(r))
 		return NULL;
