@@ -46,7 +46,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 WORK_SRCS := $(wildcard scripts/workloads/*.c)
 WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
 # their ThreadSanitizer builds, for record --emulate (tests/cli/emulate-workloads.sh)
-WORK_TSAN := false-sharing true-sharing heap-false-sharing shm cow
+WORK_TSAN := false-sharing true-sharing heap-false-sharing shm cow scale
 WORK_BINS += $(WORK_TSAN:%=$(B)/workloads/%-tsan)
 PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
@@ -93,11 +93,11 @@ $(SHIM): src/record/shim/shim.c src/record/boot_alloc.h src/perfdata/perf_data.h
 
 # -Bsymbolic: the runtime's own hooks by their address, not a Clang
 # executable's that interpose them (it patches those to jump to ours)
-$(EMU): src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c src/record/emu/pace.c src/record/emu/emu.h src/record/boot_alloc.h src/perfdata/perf_data.h
+$(EMU): src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c src/record/emu/pace.c src/record/emu/maps.c src/record/emu/emu.h src/record/procmap.h src/record/boot_alloc.h src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
-		-Wl,-Bsymbolic -o $@ src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c src/record/emu/pace.c -ldl -lpthread
+		-Wl,-Bsymbolic -o $@ src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c src/record/emu/pace.c src/record/emu/maps.c -ldl -lpthread
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)

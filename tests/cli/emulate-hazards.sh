@@ -48,6 +48,13 @@ expect_eq "forks: said" "$(cat k.err)" ""
 "$C2CSCAN" report --json -i k.data >k.json 2>err || fail "report forks: $(cat err)"
 expect_eq "forks: the ping-pong" "$(json_get k.json '[(l["verdict"], l["contention"] >= 10) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
 	"[('false sharing', True)]"
+# 96 MiB written a mapping at a time, each unmapped before the next: the
+# entries of unmapped memory are reused, the ping-pong after them is seen
+"$C2CSCAN" record -q --emulate -o u.data -- "$bin" unmapped >u.out 2>u.err || fail "unmapped: $(cat u.err)"
+expect_eq "unmapped: said" "$(cat u.err)" ""
+"$C2CSCAN" report --json -i u.data >u.json 2>err || fail "report unmapped: $(cat err)"
+expect_eq "unmapped: the ping-pong" "$(json_get u.json '[(l["verdict"], l["contention"] >= 10) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
+	"[('false sharing', True)]"
 # more lines than the model's table holds: said, not lost silently
 "$C2CSCAN" record -q --emulate -o b.data -- "$bin" big >b.out 2>b.err || fail "big: $(cat b.err)"
 grep -q "^c2cscan record: --emulate: [0-9]* accesses went to lines the model's table had no room for" b.err ||

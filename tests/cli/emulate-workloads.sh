@@ -82,6 +82,9 @@ fi
 # copy-on-write .data (nothing)
 emu shm "$W/shm-tsan" 4
 expect_eq "shm" "$(verdicts shm)" "[('false sharing', 'shared', 2)]"
+# (the same, with the mappings read as kernels before 6.11 have them: text)
+C2CSCAN_EMU_MAPS_TEXT=1 emu shmt "$W/shm-tsan" 4
+expect_eq "shm, maps as text" "$(verdicts shmt)" "[('false sharing', 'shared', 2)]"
 emu shmp "$W/shm-tsan" private 4
 expect_eq "shm private" "$(verdicts shmp)" "[]"
 emu cows "$W/cow-tsan" shared 4

@@ -17,13 +17,18 @@
  * big": 96 MiB written once (more lines than the model's table holds:
  * record must say that accesses went unmodelled). "churn forks": six
  * children one after the other write 16 MiB each and end, then the
- * ping-pong (the children's lines must not keep the table full).
+ * ping-pong (the children's lines must not keep the table full). "churn
+ * unmapped": the same from six 16 MiB mappings of this process, each
+ * written, then unmapped before the next is made at an address of its own
+ * (96 MiB in all, more than the table's lines: those of unmapped memory
+ * must not keep it full).
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -163,6 +168,27 @@ static int touch(size_t n)
 	return c;
 }
 
+/* Six 16 MiB mappings, one live at a time, each at addresses of its own. */
+static int touch_unmapped(void)
+{
+	size_t n = 16ul << 20;
+	char *base = mmap(NULL, 6 * n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (base == MAP_FAILED || munmap(base, 6 * n))
+		return -1;
+	for (int i = 0; i < 6; i++) {
+		char *m = mmap(base + i * n, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			       -1, 0);
+
+		if (m == MAP_FAILED)
+			return -1;
+		for (size_t k = 0; k < n; k += 64)
+			m[k] = (char)k;
+		munmap(m, n);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct itimerval it = { { 0, 100 }, { 0, 100 } };
@@ -184,6 +210,8 @@ int main(int argc, char **argv)
 		}
 		return ping_pong(player, "forks");
 	}
+	if (argc > 1 && !strcmp(argv[1], "unmapped"))
+		return touch_unmapped() ? 1 : ping_pong(player, "unmapped");
 	if (argc > 1 && !strcmp(argv[1], "big")) {
 		int c = touch(96ul << 20);
 

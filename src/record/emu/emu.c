@@ -56,7 +56,6 @@
 #include "perfdata/perf_data.h"
 #include "record/emu/emu.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 
 #define TABLE_BITS 20                   /* lines modelled at once */
@@ -66,10 +65,6 @@
 #define MAX_CORES PD_EMU_CORES           /* sharers: bits 0-55 of a line's state */
 #define STACK 1024                      /* shadow stack entries kept, the innermost (a ring) */
 #define PAGES 256                       /* a thread's cache of page keys */
-#define RANGES 8192                     /* mappings the table starts with (it grows) */
-#define RANGES_MAX (1u << 22)           /* mappings a process keeps at most (more: the rest private) */
-#define REREAD_NS 10000000ull           /* a page no mapping known holds: maps read again at most this often */
-#define MAPS_LINE_MAX 256               /* a /proc/self/maps line longer is dropped */
 #define SEEN 256                        /* return addresses a thread remembers having sent the code of */
 #define HELD 1024                       /* lines a thread remembers taking in its window (pace.c) */
 #define HELD_WAYS 8                     /* ... in sets of this many */
@@ -84,7 +79,7 @@
  * a page share its lines.
  */
 struct line_key {                /* written once: read without stalls */
-	uint64_t space;                 /* pid, or SHARED | device | inode */
+	uint64_t space;                 /* pid, or EMU_SHARED | device | inode */
 	uint64_t tag;                   /* line number + 1; 0 empty (set last, once) */
 };
 
@@ -100,8 +95,6 @@ struct line {                    /* written at every change of the line's state 
 #define SHARERS(st) ((st) & ((1ull << MAX_CORES) - 1))
 #define OWNER(st) ((uint32_t)((st) >> MAX_CORES))       /* core + 1, 0 none */
 #define STATE(owner, sharers) ((uint64_t)(owner) << MAX_CORES | (sharers))
-
-#define SHARED (1ull << 63)
 
 /* The model, in the file record made (in /dev/shm, else its directory)
  * that every process of the recording maps (MAP_SHARED): cores, locks and
@@ -141,6 +134,7 @@ struct core {
 	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
+	uint32_t reuse_skip;            /* misses before reuse() looks at unmapped memory again */
 	uint32_t win;                   /* its window */
 	struct held {                   /* a line it took in a window: kept for the rest of it */
 		uint32_t line;          /* table index + 1 | HELD_EXCL; 0 none */
@@ -149,12 +143,6 @@ struct core {
 	uint64_t stack[STACK];          /* their return addresses: frame d at d % STACK */
 	uint64_t seen[SEEN];            /* return addresses whose code the thread's samples carried */
 	struct page_key pages[PAGES];
-};
-
-/* A mapping of the process, from /proc/self/maps: space 0 private. */
-struct range {
-	uint64_t start, end, space, off;
-	bool readable;
 };
 
 static struct model *model;
@@ -174,34 +162,10 @@ static pthread_key_t key;
 static __thread __attribute__((tls_model("initial-exec"))) struct core *self;
 /* the process's: its pid, its sample file and chunks, its mappings */
 static uint32_t pid;
-static uint32_t out_lock, maps_lock;
-/* The ranges the last DIRTY generations of the maps changed (under maps_lock). */
-#define DIRTY 64
-static struct dirty {
-	uint64_t start, end;
-	uint32_t gen;
-} dirty[DIRTY];
-static struct range *ranges;            /* mmap'ed, grown by doubling (no malloc in a hook) */
-static uint32_t ranges_cap;
-static uint64_t ranges_read_ns;         /* when the maps were last read */
-static uint32_t nr_ranges;
-static uint32_t maps_gen, ranges_gen;   /* bumped by the program's mmap and munmap; ranges read at */
+static uint32_t out_lock;
 
 static int patch_static(void);
 static uint32_t code_bytes(uint64_t a, uint32_t max);
-
-
-static void lock(uint32_t *l)
-{
-	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(l, __ATOMIC_RELAXED))
-			__builtin_ia32_pause();
-}
-
-static void unlock(uint32_t *l)
-{
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
 
 /* The system calls themselves: libc's open and write are libtsan's
  * interceptors in these programs. */
@@ -234,7 +198,7 @@ static uint8_t *chunk_new(void)
 	struct stat st;
 	int fd;
 
-	lock(&out_lock);
+	emu_lock(&out_lock);
 	fd = sample_file();
 	if (fd >= 0 && !fstat(fd, &st)) {
 		/* the chunks after what the file holds (another thread's, an
@@ -242,12 +206,12 @@ static uint8_t *chunk_new(void)
 		uint64_t chunks = ((uint64_t)st.st_size + PD_EMU_CHUNK - 1) / PD_EMU_CHUNK;
 
 		if (!ftruncate(fd, (off_t)((chunks + 1) * PD_EMU_CHUNK)))
-			m = mmap(NULL, PD_EMU_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-				 (off_t)(chunks * PD_EMU_CHUNK));
+			m = emu_sys_mmap(PD_EMU_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+					 (off_t)(chunks * PD_EMU_CHUNK));
 	}
 	if (fd >= 0)
 		syscall(SYS_close, fd);
-	unlock(&out_lock);
+	emu_unlock(&out_lock);
 	return m == MAP_FAILED ? NULL : m;
 }
 
@@ -315,20 +279,20 @@ static void thread_gone(void *p)
 	unmodelled_flush(c);
 	c->chunk = NULL;
 	if (chunk)
-		munmap(chunk, PD_EMU_CHUNK);
+		syscall(SYS_munmap, chunk, PD_EMU_CHUNK);
 	if (c->paced)
 		pace__leave(c->idx);
 	c->paced = false;
 	core_give_back(c->idx);
 	/* no room: it stays mapped (a few KiB), never unmapped under the thread */
-	lock(&retired_lock);
+	emu_lock(&retired_lock);
 	for (int i = 0; i < RETIRED; i++) {
 		if (!retired[i]) {
 			retired[i] = c;
 			break;
 		}
 	}
-	unlock(&retired_lock);
+	emu_unlock(&retired_lock);
 }
 
 /* A retired state whose thread no longer exists, or a new one. */
@@ -336,19 +300,19 @@ static struct core *core_alloc(void)
 {
 	struct core *c = NULL;
 
-	lock(&retired_lock);
+	emu_lock(&retired_lock);
 	for (int i = 0; i < RETIRED && !c; i++) {
 		if (retired[i] && syscall(SYS_tgkill, (int)pid, (int)retired[i]->tid, 0) < 0 && errno == ESRCH) {
 			c = retired[i];
 			retired[i] = NULL;
 		}
 	}
-	unlock(&retired_lock);
+	emu_unlock(&retired_lock);
 	if (c) {
 		memset(c, 0, sizeof(*c));
 		return c;
 	}
-	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	c = emu_sys_mmap(sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	return c == MAP_FAILED ? NULL : c;
 }
 
@@ -423,7 +387,7 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 	}
 	len = pd_emu_sample_len(&s);
 	if (c->chunk && c->used + len > PD_EMU_CHUNK) {
-		munmap(c->chunk, PD_EMU_CHUNK);
+		syscall(SYS_munmap, c->chunk, PD_EMU_CHUNK);
 		c->chunk = NULL;
 	}
 	if (!c->chunk) {
@@ -444,165 +408,32 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 	c->used += (uint32_t)len;
 }
 
-/* Room for twice the mappings (up to RANGES_MAX): false when there is none. */
-static bool ranges_grow(void)
-{
-	uint32_t cap = ranges_cap ? ranges_cap * 2 : RANGES;
-	void *m;
-
-	if (cap > RANGES_MAX)
-		return false;
-	/* system calls: not the program's mappings (this library's mmap and
-	 * mremap would count them as such and invalidate every page key) */
-	m = ranges ? (void *)syscall(SYS_mremap, ranges, ranges_cap * sizeof(*ranges), cap * sizeof(*ranges),
-				     MREMAP_MAYMOVE)
-		   : (void *)syscall(SYS_mmap, NULL, cap * sizeof(*ranges), PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return false;
-	ranges = m;
-	ranges_cap = cap;
-	return true;
-}
-
-/* One line of /proc/self/maps into ranges (those past RANGES_MAX: private). */
-static void maps_line(const char *line)
-{
-	unsigned long long start, end, off, ino;
-	unsigned int maj, min;
-	char perms[8];
-
-	if (nr_ranges >= ranges_cap && !ranges_grow())
-		return;
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &off, &maj, &min, &ino) != 7)
-		return;
-	ranges[nr_ranges++] = (struct range){
-		start, end, perms[3] != 's' ? 0 : SHARED | (uint64_t)(maj & 0xfff) << 51 |
-		(uint64_t)(min & 0xfffff) << 31 | (ino & 0x7fffffff), off, perms[0] == 'r' };
-}
-
-/* The process's mappings, from /proc/self/maps, in address order (system
- * calls and a static buffer: no allocation here). */
-static void maps_read(void)
-{
-	static char buf[1 << 16];
-	size_t keep = 0;
-	int fd = sys_open("/proc/self/maps", O_RDONLY);
-
-	nr_ranges = 0;
-	if (fd < 0)
-		return;
-	for (;;) {
-		ssize_t got = syscall(SYS_read, fd, buf + keep, sizeof(buf) - 1 - keep);
-		size_t have = keep + (got > 0 ? (size_t)got : 0);
-		char *line = buf, *nl;
-
-		buf[have] = 0;
-		for (; (nl = memchr(line, '\n', (size_t)(buf + have - line))); line = nl + 1) {
-			*nl = 0;
-			maps_line(line);
-		}
-		if (got <= 0) {
-			maps_line(line);        /* a last line without its newline */
-			break;
-		}
-		keep = (size_t)(buf + have - line);
-		if (keep >= MAPS_LINE_MAX)
-			keep = 0;
-		memmove(buf, line, keep);
-	}
-	syscall(SYS_close, fd);
-}
-
-static const struct range *range_of(uint64_t a)
-{
-	uint32_t lo = 0, hi = nr_ranges;
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (a < ranges[mid].start)
-			hi = mid;
-		else if (a >= ranges[mid].end)
-			lo = mid + 1;
-		else
-			return &ranges[mid];
-	}
-	return NULL;
-}
-
 /* How many bytes at a from its page on are mapped readable, up to max
  * (the code after a call near a page's end is in the next page, or not
  * mapped). */
 static uint32_t code_bytes(uint64_t a, uint32_t max)
 {
 	uint32_t n = 4096 - (uint32_t)(a & 4095);
-	const struct range *r;
 
-	if (n >= max)
-		return max;
-	lock(&maps_lock);
-	r = range_of(a + n);
-	if (r && r->readable)
-		n = max;
-	unlock(&maps_lock);
-	return n;
+	return n >= max || emu_maps__readable(a + n) ? max : n;
 }
 
-/* No generation after from, up to to, changed the page at a: the maps as
- * read at from still hold for it. false when the ring no longer says. */
-static bool unchanged_since(uint64_t a, uint32_t from, uint32_t to)
-{
-	if (to - from >= DIRTY)
-		return false;
-	for (uint32_t g = from + 1; g != to + 1; g++) {
-		const struct dirty *d = &dirty[g % DIRTY];
-
-		if (d->gen != g || (a >= d->start && a < d->end))
-			return false;
-	}
-	return true;
-}
-
-/* How the line at addr is keyed: the page's entry in c's cache, made from
- * the mappings (read again when no mapping known holds the page, or the
- * program has mapped or unmapped since: an address range reused by a
- * mapping of another kind, as a freed thread stack is). */
+/* How the line at addr is keyed: the page's entry in c's cache, made by
+ * maps.c (again when the shared mappings changed since). */
 static const struct page_key *page_key(struct core *c, uint64_t addr)
 {
-	uint64_t page = addr >> 12;
+	uint64_t page = addr >> 12, off;
 	struct page_key *k = &c->pages[page % PAGES];
-	uint64_t a = page << 12;
-	uint32_t gen = __atomic_load_n(&maps_gen, __ATOMIC_ACQUIRE);
-	const struct range *r;
+	uint32_t gen = emu_maps__gen();
 
 	if (LIKELY(k->page == page + 1 && k->gen == gen))
 		return k;
-	lock(&maps_lock);
-	r = ranges_gen == gen || unchanged_since(a, ranges_gen, gen) ? range_of(a) : NULL;
-	/* read again when the program mapped or unmapped since, or, for a
-	 * page no mapping known holds (one mapped behind the runtime's back),
-	 * at most every REREAD_NS: a process with more mappings than the table
-	 * or pages nothing maps does not read its maps at every access */
-	if (!r) {
-		uint64_t now = emu_now_ns();
-
-		if (ranges_gen != gen || now - ranges_read_ns >= REREAD_NS) {
-			ranges_gen = gen;
-			maps_read();
-			ranges_read_ns = now;
-			r = range_of(a);
-		}
-	}
+	k->space = emu_maps__key(page << 12, &off);
+	if (!k->space)
+		k->space = pid;
 	k->page = page + 1;
 	k->gen = gen;
-	k->space = pid;
-	k->line0 = a >> line_shift;
-	if (r && r->space) {
-		k->space = r->space;
-		k->line0 = (a - r->start + r->off) >> line_shift;
-	}
-	unlock(&maps_lock);
+	k->line0 = off >> line_shift;
 	return k;
 }
 
@@ -614,7 +445,7 @@ static bool space_dead(uint64_t space)
 {
 	static __thread __attribute__((tls_model("initial-exec"))) uint64_t dead, live;
 
-	if (space & SHARED || space == pid || space == live)
+	if (space & EMU_SHARED || space == pid || space == live)
 		return false;
 	if (space == dead)
 		return true;
@@ -626,17 +457,36 @@ static bool space_dead(uint64_t space)
 	return false;
 }
 
+/* Whether line la of this process's private memory is no longer mapped
+ * (unmapped, a heap trimmed, by whatever code: the kernel's word). */
+static bool line_unmapped(uint64_t space, uint64_t la)
+{
+	unsigned char v;
+
+	return space == pid && syscall(SYS_mincore, (la << line_shift) & ~4095ull, 4096, &v) < 0 && errno == ENOMEM;
+}
+
 /* Under the stripe's lock, the probes all taken: the first entry of a
  * process that has ended (its private lines: nobody looks them up any
- * more), made the line's, its state new; NULL when none. A forked
- * workload's children would otherwise fill the table for good. */
-static struct line *reuse(uint64_t region, uint64_t h, uint64_t space, uint64_t la)
+ * more) or of this process's memory it no longer maps, made the line's,
+ * its state new; NULL when none. A forked workload's children, or a
+ * program that works through more memory than the table holds a buffer
+ * at a time, would otherwise fill the table for good. (A thread holding
+ * the old line for its window takes the new one as held until the
+ * window ends.) After a look that found nothing to reuse, the thread
+ * looks only at ended processes for its next REUSE_SKIP misses: a table
+ * full of live lines costs no system call per access. */
+#define REUSE_SKIP 64
+
+static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t space, uint64_t la)
 {
+	bool unmapped = !c->reuse_skip;
+
 	for (uint32_t i = 0; i < PROBES; i++) {
 		uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
 		struct line_key *y = &model->keys[at];
 
-		if (!space_dead(y->space))
+		if (!space_dead(y->space) && !(unmapped && line_unmapped(y->space, y->tag - 1)))
 			continue;
 		__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
 		__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
@@ -644,13 +494,14 @@ static struct line *reuse(uint64_t region, uint64_t h, uint64_t space, uint64_t 
 		__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
 		return &model->lines[at];
 	}
+	c->reuse_skip = unmapped ? REUSE_SKIP : c->reuse_skip - 1;
 	return NULL;
 }
 
 /* The line's entry: found without a lock, made under its stripe's lock
  * (its tag written last). NULL when the probes found no room: none empty,
- * and no entry of a process that has ended to reuse. */
-static struct line *line_of(uint64_t space, uint64_t la)
+ * and no entry of an ended process or of unmapped memory to reuse. */
+static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 {
 	/* a stripe owns a region of the table: its lines probe only there */
 	uint64_t h = ((la ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
@@ -660,7 +511,7 @@ static struct line *line_of(uint64_t space, uint64_t la)
 
 	for (int locked = 0; locked < 2; locked++) {
 		if (locked)
-			lock(l);
+			emu_lock(l);
 		for (uint32_t i = 0; i < PROBES; i++) {
 			uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
 			struct line_key *y = &model->keys[at];
@@ -683,10 +534,10 @@ static struct line *line_of(uint64_t space, uint64_t la)
 			}
 		}
 		if (!x && locked)
-			x = reuse(region, h, space, la);
+			x = reuse(c, region, h, space, la);
 		if (x || locked) {
 			if (locked)
-				unlock(l);
+				emu_unlock(l);
 			return x;
 		}
 	}
@@ -776,7 +627,7 @@ static void wrote(struct line *x, const struct core *c)
  * the program's hottest). */
 static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store)
 {
-	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(space, la);
+	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(c, space, la);
 	uint64_t bit = 1ull << c->idx, st, to;
 	uint32_t me1 = (uint32_t)c->idx + 1, at;
 	enum pd_emu_class cls;
@@ -846,11 +697,10 @@ static inline bool fast_hit(const struct core *c, uint64_t addr, uint64_t size, 
 {
 	return c->paced && (addr >> line_shift) == c->fast_line && ((addr + size - 1) >> line_shift) == c->fast_line &&
 	       c->fast_win == c->win && (!store || c->fast_excl) &&
-	       c->fast_gen == __atomic_load_n(&maps_gen, __ATOMIC_RELAXED);
+	       c->fast_gen == emu_maps__gen();
 }
 
-static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip,
-						  uint32_t find)
+static void model_access(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip, uint32_t find)
 {
 	static const enum pd_emu_class as_load[PD_EMU__NR] = {
 		[PD_EMU_ST_L1] = PD_EMU_L1, [PD_EMU_ST_MISS] = PD_EMU_LLC, [PD_EMU_ST_HITM] = PD_EMU_HITM,
@@ -915,6 +765,18 @@ static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, 
 	c->busy = 0;
 }
 
+/* The access modelled; errno is the program's still (a hook can run
+ * between its failing call and its look at errno, and the model makes
+ * system calls). */
+static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip,
+						  uint32_t find)
+{
+	int err = errno;
+
+	model_access(addr, size, store, locked, ip, find);
+	errno = err;
+}
+
 /* Every access: the default model's loop on one line (the line of the
  * thread's last access, kept for its window, no sample due, the window not
  * ending) is counted here, in the hook, with no call and nothing shared
@@ -965,12 +827,13 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 static void at_fork_child(void)
 {
 	pid = (uint32_t)getpid();
-	out_lock = maps_lock = retired_lock = 0;
+	out_lock = retired_lock = 0;
+	emu_maps__forked();
 	/* the parent's other threads are not in the child: their states are
 	 * the child's to reuse (their tids, the parent's, are live: left) */
 	if (self) {
 		if (self->chunk)
-			munmap(self->chunk, PD_EMU_CHUNK);
+			syscall(SYS_munmap, self->chunk, PD_EMU_CHUNK);
 		self->chunk = NULL;
 		self->used = 0;
 		self->tid = (uint32_t)gettid();
@@ -1224,16 +1087,6 @@ EXPORT void __tsan_atomic_signal_fence(int mo)
 	__atomic_signal_fence(SC);
 }
 
-/* ---- the program's mappings ----
- * Its mmap, munmap and mremap calls (ours bind ahead of libtsan's and
- * libc's; in a Clang build the executable's interceptors are patched to
- * these) tell the model that addresses may change kind. The C library's
- * own mappings (thread stacks, malloc's arenas) are private and need no
- * telling. */
-static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
-static int (*real_munmap)(void *, size_t);
-static void *(*real_mremap)(void *, size_t, size_t, int, void *);
-
 /* The next definition of name: the C library's, or libtsan's interceptor
  * before it (GCC); never this library's own (dlopen'ed, RTLD_NEXT may
  * come round to it). */
@@ -1248,77 +1101,6 @@ void *emu_next(const char *name, void *own)
 	if (libc)
 		dlclose(libc);
 	return f != own ? f : NULL;
-}
-
-/* The program mapped or unmapped [a, a + len): a new generation of the
- * maps, and the range it changed (page_key reads the maps again only for
- * an address in a range changed since they were read). */
-static void maps_changed(const void *a, size_t len)
-{
-	uint64_t start = (uint64_t)(uintptr_t)a & ~4095ull;
-
-	lock(&maps_lock);
-	dirty[(maps_gen + 1) % DIRTY] = (struct dirty){ start, (uint64_t)(uintptr_t)a + len, maps_gen + 1 };
-	__atomic_add_fetch(&maps_gen, 1, __ATOMIC_RELEASE);
-	unlock(&maps_lock);
-}
-
-EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
-{
-	void *m;
-
-	if (!real_mmap)
-		real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))emu_next("mmap", (void *)mmap);
-	if (!real_mmap) {
-		errno = ENOSYS;
-		return MAP_FAILED;
-	}
-	m = real_mmap(a, len, prot, flags, fd, off);
-	maps_changed(m != MAP_FAILED ? m : a, len);
-	return m;
-}
-
-EXPORT void *mmap64(void *a, size_t len, int prot, int flags, int fd, off_t off)
-{
-	return mmap(a, len, prot, flags, fd, off);
-}
-
-EXPORT int munmap(void *a, size_t len)
-{
-	int r;
-
-	if (!real_munmap)
-		real_munmap = (int (*)(void *, size_t))emu_next("munmap", (void *)munmap);
-	if (!real_munmap) {
-		errno = ENOSYS;
-		return -1;
-	}
-	r = real_munmap(a, len);
-	maps_changed(a, len);
-	return r;
-}
-
-EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
-{
-	void *to = NULL, *m;
-	va_list ap;
-
-	if (flags & MREMAP_FIXED) {
-		va_start(ap, flags);
-		to = va_arg(ap, void *);
-		va_end(ap);
-	}
-	if (!real_mremap)
-		real_mremap = (void *(*)(void *, size_t, size_t, int, void *))emu_next("mremap", (void *)mremap);
-	if (!real_mremap) {
-		errno = ENOSYS;
-		return MAP_FAILED;
-	}
-	m = real_mremap(a, len, new_len, flags, to);
-	maps_changed(a, len);
-	if (m != MAP_FAILED)
-		maps_changed(m, new_len);
-	return m;
 }
 
 #define H(name) { #name, (void *)name },

@@ -7,9 +7,15 @@
 #ifndef C2CSCAN_RECORD_EMU_EMU_H
 #define C2CSCAN_RECORD_EMU_EMU_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include "perfdata/perf_data.h"
+
+#define EXPORT __attribute__((visibility("default")))
 
 /* What an access of emu_access() does. */
 enum emu_kind { EMU_LOAD, EMU_STORE, EMU_RMW };
@@ -76,5 +82,48 @@ void emu_heap__start(void);
 /* That allocator's file name ("libc.so.6", "libjemalloc.so.2"), NULL while
  * the heap is libtsan's. */
 const char *emu_heap__allocator(void);
+
+/* A spin lock of the runtime's (no futex, no allocation: hooks and
+ * interposed calls take it); a waiter yields now and then, so that a
+ * holder preempted among many threads on few CPUs gets to run. */
+static inline void emu_lock(uint32_t *l)
+{
+	for (uint32_t spins = 0; __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE);)
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			if (++spins % 256)
+				__builtin_ia32_pause();
+			else
+				syscall(SYS_sched_yield);
+}
+
+static inline void emu_unlock(uint32_t *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* A mapping of the runtime's own (a system call: the program's mmap, which
+ * this library defines, tells the model of the program's). */
+static inline void *emu_sys_mmap(size_t len, int prot, int flags, int fd, off_t off)
+{
+	return (void *)syscall(SYS_mmap, NULL, len, prot, flags, fd, off);
+}
+
+/* ---- the program's memory (maps.c) ---- */
+#define EMU_SHARED (1ull << 63)         /* a space of MAP_SHARED memory: | device | inode */
+
+/* Moves when the shared mappings change: page keys made before are stale. */
+extern uint32_t emu_maps_gen;
+static inline uint32_t emu_maps__gen(void)
+{
+	return __atomic_load_n(&emu_maps_gen, __ATOMIC_ACQUIRE);
+}
+/* How the page at a is keyed: the space of the shared mapping that holds
+ * it, and (*off) the page's offset in its file; 0 (private: the process's
+ * own) and a itself when none does. Never waits for another thread. */
+uint64_t emu_maps__key(uint64_t a, uint64_t *off);
+/* Whether the byte at a is mapped readable. */
+bool emu_maps__readable(uint64_t a);
+/* In a forked child: the locks other threads held are free. */
+void emu_maps__forked(void);
 
 #endif
