@@ -48,6 +48,9 @@ expect_eq "forks: said" "$(cat k.err)" ""
 "$C2CSCAN" report --json -i k.data >k.json 2>err || fail "report forks: $(cat err)"
 expect_eq "forks: the ping-pong" "$(json_get k.json '[(l["verdict"], l["contention"] >= 10) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
 	"[('false sharing', True)]"
+# the program's errno is its own: the hooks' system calls leave it
+"$C2CSCAN" record -q --emulate -o e.data -- "$bin" errno >e.out 2>e.err || fail "errno: $(cat e.out e.err)"
+grep -q "^errno changed 0 times" e.out || fail "errno: $(cat e.out)"
 # 96 MiB written a mapping at a time, each unmapped before the next: the
 # entries of unmapped memory are reused, the ping-pong after them is seen
 "$C2CSCAN" record -q --emulate -o u.data -- "$bin" unmapped >u.out 2>u.err || fail "unmapped: $(cat u.err)"

@@ -21,8 +21,10 @@
  * unmapped": the same from six 16 MiB mappings of this process, each
  * written, then unmapped before the next is made at an address of its own
  * (96 MiB in all, more than the table's lines: those of unmapped memory
- * must not keep it full).
+ * must not keep it full). "churn errno": the ping-pong, each player
+ * checking that errno stays what it set (exits 1 if not).
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,6 +90,27 @@ static void *player(void *arg)
 	pthread_barrier_wait(&start);
 	for (long i = 0; i < ITERS; i++)
 		bump(v);
+	return NULL;
+}
+
+/* one side of the ping-pong that sets errno first and checks, at every
+ * round, that the runtime's hooks (whose system calls fail now and then:
+ * a futex wait at a window's end) left it alone */
+static long errno_lost;
+
+static void *errno_player(void *arg)
+{
+	long *v = arg;
+
+	pthread_barrier_wait(&start);
+	errno = E2BIG;
+	for (long i = 0; i < ITERS; i++) {
+		bump(v);
+		if (errno != E2BIG) {
+			__atomic_add_fetch(&errno_lost, 1, __ATOMIC_RELAXED);
+			errno = E2BIG;
+		}
+	}
 	return NULL;
 }
 
@@ -209,6 +232,11 @@ int main(int argc, char **argv)
 			waitpid(p, NULL, 0);
 		}
 		return ping_pong(player, "forks");
+	}
+	if (argc > 1 && !strcmp(argv[1], "errno")) {
+		ping_pong(errno_player, "errno");
+		printf("errno changed %ld times\n", errno_lost);
+		return errno_lost != 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "unmapped"))
 		return touch_unmapped() ? 1 : ping_pong(player, "unmapped");
