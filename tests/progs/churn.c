@@ -22,7 +22,8 @@
  * written, then unmapped before the next is made at an address of its own
  * (96 MiB in all, more than the table's lines: those of unmapped memory
  * must not keep it full). "churn errno": the ping-pong, each player
- * checking that errno stays what it set (exits 1 if not).
+ * checking that errno stays what it set (exits 1 if not). "churn race":
+ * a data race for ThreadSanitizer's report.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -111,6 +112,22 @@ static void *errno_player(void *arg)
 			errno = E2BIG;
 		}
 	}
+	return NULL;
+}
+
+/* a data race, for ThreadSanitizer to report (the runtime preloaded by
+ * hand must leave its reports as they are) */
+static long raced;
+
+static void *racer(void *arg)
+{
+	/* the first writes, the second reads a while later: one report, the
+	 * same at every run */
+	if (arg) {
+		usleep(50000);
+		return (void *)raced;
+	}
+	raced = 1;
 	return NULL;
 }
 
@@ -232,6 +249,14 @@ int main(int argc, char **argv)
 			waitpid(p, NULL, 0);
 		}
 		return ping_pong(player, "forks");
+	}
+	if (argc > 1 && !strcmp(argv[1], "race")) {
+		pthread_create(&t[0], NULL, racer, NULL);
+		pthread_create(&t[1], NULL, racer, &t[1]);
+		pthread_join(t[0], NULL);
+		pthread_join(t[1], NULL);
+		printf("raced %s\n", raced ? "yes" : "no");
+		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "errno")) {
 		ping_pong(errno_player, "errno");

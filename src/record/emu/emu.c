@@ -165,6 +165,8 @@ static uint32_t pid;
 static uint32_t out_lock;
 
 static int patch_static(void);
+static void forward_hooks(void);
+EXPORT void __tsan_init(void);
 static uint32_t code_bytes(uint64_t a, uint32_t max);
 
 /* The system calls themselves: libc's open and write are libtsan's
@@ -877,7 +879,7 @@ static bool model_map(const char *path)
 	return true;
 }
 
-__attribute__((constructor)) static void emu_start(void)
+static void emu_start(void)
 {
 	const char *d = getenv("C2CSCAN_EMU_DIR");
 	uint32_t line;
@@ -914,6 +916,31 @@ __attribute__((constructor)) static void emu_start(void)
 		__atomic_store_n(&hooked, 1, __ATOMIC_RELAXED);
 }
 
+/* At load: the model starts when record runs the program; else, preloaded
+ * by hand, ThreadSanitizer gets its hooks back. (__tsan_init, from a GCC
+ * executable's preinit array, runs before the C library has the
+ * environment: only here is its absence known.) */
+__attribute__((constructor)) static void emu_load(void)
+{
+	emu_start();
+	if (!enabled && !getenv("C2CSCAN_EMU_DIR")) {
+		pid = (uint32_t)getpid();
+		forward_hooks();
+	}
+}
+
+/* Whether ThreadSanitizer's runtime is in the process: libtsan after this
+ * library (GCC), or the executable's own (Clang). */
+static bool tsan_program(void)
+{
+	void *next = dlsym(RTLD_NEXT, "__tsan_init"), *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+	void *exe = prog ? dlsym(prog, "__tsan_init") : NULL;
+
+	if (prog)
+		dlclose(prog);
+	return (next && next != (void *)__tsan_init) || (exe && exe != (void *)__tsan_init);
+}
+
 /* Run without record: said once, at the end (the hooks may run before the
  * constructors, the environment read again by each). */
 __attribute__((destructor)) static void emu_end(void)
@@ -926,7 +953,11 @@ __attribute__((destructor)) static void emu_end(void)
 	}
 	if (self && model)
 		unmodelled_flush(self);
-	if (!enabled)
+	/* (only in a ThreadSanitizer program: not in the symbolizer a
+	 * Clang build's runtime starts, which inherits the preload; not in a
+	 * child forked without fork handlers, whose pid is not the one the
+	 * constructor saw) */
+	if (!enabled && pid == (uint32_t)getpid() && tsan_program())
 		fprintf(stderr, "c2cscan emu: not run by 'c2cscan record --emulate' (no C2CSCAN_EMU_DIR): "
 			"accesses were not modelled\n");
 }
@@ -1134,16 +1165,46 @@ static const struct hook hooks[] = {
  * redirected; a hook too short to patch or a text that cannot be made
  * writable is said once, and stays the runtime's.
  */
+#if defined(__x86_64__)
+#define JUMP_LEN 13             /* movabs $to, %r11; jmp *%r11 */
+#elif defined(__aarch64__)
+#define JUMP_LEN 16             /* ldr x16, #8; br x16; .quad to */
+#else
+#define JUMP_LEN 0
+#endif
+
+/* A jump to to written over the start of the function at from (its
+ * symbol sym, for its size): 0, -ENOSPC when the function is shorter than
+ * the jump, else the negative errno of making its text writable. */
+static int jump(void *from, const ElfW(Sym) *sym, void *to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t at = (uintptr_t)from, page = at & ~(uintptr_t)(pg - 1);
+	uint8_t code[16];
+
+	if (!JUMP_LEN || !sym || sym->st_size < JUMP_LEN)
+		return -ENOSPC;
+#if defined(__x86_64__)
+	code[0] = 0x49;
+	code[1] = 0xbb;
+	memcpy(code + 2, &to, 8);
+	code[10] = 0x41;
+	code[11] = 0xff;
+	code[12] = 0xe3;
+#elif defined(__aarch64__)
+	memcpy(code, (const uint32_t[]){ 0x58000050, 0xd61f0200 }, 8);
+	memcpy(code + 8, &to, 8);
+#endif
+	if (mprotect((void *)page, at + JUMP_LEN - page, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -errno;
+	memcpy(from, code, JUMP_LEN);
+	__builtin___clear_cache((char *)from, (char *)from + JUMP_LEN);
+	mprotect((void *)page, at + JUMP_LEN - page, PROT_READ | PROT_EXEC);
+	return 0;
+}
+
 static int patch_static(void)
 {
-#if defined(__x86_64__)
-	enum { LEN = 13 };      /* movabs $ours, %r11; jmp *%r11 */
-#elif defined(__aarch64__)
-	enum { LEN = 16 };      /* ldr x16, #8; br x16; .quad ours */
-#else
-	enum { LEN = 0 };
-#endif
-	long pg = sysconf(_SC_PAGESIZE);
 	int done = 0, shorter = 0, failed = 0, err = 0;
 
 	/* the program's scope, the executable first (RTLD_DEFAULT would
@@ -1157,13 +1218,12 @@ static int patch_static(void)
 		dlclose(prog);
 		return 0;
 	}
-	for (size_t i = 0; LEN && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+	for (size_t i = 0; JUMP_LEN && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
 		void *theirs = dlsym(prog, hooks[i].name);
 		const ElfW(Sym) *sym = NULL;
 		struct link_map *in = NULL;
-		uintptr_t at = (uintptr_t)theirs, page;
-		uint8_t code[16];
 		Dl_info info;
+		int r;
 
 		if (!theirs || theirs == hooks[i].fn)
 			continue;       /* ours binds (GCC: libtsan is a library) */
@@ -1171,31 +1231,14 @@ static int patch_static(void)
 		 * libtsan behind this library when it was not preloaded */
 		if (!dladdr1(theirs, &info, (void **)&in, RTLD_DL_LINKMAP) || in != main_map)
 			continue;
-		if (!dladdr1(theirs, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym || sym->st_size < LEN) {
+		dladdr1(theirs, &info, (void **)&sym, RTLD_DL_SYMENT);
+		r = jump(theirs, sym, hooks[i].fn);
+		if (r == -ENOSPC)
 			shorter++;
-			continue;
-		}
-#if defined(__x86_64__)
-		code[0] = 0x49;
-		code[1] = 0xbb;
-		memcpy(code + 2, &hooks[i].fn, 8);
-		code[10] = 0x41;
-		code[11] = 0xff;
-		code[12] = 0xe3;
-#elif defined(__aarch64__)
-		memcpy(code, (const uint32_t[]){ 0x58000050, 0xd61f0200 }, 8);
-		memcpy(code + 8, &hooks[i].fn, 8);
-#endif
-		page = at & ~(uintptr_t)(pg - 1);
-		if (mprotect((void *)page, at + LEN - page, PROT_READ | PROT_WRITE | PROT_EXEC)) {
-			err = errno;
-			failed++;
-			continue;
-		}
-		memcpy(theirs, code, LEN);
-		__builtin___clear_cache((char *)theirs, (char *)theirs + LEN);
-		mprotect((void *)page, at + LEN - page, PROT_READ | PROT_EXEC);
-		done++;
+		else if (r)
+			failed++, err = -r;
+		else
+			done++;
 	}
 	if (shorter + failed)
 		fprintf(stderr, "c2cscan emu: %d of the program's ThreadSanitizer hooks could not be redirected "
@@ -1203,4 +1246,63 @@ static int patch_static(void)
 			shorter + failed, shorter, failed, err ? ": " : "", err ? strerror(err) : "");
 	dlclose(prog);
 	return done;
+}
+
+/* The number of symbols of a GNU hash table (the highest a bucket or its
+ * chain reaches, + 1). */
+static uint32_t gnu_hash_symbols(const uint32_t *h)
+{
+	uint32_t nbuckets = h[0], first = h[1], bloom = h[2], top = 0;
+	const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(h + 4) + bloom);
+	const uint32_t *chain = buckets + nbuckets;
+
+	for (uint32_t i = 0; i < nbuckets; i++)
+		if (buckets[i] > top)
+			top = buckets[i];
+	if (top < first)
+		return first;
+	while (!(chain[top - first] & 1))
+		top++;
+	return top + 1;
+}
+
+/* Not run by record, preloaded by hand: every function this library
+ * exports (ThreadSanitizer's hooks, the lock, thread and heap functions,
+ * mmap) jumps to the next definition (a GCC build's libtsan.so, the C
+ * library), so that ThreadSanitizer sees every access and reports as it
+ * would without us, its stacks free of our frames. */
+static void forward_hooks(void)
+{
+	const ElfW(Sym) *syms = NULL;
+	const uint32_t *gnu_hash = NULL;
+	const char *strs = NULL;
+	struct link_map *own = NULL;
+	Dl_info info;
+
+	if (!dladdr1((void *)forward_hooks, &info, (void **)&own, RTLD_DL_LINKMAP) || !own)
+		return;
+	for (const ElfW(Dyn) *d = own->l_ld; d->d_tag != DT_NULL; d++) {
+		/* (the C library relocates these in place, but not everywhere) */
+		uintptr_t at = d->d_un.d_ptr < own->l_addr ? own->l_addr + d->d_un.d_ptr : d->d_un.d_ptr;
+
+		if (d->d_tag == DT_SYMTAB)
+			syms = (const void *)at;
+		else if (d->d_tag == DT_STRTAB)
+			strs = (const void *)at;
+		else if (d->d_tag == DT_GNU_HASH)
+			gnu_hash = (const void *)at;
+	}
+	if (!syms || !strs || !gnu_hash)
+		return;
+	for (uint32_t i = 1, n = gnu_hash_symbols(gnu_hash); i < n; i++) {
+		const ElfW(Sym) *sym = &syms[i];
+		void *ours = (void *)(own->l_addr + sym->st_value), *next;
+
+		if (sym->st_shndx == SHN_UNDEF || ELF64_ST_TYPE(sym->st_info) != STT_FUNC ||
+		    ELF64_ST_BIND(sym->st_info) == STB_LOCAL || ours == (void *)forward_hooks)
+			continue;
+		next = dlsym(RTLD_NEXT, strs + sym->st_name);
+		if (next && next != ours)
+			jump(ours, sym, next);
+	}
 }

@@ -36,8 +36,6 @@
 #include "record/emu/emu.h"
 #include "record/boot_alloc.h"
 
-#define EXPORT __attribute__((visibility("default")))
-
 struct allocator {
 	void *(*malloc)(size_t);
 	void *(*calloc)(size_t, size_t);

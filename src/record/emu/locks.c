@@ -40,7 +40,6 @@
 #include <unistd.h>
 #include "record/emu/emu.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
 
 /* The next definition of name (libtsan's interceptor, the C library's),
