@@ -458,6 +458,11 @@ static void say(void *arg, const struct record_msg *m)
 			"million lines touched, or a region of it full): they count as cache hits, and contention on "
 			"those lines is not seen", (unsigned long long)n[0]);
 		break;
+	case RM_EMU_CHAINS_CUT:
+		fprintf(stderr, "--emulate: %llu of %llu samples had more callers than a call chain holds (%llu "
+			"frames): the innermost are kept, the outermost cut",
+			(unsigned long long)n[0], (unsigned long long)n[1], (unsigned long long)n[2]);
+		break;
 	case RM_EMU_NOT_TSAN:
 		fprintf(stderr, "--emulate: %s is not built with -fsanitize=thread (it has no ThreadSanitizer "
 			"hooks, and started nothing that has): rebuild it with -fsanitize=thread, or record without "

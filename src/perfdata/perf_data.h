@@ -481,7 +481,7 @@ struct pd_emu_sample {
 	uint32_t pid, tid;
 	uint16_t cpu;           /* the model's core: the thread's index */
 	uint8_t cls;            /* enum pd_emu_class */
-	uint8_t locked;         /* an atomic operation */
+	uint8_t locked;         /* an atomic operation (PD_EMU_LOCKED), its chain cut (PD_EMU_CUT) */
 	uint16_t nr_frames;     /* call-chain entries after it, at most PD_EMU_MAX_FRAMES */
 	uint8_t size;           /* bytes of the plain load or store after the call; 0: the call is the access */
 	uint8_t store;          /* that access stores */
@@ -490,6 +490,9 @@ struct pd_emu_sample {
 	uint16_t weight;        /* the class's latency, cycles */
 	uint32_t period;        /* accesses of its kind this sample stands for */
 };
+
+#define PD_EMU_LOCKED 1
+#define PD_EMU_CUT 2            /* the thread had more callers than the chain's frames */
 
 /* size: ret is the access's own address (a hook told it), not a return */
 #define PD_EMU_AT_RET 0xff

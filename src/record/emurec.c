@@ -244,7 +244,7 @@ static int put_sample(struct pd_writer *w, const struct perf_event_attr *attr, u
 	uint8_t rec[2048];
 	struct pd_sample s = { .id = id, .ip = ip, .pid = e->pid, .tid = e->tid, .time = e->time,
 			       .addr = e->addr, .cpu = e->cpu, .period = e->period ? e->period : 1,
-			       .weight = e->weight, .data_src = class_data_src(e->cls, e->locked) };
+			       .weight = e->weight, .data_src = class_data_src(e->cls, e->locked & PD_EMU_LOCKED) };
 	ssize_t n;
 	int ret;
 
@@ -262,6 +262,7 @@ static int put_sample(struct pd_writer *w, const struct perf_event_attr *attr, u
 	n = pd_fmt_sample(rec, sizeof(rec), attr, PERF_RECORD_MISC_USER, &s);
 	ret = n < 0 ? (int)n : pd_writer__write(w, rec, (size_t)n);
 	st->samples += !ret;
+	st->cut += !ret && (e->locked & PD_EMU_CUT);
 	return ret;
 }
 

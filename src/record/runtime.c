@@ -135,6 +135,8 @@ void recorder__collect_emulated(struct recorder *rc)
 		say(rc, (struct record_msg){ .kind = RM_EMU_STALLS, .n = { st.stalls } });
 	if (st.unmodelled)
 		say(rc, (struct record_msg){ .kind = RM_EMU_UNMODELLED, .n = { st.unmodelled } });
+	if (st.cut)
+		say(rc, (struct record_msg){ .kind = RM_EMU_CHAINS_CUT, .n = { st.cut, st.samples, PD_EMU_MAX_FRAMES } });
 	if (!st.processes) {
 		if (rc->emu_not_tsan)
 			say(rc, (struct record_msg){ .kind = RM_EMU_NOT_TSAN, .s = { rc->cmd[0] } });

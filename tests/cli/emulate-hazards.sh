@@ -80,6 +80,8 @@ expect_eq "unmapped: the ping-pong" "$(json_get u.json '[(l["verdict"], l["conte
 grep -q "^c2cscan record: --emulate: [0-9]* accesses went to lines the model's table had no room for" b.err ||
 	fail "big: record says: $(cat b.err)"
 "$C2CSCAN" record -q --emulate=hitm=1 -g -o d.data -- "$bin" deep >d.out 2>d.err || fail "deep: $(cat d.err)"
+grep -q "^c2cscan record: --emulate: [0-9]* of [0-9]* samples had more callers than a call chain holds (127 frames): the innermost are kept, the outermost cut$" d.err ||
+	fail "deep: the cut chains are not said: $(cat d.err)"
 "$C2CSCAN" report --json -i d.data >d.json 2>err || fail "report deep: $(cat err)"
 expect_eq "deep: the innermost callers" "$(json_get d.json 'sorted(set(tuple(c["frames"][:3]) for l in j["cachelines"] for o in l["offsets"] if o["data_member"] in ("pair.ping", "pair.pong") and o["symbol"] == "bump" for c in o["callchains"]))')" \
 	"[('bump', 'bottom', 'deep')]"

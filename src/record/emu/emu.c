@@ -376,7 +376,8 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 	bool code = size != PD_EMU_AT_RET && *seen != ret;
 	struct pd_emu_sample s = {
 		.time = emu_now_ns(), .ret = ret, .addr = addr, .pid = pid, .tid = c->tid,
-		.cpu = (uint16_t)c->idx, .cls = (uint8_t)cls, .locked = locked, .nr_frames = (uint16_t)nr,
+		.cpu = (uint16_t)c->idx, .cls = (uint8_t)cls, .nr_frames = (uint16_t)nr,
+		.locked = (uint8_t)((locked ? PD_EMU_LOCKED : 0) | (frames && c->depth > nr ? PD_EMU_CUT : 0)),
 		.size = (uint8_t)(size <= 16 || size == PD_EMU_AT_RET ? size : 0), .store = cls >= PD_EMU_ST_L1,
 		.weight = (uint16_t)pd_emu_latency(cls), .period = per,
 	};
