@@ -10,8 +10,6 @@
 # width and operation keep their results under the runtime (GCC and Clang
 # builds, threads and a forked process on a shared page); an exec'd
 # program is followed, one not built with TSan left alone.
-# run-tests: alone (the Clang build's count follows when its workers come back from
-# their start barrier, which the pool's load moves: one pool run of eight found none)
 # run-tests: full (five workloads twice, GCC and Clang)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1

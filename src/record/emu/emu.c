@@ -815,6 +815,29 @@ void emu_back(void)
 		c->win = pace__back(c->idx, c->win);
 }
 
+void emu_meet(const void *obj, uint32_t count)
+{
+	if (windowed && enabled)
+		pace__meet(obj, count);
+}
+
+uint32_t emu_arrive(const void *obj)
+{
+	struct core *c = self;
+	uint32_t token = c && c->paced ? pace__arrive(obj, c->idx, c->win) : 0;
+
+	emu_away();
+	return token;
+}
+
+void emu_depart(const void *obj, uint32_t token)
+{
+	struct core *c = self;
+
+	if (c && c->paced)
+		c->win = pace__back(c->idx, token ? pace__depart(obj, c->idx, token - 1, c->win) : c->win);
+}
+
 void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t ret)
 {
 	if (!__atomic_load_n(&hooked, __ATOMIC_RELAXED))

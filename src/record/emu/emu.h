@@ -39,11 +39,26 @@ struct pace_slot {                      /* a core's */
 	uint32_t drops;                 /* times dropped as blocked out of sight (PACE_DROPS: for good) */
 };
 
+/* A barrier's meeting point (pace.c): where the threads it releases
+ * resume. */
+#define PACE_MEETS 32
+struct pace_meet {
+	uint64_t obj;                   /* the barrier's address, 0 free */
+	uint32_t count;                 /* threads a round */
+	uint32_t arrivals;
+	struct pace_round {             /* round r's at r % 2 (under meet_lock) */
+		uint32_t round, latest; /* the latest window a thread arrived in */
+		uint64_t cores;         /* the threads that arrived, not yet back in step */
+	} rounds[2];
+};
+
 /* In the model every process maps. */
 struct pace {
 	uint32_t progress;              /* a futex: bumped at every window end, leave, away */
 	uint32_t waiters;
 	struct pace_slot slots[PD_EMU_CORES];
+	uint32_t meet_lock;
+	struct pace_meet meets[PACE_MEETS];
 };
 
 /* The lockstep runs over p; threads dropped after blocking where the
@@ -62,6 +77,14 @@ uint32_t pace__back(int idx, uint32_t win);
  * returns the next window. */
 uint32_t pace__window_end(int idx, uint32_t win);
 
+/* A barrier of count threads at obj (init), gone (count 0: destroy). */
+void pace__meet(const void *obj, uint32_t count);
+/* The thread on core idx arrives at it in window win: its round + 1 (0:
+ * the barrier is not known) ... */
+uint32_t pace__arrive(const void *obj, int idx, uint32_t win);
+/* ... and, released, the window it resumes in (win, or later). */
+uint32_t pace__depart(const void *obj, int idx, uint32_t round, uint32_t win);
+
 /* CLOCK_MONOTONIC in ns: the recording's clock. */
 static inline uint64_t emu_now_ns(void)
 {
@@ -75,6 +98,11 @@ static inline uint64_t emu_now_ns(void)
  * back from it. */
 void emu_away(void);
 void emu_back(void);
+/* The same for a barrier at obj: the threads it releases resume together
+ * (pace.c); emu_arrive's token goes to emu_depart. */
+void emu_meet(const void *obj, uint32_t count);
+uint32_t emu_arrive(const void *obj);
+void emu_depart(const void *obj, uint32_t token);
 
 /* The model runs: the program's heap is its production allocator's from
  * now on (heap.c). */

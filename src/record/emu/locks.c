@@ -276,10 +276,34 @@ typedef int (*barrier_fn)(pthread_barrier_t *);
 		r_;                                                        \
 	})
 
+typedef int (*barrier_init_fn)(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned int);
+
+/* (the lockstep learns the barrier's count: its threads resume together) */
+EXPORT int pthread_barrier_init(pthread_barrier_t *restrict b, const pthread_barrierattr_t *restrict a,
+				unsigned int count)
+{
+	int r = CALL(barrier_init_fn, pthread_barrier_init, b, a, count);
+
+	if (!r)
+		emu_meet(b, count);
+	return r;
+}
+
+EXPORT int pthread_barrier_destroy(pthread_barrier_t *b)
+{
+	emu_meet(b, 0);
+	return CALL(barrier_fn, pthread_barrier_destroy, b);
+}
+
 EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 {
-	int r = RMW_WAIT(CALL, barrier_fn, pthread_barrier_wait, b, sizeof(int), b);
+	uint32_t token;
+	int r;
 
+	emu_access(b, sizeof(int), EMU_RMW, RA);
+	token = emu_arrive(b);
+	r = CALL(barrier_fn, pthread_barrier_wait, b);
+	emu_depart(b, token);
 	emu_access(b, sizeof(int), EMU_LOAD, RA);
 	return r;
 }
