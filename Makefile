@@ -59,7 +59,7 @@ PROG_BINS += $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(
 PROG_BINS += $(B)/progs/locks-tsan $(B)/progs/spscq-tsan $(B)/progs/gate-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
-PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan $(B)/progs/locks-clang-tsan $(B)/progs/churn-clang-tsan
+PROG_BINS += $(B)/progs/counters-clang-tsan $(B)/progs/atomics-clang-tsan $(B)/progs/locks-clang-tsan $(B)/progs/churn-clang-tsan $(B)/progs/layout-clang-tsan
 WORK_BINS += $(B)/workloads/heap-false-sharing-clang-tsan
 endif
 # The allocation shim record --alloc preloads (src/record/shim/): a shared

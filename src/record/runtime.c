@@ -49,8 +49,9 @@ int recorder__start_alloc(struct recorder *rc)
 		err = probes__add_libc(rc->probes, target, why, sizeof(why));
 	/* an executable with an allocator of its own (a sanitizer's runtime
 	 * linked in: Clang's -fsanitize=thread) binds its malloc ahead of the
-	 * shim's: its allocators get the probes */
-	if (!err && launched && rc->exe[0] && probes__func_offset(rc->exe, "malloc") >= 0 &&
+	 * shim's: its allocators get the probes (under --emulate the runtime
+	 * makes them jump to the shim's, which calls the production heap's) */
+	if (!err && launched && !rc->o.emulate && rc->exe[0] && probes__func_offset(rc->exe, "malloc") >= 0 &&
 	    probes__func_offset(rc->exe, "free") >= 0) {
 		if (!rc->probes)
 			rc->probes = xcalloc(1, sizeof(*rc->probes));

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # record --emulate keeps the production build's heap (tests/progs/layout.c
-# and layoutxx.cc, bare and GCC TSan builds): every address modulo 64 under
+# and layoutxx.cc, bare, GCC and Clang TSan builds): every address modulo 64 under
 # the emulation is the bare build's, where libtsan's own allocator puts
 # per-thread struct arrays on line boundaries; memory the C library's
 # functions allocate (strdup, getline, asprintf, realpath) is freed without
@@ -21,6 +21,21 @@ expect_eq "the heap under --emulate" "$(cat emu.out)" "$(cat bare.out)"
 [ "$(cat tsan.out)" = "$(cat bare.out)" ] && fail "libtsan's heap is the bare one's here: the test shows nothing"
 grep -q "^c2cscan record: --emulate: the heap is libc.so.6's, as in the build without -fsanitize=thread$" emu.err ||
 	fail "record does not say the allocator: $(cat emu.err)"
+# a Clang build: its allocator is in the executable, which the runtime
+# makes jump to the production heap's; with --alloc too (through the shim)
+if [ -x "$P/layout-clang-tsan" ]; then
+	TSAN_OPTIONS=report_bugs=0 "$P/layout-clang-tsan" >ctsan.out 2>/dev/null || fail "Clang TSan build: exit $?"
+	[ "$(cat ctsan.out)" = "$(cat bare.out)" ] && fail "Clang's heap is the bare one's here: the test shows nothing"
+	for alloc in "" --alloc; do
+		"$C2CSCAN" record --emulate $alloc -o c.data -- "$P/layout-clang-tsan" >cemu.out 2>cemu.err ||
+			fail "record Clang $alloc: $(cat cemu.err)"
+		expect_eq "Clang $alloc: the heap under --emulate" "$(cat cemu.out)" "$(cat bare.out)"
+		grep -q "^c2cscan record: --emulate: the heap is libc.so.6's, as in the build without -fsanitize=thread$" cemu.err ||
+			fail "Clang $alloc: record does not say the allocator: $(cat cemu.err)"
+	done
+	grep -q "^c2cscan record: [0-9]* allocation events from 1 process" cemu.err ||
+		fail "Clang --alloc: no allocation events: $(cat cemu.err)"
+fi
 # C++: new[], aligned new, std::string, std::vector
 if [ -x "$P/layoutxx-tsan" ] && [ -x "$P/layoutxx" ]; then
 	"$P/layoutxx" >xbare.out || fail "C++ bare: exit $?"

@@ -933,11 +933,11 @@ static void emu_start(void)
 		pace__start(&model->pace, &model->head.stalls);
 	enabled = 1;
 	emu_heap__start();
+	if (patch_static() > 0)
+		__atomic_store_n(&hooked, 1, __ATOMIC_RELAXED);
 	/* which allocator the layout is (the first process's says) */
 	if (emu_heap__allocator() && !model->head.allocator[0])
 		snprintf(model->head.allocator, sizeof(model->head.allocator), "%s", emu_heap__allocator());
-	if (patch_static() > 0)
-		__atomic_store_n(&hooked, 1, __ATOMIC_RELAXED);
 }
 
 /* At load: the model starts when record runs the program; else, preloaded
@@ -1057,10 +1057,6 @@ EXPORT void __tsan_ignore_thread_end(void)
 
 /* Every hook we define, by name (for patch_static()): the table, hooks[],
  * comes after their definitions. */
-struct hook {
-	const char *name;
-	void *fn;
-};
 
 #define RW(n)                                                                                     \
 	EXPORT void __tsan_read##n(void *a) { access_((uintptr_t)a, n, false, false, RA, n); }          \
@@ -1169,7 +1165,7 @@ void *emu_next(const char *name, void *own)
 	H(__tsan_atomic##b##_compare_exchange_strong) H(__tsan_atomic##b##_compare_exchange_weak)      \
 	H(__tsan_atomic##b##_compare_exchange_val)
 
-static const struct hook hooks[] = {
+static const struct emu_fn hooks[] = {
 	H_RW(1) H_RW(2) H_RW(4) H_RW(8) H_RW(16)
 	H(__tsan_read_range) H(__tsan_write_range) H(__tsan_vptr_update) H(__tsan_vptr_read)
 	H(__tsan_func_entry) H(__tsan_func_exit) H(__tsan_ignore_thread_begin) H(__tsan_ignore_thread_end)
@@ -1227,6 +1223,79 @@ static int jump(void *from, const ElfW(Sym) *sym, void *to)
 	return 0;
 }
 
+/* Whether the executable's (exe) definition of name can take a jump: its
+ * own, long enough. *at: it; *sym: its symbol. */
+static bool patchable(void *prog, const struct link_map *exe, const char *name, void **at, const ElfW(Sym) **sym)
+{
+	struct link_map *in = NULL;
+	Dl_info info;
+
+	*at = dlsym(prog, name);
+	*sym = NULL;
+	/* the executable's own only: never the C library's mmap, nor a
+	 * libtsan behind this library when it was not preloaded */
+	return *at && dladdr1(*at, &info, (void **)&in, RTLD_DL_LINKMAP) && in == exe &&
+	       dladdr1(*at, &info, (void **)sym, RTLD_DL_SYMENT) && *sym && (*sym)->st_size >= JUMP_LEN;
+}
+
+/* The first definition of name past the executable (exe) in the
+ * program's scope: record --alloc's shim when it is preloaded (it passes
+ * calls on to the next, this runtime's), else this runtime's own (fn). */
+static void *first_past(const struct link_map *exe, const char *name, void *fn)
+{
+	for (const struct link_map *l = exe->l_next; l; l = l->l_next) {
+		void *h = l->l_name && *l->l_name ? dlopen(l->l_name, RTLD_NOW | RTLD_NOLOAD) : NULL;
+		void *s = h ? dlsym(h, name) : NULL;
+		struct link_map *in = NULL;
+		Dl_info di;
+
+		if (h)
+			dlclose(h);
+		if (s && dladdr1(s, &di, (void **)&in, RTLD_DL_LINKMAP) && in == l)
+			return s;
+		if (l->l_addr && (uintptr_t)fn - l->l_addr < 1ul << 40 && dladdr1(fn, &di, (void **)&in,
+										  RTLD_DL_LINKMAP) && in == l)
+			break;          /* this runtime: its own */
+	}
+	return fn;
+}
+
+/* The executable's allocator to the production heap's (heap.c): all of
+ * its functions this runtime defines, or none (a block of one allocator
+ * freed by the other would crash). */
+static int patch_heap(void *prog, const struct link_map *exe)
+{
+	const ElfW(Sym) *sym;
+	void *at, *to[64];
+	int done = 0;
+
+	if (emu_heap_nfns > sizeof(to) / sizeof(to[0]))
+		return 0;
+
+	for (size_t i = 0; i < emu_heap_nfns; i++)
+		if (dlsym(prog, emu_heap_fns[i].name) != emu_heap_fns[i].fn &&
+		    !patchable(prog, exe, emu_heap_fns[i].name, &at, &sym) && at && sym)
+			return 0;
+	if (!emu_heap__program(prog, exe))
+		return 0;
+	/* the targets first (looking them up allocates), then the jumps: the
+	 * functions that take memory back first (this runtime's take either
+	 * allocator's blocks), those that give it out last */
+	for (size_t i = 0; i < emu_heap_nfns; i++)
+		to[i] = first_past(exe, emu_heap_fns[i].name, emu_heap_fns[i].fn);
+	for (int gives = 0; gives < 2; gives++) {
+		for (size_t i = 0; i < emu_heap_nfns; i++) {
+			const char *n = emu_heap_fns[i].name;
+			bool takes = !strcmp(n, "free") || !strncmp(n, "_Zd", 3) || !strncmp(n, "realloc", 7) ||
+				     !strcmp(n, "malloc_usable_size");
+
+			if (takes == !gives && patchable(prog, exe, n, &at, &sym) && !jump(at, sym, to[i]))
+				done++;
+		}
+	}
+	return done;
+}
+
 static int patch_static(void)
 {
 	int done = 0, shorter = 0, failed = 0, err = 0;
@@ -1243,23 +1312,18 @@ static int patch_static(void)
 		return 0;
 	}
 	for (size_t i = 0; JUMP_LEN && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-		void *theirs = dlsym(prog, hooks[i].name);
-		const ElfW(Sym) *sym = NULL;
-		struct link_map *in = NULL;
-		Dl_info info;
+		const ElfW(Sym) *sym;
+		void *theirs;
 		int r;
 
-		if (!theirs || theirs == hooks[i].fn)
+		if (dlsym(prog, hooks[i].name) == hooks[i].fn)
 			continue;       /* ours binds (GCC: libtsan is a library) */
-		/* the executable's own only: never the C library's mmap, nor a
-		 * libtsan behind this library when it was not preloaded */
-		if (!dladdr1(theirs, &info, (void **)&in, RTLD_DL_LINKMAP) || in != main_map)
+		if (!patchable(prog, main_map, hooks[i].name, &theirs, &sym)) {
+			shorter += theirs && sym;
 			continue;
-		dladdr1(theirs, &info, (void **)&sym, RTLD_DL_SYMENT);
+		}
 		r = jump(theirs, sym, hooks[i].fn);
-		if (r == -ENOSPC)
-			shorter++;
-		else if (r)
+		if (r)
 			failed++, err = -r;
 		else
 			done++;
@@ -1268,6 +1332,8 @@ static int patch_static(void)
 		fprintf(stderr, "c2cscan emu: %d of the program's ThreadSanitizer hooks could not be redirected "
 			"(%d too short to patch, %d in text not made writable%s%s): what they see is not modelled\n",
 			shorter + failed, shorter, failed, err ? ": " : "", err ? strerror(err) : "");
+	if (done && !failed)
+		patch_heap(prog, main_map);
 	dlclose(prog);
 	return done;
 }

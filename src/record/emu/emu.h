@@ -104,12 +104,26 @@ void emu_meet(const void *obj, uint32_t count);
 uint32_t emu_arrive(const void *obj);
 void emu_depart(const void *obj, uint32_t token);
 
+/* A function of the runtime's, by name (the executable's definitions a
+ * Clang build links in are patched to jump to these). */
+struct emu_fn {
+	const char *name;
+	void *fn;
+};
+
 /* The model runs: the program's heap is its production allocator's from
  * now on (heap.c). */
 void emu_heap__start(void);
 /* That allocator's file name ("libc.so.6", "libjemalloc.so.2"), NULL while
  * the heap is libtsan's. */
 const char *emu_heap__allocator(void);
+/* A Clang build, whose executable (prog, its handle; exe, its link map)
+ * holds ThreadSanitizer's allocator: true when what that allocator holds
+ * can go back to it without its malloc family (cfree and the sanitizer
+ * interface), so that its malloc family may jump to emu_heap_fns. */
+bool emu_heap__program(void *prog, const void *exe);
+extern const struct emu_fn emu_heap_fns[];
+extern const size_t emu_heap_nfns;
 
 /* A spin lock of the runtime's (no futex, no allocation: hooks and
  * interposed calls take it); a waiter yields now and then, so that a

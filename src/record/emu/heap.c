@@ -19,8 +19,11 @@
  *
  * Without the model (not run by record) every call is the next
  * definition's, libtsan's, as in a plain TSan run. A Clang build's
- * allocator is in its executable, ahead of any preloaded library: this
- * file is not reached there and the layout stays libtsan's.
+ * allocator is in its executable, ahead of any preloaded library: while
+ * the model runs, emu.c writes a jump to this file's function over each of
+ * the executable's (emu_heap_fns), and what ThreadSanitizer's allocator
+ * already holds goes back through the entry points left as they are: its
+ * cfree, and the sanitizer interface's ownership and size.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -55,6 +58,9 @@ static __thread int in_runtime;
 static void *libc_strdup, *next_strdup, *libc_strndup, *next_strndup, *libc_getdelim, *next_getdelim,
 	*libc_vasprintf, *next_vasprintf, *libc_realpath, *next_realpath;
 static int (*owned_by_tsan)(const volatile void *);
+/* a Clang build's: the executable's allocator jumps here (emu_heap__program) */
+static bool taken;
+static size_t (*tsan_size)(const volatile void *);
 static char prod_name[256];
 static int resolving;
 
@@ -174,7 +180,7 @@ const char *emu_heap__allocator(void)
 
 	/* asked once the constructors run (earlier, the global scope may not
 	 * show the executable's definitions yet) */
-	if (use_prod && !checked++ && program_allocator())
+	if (use_prod && !taken && !checked++ && program_allocator())
 		prod_name[0] = '\0';
 	return use_prod && prod_name[0] ? prod_name : NULL;
 }
@@ -444,3 +450,56 @@ EXPORT char *realpath(const char *path, char *resolved)
 {
 	return LIBC_FN(realpath)(path, resolved);
 }
+
+/* ---- a Clang build: the executable's allocator ---- */
+
+static size_t tsan_usable(void *p)
+{
+	return tsan_size(p);
+}
+
+/* dlsym(prog, name), when the executable (exe) defines it itself */
+static void *exe_sym(void *prog, const void *exe, const char *name)
+{
+	void *s = dlsym(prog, name);
+	struct link_map *in = NULL;
+	Dl_info di;
+
+	return s && dladdr1(s, &di, (void **)&in, RTLD_DL_LINKMAP) && in == exe ? s : NULL;
+}
+
+bool emu_heap__program(void *prog, const void *exe)
+{
+	void (*cf)(void *) = (void (*)(void *))exe_sym(prog, exe, "cfree");
+	int (*owner)(const volatile void *) = (int (*)(const volatile void *))exe_sym(prog, exe,
+										      "__sanitizer_get_ownership");
+
+	tsan_size = (size_t (*)(const volatile void *))exe_sym(prog, exe, "__sanitizer_get_allocated_size");
+	if (!cf || !owner || !tsan_size || !prod.malloc || !prod.calloc || !prod.realloc || !prod.free ||
+	    !prod.memalign)
+		return false;
+	/* the runtime's own calls (in_runtime) go to the production heap
+	 * too: the executable's malloc is about to jump here */
+	next.malloc = prod.malloc;
+	next.calloc = prod.calloc;
+	next.realloc = prod.realloc;
+	next.memalign = prod.memalign;
+	next.free = cf;
+	next.usable = tsan_usable;
+	owned_by_tsan = owner;
+	taken = use_prod = true;
+	return true;
+}
+
+#define F(name) { #name, (void *)name },
+const struct emu_fn emu_heap_fns[] = {
+	F(malloc) F(calloc) F(realloc) F(free) F(reallocarray) F(memalign) F(aligned_alloc) F(posix_memalign)
+	F(valloc) F(pvalloc) F(malloc_usable_size)
+	F(_Znwm) F(_Znam) F(_ZnwmRKSt9nothrow_t) F(_ZnamRKSt9nothrow_t) F(_ZnwmSt11align_val_t)
+	F(_ZnamSt11align_val_t) F(_ZnwmSt11align_val_tRKSt9nothrow_t) F(_ZnamSt11align_val_tRKSt9nothrow_t)
+	F(_ZdlPv) F(_ZdaPv) F(_ZdlPvm) F(_ZdaPvm) F(_ZdlPvSt11align_val_t) F(_ZdaPvSt11align_val_t)
+	F(_ZdlPvmSt11align_val_t) F(_ZdaPvmSt11align_val_t) F(_ZdlPvRKSt9nothrow_t) F(_ZdaPvRKSt9nothrow_t)
+	F(_ZdlPvSt11align_val_tRKSt9nothrow_t) F(_ZdaPvSt11align_val_tRKSt9nothrow_t)
+	F(strdup) F(strndup) F(getdelim) F(getline) F(vasprintf) F(asprintf) F(realpath)
+};
+const size_t emu_heap_nfns = sizeof(emu_heap_fns) / sizeof(emu_heap_fns[0]);

@@ -365,7 +365,9 @@ uint32_t pace__depart(const void *obj, int idx, uint32_t round, uint32_t win)
 			struct pace_slot *s = &pace->slots[i];
 			uint32_t st;
 
-			if (i == idx || !(r->cores & (1ull << i)))
+			/* (itself too: a new thread, not yet in step, would
+			 * otherwise join where the slowest thread in step is) */
+			if (!(r->cores & (1ull << i)) && i != idx)
 				continue;
 			st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
 			if (st == SLOT_WAITING ||
