@@ -915,6 +915,7 @@ static void emu_start(void)
 		pthread_atfork(NULL, NULL, at_fork_child);
 	}
 	snprintf(dir, sizeof(dir), "%s", d);
+	emu_maps__own(dir, getenv("C2CSCAN_EMU_MODEL"));
 	period = env_u32("C2CSCAN_EMU_PERIOD", period);
 	/* the default model counts a line's coming at most once a window:
 	 * every such HITM is sampled */

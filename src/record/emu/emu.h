@@ -167,5 +167,7 @@ uint64_t emu_maps__key(uint64_t a, uint64_t *off);
 bool emu_maps__readable(uint64_t a);
 /* In a forked child: the locks other threads held are free. */
 void emu_maps__forked(void);
+/* The runtime's own files (its directory's, the model): not the program's. */
+void emu_maps__own(const char *dir, const char *model);
 
 #endif

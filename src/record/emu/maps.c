@@ -303,13 +303,32 @@ static bool same_table(const struct table *a, const struct table *b)
 	return a->n == b->n && !memcmp(a->r, b->r, a->n * sizeof(*a->r));
 }
 
+/* The runtime's own files (its sample chunks, the model), which the
+ * program never touches: left out, so that a chunk mapped or unmapped
+ * does not change the table (and every thread's page keys with it). */
+static char own_dir[512], own_model[512];
+
+void emu_maps__own(const char *dir, const char *model)
+{
+	snprintf(own_dir, sizeof(own_dir), "%s/", dir ? dir : "");
+	snprintf(own_model, sizeof(own_model), "%s", model ? model : "");
+}
+
+static bool own_file(const char *line)
+{
+	const char *path = strchr(line, '/');
+
+	return path && ((own_dir[1] && !strncmp(path, own_dir, strlen(own_dir))) ||
+			(own_model[0] && !strcmp(path, own_model)));
+}
+
 static bool read_line(const char *line, void *arg)
 {
 	struct table **t = arg;
 	struct range r;
 	bool shared, readable;
 
-	if (!*t || !maps_line(line, &r, &shared, &readable) || !shared)
+	if (!*t || !maps_line(line, &r, &shared, &readable) || !shared || own_file(line))
 		return false;
 	*t = table_room(*t);
 	if (*t)
