@@ -76,6 +76,12 @@ static void test_x86(void)
 
 int main(void)
 {
+#if !defined(__x86_64__)
+	/* the instruction sequences here are x86-64's: said, not passed with
+	 * nothing checked */
+	printf("test_emuip: no instruction sequences for this architecture: skipped\n");
+	return 77;
+#endif
 	test_x86();
 	return test_done("test_emuip");
 }
