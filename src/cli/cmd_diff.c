@@ -47,7 +47,7 @@ int cmd_diff(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report_opts o = { .out = REPORT_OUT_STDIO, .call_graph = REPORT_CG_OFF };
+	struct report_opts o = { .call_graph = REPORT_CG_OFF };
 	struct report *r[2] = { NULL, NULL };
 	struct report_diff d;
 	const char *html = NULL;

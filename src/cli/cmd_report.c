@@ -116,12 +116,18 @@ static int parse_fail_on(const char *s, unsigned int *kinds)
 
 /* --patch FILE: the diff in FILE (- stdout), and how many changes it
  * holds on stderr. */
-static int write_patch(struct report *r, const char *path)
+enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
+       OPT_NO_SYMBOLS, OPT_STATS, OPT_FULL_SYMBOLS,
+       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF, OPT_HTML,
+       OPT_PATCH };
+
+static int write_patch(struct report *r, const char *path, bool forced)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	size_t n = 0;
 	int rc;
 
+	(void)forced;
 	if (!fp) {
 		fprintf(stderr, "c2cscan report: --patch %s: cannot write: %s\n", path, strerror(errno));
 		return -1;
@@ -139,12 +145,93 @@ static int write_patch(struct report *r, const char *path)
 	return 0;
 }
 
+static int write_pprof(struct report *r, const char *path, bool forced)
+{
+	char err[512];
+
+	(void)forced;
+	if (report__write_pprof(r, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "c2cscan report: --pprof %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_html(struct report *r, const char *path, bool forced)
+{
+	char err[512];
+
+	(void)forced;
+	if (report__write_html(r, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "c2cscan report: --html %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_stdio(struct report *r, const char *path, bool forced)
+{
+	(void)path;
+	(void)forced;
+	report__coalesce_rows(r);
+	report__fprintf_stdio(r, stdout);
+	return 0;
+}
+
+static int write_json(struct report *r, const char *path, bool forced)
+{
+	(void)path;
+	(void)forced;
+	report__fprintf_json(r, stdout);
+	return 0;
+}
+
+/* The browser; a terminal it cannot use (TERM=dumb): text, as --stdio,
+ * unless --tui was asked for. -EINTR: Ctrl-C. */
+static int write_tui(struct report *r, const char *path, bool forced)
+{
+	char err[512];
+	int ret = tui__browse(r, err, sizeof(err));
+
+	(void)path;
+	if (ret == -ENOTTY && !forced)
+		return write_stdio(r, path, forced);
+	if (ret < 0 && ret != -EINTR)
+		fprintf(stderr, "c2cscan: %s\n", err);
+	return ret;
+}
+
+/*
+ * report's outputs, one table: a stream output goes to stdout, one of them
+ * at a time (stdio, json, tui); a file output takes a path (- for stdout
+ * where it says so) and goes beside it. A writer prints its own error and
+ * returns a negative value. A new output is a writer and a line here (and
+ * its option in longopts, its text in report_usage and the man page).
+ */
+static const struct output {
+	int opt;
+	bool file;
+	int (*write)(struct report *r, const char *path, bool forced);
+} outputs[] = {
+	{ OPT_STDIO, false, write_stdio },
+	{ OPT_JSON, false, write_json },
+	{ OPT_TUI, false, write_tui },
+	{ OPT_PPROF, true, write_pprof },
+	{ OPT_HTML, true, write_html },
+	{ OPT_PATCH, true, write_patch },
+};
+#define NR_OUTPUTS ARRAY_SIZE(outputs)
+
+static const struct output *output_of(int opt)
+{
+	for (size_t i = 0; i < NR_OUTPUTS; i++)
+		if (outputs[i].opt == opt)
+			return &outputs[i];
+	return NULL;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
-	       OPT_NO_SYMBOLS, OPT_STATS, OPT_FULL_SYMBOLS,
-	       OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF, OPT_HTML,
-	       OPT_PATCH };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -177,11 +264,11 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .input = "perf.data", .fail_share = -1 };
-	const char *pprof = NULL, *html = NULL, *patch = NULL;
-	bool input_set = false;
+	const char *paths[NR_OUTPUTS] = { NULL };
+	const struct output *stream = NULL, *out;
+	bool input_set = false, files = false, stream_asked;
 	struct report *r;
 	char err[512];
-	bool tui_forced;
 	int c, opt, ret;
 
 	optind = 1;
@@ -194,30 +281,22 @@ int cmd_report(int argc, char **argv)
 			return -opt;
 		if (opt)
 			continue;
+		out = output_of(c);
+		if (out && out->file) {
+			paths[out - outputs] = optarg;
+			files = true;
+			continue;
+		}
+		if (out) {
+			if (stream && stream != out)
+				return usage_error("%s", "--stdio, --json and --tui exclude each other");
+			stream = out;
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			o.input = optarg;
 			input_set = true;
-			break;
-		case OPT_STDIO:
-		case OPT_JSON:
-		case OPT_TUI: {
-			enum report_out out = c == OPT_STDIO ? REPORT_OUT_STDIO : c == OPT_JSON ? REPORT_OUT_JSON :
-					      REPORT_OUT_TUI;
-
-			if (o.out != REPORT_OUT_AUTO && o.out != out)
-				return usage_error("%s", "--stdio, --json and --tui exclude each other");
-			o.out = out;
-			break;
-		}
-		case OPT_PPROF:
-			pprof = optarg;
-			break;
-		case OPT_HTML:
-			html = optarg;
-			break;
-		case OPT_PATCH:
-			patch = optarg;
 			break;
 		case OPT_SHOW_ALL:
 			o.show_all = true;
@@ -297,15 +376,13 @@ int cmd_report(int argc, char **argv)
 		o.input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	tui_forced = o.out == REPORT_OUT_TUI;
-	/* --pprof or --html alone: the file only; --fail-on alone: the
-	 * failing lines only (a test suite's log) */
-	if ((pprof || html || patch || o.fail_on) && o.out == REPORT_OUT_AUTO)
-		o.out = REPORT_OUT_NONE;
+	stream_asked = stream != NULL;
+	/* a file output alone: the file only; --fail-on alone: the failing
+	 * lines only (a test suite's log); else the browser on a terminal */
+	if (!stream && !files && !o.fail_on)
+		stream = output_of(isatty(STDOUT_FILENO) ? OPT_TUI : OPT_STDIO);
 	if (o.fail_share < 0)
 		o.fail_share = REPORT_FAIL_SHARE;
-	if (o.out == REPORT_OUT_AUTO)
-		o.out = isatty(STDOUT_FILENO) ? REPORT_OUT_TUI : REPORT_OUT_STDIO;
 
 	if (o.names.symfs) {
 		struct stat st;
@@ -330,40 +407,14 @@ int cmd_report(int argc, char **argv)
 	if (o.call_graph == REPORT_CG_ON && !report__has_stacks(r))
 		fprintf(stderr, "c2cscan report: %s has no call graphs (record with -g or --call-graph dwarf)\n",
 			report__path(r));
-	if (pprof && report__write_pprof(r, pprof, err, sizeof(err)) < 0) {
-		fprintf(stderr, "c2cscan report: --pprof %s\n", err);
-		report__delete(r);
-		return 1;
-	}
-	if (html && report__write_html(r, html, err, sizeof(err)) < 0) {
-		fprintf(stderr, "c2cscan report: --html %s\n", err);
-		report__delete(r);
-		return 1;
-	}
-	if (patch && write_patch(r, patch)) {
-		report__delete(r);
-		return 1;
-	}
-	switch (o.out) {
-	case REPORT_OUT_NONE:
-		break;
-	case REPORT_OUT_JSON:
-		report__fprintf_json(r, stdout);
-		break;
-	case REPORT_OUT_TUI:
-		ret = tui__browse(r, err, sizeof(err));
-		if (ret == -ENOTTY && !tui_forced) {
-			/* a terminal the browser cannot use (TERM=dumb): text, as --stdio */
-			report__fprintf_stdio(r, stdout);
-			ret = 0;
-		} else if (ret < 0 && ret != -EINTR) {
-			fprintf(stderr, "c2cscan: %s\n", err);
+	for (size_t i = 0; i < NR_OUTPUTS; i++) {
+		if (paths[i] && outputs[i].write(r, paths[i], true) < 0) {
+			report__delete(r);
+			return 1;
 		}
-		break;
-	default:
-		report__fprintf_stdio(r, stdout);
-		break;
 	}
+	/* (asked for: a --tui the terminal cannot show fails) */
+	ret = stream ? stream->write(r, NULL, stream_asked) : 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "c2cscan: writing the report: %s\n", strerror(errno));
 		ret = -EIO;

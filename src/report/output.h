@@ -7,6 +7,10 @@
 
 #include "report/report.h"
 
+/* The rows of the lines --stdio details, regrouped by -c's fields (the
+ * report's options; nothing without -c): before report__fprintf_stdio.
+ * The other renderings keep the model's rows. */
+void report__coalesce_rows(struct report *r);
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);
 /* The view as a pprof profile (profile.proto, gzipped) in path (pprof.c);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "perfdata/alloc.h"
 #include "report/columns.h"
+#include "report/output.h"
 #include "report/report_int.h"
 #include "util/htab.h"
 #include "util/relay.h"
@@ -737,13 +738,17 @@ static int load(struct report **rp, struct pd_reader *rd, const struct report_op
 	periods_setup(r);
 	emu_notice_setup(r);
 	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
-	if (opts->coalesce && opts->out == REPORT_OUT_STDIO)
-		report__coalesce(r, report__detailed_lines(r));
 	*rp = r;
 	return 0;
 fail:
 	report__delete(r);
 	return ret < 0 ? ret : -EINVAL;
+}
+
+void report__coalesce_rows(struct report *r)
+{
+	if (r->opts.coalesce)
+		report__coalesce(r, report__detailed_lines(r));
 }
 
 int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,

@@ -25,8 +25,6 @@ enum report_coalesce { COALESCE_IADDR, COALESCE_OFFSET, COALESCE_PID, COALESCE_T
  * besides the offset. */
 enum { CO_TID = 1, CO_PID = 2, CO_IADDR = 4, CO_DSO = 8 };
 
-enum report_out { REPORT_OUT_AUTO, REPORT_OUT_STDIO, REPORT_OUT_JSON, REPORT_OUT_TUI, REPORT_OUT_NONE };
-
 enum report_call_graph {
 	REPORT_CG_AUTO,             /* callers when the file has stacks */
 	REPORT_CG_ON,               /* -g: the same, and a warning when it has none */
@@ -40,7 +38,6 @@ struct report_opts {
 	bool show_all;
 	bool double_cl;
 	uint32_t cl_size;           /* --cacheline-size; 0 = file's, else 64 */
-	enum report_out out;
 	unsigned max_lines;         /* --stdio: detail tables for this many lines; 0 = all */
 	bool max_lines_set;         /* --lines given; else all, or 50 in mode all */
 	bool stats_only;            /* --stats: --stdio without the tables */
