@@ -164,8 +164,6 @@ static __thread __attribute__((tls_model("initial-exec"))) struct core *self;
 static uint32_t pid;
 static uint32_t out_lock;
 
-static int patch_static(void);
-static void forward_hooks(void);
 EXPORT void __tsan_init(void);
 static uint32_t code_bytes(uint64_t a, uint32_t max);
 
@@ -934,7 +932,7 @@ static void emu_start(void)
 		pace__start(&model->pace, &model->head.stalls);
 	enabled = 1;
 	emu_heap__start();
-	if (patch_static() > 0)
+	if (emu_jumps__redirect() > 0)
 		__atomic_store_n(&hooked, 1, __ATOMIC_RELAXED);
 	/* which allocator the layout is (the first process's says) */
 	if (emu_heap__allocator() && !model->head.allocator[0])
@@ -950,7 +948,7 @@ __attribute__((constructor)) static void emu_load(void)
 	emu_start();
 	if (!enabled && !getenv("C2CSCAN_EMU_DIR")) {
 		pid = (uint32_t)getpid();
-		forward_hooks();
+		emu_jumps__forward();
 	}
 }
 
@@ -1056,7 +1054,7 @@ EXPORT void __tsan_ignore_thread_end(void)
 		c->on = enabled;
 }
 
-/* Every hook we define, by name (for patch_static()): the table, hooks[],
+/* Every hook we define, by name (for jumps.c): the table, emu_hooks[],
  * comes after their definitions. */
 
 #define RW(n)                                                                                     \
@@ -1166,7 +1164,7 @@ void *emu_next(const char *name, void *own)
 	H(__tsan_atomic##b##_compare_exchange_strong) H(__tsan_atomic##b##_compare_exchange_weak)      \
 	H(__tsan_atomic##b##_compare_exchange_val)
 
-static const struct emu_fn hooks[] = {
+const struct emu_fn emu_hooks[] = {
 	H_RW(1) H_RW(2) H_RW(4) H_RW(8) H_RW(16)
 	H(__tsan_read_range) H(__tsan_write_range) H(__tsan_vptr_update) H(__tsan_vptr_read)
 	H(__tsan_func_entry) H(__tsan_func_exit) H(__tsan_ignore_thread_begin) H(__tsan_ignore_thread_end)
@@ -1175,225 +1173,4 @@ static const struct emu_fn hooks[] = {
 	/* __tsan_atomic_signal_fence: a compiler barrier, nothing to model */
 	H(mmap) H(mmap64) H(munmap) H(mremap)
 };
-
-/*
- * Clang links its ThreadSanitizer runtime into the executable (statically,
- * its entry points exported): the program calls its own __tsan_read4
- * directly, and no preloaded definition can take its place. So each of
- * the executable's hooks that we define gets a jump to ours written over
- * its first instructions, before main (its __tsan_init has run from
- * .preinit_array: its interceptors keep working). Returns how many were
- * redirected; a hook too short to patch or a text that cannot be made
- * writable is said once, and stays the runtime's.
- */
-#if defined(__x86_64__)
-#define JUMP_LEN 13             /* movabs $to, %r11; jmp *%r11 */
-#elif defined(__aarch64__)
-#define JUMP_LEN 16             /* ldr x16, #8; br x16; .quad to */
-#else
-#define JUMP_LEN 0
-#endif
-
-/* A jump to to written over the start of the function at from (its
- * symbol sym, for its size): 0, -ENOSPC when the function is shorter than
- * the jump, else the negative errno of making its text writable. */
-static int jump(void *from, const ElfW(Sym) *sym, void *to)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t at = (uintptr_t)from, page = at & ~(uintptr_t)(pg - 1);
-	uint8_t code[16];
-
-	if (!JUMP_LEN || !sym || sym->st_size < JUMP_LEN)
-		return -ENOSPC;
-#if defined(__x86_64__)
-	code[0] = 0x49;
-	code[1] = 0xbb;
-	memcpy(code + 2, &to, 8);
-	code[10] = 0x41;
-	code[11] = 0xff;
-	code[12] = 0xe3;
-#elif defined(__aarch64__)
-	memcpy(code, (const uint32_t[]){ 0x58000050, 0xd61f0200 }, 8);
-	memcpy(code + 8, &to, 8);
-#endif
-	if (mprotect((void *)page, at + JUMP_LEN - page, PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -errno;
-	memcpy(from, code, JUMP_LEN);
-	__builtin___clear_cache((char *)from, (char *)from + JUMP_LEN);
-	mprotect((void *)page, at + JUMP_LEN - page, PROT_READ | PROT_EXEC);
-	return 0;
-}
-
-/* Whether the executable's (exe) definition of name can take a jump: its
- * own, long enough. *at: it; *sym: its symbol. */
-static bool patchable(void *prog, const struct link_map *exe, const char *name, void **at, const ElfW(Sym) **sym)
-{
-	struct link_map *in = NULL;
-	Dl_info info;
-
-	*at = dlsym(prog, name);
-	*sym = NULL;
-	/* the executable's own only: never the C library's mmap, nor a
-	 * libtsan behind this library when it was not preloaded */
-	return *at && dladdr1(*at, &info, (void **)&in, RTLD_DL_LINKMAP) && in == exe &&
-	       dladdr1(*at, &info, (void **)sym, RTLD_DL_SYMENT) && *sym && (*sym)->st_size >= JUMP_LEN;
-}
-
-/* The first definition of name past the executable (exe) in the
- * program's scope: record --alloc's shim when it is preloaded (it passes
- * calls on to the next, this runtime's), else this runtime's own (fn). */
-static void *first_past(const struct link_map *exe, const char *name, void *fn)
-{
-	for (const struct link_map *l = exe->l_next; l; l = l->l_next) {
-		void *h = l->l_name && *l->l_name ? dlopen(l->l_name, RTLD_NOW | RTLD_NOLOAD) : NULL;
-		void *s = h ? dlsym(h, name) : NULL;
-		struct link_map *in = NULL;
-		Dl_info di;
-
-		if (h)
-			dlclose(h);
-		if (s && dladdr1(s, &di, (void **)&in, RTLD_DL_LINKMAP) && in == l)
-			return s;
-		if (l->l_addr && (uintptr_t)fn - l->l_addr < 1ul << 40 && dladdr1(fn, &di, (void **)&in,
-										  RTLD_DL_LINKMAP) && in == l)
-			break;          /* this runtime: its own */
-	}
-	return fn;
-}
-
-/* The executable's allocator to the production heap's (heap.c): all of
- * its functions this runtime defines, or none (a block of one allocator
- * freed by the other would crash). */
-static int patch_heap(void *prog, const struct link_map *exe)
-{
-	const ElfW(Sym) *sym;
-	void *at, *to[64];
-	int done = 0;
-
-	if (emu_heap_nfns > sizeof(to) / sizeof(to[0]))
-		return 0;
-
-	for (size_t i = 0; i < emu_heap_nfns; i++)
-		if (dlsym(prog, emu_heap_fns[i].name) != emu_heap_fns[i].fn &&
-		    !patchable(prog, exe, emu_heap_fns[i].name, &at, &sym) && at && sym)
-			return 0;
-	if (!emu_heap__program(prog, exe))
-		return 0;
-	/* the targets first (looking them up allocates), then the jumps: the
-	 * functions that take memory back first (this runtime's take either
-	 * allocator's blocks), those that give it out last */
-	for (size_t i = 0; i < emu_heap_nfns; i++)
-		to[i] = first_past(exe, emu_heap_fns[i].name, emu_heap_fns[i].fn);
-	for (int gives = 0; gives < 2; gives++) {
-		for (size_t i = 0; i < emu_heap_nfns; i++) {
-			const char *n = emu_heap_fns[i].name;
-			bool takes = !strcmp(n, "free") || !strncmp(n, "_Zd", 3) || !strncmp(n, "realloc", 7) ||
-				     !strcmp(n, "malloc_usable_size");
-
-			if (takes == !gives && patchable(prog, exe, n, &at, &sym) && !jump(at, sym, to[i]))
-				done++;
-		}
-	}
-	return done;
-}
-
-static int patch_static(void)
-{
-	int done = 0, shorter = 0, failed = 0, err = 0;
-
-	/* the program's scope, the executable first (RTLD_DEFAULT would
-	 * search this library first: it is linked -Bsymbolic) */
-	void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
-	struct link_map *main_map = NULL;
-
-	if (!prog)
-		return 0;
-	if (dlinfo(prog, RTLD_DI_LINKMAP, &main_map) || !main_map) {
-		dlclose(prog);
-		return 0;
-	}
-	for (size_t i = 0; JUMP_LEN && i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-		const ElfW(Sym) *sym;
-		void *theirs;
-		int r;
-
-		if (dlsym(prog, hooks[i].name) == hooks[i].fn)
-			continue;       /* ours binds (GCC: libtsan is a library) */
-		if (!patchable(prog, main_map, hooks[i].name, &theirs, &sym)) {
-			shorter += theirs && sym;
-			continue;
-		}
-		r = jump(theirs, sym, hooks[i].fn);
-		if (r)
-			failed++, err = -r;
-		else
-			done++;
-	}
-	if (shorter + failed)
-		fprintf(stderr, "c2cscan emu: %d of the program's ThreadSanitizer hooks could not be redirected "
-			"(%d too short to patch, %d in text not made writable%s%s): what they see is not modelled\n",
-			shorter + failed, shorter, failed, err ? ": " : "", err ? strerror(err) : "");
-	if (done && !failed)
-		patch_heap(prog, main_map);
-	dlclose(prog);
-	return done;
-}
-
-/* The number of symbols of a GNU hash table (the highest a bucket or its
- * chain reaches, + 1). */
-static uint32_t gnu_hash_symbols(const uint32_t *h)
-{
-	uint32_t nbuckets = h[0], first = h[1], bloom = h[2], top = 0;
-	const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(h + 4) + bloom);
-	const uint32_t *chain = buckets + nbuckets;
-
-	for (uint32_t i = 0; i < nbuckets; i++)
-		if (buckets[i] > top)
-			top = buckets[i];
-	if (top < first)
-		return first;
-	while (!(chain[top - first] & 1))
-		top++;
-	return top + 1;
-}
-
-/* Not run by record, preloaded by hand: every function this library
- * exports (ThreadSanitizer's hooks, the lock, thread and heap functions,
- * mmap) jumps to the next definition (a GCC build's libtsan.so, the C
- * library), so that ThreadSanitizer sees every access and reports as it
- * would without us, its stacks free of our frames. */
-static void forward_hooks(void)
-{
-	const ElfW(Sym) *syms = NULL;
-	const uint32_t *gnu_hash = NULL;
-	const char *strs = NULL;
-	struct link_map *own = NULL;
-	Dl_info info;
-
-	if (!dladdr1((void *)forward_hooks, &info, (void **)&own, RTLD_DL_LINKMAP) || !own)
-		return;
-	for (const ElfW(Dyn) *d = own->l_ld; d->d_tag != DT_NULL; d++) {
-		/* (the C library relocates these in place, but not everywhere) */
-		uintptr_t at = d->d_un.d_ptr < own->l_addr ? own->l_addr + d->d_un.d_ptr : d->d_un.d_ptr;
-
-		if (d->d_tag == DT_SYMTAB)
-			syms = (const void *)at;
-		else if (d->d_tag == DT_STRTAB)
-			strs = (const void *)at;
-		else if (d->d_tag == DT_GNU_HASH)
-			gnu_hash = (const void *)at;
-	}
-	if (!syms || !strs || !gnu_hash)
-		return;
-	for (uint32_t i = 1, n = gnu_hash_symbols(gnu_hash); i < n; i++) {
-		const ElfW(Sym) *sym = &syms[i];
-		void *ours = (void *)(own->l_addr + sym->st_value), *next;
-
-		if (sym->st_shndx == SHN_UNDEF || ELF64_ST_TYPE(sym->st_info) != STT_FUNC ||
-		    ELF64_ST_BIND(sym->st_info) == STB_LOCAL || ours == (void *)forward_hooks)
-			continue;
-		next = dlsym(RTLD_NEXT, strs + sym->st_name);
-		if (next && next != ours)
-			jump(ours, sym, next);
-	}
-}
+const size_t emu_nhooks = sizeof(emu_hooks) / sizeof(emu_hooks[0]);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The parts of libc2cscan-emu.so (record --emulate's runtime): emu.c the
- * model and the hooks, heap.c the program's production allocator, locks.c
+ * model and the hooks, jumps.c the jumps over a Clang executable's hooks,
+ * heap.c the program's production allocator, locks.c
  * the lock functions' accesses.
  */
 #ifndef C2CSCAN_RECORD_EMU_EMU_H
@@ -110,6 +111,18 @@ struct emu_fn {
 	const char *name;
 	void *fn;
 };
+
+/* Every ThreadSanitizer hook and mapping call the runtime defines (emu.c). */
+extern const struct emu_fn emu_hooks[];
+extern const size_t emu_nhooks;
+
+/* ---- jumps (jumps.c) ---- */
+/* A Clang build: the executable's hooks (and, all or none, its allocator)
+ * jump to the runtime's; how many hooks did (0: a GCC build). */
+int emu_jumps__redirect(void);
+/* Not run by record: the runtime's exported functions jump to the next
+ * definitions. */
+void emu_jumps__forward(void);
 
 /* The model runs: the program's heap is its production allocator's from
  * now on (heap.c). */
