@@ -2,8 +2,9 @@
 /*
  * The parts of libc2cscan-emu.so (record --emulate's runtime): emu.c the
  * model and the hooks, jumps.c the jumps over a Clang executable's hooks,
- * heap.c the program's production allocator, locks.c
- * the lock functions' accesses.
+ * heap.c the program's production allocator, locks.c the lock functions'
+ * accesses, pace.c the lockstep windows, maps.c the keys of the program's
+ * memory.
  */
 #ifndef C2CSCAN_RECORD_EMU_EMU_H
 #define C2CSCAN_RECORD_EMU_EMU_H
