@@ -451,45 +451,97 @@ static bool drop_late_readers(const struct report *r, const struct c2c_line *l, 
 	return true;
 }
 
-int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
+/* What the line's totals decide, needing no units (no loads or stores
+ * sampled, one thread, no store): true when they did. */
+static bool totals_verdict(const struct c2c_line *l, struct line_verdict *v)
 {
-	size_t *row_unit;
-	size_t best_true = SIZE_MAX, fa = 0, fb = 0;
-	uint64_t best_true_w = 0;
-	bool is_false, handover = false;
+	const struct c2c_counts *n = c2c_line__counts(l);
 
-	memset(v, 0, sizeof(*v));
-	/* what the line's totals decide needs no units */
-	if (!c2c_line__counts(l)->stats.load && !c2c_line__counts(l)->stats.store) {
+	if (!n->stats.load && !n->stats.store) {
 		v->kind = VERDICT_UNKNOWN;
 		scnprintf(v->why, sizeof(v->why), "no loads or stores sampled (software events): who writes is unknown");
-		return 0;
+		return true;
 	}
-	if (c2c_line__counts(l)->tids.nr <= 1) {
-		uint64_t n = contended(&c2c_line__counts(l)->stats);
+	if (n->tids.nr <= 1) {
+		uint64_t c = contended(&n->stats);
 
-		if (n) {
+		if (c) {
 			v->kind = VERDICT_UNSAMPLED;
 			scnprintf(v->why, sizeof(v->why), "one thread sampled; its %" PRIu64 " contended access%s took "
 				  "the line from a writer that was not sampled (another thread, process or the kernel)",
-				  n, n == 1 ? "" : "es");
-			return 0;
+				  c, c == 1 ? "" : "es");
+			return true;
 		}
 		scnprintf(v->why, sizeof(v->why), "one thread touches this line");
-		return 0;
+		return true;
 	}
-	if (!c2c_line__counts(l)->stats.store) {
-		if (c2c_line__counts(l)->stats.tot_hitm) {
+	if (!n->stats.store) {
+		if (n->stats.tot_hitm) {
 			v->kind = VERDICT_UNSAMPLED;
 			scnprintf(v->why, sizeof(v->why), "%u threads read it, no store sampled: its %u HITM loads took "
-				  "the line from a writer that was not sampled", c2c_line__counts(l)->tids.nr,
-				  c2c_line__counts(l)->stats.tot_hitm);
-			return 0;
+				  "the line from a writer that was not sampled", n->tids.nr, n->stats.tot_hitm);
+			return true;
 		}
-		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled", c2c_line__counts(l)->tids.nr);
-		return 0;
+		scnprintf(v->why, sizeof(v->why), "%u threads, no store sampled", n->tids.nr);
+		return true;
 	}
-	row_unit = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*row_unit));
+	return false;
+}
+
+/* Who writes and reads each unit (row_unit: each row's): not a thread
+ * whose own rows there hold under MINOR_SHARE of its samples (a thread that
+ * reads every counter once at the end does not make each of them shared).
+ * Whether such a thread was left out (a handover). */
+static bool unit_threads_of(const struct c2c_line *l, const size_t *row_unit, struct line_verdict *v)
+{
+	struct u64map m = { 0 };
+	struct unit_tid *ut = NULL;
+	size_t nr_ut = 0, alloc_ut = 0;
+	bool handover = false;
+
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
+
+		for (uint32_t t = 0; t < row->tids.nr; t++) {
+			struct unit_tid *x = unit_tid(&m, &ut, &nr_ut, &alloc_ut, row_unit[i],
+						      u32set__data(&row->tids)[t]);
+
+			if (row->tids.nr > 1)
+				x->shared = true;
+			else
+				x->mine += (uint64_t)row->stats.load + row->stats.store;
+		}
+	}
+	for (size_t i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *row = &c2c_line__rows(l)[i];
+		struct verdict_unit *u = &v->units[row_unit[i]];
+
+		for (uint32_t t = 0; t < row->tids.nr; t++) {
+			uint32_t tid = u32set__data(&row->tids)[t];
+			const struct unit_tid *x = unit_tid(&m, &ut, &nr_ut, &alloc_ut, row_unit[i], tid);
+
+			if (row->tids.nr == 1 && !x->shared && x->mine * MINOR_SHARE < (uint64_t)u->loads + u->stores) {
+				handover = true;
+				continue;
+			}
+			if (row->stats.store)
+				u32set__add(&u->writers, tid);
+			if (row->stats.load)
+				u32set__add(&u->readers, tid);
+		}
+	}
+	u64map__exit(&m);
+	free(ut);
+	return handover;
+}
+
+/* The line's rows into units, with their threads: whether a thread was
+ * left out as a handover. */
+static bool units_of(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
+{
+	size_t *row_unit = xmalloc((l->nr_rows ? l->nr_rows : 1) * sizeof(*row_unit));
+	bool handover;
+
 	for (size_t i = 0; i < l->nr_rows; i++) {
 		const struct c2c_row *row = &c2c_line__rows(l)[i];
 		struct verdict_unit key = { 0 }, *u;
@@ -501,101 +553,90 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		u->stores += row->stats.store;
 		u->hitm += contended(&row->stats);
 	}
-	/* who writes and reads each unit: not a thread whose own rows there
-	 * hold under MINOR_SHARE of its samples (a thread that reads every
-	 * counter once at the end does not make each of them shared) */
-	{
-		struct u64map m = { 0 };
-		struct unit_tid *ut = NULL;
-		size_t nr_ut = 0, alloc_ut = 0;
-
-		for (size_t i = 0; i < l->nr_rows; i++) {
-			const struct c2c_row *row = &c2c_line__rows(l)[i];
-
-			for (uint32_t t = 0; t < row->tids.nr; t++) {
-				struct unit_tid *x = unit_tid(&m, &ut, &nr_ut, &alloc_ut, row_unit[i],
-							      u32set__data(&row->tids)[t]);
-
-				if (row->tids.nr > 1)
-					x->shared = true;
-				else
-					x->mine += (uint64_t)row->stats.load + row->stats.store;
-			}
-		}
-		for (size_t i = 0; i < l->nr_rows; i++) {
-			const struct c2c_row *row = &c2c_line__rows(l)[i];
-			struct verdict_unit *u = &v->units[row_unit[i]];
-
-			for (uint32_t t = 0; t < row->tids.nr; t++) {
-				uint32_t tid = u32set__data(&row->tids)[t];
-				const struct unit_tid *x = unit_tid(&m, &ut, &nr_ut, &alloc_ut, row_unit[i], tid);
-
-				if (row->tids.nr == 1 && !x->shared &&
-				    x->mine * MINOR_SHARE < (uint64_t)u->loads + u->stores) {
-					handover = true;
-					continue;
-				}
-				if (row->stats.store)
-					u32set__add(&u->writers, tid);
-				if (row->stats.load)
-					u32set__add(&u->readers, tid);
-			}
-		}
-		u64map__exit(&m);
-		free(ut);
-	}
+	handover = unit_threads_of(l, row_unit, v);
 	for (size_t i = 0; i < v->nr_units; i++)
 		handover |= drop_late_readers(r, l, row_unit, i, &v->units[i]);
 	free(row_unit);
+	return handover;
+}
+
+/* The written unit two threads or more share with the most contention:
+ * its index, SIZE_MAX none; *w its contention. */
+static size_t best_true_unit(const struct line_verdict *v, uint64_t *w)
+{
+	size_t best = SIZE_MAX;
+
+	*w = 0;
 	for (size_t i = 0; i < v->nr_units; i++) {
 		struct u32set all = { 0 };
 
 		unit_threads(&v->units[i], &all);
-		if (v->units[i].writers.nr && all.nr >= 2 && (best_true == SIZE_MAX || v->units[i].hitm >= best_true_w)) {
-			best_true = i;
-			best_true_w = v->units[i].hitm;
+		if (v->units[i].writers.nr && all.nr >= 2 && (best == SIZE_MAX || v->units[i].hitm >= *w)) {
+			best = i;
+			*w = v->units[i].hitm;
 		}
 		u32set__exit(&all);
 	}
-	is_false = false_pair(v, &fa, &fb, &handover);
-	/* beside false sharing, bytes shared by their threads with a sliver of
-	 * the line's contention (a barrier the threads passed once) do not make
-	 * it mixed */
-	if (is_false && best_true != SIZE_MAX &&
-	    best_true_w * MINOR_TRUE < contended(&c2c_line__counts(l)->stats))
-		best_true = SIZE_MAX;
-	v->kind = is_false && best_true != SIZE_MAX ? VERDICT_MIXED : is_false ? VERDICT_FALSE :
-		  best_true != SIZE_MAX ? VERDICT_TRUE : VERDICT_NONE;
+	return best;
+}
+
+/* Why, for v's kind; without a finding, the kind the contention makes it. */
+static void why_of(const struct c2c_line *l, struct line_verdict *v, bool handover)
+{
+	const struct c2c_counts *n = c2c_line__counts(l);
+	uint64_t c = contended(&n->stats);
+
 	switch (v->kind) {
 	case VERDICT_FALSE:
-		scnprintf(v->why, sizeof(v->why), "%u threads write and read different parts of the line",
-			  c2c_line__counts(l)->tids.nr);
+		scnprintf(v->why, sizeof(v->why), "%u threads write and read different parts of the line", n->tids.nr);
 		break;
 	case VERDICT_TRUE:
-		scnprintf(v->why, sizeof(v->why), "%u threads touch the same written bytes", c2c_line__counts(l)->tids.nr);
+		scnprintf(v->why, sizeof(v->why), "%u threads touch the same written bytes", n->tids.nr);
 		break;
 	case VERDICT_MIXED:
 		scnprintf(v->why, sizeof(v->why), "some bytes are shared by their threads, others only share the line");
 		break;
 	default:
-		if (!contended(&c2c_line__counts(l)->stats)) {
+		if (!c) {
 			scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only",
-				  c2c_line__counts(l)->tids.nr);
+				  n->tids.nr);
 		} else if (handover) {
 			v->kind = VERDICT_SLIGHT;
 			scnprintf(v->why, sizeof(v->why), "%" PRIu64 " contended access%s of a handover, not sharing: "
 				  "threads that touch the data once, read it after its writers ended (a join), or use "
-				  "objects one after the other at one address", contended(&c2c_line__counts(l)->stats),
-				  contended(&c2c_line__counts(l)->stats) == 1 ? "" : "es");
+				  "objects one after the other at one address", c, c == 1 ? "" : "es");
 		} else {
 			v->kind = VERDICT_UNSAMPLED;
 			scnprintf(v->why, sizeof(v->why), "%u threads, each written part touched by its writer only: "
 				  "the %" PRIu64 " contended accesses come from a writer that was not sampled",
-				  c2c_line__counts(l)->tids.nr, contended(&c2c_line__counts(l)->stats));
+				  n->tids.nr, c);
 		}
 		break;
 	}
-	if (verdict__is_finding(v->kind) && !contended(&c2c_line__counts(l)->stats)) {
+}
+
+int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
+{
+	uint64_t contention, best_true_w;
+	size_t best_true, fa = 0, fb = 0;
+	bool is_false, handover;
+
+	memset(v, 0, sizeof(*v));
+	if (totals_verdict(l, v))
+		return 0;
+	contention = contended(&c2c_line__counts(l)->stats);
+	handover = units_of(r, l, v);
+	best_true = best_true_unit(v, &best_true_w);
+	is_false = false_pair(v, &fa, &fb, &handover);
+	/* beside false sharing, bytes shared by their threads with a sliver of
+	 * the line's contention (a barrier the threads passed once) do not make
+	 * it mixed */
+	if (is_false && best_true != SIZE_MAX && best_true_w * MINOR_TRUE < contention)
+		best_true = SIZE_MAX;
+	v->kind = is_false && best_true != SIZE_MAX ? VERDICT_MIXED : is_false ? VERDICT_FALSE :
+		  best_true != SIZE_MAX ? VERDICT_TRUE : VERDICT_NONE;
+	why_of(l, v, handover);
+	if (verdict__is_finding(v->kind) && !contention) {
 		/* a pattern is not contention: say what was seen, advise nothing */
 		char pattern[sizeof(v->why)];
 
@@ -612,7 +653,7 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 	if (best_true != SIZE_MAX)
 		advise_true(v, best_true);
 	if (is_false)
-		predict(v, contended(&c2c_line__counts(l)->stats));
+		predict(v, contention);
 	return 0;
 }
 
