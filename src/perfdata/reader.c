@@ -658,145 +658,170 @@ static const uint8_t *data_at(struct pd_reader *r, uint64_t off, uint64_t left)
 	return r->win;
 }
 
+/* next_record's steps: read the next record where this one left off */
+#define NEXT_AGAIN 1000
+
+/* A record with trailing data (AUXTRACE, HEADER_TRACING_DATA) at rec,
+ * left bytes to the end of where it is (at off, for messages; where names
+ * the place), its payload at payload: skipped, an AUX buffer kept for
+ * decoding; *taken: the bytes it and its payload take. */
+static int trailing_record(struct pd_reader *r, const uint8_t *rec, uint32_t size, uint64_t left, uint64_t off,
+			   const char *where, const uint8_t *payload, uint64_t *taken)
+{
+	uint64_t extra = 0;
+	int ret = trailing_data(r, rec, size, left, off, where, &extra);
+
+	if (ret < 0)
+		return ret;
+	if (ld32(rec) == PD_REC_AUXTRACE)
+		reader_aux_buffer(r, rec, payload, extra);
+	*taken = size + extra;
+	return 0;
+}
+
+/* The next record of the decompressed buffer: 1 an event, 0 none whole
+ * there (read the file on), NEXT_AGAIN, or an error. */
+static int next_decompressed(struct pd_reader *r, struct pd_event *ev)
+{
+	const uint8_t *rec;
+	uint64_t left = r->dlen - r->dpos, taken, extra;
+	uint32_t type, size;
+	int ret;
+
+	/* a whole record ready whenever there is more to inflate */
+	if (r->zmore && left < WIN_MAX_RECORD) {
+		ret = inflate_more(r, INFLATE_AHEAD);
+		if (ret < 0)
+			return ret;
+		left = r->dlen - r->dpos;
+	}
+	if (left < 8)
+		return 0;
+	rec = r->dbuf + r->dpos;
+	size = ld16(rec + 6);
+	if (size < 8)
+		return reader_stream_fail(r, "record inside the compressed record at offset %" PRIu64
+					  ": size %u is smaller than a record header", r->douter, size);
+	if (size > left)
+		return 0;       /* it continues in the next compressed chunk */
+	type = ld32(rec);
+	/* perf never compresses these, but a file can */
+	if (type == PD_REC_AUXTRACE || type == PD_REC_HEADER_TRACING_DATA) {
+		/* its payload whole, when more is to come */
+		if (r->zmore && trailing_len(rec, size, &extra) && extra > left - size) {
+			if (size + extra > PD_MAX_DECOMP_CHUNK)
+				return reader_stream_fail(r, "record inside the compressed record at offset %" PRIu64
+							  ": its %" PRIu64 " bytes of trailing data are more than"
+							  " a compressed record may expand to", r->douter, extra);
+			ret = inflate_more(r, size + extra);
+			return ret < 0 ? ret : NEXT_AGAIN;
+		}
+		ret = trailing_record(r, rec, size, left, r->douter, "inside the compressed record ", rec + size,
+				      &taken);
+		if (ret < 0)
+			return ret;
+		r->dpos += taken;
+		return NEXT_AGAIN;
+	}
+	r->dpos += size;
+	ret = reader_decode(r, ev, rec, size, r->douter);
+	return ret ? ret : NEXT_AGAIN;
+}
+
+/* The end of the data section: the end of a pass (0), or the file or its
+ * compressed data cut short. */
+static int data_end(struct pd_reader *r)
+{
+	/* the last pages read go too, or the next pass would map them on top */
+	release_upto(r, r->map_len);
+	if (r->ix_walk && !r->truncated)
+		index_end(r);
+	if (r->truncated)
+		return reader_stream_fail(r, "the file is truncated: it ends at %" PRIu64 " bytes, inside the data "
+					  "section (%" PRIu64 " bytes from offset %" PRIu64 ")", (uint64_t)r->len,
+					  r->info.data_size, r->data_start);
+	if (r->dlen > r->dpos)
+		return reader_stream_fail(r, "the compressed data ends inside a record (%" PRIu64 " bytes left over)",
+					  (uint64_t)(r->dlen - r->dpos));
+	return 0;
+}
+
+/* A COMPRESSED or COMPRESSED2 record at off: into the decompressed buffer. */
+static int compressed_record(struct pd_reader *r, const uint8_t *rec, uint32_t size, uint64_t off)
+{
+	const uint8_t *src = rec + 8;
+	uint64_t n = size - 8;
+
+	if (ld32(rec) == PD_REC_COMPRESSED2) {
+		if (size < 16)
+			return reader_stream_fail(r, "record at offset %" PRIu64 ": COMPRESSED2 record of size %u "
+						  "is too short", off, size);
+		n = ld64(rec + 8);
+		src = rec + 16;
+		if (n > size - 16u)
+			return reader_stream_fail(r, "record at offset %" PRIu64 ": compressed size %" PRIu64
+						  " goes past the record (%u bytes)", off, n, size);
+	}
+	r->pos += size;
+	return decompress(r, src, n, off);
+}
+
 static int next_record(struct pd_reader *r, struct pd_event *ev)
 {
 	for (;;) {
 		const uint8_t *rec;
-		uint64_t left, off;
+		uint64_t left, off, taken;
 		uint32_t type, size;
 		int ret;
 
 		if (r->err_code)
 			return r->err_code;
-
 		/* the samples of an AUX buffer being decoded first */
 		if (reader_aux_pending(r) && reader_aux_next(r, ev))
 			return 1;
-
-		/* records left in the decompressed buffer first, a whole
-		 * record ready whenever there is more to inflate */
-		left = r->dlen - r->dpos;
-		if (r->zmore && left < WIN_MAX_RECORD) {
-			ret = inflate_more(r, INFLATE_AHEAD);
-			if (ret < 0)
-				return ret;
-			left = r->dlen - r->dpos;
-		}
-		if (left >= 8) {
-			rec = r->dbuf + r->dpos;
-			size = ld16(rec + 6);
-			if (size < 8)
-				return reader_stream_fail(r, "record inside the compressed record at offset %" PRIu64
-						   ": size %u is smaller than a record header", r->douter, size);
-			if (size <= left) {
-				type = ld32(rec);
-				/* perf never compresses these, but a file can */
-				if (type == PD_REC_AUXTRACE || type == PD_REC_HEADER_TRACING_DATA) {
-					uint64_t extra;
-
-					/* its payload whole, when more is to come */
-					if (r->zmore && trailing_len(rec, size, &extra) && extra > left - size) {
-						if (size + extra > PD_MAX_DECOMP_CHUNK)
-							return reader_stream_fail(r, "record inside the compressed record at offset %"
-									   PRIu64 ": its %" PRIu64 " bytes of trailing data are more than"
-									   " a compressed record may expand to", r->douter, extra);
-						ret = inflate_more(r, size + extra);
-						if (ret < 0)
-							return ret;
-						continue;
-					}
-					ret = trailing_data(r, rec, size, left, r->douter,
-							    "inside the compressed record ", &extra);
-					if (ret < 0)
-						return ret;
-					r->dpos += size + extra;
-					if (type == PD_REC_AUXTRACE)
-						reader_aux_buffer(r, rec, rec + size, extra);
-					continue;
-				}
-				r->dpos += size;
-				ret = reader_decode(r, ev, rec, size, r->douter);
-				if (ret)
-					return ret;
-				continue;
-			}
-			/* a record continues in the next compressed chunk */
-		}
+		/* then records left in the decompressed buffer */
+		ret = next_decompressed(r, ev);
+		if (ret == NEXT_AGAIN)
+			continue;
+		if (ret)
+			return ret;
 
 		off = r->pos;
 		if (off >= r->skim_at && r->skim) {
 			reader_skim_step(r);
 			off = r->pos;
 		}
-		if (off >= r->data_end) {
-			/* the end of a pass: the last pages read go too, or
-			 * the next pass would map them on top */
-			release_upto(r, r->map_len);
-			if (r->ix_walk && !r->truncated)
-				index_end(r);
-			if (r->truncated)
-				return reader_stream_fail(r, "the file is truncated: it ends at %" PRIu64
-						   " bytes, inside the data section (%" PRIu64 " bytes from offset %"
-						   PRIu64 ")", (uint64_t)r->len, r->info.data_size, r->data_start);
-			if (r->dlen > r->dpos)
-				return reader_stream_fail(r, "the compressed data ends inside a record (%" PRIu64
-						   " bytes left over)", (uint64_t)(r->dlen - r->dpos));
-			return 0;
-		}
+		if (off >= r->data_end)
+			return data_end(r);
 		left = r->data_end - off;
 		if (left < 8)
 			return reader_stream_fail(r, "record at offset %" PRIu64 ": only %" PRIu64
-					   " bytes left, less than a record header", off, left);
+						  " bytes left, less than a record header", off, left);
 		rec = data_at(r, off, left);
 		type = ld32(rec);
 		size = ld16(rec + 6);
 		if (size < 8)
-			return reader_stream_fail(r, "record at offset %" PRIu64 ": size %u is smaller than a record header",
-					   off, size);
+			return reader_stream_fail(r, "record at offset %" PRIu64 ": size %u is smaller than a record "
+						  "header", off, size);
 		if (size > left)
-			return reader_stream_fail(r, "record at offset %" PRIu64 ": size %u goes past the end of the data (%"
-					   PRIu64 " bytes left)", off, size, left);
+			return reader_stream_fail(r, "record at offset %" PRIu64 ": size %u goes past the end of the "
+						  "data (%" PRIu64 " bytes left)", off, size, left);
 		if (r->ix_walk)
 			index_check(r, type, off);
-
-		switch (type) {
-		case PD_REC_AUXTRACE:
-		case PD_REC_HEADER_TRACING_DATA: {
-			uint64_t extra;
-
-			ret = trailing_data(r, rec, size, left, off, "", &extra);
-			if (ret < 0)
-				return ret;
-			r->pos += size + extra;
+		if (type == PD_REC_AUXTRACE || type == PD_REC_HEADER_TRACING_DATA) {
 			/* the payload through the mapping: it can be larger
 			 * than the window */
-			if (type == PD_REC_AUXTRACE)
-				reader_aux_buffer(r, rec, r->base + off + size, extra);
+			ret = trailing_record(r, rec, size, left, off, "", r->base + off + size, &taken);
+			if (ret < 0)
+				return ret;
+			r->pos += taken;
 			continue;
 		}
-		case PD_REC_COMPRESSED:
-		case PD_REC_COMPRESSED2: {
-			const uint8_t *src = rec + 8;
-			uint64_t n = size - 8;
-
-			if (type == PD_REC_COMPRESSED2) {
-				if (size < 16)
-					return reader_stream_fail(r, "record at offset %" PRIu64
-							   ": COMPRESSED2 record of size %u is too short", off, size);
-				n = ld64(rec + 8);
-				src = rec + 16;
-				if (n > size - 16u)
-					return reader_stream_fail(r, "record at offset %" PRIu64 ": compressed size %" PRIu64
-							   " goes past the record (%u bytes)", off, n, size);
-			}
-			r->pos += size;
-			ret = decompress(r, src, n, off);
+		if (type == PD_REC_COMPRESSED || type == PD_REC_COMPRESSED2) {
+			ret = compressed_record(r, rec, size, off);
 			if (ret < 0)
 				return ret;
 			continue;
-		}
-		default:
-			break;
 		}
 		r->pos += size;
 		release_consumed(r);
