@@ -8,6 +8,7 @@
 # three private lines (perf c2c merges them), the shared twin one shared line;
 # one /dev/shm segment mapped at two addresses is one shared line, the private
 # twin two private lines. perf script reads every recording without a warning.
+# run-tests: full (the workloads recorded with page faults: four CPU seconds)
 . "$TOP/tests/cli/lib.inc"
 W=$TOP/$B/workloads
 [ -x "$W/false-sharing" ] || skip "workloads not built"
