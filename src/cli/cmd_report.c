@@ -121,7 +121,16 @@ enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_S
        OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF, OPT_HTML,
        OPT_PATCH };
 
-static int write_patch(struct report *r, const char *path, bool forced)
+/* An output of report (the table, outputs[], is below its writers). */
+struct output {
+	int opt;
+	const char *option;
+	bool file;
+	int (*write)(const struct output *o, struct report *r, const char *path, bool forced);
+	int (*lib)(struct report *r, const char *path, char *err, size_t errsize);      /* write_lib's */
+};
+
+static int write_patch(const struct output *o, struct report *r, const char *path, bool forced)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	size_t n = 0;
@@ -145,31 +154,21 @@ static int write_patch(struct report *r, const char *path, bool forced)
 	return 0;
 }
 
-static int write_pprof(struct report *r, const char *path, bool forced)
+/* A file the report library writes (pprof, HTML): its sentence, said
+ * under the output's option, when it cannot. */
+static int write_lib(const struct output *o, struct report *r, const char *path, bool forced)
 {
 	char err[512];
 
 	(void)forced;
-	if (report__write_pprof(r, path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "c2cscan report: --pprof %s\n", err);
+	if (o->lib(r, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "c2cscan report: %s %s\n", o->option, err);
 		return -1;
 	}
 	return 0;
 }
 
-static int write_html(struct report *r, const char *path, bool forced)
-{
-	char err[512];
-
-	(void)forced;
-	if (report__write_html(r, path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "c2cscan report: --html %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-static int write_stdio(struct report *r, const char *path, bool forced)
+static int write_stdio(const struct output *o, struct report *r, const char *path, bool forced)
 {
 	(void)path;
 	(void)forced;
@@ -178,7 +177,7 @@ static int write_stdio(struct report *r, const char *path, bool forced)
 	return 0;
 }
 
-static int write_json(struct report *r, const char *path, bool forced)
+static int write_json(const struct output *o, struct report *r, const char *path, bool forced)
 {
 	(void)path;
 	(void)forced;
@@ -188,14 +187,14 @@ static int write_json(struct report *r, const char *path, bool forced)
 
 /* The browser; a terminal it cannot use (TERM=dumb): text, as --stdio,
  * unless --tui was asked for. -EINTR: Ctrl-C. */
-static int write_tui(struct report *r, const char *path, bool forced)
+static int write_tui(const struct output *o, struct report *r, const char *path, bool forced)
 {
 	char err[512];
 	int ret = tui__browse(r, err, sizeof(err));
 
 	(void)path;
 	if (ret == -ENOTTY && !forced)
-		return write_stdio(r, path, forced);
+		return write_stdio(o, r, path, forced);
 	if (ret < 0 && ret != -EINTR)
 		fprintf(stderr, "c2cscan: %s\n", err);
 	return ret;
@@ -208,17 +207,13 @@ static int write_tui(struct report *r, const char *path, bool forced)
  * returns a negative value. A new output is a writer and a line here (and
  * its option in longopts, its text in report_usage and the man page).
  */
-static const struct output {
-	int opt;
-	bool file;
-	int (*write)(struct report *r, const char *path, bool forced);
-} outputs[] = {
-	{ OPT_STDIO, false, write_stdio },
-	{ OPT_JSON, false, write_json },
-	{ OPT_TUI, false, write_tui },
-	{ OPT_PPROF, true, write_pprof },
-	{ OPT_HTML, true, write_html },
-	{ OPT_PATCH, true, write_patch },
+static const struct output outputs[] = {
+	{ OPT_STDIO, "--stdio", false, write_stdio, NULL },
+	{ OPT_JSON, "--json", false, write_json, NULL },
+	{ OPT_TUI, "--tui", false, write_tui, NULL },
+	{ OPT_PPROF, "--pprof", true, write_lib, report__write_pprof },
+	{ OPT_HTML, "--html", true, write_lib, report__write_html },
+	{ OPT_PATCH, "--patch", true, write_patch, NULL },
 };
 #define NR_OUTPUTS ARRAY_SIZE(outputs)
 
@@ -408,13 +403,13 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "c2cscan report: %s has no call graphs (record with -g or --call-graph dwarf)\n",
 			report__path(r));
 	for (size_t i = 0; i < NR_OUTPUTS; i++) {
-		if (paths[i] && outputs[i].write(r, paths[i], true) < 0) {
+		if (paths[i] && outputs[i].write(&outputs[i], r, paths[i], true) < 0) {
 			report__delete(r);
 			return 1;
 		}
 	}
 	/* (asked for: a --tui the terminal cannot show fails) */
-	ret = stream ? stream->write(r, NULL, stream_asked) : 0;
+	ret = stream ? stream->write(stream, r, NULL, stream_asked) : 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "c2cscan: writing the report: %s\n", strerror(errno));
 		ret = -EIO;

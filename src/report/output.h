@@ -15,7 +15,7 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);
 /* The view as a pprof profile (profile.proto, gzipped) in path (pprof.c);
  * 0, or -1 with a sentence in err. */
-int report__write_pprof(const struct report *r, const char *path, char *err, size_t errsize);
+int report__write_pprof(struct report *r, const char *path, char *err, size_t errsize);
 /* The view as one self-contained HTML page in path (html.c; a pass over
  * the samples for the time lines); 0, or -1 with a sentence in err. */
 int report__write_html(struct report *r, const char *path, char *err, size_t errsize);

@@ -367,7 +367,7 @@ static int write_gz(const char *path, const uint8_t *buf, size_t len, char *err,
 	return 0;
 }
 
-int report__write_pprof(const struct report *r, const char *path, char *err, size_t errsize)
+int report__write_pprof(struct report *r, const char *path, char *err, size_t errsize)
 {
 	Perftools__Profiles__Profile prof;
 	struct pp p;
