@@ -46,4 +46,14 @@ static inline int test_done(const char *name)
 	return test_failures ? 1 : 0;
 }
 
+/* xorshift64: the tests' generator of reproducible inputs (*s: its
+ * state, never 0). */
+static inline uint64_t test_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
 #endif

@@ -47,14 +47,6 @@ static void add_to_all(struct c2c *x, struct c2c *y, struct relay *rl, const str
 	relay__push(rl);
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* The brief's false-sharing picture and the basic ranking. */
 static void test_basic(void)
 {
@@ -291,7 +283,7 @@ static void test_ctx_union(void)
 		uint32_t tid = row == 0 ? i % 100 : row == 1 ? 500 + i % 40 : 300 + i % 10;
 		struct c2c_sample s = priv(1 + tid % 7, tid, 0x9000 + row * 8, 0x400000 + row * 4, LCL_HITM, 0);
 
-		s.cpu = row == 1 || rnd(&seed) % 2 ? tid % 9 : (uint32_t)-1;
+		s.cpu = row == 1 || test_rand(&seed) % 2 ? tid % 9 : (uint32_t)-1;
 		s.node = (int32_t)(tid % 3) - 1;
 		c2c__add(c, &s);
 	}
@@ -336,14 +328,14 @@ static void test_consistency(void)
 	for (int i = 0; i < 100000; i++) {
 		/* a few hundred distinct values so the cache both hits and
 		 * evicts; a quarter fully random */
-		uint64_t ds = rnd(&seed) & 3 ? (rnd(&seed) % 400) * 0x9e3779b97f4a7c15ULL : rnd(&seed);
-		uint64_t addr = rnd(&seed) % 8 ? 0x1000 + (rnd(&seed) % 64) * 8 : 0;
-		struct c2c_sample s = priv(1 + rnd(&seed) % 2, 5, addr, 0x400000 + (rnd(&seed) % 3) * 4,
-					   ds & ((1ULL << 51) - 1), rnd(&seed) % 500);
+		uint64_t ds = test_rand(&seed) & 3 ? (test_rand(&seed) % 400) * 0x9e3779b97f4a7c15ULL : test_rand(&seed);
+		uint64_t addr = test_rand(&seed) % 8 ? 0x1000 + (test_rand(&seed) % 64) * 8 : 0;
+		struct c2c_sample s = priv(1 + test_rand(&seed) % 2, 5, addr, 0x400000 + (test_rand(&seed) % 3) * 4,
+					   ds & ((1ULL << 51) - 1), test_rand(&seed) % 500);
 		struct c2c_stats one = { 0 };
 		bool keep;
 
-		s.mapped = rnd(&seed) % 4;
+		s.mapped = test_rand(&seed) % 4;
 		s.key.unmapped = !s.mapped;
 		keep = c2c_stats__decode(&one, s.data_src, s.addr, s.mapped);
 		c2c_stats__add(&want, &one);
@@ -437,10 +429,10 @@ static struct c2c *view_samples(void)
 	struct c2c *c = c2c__new(64);
 
 	for (int i = 0; i < 20000; i++) {
-		uint64_t line = rnd(&seed) % 3000, ds = rnd(&seed) % 50 ? ST_L1MISS : rnd(&seed) % 2 ? LCL_HITM
+		uint64_t line = test_rand(&seed) % 3000, ds = test_rand(&seed) % 50 ? ST_L1MISS : test_rand(&seed) % 2 ? LCL_HITM
 												  : SKL_RMT_HITM;
-		struct c2c_sample s = priv(1 + line % 3, 10 + rnd(&seed) % 4, 0x100000 + line * 64 + rnd(&seed) % 8 * 8,
-					   0x400000 + rnd(&seed) % 5 * 4, ds, 0);
+		struct c2c_sample s = priv(1 + line % 3, 10 + test_rand(&seed) % 4, 0x100000 + line * 64 + test_rand(&seed) % 8 * 8,
+					   0x400000 + test_rand(&seed) % 5 * 4, ds, 0);
 
 		c2c__add(c, &s);
 	}
@@ -587,7 +579,7 @@ static void test_many_rows(void)
 	bool ok = true;
 
 	for (uint32_t i = 0; i < N; i++) {
-		uint64_t r = rnd(&seed);
+		uint64_t r = test_rand(&seed);
 		uint32_t line = (uint32_t)(r % NL), k = (uint32_t)(r >> 20) % ROWS, tag = (uint32_t)(r >> 24) % TAGS;
 		struct c2c_sample s = priv(1 + line % 5, 1 + (uint32_t)(r >> 28) % 8, 0x200000 + (uint64_t)line * 64 + k * 8,
 					   0x400000 + k * 4, LCL_HITM, 0);
@@ -706,7 +698,7 @@ static void test_incremental(void)
 	static bool tid_seen[50][300];
 
 	for (int i = 0; i < N; i++) {
-		uint64_t r = rnd(&seed);
+		uint64_t r = test_rand(&seed);
 		uint32_t line = r % 50, tid = (r >> 8) % 300;
 		struct c2c_sample s = priv(1 + line % 3, tid, 0x100000 + line * 64 + (r >> 20) % 2 * 8,
 					   0x400000 + (r >> 24) % 2 * 4, srcs[(r >> 28) % 7], (r >> 32) % 3 * 50);
@@ -837,11 +829,11 @@ static void test_lazy_rows(void)
 	bool same = true;
 
 	for (uint32_t i = 0; i < NL; i++)
-		start[i] = i % 4 == 0 ? 0 : i % 4 == 1 ? UINT32_MAX : (uint32_t)(rnd(&seed) % (N / 2));
+		start[i] = i % 4 == 0 ? 0 : i % 4 == 1 ? UINT32_MAX : (uint32_t)(test_rand(&seed) % (N / 2));
 	c2c__set_replay(lazy, feed_again, &fl);
 	c2c__set_replay(rel, feed_again, &fr);
 	for (uint32_t i = 0; i < N; i++) {
-		uint64_t r = rnd(&seed);
+		uint64_t r = test_rand(&seed);
 		uint32_t line = (uint32_t)(r % NL);
 		bool contends = i >= start[line] && (r >> 12) % 3 == 0;
 		struct c2c_sample s = priv(1 + line % 3, 1 + (uint32_t)(r >> 16) % 90, 0x300000 + (uint64_t)line * 64 +
@@ -982,7 +974,7 @@ static void rate(const char *what, uint32_t nr_lines, uint32_t nr_ips, uint32_t 
 
 	t0 = now();
 	for (int i = 0; i < N; i++) {
-		uint64_t r = rnd(&seed);
+		uint64_t r = test_rand(&seed);
 		uint64_t line = r % nr_lines, k = (r >> 32) & 15;
 		uint64_t off = (line + (r >> 40) % nr_offsets) % 8;
 		struct c2c_sample s = priv(10 + line % 4, 100 + k, 0x100000 + line * 64 + off * 8,

@@ -243,23 +243,15 @@ static void test_amd_zen4(void)
 	CHECK_EQ_U64(st.nomap, 0);
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* Invariants perf's counting keeps for any value, even nonsense ones. */
 static void test_random(void)
 {
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 
 	for (int i = 0; i < 200000; i++) {
-		uint64_t ds = rnd(&seed) & ((1ULL << 51) - 1);
-		uint64_t addr = rnd(&seed) & 1 ? A : 0;
-		bool mapped = rnd(&seed) & 1;
+		uint64_t ds = test_rand(&seed) & ((1ULL << 51) - 1);
+		uint64_t addr = test_rand(&seed) & 1 ? A : 0;
+		bool mapped = test_rand(&seed) & 1;
 		struct c2c_stats st = { 0 }, twice = { 0 };
 		struct datasrc d;
 		bool keep = c2c_stats__decode(&st, ds, addr, mapped);
@@ -339,7 +331,7 @@ static void test_print(void)
 	CHECK_EQ_U64(datasrc__scnprintf(buf, 0, ~0ULL), 0);
 	/* every value prints without overflowing the documented buffer */
 	for (uint64_t v = 1, s = 7; v; v <<= 1) {
-		size_t n = datasrc__scnprintf(buf, sizeof(buf), v | (rnd(&s) & ((1ULL << 51) - 1)));
+		size_t n = datasrc__scnprintf(buf, sizeof(buf), v | (test_rand(&s) & ((1ULL << 51) - 1)));
 
 		CHECK(n < sizeof(buf) && strlen(buf) == n);
 	}

@@ -486,10 +486,7 @@ static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
 {
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
+	return test_rand(&rnd_state);
 }
 
 static void test_random_oracle(void)

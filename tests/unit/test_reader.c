@@ -208,14 +208,6 @@ static int drain(struct pd_reader *r, uint64_t *nr)
 
 /* ---- samples of fixed-size fields (read from their offsets) ----------- */
 
-static uint64_t rnd64(uint64_t *st)
-{
-	*st ^= *st << 13;
-	*st ^= *st >> 7;
-	*st ^= *st << 17;
-	return *st;
-}
-
 /* What the reader must give for a sample of fields v[] (kernel order)
  * under sample_type t, checked field by field against its event. */
 static void check_fixed(const struct pd_event *ev, uint64_t t, uint64_t rf, const uint64_t *v, int attr)
@@ -326,10 +318,10 @@ static void test_fixed_samples(void)
 		int ret;
 
 		for (int i = 0; i < nr_attrs; i++) {
-			uint64_t t = nr_attrs > 1 ? PERF_SAMPLE_IDENTIFIER : 0, rf = rnd64(&st) & 0x1f & ~PERF_FORMAT_GROUP;
+			uint64_t t = nr_attrs > 1 ? PERF_SAMPLE_IDENTIFIER : 0, rf = test_rand(&st) & 0x1f & ~PERF_FORMAT_GROUP;
 
 			for (unsigned int k = 0; k < ARRAY_SIZE(pool); k++)
-				if (rnd64(&st) & 1)
+				if (test_rand(&st) & 1)
 					t |= pool[k];
 			a[i] = attr_of(PERF_TYPE_RAW, i, t, false);
 			a[i].read_format = rf;
@@ -346,7 +338,7 @@ static void test_fixed_samples(void)
 					words += 1 + (unsigned int)__builtin_popcountll(rf & 0x17);
 				nv[i] = words;
 				for (unsigned int k = 0; k < words; k++)
-					v[i][n][k] = rnd64(&st);
+					v[i][n][k] = test_rand(&st);
 				if (nr_attrs > 1)
 					v[i][n][0] = ids[i][n % 3];
 				/* the last: one word short (none to cut: not written) */
@@ -1626,7 +1618,7 @@ static void test_mutations(void)
 
 			memcpy(m, orig.p, orig.len);
 			for (int k = 0; k < 4; k++) {
-				uint64_t y = rnd64(&x);
+				uint64_t y = test_rand(&x);
 
 				m[y % orig.len] = (uint8_t)(y >> 32);
 			}
@@ -1803,7 +1795,7 @@ static void read_ahead_case(bool compressed)
 		put32(&data, 11);
 		put64(&data, i);                /* TIME */
 		if (big) {
-			uint32_t raw = (uint32_t)(4 + rnd64(&st) % 60000) & ~3u, salt = (uint32_t)rnd64(&st);
+			uint32_t raw = (uint32_t)(4 + test_rand(&st) % 60000) & ~3u, salt = (uint32_t)test_rand(&st);
 
 			put32(&data, raw);
 			for (uint32_t k = 0; k < raw; k += 4) {
@@ -2316,7 +2308,7 @@ static void index_file(const char *path, unsigned int nr, bool unchecked)
 	CHECK(pd_writer__open(&w, path) == 0);
 	CHECK(pd_writer__add_attr(w, &attr, "dummy", NULL, 0) >= 0);
 	for (unsigned int i = 0; i < nr; i++) {
-		uint64_t x = rnd64(&st);
+		uint64_t x = test_rand(&st);
 		uint32_t pid = 100 + x % 7;
 		struct pd_sample_id sid = { .pid = pid, .tid = pid, .time = t++ };
 		struct pd_sample s = { .ip = 0x401000 + x % 4096, .addr = 0x7f0000000000 + (x >> 20) % 65536,
