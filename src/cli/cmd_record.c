@@ -345,6 +345,12 @@ static int say_level(enum record_msg_kind k)
 /* Every message of the recording (record/record.h), worded here; one line
  * each on stderr, "c2cscan record: " first (the diagnosis of a machine
  * without a memory PMU is c2cscan check's). */
+/* The option of a library record preloads (record_msg's n[0]). */
+static const char *lib_option(uint64_t lib)
+{
+	return lib == RECORD_LIB_EMU ? "--emulate" : "--alloc";
+}
+
 static void say(void *arg, const struct record_msg *m)
 {
 	const struct record_opts *o = arg;
@@ -391,8 +397,31 @@ static void say(void *arg, const struct record_msg *m)
 	case RM_OPEN:
 		fprintf(stderr, "%s%s", n[0] ? "" : "cannot open ", m->s[0]);
 		break;
-	case RM_FAILED:
-		fputs(m->s[0], stderr);
+	case RM_LIB_MISSING:
+		fprintf(stderr, "%s: cannot find %s beside c2cscan (or set %s): %s", lib_option(n[0]), m->s[0], m->s[1],
+			strerror(-m->err));
+		break;
+	case RM_LIB_TMPDIR:
+		fprintf(stderr, "%s: cannot make a directory in /tmp: %s", lib_option(n[0]), strerror(-m->err));
+		break;
+	case RM_EMU_MODEL_FILE:
+		fprintf(stderr, "--emulate: cannot make the model's file %s: %s", m->s[0], strerror(-m->err));
+		break;
+	case RM_ALLOC_PROBES:
+		fprintf(stderr, "--alloc: cannot probe the allocators of %s: %s", m->s[0],
+			m->err == -EOPNOTSUPP ? "not on this architecture (x86_64 and aarch64 only)" :
+			m->err == -ENOENT ? "no uprobe PMU, or a function is missing" : strerror(-m->err));
+		break;
+	case RM_ALLOC_NO_LIBC:
+		fprintf(stderr, "--alloc: no C library mapped in %s", n[0] ? "the process" : "c2cscan");
+		break;
+	case RM_ALLOC_FN_SPEC:
+		fprintf(stderr, "'%s': SYM or SYM:size=N with N 1 to 3", m->s[0]);
+		break;
+	case RM_ALLOC_FN_PROBE:
+		fprintf(stderr, "%s '%.*s' in %s%s: %s", n[0] ? "--free-fn" : "--alloc-fn",
+			(int)strcspn(m->s[0], ":"), m->s[0], m->s[1] ? m->s[1] : "?", n[1] ? " and its libraries" : "",
+			m->err == -ENOENT ? "no such function" : strerror(-m->err));
 		break;
 	case RM_TOO_MANY_EVENTS:
 		fputs("--alloc: too many events", stderr);

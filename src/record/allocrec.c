@@ -49,15 +49,15 @@ int record_lib__find(const char *name, const char *env_var, char *out, size_t si
 	return access(out, R_OK) ? -ENOENT : 0;
 }
 
-int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize)
+int alloc_rec__new(struct alloc_rec **out, struct record_msg *why)
 {
 	struct alloc_rec *a = xcalloc(1, sizeof(*a));
 	const char *old = getenv("LD_PRELOAD");
 	int err;
 
 	*out = NULL;
-	err = record_lib__setup("--alloc", SHIM_NAME, "C2CSCAN_ALLOC_SHIM", a->shim, sizeof(a->shim), a->dir,
-				sizeof(a->dir), why, whysize);
+	err = record_lib__setup(RECORD_LIB_ALLOC, "alloc", SHIM_NAME, "C2CSCAN_ALLOC_SHIM", a->shim, sizeof(a->shim),
+				a->dir, sizeof(a->dir), why);
 	if (err) {
 		free(a);
 		return err;
@@ -210,7 +210,7 @@ static void remove_stale_dirs(const char *opt)
 	DIR *d = opendir("/tmp");
 	struct dirent *de;
 
-	snprintf(prefix, sizeof(prefix), "c2cscan-%s-", opt + 2);
+	snprintf(prefix, sizeof(prefix), "c2cscan-%s-", opt);
 	while (d && (de = readdir(d))) {
 		char path[PATH_MAX], pidfile[PATH_MAX + 16];
 		long pid = 0;
@@ -233,23 +233,22 @@ static void remove_stale_dirs(const char *opt)
 		closedir(d);
 }
 
-int record_lib__setup(const char *opt, const char *name, const char *env_var, char *lib, size_t lsize, char *dir,
-		      size_t dsize, char *why, size_t whysize)
+int record_lib__setup(int which, const char *opt, const char *name, const char *env_var, char *lib, size_t lsize,
+		      char *dir, size_t dsize, struct record_msg *why)
 {
 	char pidfile[PATH_MAX + 16];
 	int fd;
 	int err = record_lib__find(name, env_var, lib, lsize);
 
 	if (err) {
-		snprintf(why, whysize, "%s: cannot find %s beside c2cscan (or set %s): %s", opt, name, env_var,
-			 strerror(-err));
+		*why = (struct record_msg){ .kind = RM_LIB_MISSING, .err = err, .s = { name, env_var }, .n = { which } };
 		return err;
 	}
 	remove_stale_dirs(opt);
-	snprintf(dir, dsize, "/tmp/c2cscan-%s-XXXXXX", opt + 2);
+	snprintf(dir, dsize, "/tmp/c2cscan-%s-XXXXXX", opt);
 	if (!mkdtemp(dir)) {
 		err = -errno;
-		snprintf(why, whysize, "%s: cannot make a directory in /tmp: %s", opt, strerror(errno));
+		*why = (struct record_msg){ .kind = RM_LIB_TMPDIR, .err = err, .n = { which } };
 		return err;
 	}
 	/* whose it is, for the next record's clean-up should this one be killed */

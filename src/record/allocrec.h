@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "record/record.h"
 
 struct alloc_rec;
 
@@ -23,8 +24,8 @@ struct alloc_rec_stats {
 
 /* Finds the shim (C2CSCAN_ALLOC_SHIM, else libc2cscan-alloc.so beside the
  * running executable) and makes the directory it writes to. 0, or a
- * negative errno with a sentence in why. */
-int alloc_rec__new(struct alloc_rec **out, char *why, size_t whysize);
+ * negative errno with the message in why. */
+int alloc_rec__new(struct alloc_rec **out, struct record_msg *why);
 /* In the forked child, before exec: LD_PRELOAD and C2CSCAN_ALLOC_DIR (and
  * C2CSCAN_ALLOC_STACK with stacks: the shim records callers, record -g). */
 void alloc_rec__child_env(const struct alloc_rec *a, bool stacks);
@@ -38,9 +39,10 @@ void alloc_rec__delete(struct alloc_rec *a);
  * negative errno. */
 int record_lib__find(const char *name, const char *env_var, char *out, size_t size);
 /* record_lib__find, and a directory for what it writes
- * (/tmp/c2cscan-OPT-XXXXXX); opt ("--alloc") names them in why. */
-int record_lib__setup(const char *opt, const char *name, const char *env_var, char *lib, size_t lsize, char *dir,
-		      size_t dsize, char *why, size_t whysize);
+ * (/tmp/c2cscan-OPT-XXXXXX, OPT the library's option without its dashes:
+ * "alloc"); which (RECORD_LIB_*) says the library in why. */
+int record_lib__setup(int which, const char *opt, const char *name, const char *env_var, char *lib, size_t lsize,
+		      char *dir, size_t dsize, struct record_msg *why);
 /* Removes dir's files whose names start with prefix, then dir. */
 void record_dir__remove(const char *dir, const char *prefix);
 /* The record that made a directory or file of pid is gone (killed): what

@@ -95,11 +95,11 @@ static void remove_stale_models(void)
 		closedir(d);
 }
 
-int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
+int emu_rec__new(struct emu_rec **out, struct record_msg *why)
 {
 	struct emu_rec *e = xcalloc(1, sizeof(*e));
-	int err = record_lib__setup("--emulate", EMU_LIB, "C2CSCAN_EMU_LIB", e->lib, sizeof(e->lib), e->dir,
-				   sizeof(e->dir), why, whysize);
+	int err = record_lib__setup(RECORD_LIB_EMU, "emulate", EMU_LIB, "C2CSCAN_EMU_LIB", e->lib, sizeof(e->lib),
+				   e->dir, sizeof(e->dir), why);
 	int fd;
 
 	*out = NULL;
@@ -116,8 +116,11 @@ int emu_rec__new(struct emu_rec **out, char *why, size_t whysize)
 		fd = open(e->model, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	}
 	if (fd < 0) {
+		static char model[sizeof(e->model)];  /* (the message outlives e) */
+
 		err = -errno;
-		snprintf(why, whysize, "--emulate: cannot make the model's file %s: %s", e->model, strerror(errno));
+		snprintf(model, sizeof(model), "%s", e->model);
+		*why = (struct record_msg){ .kind = RM_EMU_MODEL_FILE, .err = err, .s = { model } };
 		record_dir__remove(e->dir, "");
 		free(e);
 		return err;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "record/record.h"
 
 struct emu_rec;
 struct pd_writer;
@@ -31,8 +32,8 @@ struct emu_rec_stats {
 
 /* Finds the runtime (C2CSCAN_EMU_LIB, else libc2cscan-emu.so beside the
  * running executable or installed) and makes the directory it writes to.
- * 0, or a negative errno with a sentence in why. */
-int emu_rec__new(struct emu_rec **out, char *why, size_t whysize);
+ * 0, or a negative errno with the message in why. */
+int emu_rec__new(struct emu_rec **out, struct record_msg *why);
 /* In the forked child, before exec: the runtime first in LD_PRELOAD,
  * C2CSCAN_EMU_DIR, the sampling periods and line size (0: the runtime's),
  * the exact model or the default one (pace.c) and, with chains, that

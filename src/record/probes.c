@@ -222,7 +222,7 @@ static const struct {
 	{ "aligned_alloc", 1, -1, -1 }, { "memalign", 1, -1, -1 }, { "valloc", 0, -1, -1 }, { "pvalloc", 0, -1, -1 },
 };
 
-int probes__add_allocators(struct probes *p, const char *path, bool all, char *why, size_t whysize)
+int probes__add_allocators(struct probes *p, const char *path, bool all, struct record_msg *why)
 {
 	int err = 0;
 
@@ -250,26 +250,24 @@ int probes__add_allocators(struct probes *p, const char *path, bool all, char *w
 		err = add_fn(p, path, probes__func_offset(path, "free"), &f);
 	}
 	if (err)
-		snprintf(why, whysize, "--alloc: cannot probe the allocators of %s: %s", path,
-			 err == -EOPNOTSUPP ? "not on this architecture (x86_64 and aarch64 only)" :
-			 err == -ENOENT ? "no uprobe PMU, or a function is missing" : strerror(-err));
+		*why = (struct record_msg){ .kind = RM_ALLOC_PROBES, .err = err, .s = { path } };
 	return err;
 }
 
-int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize)
+int probes__add_libc(struct probes *p, pid_t pid, struct record_msg *why)
 {
-	char libc[4096];
+	static char libc[4096];         /* (a message may name it) */
 	int err = find_libc(pid, libc, sizeof(libc));
 
 	if (err) {
-		snprintf(why, whysize, "--alloc: no C library mapped in %s", pid ? "the process" : "c2cscan");
+		*why = (struct record_msg){ .kind = RM_ALLOC_NO_LIBC, .n = { pid != 0 } };
 		return err;
 	}
-	return probes__add_allocators(p, libc, true, why, whysize);
+	return probes__add_allocators(p, libc, true, why);
 }
 
 int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const char *spec, bool free_fn,
-		     char *why, size_t whysize)
+		     struct record_msg *why)
 {
 	char fn[128];
 	struct pd_alloc_probe what;
@@ -279,16 +277,15 @@ int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const cha
 
 	snprintf(fn, sizeof(fn), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
 	if (colon && (free_fn || sscanf(colon + 1, "size=%u", &n) != 1 || n < 1 || n > 3)) {
-		snprintf(why, whysize, "'%s': SYM or SYM:size=N with N 1 to 3", spec);
+		*why = (struct record_msg){ .kind = RM_ALLOC_FN_SPEC, .s = { spec } };
 		return -EINVAL;
 	}
 	what = free_fn ? free_of(fn) : entry_of(fn, (int)n - 1, -1, -1);
 	for (int i = 0; i < nr_objs && err == -ENOENT; i++)
 		err = add_fn(p, objs[i], probes__func_offset(objs[i], fn), &what);
 	if (err)
-		snprintf(why, whysize, "%s '%s' in %s%s: %s", free_fn ? "--free-fn" : "--alloc-fn", fn,
-			 nr_objs ? objs[0] : "?", nr_objs > 1 ? " and its libraries" : "",
-			 err == -ENOENT ? "no such function" : strerror(-err));
+		*why = (struct record_msg){ .kind = RM_ALLOC_FN_PROBE, .err = err, .s = { spec, nr_objs ? objs[0] : NULL },
+					    .n = { free_fn, nr_objs > 1 } };
 	return err;
 }
 

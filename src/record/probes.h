@@ -20,6 +20,7 @@
 #include <sys/types.h>
 #include "perfdata/alloc.h"
 #include "record/pmu.h"
+#include "record/record.h"
 
 #define PROBES_MAX 40
 
@@ -33,16 +34,16 @@ struct probes {
 };
 
 /* The C library's allocators as mapped in pid (0: this process, for -a). */
-int probes__add_libc(struct probes *p, pid_t pid, char *why, size_t whysize);
+int probes__add_libc(struct probes *p, pid_t pid, struct record_msg *why);
 /* The malloc family and free defined in the ELF file at path: all of them
  * (the C library), or those it has, malloc and free at least (an
  * executable with an allocator of its own). */
-int probes__add_allocators(struct probes *p, const char *path, bool all, char *why, size_t whysize);
+int probes__add_allocators(struct probes *p, const char *path, bool all, struct record_msg *why);
 /* "SYM[:size=N]" (allocator: size in argument N, default 1) or, with
  * free_fn, "SYM" (its first argument is freed), looked up in the ELF files
  * of objs in order (the first that defines it). */
 int probes__add_user(struct probes *p, char *const *objs, int nr_objs, const char *spec, bool free_fn,
-		     char *why, size_t whysize);
+		     struct record_msg *why);
 /* Where the program's functions are: the executable at exe and the
  * libraries it needs (DT_NEEDED, found in its RUNPATH, LD_LIBRARY_PATH and
  * the usual directories), or, for a running pid, every executable file it

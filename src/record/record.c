@@ -245,10 +245,10 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 	if (!status && o->alloc)
 		status = recorder__start_alloc(rc);
 	if (!status && o->emulate) {
-		char why[512];
+		struct record_msg why;
 
-		if (emu_rec__new(&rc->emu, why, sizeof(why))) {
-			say(rc, (struct record_msg){ .kind = RM_FAILED, .s = { why } });
+		if (emu_rec__new(&rc->emu, &why)) {
+			say(rc, why);
 			status = 1;
 		}
 	}

@@ -37,7 +37,14 @@ enum record_msg_kind {
 	RM_OUTPUT,              /* s[0]: the output file; err: it cannot be written */
 	RM_OPEN,                /* s[0]: why the events could not be opened (one sentence); n[0]: 1 a
 				 * target is gone rather than refused */
-	RM_FAILED,              /* s[0]: why (one sentence: --alloc, --emulate's setup) */
+	RM_LIB_MISSING,         /* n[0]: RECORD_LIB_*; s[0]: the library, s[1]: its variable; err */
+	RM_LIB_TMPDIR,          /* n[0]: RECORD_LIB_*; err: its directory in /tmp cannot be made */
+	RM_EMU_MODEL_FILE,      /* s[0]: the model's file; err: it cannot be made */
+	RM_ALLOC_PROBES,        /* s[0]: the ELF file whose allocators cannot be probed; err */
+	RM_ALLOC_NO_LIBC,       /* n[0]: 1 in the process (-p), 0 in c2cscan's own (-a) */
+	RM_ALLOC_FN_SPEC,       /* s[0]: an --alloc-fn that is not SYM or SYM:size=N */
+	RM_ALLOC_FN_PROBE,      /* s[0]: the spec (SYM[:...]), s[1]: the first object looked in; n[0]:
+				 * 1 --free-fn; n[1]: 1 its libraries too; err (-ENOENT: no such function) */
 	RM_TOO_MANY_EVENTS,     /* --alloc's probes and -e's events are more than a recording takes */
 	RM_ALLOC_FN_TARGET,     /* --alloc-fn without -p or a command */
 	RM_SYNTH,               /* err: synthesizing the maps failed */
@@ -78,6 +85,9 @@ enum record_msg_kind {
 	RM_BUILDIDS,            /* n[0]: build-ids written, n[1]: objects mapped, n[2]: 1 more were not noted */
 	RM_BUILDCACHE,          /* n[0]: objects copied to ~/.debug, n[1]: there already */
 };
+
+/* The libraries record preloads, as record_msg's n[0] says them. */
+enum { RECORD_LIB_ALLOC, RECORD_LIB_EMU };
 
 struct record_msg {
 	enum record_msg_kind kind;

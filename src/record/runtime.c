@@ -13,16 +13,20 @@
 #include "util/util.h"
 
 /* The user's allocators (--alloc-fn, --free-fn): in the launched command's
- * executable and the libraries it needs, or in what -p's process maps. */
-static int probe_user_fns(struct recorder *rc, const char *exe, pid_t pid, char *why, size_t whysize)
+ * executable and the libraries it needs, or in what -p's process maps.
+ * What fails is said here (the message names an object freed on return). */
+static int probe_user_fns(struct recorder *rc, const char *exe, pid_t pid)
 {
+	struct record_msg why;
 	char *objs[64];
 	int nr = exe ? probes__objects_of_exe(exe, objs, 64) : probes__objects_of_pid(pid, objs, 64), err = 0;
 
 	for (int i = 0; i < rc->o.nr_alloc_fns && !err; i++)
-		err = probes__add_user(rc->probes, objs, nr, rc->o.alloc_fns[i], false, why, whysize);
+		err = probes__add_user(rc->probes, objs, nr, rc->o.alloc_fns[i], false, &why);
 	for (int i = 0; i < rc->o.nr_free_fns && !err; i++)
-		err = probes__add_user(rc->probes, objs, nr, rc->o.free_fns[i], true, why, whysize);
+		err = probes__add_user(rc->probes, objs, nr, rc->o.free_fns[i], true, &why);
+	if (err)
+		say(rc, why);
 	for (int i = 0; i < nr; i++)
 		free(objs[i]);
 	return err;
@@ -33,20 +37,20 @@ static int probe_user_fns(struct recorder *rc, const char *exe, pid_t pid, char 
  * uprobes on the user's functions, in the command's executable or -p's. */
 int recorder__start_alloc(struct recorder *rc)
 {
-	char why[512];
+	struct record_msg why = { 0 };
 	bool launched = rc->cmd && !rc->task_mode && !rc->sys_mode;
 	bool user_fns = rc->o.nr_alloc_fns || rc->o.nr_free_fns;
 	pid_t target = rc->nr_procs ? rc->procs[0] : 0;
 	int err = 0;
 
-	if (launched && alloc_rec__new(&rc->alloc, why, sizeof(why))) {
-		say(rc, (struct record_msg){ .kind = RM_FAILED, .s = { why } });
+	if (launched && alloc_rec__new(&rc->alloc, &why)) {
+		say(rc, why);
 		return 1;
 	}
 	if (!launched || user_fns)
 		rc->probes = xcalloc(1, sizeof(*rc->probes));
 	if (!launched)
-		err = probes__add_libc(rc->probes, target, why, sizeof(why));
+		err = probes__add_libc(rc->probes, target, &why);
 	/* an executable with an allocator of its own (a sanitizer's runtime
 	 * linked in: Clang's -fsanitize=thread) binds its malloc ahead of the
 	 * shim's: its allocators get the probes (under --emulate the runtime
@@ -55,7 +59,7 @@ int recorder__start_alloc(struct recorder *rc)
 	    probes__func_offset(rc->exe, "free") >= 0) {
 		if (!rc->probes)
 			rc->probes = xcalloc(1, sizeof(*rc->probes));
-		err = probes__add_allocators(rc->probes, rc->exe, false, why, sizeof(why));
+		err = probes__add_allocators(rc->probes, rc->exe, false, &why);
 		rc->exe_allocator = !err;
 		if (!err)
 			say(rc, (struct record_msg){ .kind = RM_EXE_ALLOCATOR, .s = { rc->exe } });
@@ -65,15 +69,18 @@ int recorder__start_alloc(struct recorder *rc)
 		if (!launched && !target) {
 			say(rc, (struct record_msg){ .kind = RM_ALLOC_FN_TARGET });
 			return 1;
-		} else {
-			err = probe_user_fns(rc, launched ? rc->exe : NULL, target, why, sizeof(why));
+		} else if (probe_user_fns(rc, launched ? rc->exe : NULL, target)) {
+			return 1;       /* (said) */
 		}
+	}
+	if (err) {
+		say(rc, why);
+		return 1;
 	}
 	for (int i = 0; !err && rc->probes && i < rc->probes->nr; i++)
 		err = recorder__add_event(rc, &rc->probes->ev[i]);
 	if (err) {
-		say(rc, err == -E2BIG ? (struct record_msg){ .kind = RM_TOO_MANY_EVENTS } :
-			(struct record_msg){ .kind = RM_FAILED, .s = { why } });
+		say(rc, (struct record_msg){ .kind = RM_TOO_MANY_EVENTS });
 		return 1;
 	}
 	if (rc->probes)
