@@ -345,6 +345,77 @@ static int say_level(enum record_msg_kind k)
 /* Every message of the recording (record/record.h), worded here; one line
  * each on stderr, "c2cscan record: " first (the diagnosis of a machine
  * without a memory PMU is c2cscan check's). */
+/* Why the events could not be opened (RM_OPEN), and the least change that
+ * allows it. */
+static void say_open(const struct record_msg *m)
+{
+	const char *name = m->s[0] ? m->s[0] : "the event";
+	const uint64_t *n = m->n;
+	int err = -m->err;
+
+	switch (n[1]) {
+	case RECORD_OPEN_MMAP:
+		fprintf(stderr, "cannot map a ring buffer of %llu pages: %s; use a smaller -m%s", (unsigned long long)n[5],
+			strerror(err), err == EPERM ? " (or raise kernel.perf_event_mlock_kb)" : "");
+		return;
+	case RECORD_OPEN_SET_OUTPUT:
+		fprintf(stderr, "%s: cannot share the ring buffer: %s", name, strerror(err));
+		return;
+	case RECORD_OPEN_OTHER_USER:
+		fprintf(stderr, "%s: pid %d belongs to another user (uid %ld): record it as that user, or as root", name,
+			(int)n[3], (long)n[4]);
+		return;
+	case RECORD_OPEN_KERNEL:
+		fprintf(stderr, "%s: kernel sampling is not permitted (perf_event_paranoid is %ld): sysctl "
+			"kernel.perf_event_paranoid=1, run as root or with CAP_PERFMON, or sample user space only (:u, -u)",
+			name, (long)n[2]);
+		return;
+	case RECORD_OPEN_ALL:
+		fprintf(stderr, "%s: recording every process (-a, -C) is not permitted (perf_event_paranoid is %ld): "
+			"sysctl kernel.perf_event_paranoid=0, run as root or with CAP_PERFMON, or record a command or "
+			"-p PID", name, (long)n[2]);
+		return;
+	case RECORD_OPEN_NO_TASK:
+		fputs("no such process or thread (it may have exited)", stderr);
+		return;
+	case RECORD_OPEN_NO_CPU:
+		fputs("no CPU accepted the events", stderr);
+		return;
+	}
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		fprintf(stderr, "%s: permission denied: perf_event_paranoid is %ld; lower it (sysctl "
+			"kernel.perf_event_paranoid=-1) or grant CAP_PERFMON", name, (long)n[2]);
+		break;
+	case ENOENT:
+	case ENODEV:
+		fprintf(stderr, "%s: this machine has no such event or PMU (see 'c2cscan check')", name);
+		break;
+	case EOPNOTSUPP:
+		fprintf(stderr, "%s: the PMU cannot sample this way (%s; see 'c2cscan check')", name,
+			n[6] ? "IBS follows CPUs, not tasks, on this kernel: use -a" : "try without -u/-k, or another -c/-F");
+		break;
+	case ESRCH:
+		fputs("no such process or thread", stderr);
+		break;
+	case EMFILE:
+	case ENFILE:
+		fprintf(stderr, "%s: too many open files: one is needed per event, CPU and thread (raise 'ulimit -n', "
+			"or use -C)", name);
+		break;
+	case EINVAL:
+		fprintf(stderr, "%s: the kernel refused the event settings (invalid argument); try another -c/-F, or "
+			"without -u/-k", name);
+		break;
+	case ENOMEM:
+		fputs("out of memory for ring buffers: use a smaller -m", stderr);
+		break;
+	default:
+		fprintf(stderr, "%s: %s", name, strerror(err));
+	}
+}
+
 /* The option of a library record preloads (record_msg's n[0]). */
 static const char *lib_option(uint64_t lib)
 {
@@ -395,7 +466,10 @@ static void say(void *arg, const struct record_msg *m)
 		fprintf(stderr, "cannot write %s: %s", m->s[0], err);
 		break;
 	case RM_OPEN:
-		fprintf(stderr, "%s%s", n[0] ? "" : "cannot open ", m->s[0]);
+		/* (a ring buffer not mapped, a target gone: not the open's) */
+		if (!n[0] && n[1] != RECORD_OPEN_MMAP && n[1] != RECORD_OPEN_NO_TASK && n[1] != RECORD_OPEN_NO_CPU)
+			fputs("cannot open ", stderr);
+		say_open(m);
 		break;
 	case RM_LIB_MISSING:
 		fprintf(stderr, "%s: cannot find %s beside c2cscan (or set %s): %s", lib_option(n[0]), m->s[0], m->s[1],

@@ -5,7 +5,8 @@
  * (task, CPU) slot, the first fd of a CPU owning its ring buffer and the
  * others writing into it (PERF_EVENT_IOC_SET_OUTPUT). The first open of an
  * event settles its attr by stepping down what the kernel refuses. Why an
- * open failed is one sentence (record__strerror, permission_advice).
+ * open failed is a typed message (open_failed, permission_advice: RM_OPEN),
+ * worded by the CLI.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,61 +19,13 @@
 #include "util/util.h"
 
 /* One sentence for an errno of the perf_event API (open, mmap, ioctl), in one place. */
-/* What failed, for record__strerror. */
-enum rec_op {
-	REC_OP_OPEN,            /* perf_event_open */
-	REC_OP_MMAP,            /* mapping a ring buffer (pages) */
-	REC_OP_SET_OUTPUT,      /* PERF_EVENT_IOC_SET_OUTPUT into a slot's buffer */
-};
-
-static const char *record__strerror(enum rec_op op, int err, const struct pmu_event *pe, size_t pages,
-				    char *buf, size_t size)
+/* Why opening failed, for the CLI to word (RM_OPEN): what failed (a
+ * RECORD_OPEN_*), the errno, the event. */
+static void open_failed(struct recorder *rc, int what, int err, const struct pmu_event *pe, size_t pages)
 {
-	const char *name = pe ? pe->name : "the event";
-
-	if (op == REC_OP_MMAP) {
-		snprintf(buf, size, "cannot map a ring buffer of %zu pages: %s; use a smaller -m%s", pages,
-			 strerror(err), err == EPERM ? " (or raise kernel.perf_event_mlock_kb)" : "");
-		return buf;
-	}
-	if (op == REC_OP_SET_OUTPUT) {
-		snprintf(buf, size, "%s: cannot share the ring buffer: %s", name, strerror(err));
-		return buf;
-	}
-	switch (err) {
-	case EACCES:
-	case EPERM:
-		snprintf(buf, size, "%s: permission denied: perf_event_paranoid is %ld; lower it "
-			 "(sysctl kernel.perf_event_paranoid=-1) or grant CAP_PERFMON", name, pmu__paranoid());
-		break;
-	case ENOENT:
-	case ENODEV:
-		snprintf(buf, size, "%s: this machine has no such event or PMU (see 'c2cscan check')", name);
-		break;
-	case EOPNOTSUPP:
-		snprintf(buf, size, "%s: the PMU cannot sample this way (%s; see 'c2cscan check')", name,
-			 pe && pe->per_cpu_only ? "IBS follows CPUs, not tasks, on this kernel: use -a" :
-			 "try without -u/-k, or another -c/-F");
-		break;
-	case ESRCH:
-		snprintf(buf, size, "no such process or thread");
-		break;
-	case EMFILE:
-	case ENFILE:
-		snprintf(buf, size, "%s: too many open files: one is needed per event, CPU and thread "
-			 "(raise 'ulimit -n', or use -C)", name);
-		break;
-	case EINVAL:
-		snprintf(buf, size, "%s: the kernel refused the event settings (invalid argument); "
-			 "try another -c/-F, or without -u/-k", name);
-		break;
-	case ENOMEM:
-		snprintf(buf, size, "out of memory for ring buffers: use a smaller -m");
-		break;
-	default:
-		snprintf(buf, size, "%s: %s", name, strerror(err));
-	}
-	return buf;
+	rc->why = (struct record_msg){ .kind = RM_OPEN, .err = -err, .s = { pe ? pe->name : NULL },
+				       .n = { 0, (uint64_t)what, (uint64_t)pmu__paranoid(), 0, 0, pages,
+					      pe && pe->per_cpu_only } };
 }
 
 int recorder__add_event(struct recorder *rc, const struct pmu_event *pe)
@@ -271,7 +224,7 @@ static int add_buffer(struct recorder *rc, int fd, size_t pages)
 	if (base == MAP_FAILED) {
 		int err = errno;
 
-		record__strerror(REC_OP_MMAP, err, NULL, pages, rc->why, sizeof(rc->why));
+		open_failed(rc, RECORD_OPEN_MMAP, err, NULL, pages);
 		return -err;
 	}
 	xgrow((void **)&rc->bufs, &rc->alloc_bufs, rc->nr_bufs + 1, sizeof(*rc->bufs));
@@ -309,7 +262,7 @@ static int map_aux(struct recorder *rc, int fd, pid_t pid, int cpu)
 	/* after the buffer's data area, as mapped (it may be smaller than asked) */
 	err = aux_ring__map(&b->aux, fd, b->base, rc->page, b->size / rc->page, aux_pages());
 	if (err) {
-		record__strerror(REC_OP_MMAP, -err, NULL, aux_pages(), rc->why, sizeof(rc->why));
+		open_failed(rc, RECORD_OPEN_MMAP, -err, NULL, aux_pages());
 		return err;
 	}
 	b->has_aux = true;
@@ -339,19 +292,17 @@ static void permission_advice(struct recorder *rc, const struct rec_evsel *e, pi
 {
 	long paranoid = pmu__paranoid(), uid = pid > 0 ? task_uid(pid) : -1;
 
+	int what = RECORD_OPEN_ERRNO;
+
 	if (uid >= 0 && (uid_t)uid != geteuid() && geteuid() != 0)
-		snprintf(rc->why, sizeof(rc->why), "%s: pid %d belongs to another user (uid %ld): record it as "
-			 "that user, or as root", e->pe.name, (int)pid, uid);
+		what = RECORD_OPEN_OTHER_USER;
 	else if (!e->attr.exclude_kernel && paranoid >= 2)
-		snprintf(rc->why, sizeof(rc->why), "%s: kernel sampling is not permitted (perf_event_paranoid is %ld): "
-			 "sysctl kernel.perf_event_paranoid=1, run as root or with CAP_PERFMON, or sample user "
-			 "space only (:u, -u)", e->pe.name, paranoid);
+		what = RECORD_OPEN_KERNEL;
 	else if (pid < 0 && cpu >= 0 && paranoid >= 1)
-		snprintf(rc->why, sizeof(rc->why), "%s: recording every process (-a, -C) is not permitted "
-			 "(perf_event_paranoid is %ld): sysctl kernel.perf_event_paranoid=0, run as root or with "
-			 "CAP_PERFMON, or record a command or -p PID", e->pe.name, paranoid);
-	else
-		record__strerror(REC_OP_OPEN, EACCES, &e->pe, 0, rc->why, sizeof(rc->why));
+		what = RECORD_OPEN_ALL;
+	open_failed(rc, what, EACCES, &e->pe, 0);
+	rc->why.n[3] = (uint64_t)pid;
+	rc->why.n[4] = (uint64_t)uid;
 }
 
 /*
@@ -381,7 +332,7 @@ static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t p
 			if (fd == -EACCES || fd == -EPERM)
 				permission_advice(rc, e, pid, cpu);
 			else
-				record__strerror(REC_OP_OPEN, -fd, &e->pe, 0, rc->why, sizeof(rc->why));
+				open_failed(rc, RECORD_OPEN_ERRNO, -fd, &e->pe, 0);
 			return fd;
 		}
 		xgrow((void **)&rc->fds, &rc->alloc_fds, rc->nr_fds + 1, sizeof(*rc->fds));
@@ -395,7 +346,7 @@ static int open_slot(struct recorder *rc, pid_t pid, int cpu, int *out, size_t p
 			*out = fd;
 		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *out) < 0) {
 			err = -errno;
-			record__strerror(REC_OP_SET_OUTPUT, -err, &e->pe, 0, rc->why, sizeof(rc->why));
+			open_failed(rc, RECORD_OPEN_SET_OUTPUT, -err, &e->pe, 0);
 			return err;
 		}
 		if (e->pe.aux) {
@@ -527,8 +478,7 @@ int recorder__open_all(struct recorder *rc, pid_t *tasks, int nr_tasks, const bo
 			rc->cpu_out[c] = out;
 	}
 	if (!opened) {
-		snprintf(rc->why, sizeof(rc->why), "%s", nr_tasks && tasks[0] > 0 ?
-			 "no such process or thread (it may have exited)" : "no CPU accepted the events");
+		open_failed(rc, nr_tasks && tasks[0] > 0 ? RECORD_OPEN_NO_TASK : RECORD_OPEN_NO_CPU, ESRCH, NULL, 0);
 		return -ESRCH;
 	}
 	return 0;

@@ -117,7 +117,9 @@ static int open_events(struct recorder *rc)
 	else
 		ret = recorder__open_all(rc, &pid_any, 1, rc->cpuset, rc->nr_cpus);
 	if (ret < 0) {
-		say(rc, (struct record_msg){ .kind = RM_OPEN, .s = { rc->why }, .n = { ret == -ESRCH && rc->task_mode } });
+		rc->why.kind = RM_OPEN;
+		rc->why.n[0] = ret == -ESRCH && rc->task_mode;
+		say(rc, rc->why);
 		if (rc->memory && (ret == -ENOENT || ret == -ENODEV || ret == -EOPNOTSUPP))
 			say(rc, (struct record_msg){ .kind = RM_NO_MEMORY_PMU, .err = ret });
 		return 1;

@@ -35,8 +35,10 @@ enum record_msg_kind {
 	RM_CANNOT_RUN,          /* s[0]: the command; err */
 	RM_SYSCALL,             /* s[0]: "pipe", "fork"; err */
 	RM_OUTPUT,              /* s[0]: the output file; err: it cannot be written */
-	RM_OPEN,                /* s[0]: why the events could not be opened (one sentence); n[0]: 1 a
-				 * target is gone rather than refused */
+	RM_OPEN,                /* the events could not be opened: n[0] 1 a target is gone rather than
+				 * refused; n[1] RECORD_OPEN_*; s[0] the event; err; n[2]
+				 * perf_event_paranoid; n[3] pid, n[4] its uid; n[5] ring pages;
+				 * n[6] 1 the event follows CPUs only */
 	RM_LIB_MISSING,         /* n[0]: RECORD_LIB_*; s[0]: the library, s[1]: its variable; err */
 	RM_LIB_TMPDIR,          /* n[0]: RECORD_LIB_*; err: its directory in /tmp cannot be made */
 	RM_EMU_MODEL_FILE,      /* s[0]: the model's file; err: it cannot be made */
@@ -84,6 +86,18 @@ enum record_msg_kind {
 	RM_PROBES,              /* n[0]: uprobes */
 	RM_BUILDIDS,            /* n[0]: build-ids written, n[1]: objects mapped, n[2]: 1 more were not noted */
 	RM_BUILDCACHE,          /* n[0]: objects copied to ~/.debug, n[1]: there already */
+};
+
+/* Why the events could not be opened (RM_OPEN's n[1]). */
+enum {
+	RECORD_OPEN_ERRNO,              /* perf_event_open refused the event: err */
+	RECORD_OPEN_MMAP,               /* a ring buffer of n[5] pages cannot be mapped: err */
+	RECORD_OPEN_SET_OUTPUT,         /* the event cannot share a ring buffer: err */
+	RECORD_OPEN_OTHER_USER,         /* pid n[3] belongs to uid n[4] */
+	RECORD_OPEN_KERNEL,             /* kernel sampling is not permitted (paranoid n[2]) */
+	RECORD_OPEN_ALL,                /* every process (-a, -C) is not permitted (paranoid n[2]) */
+	RECORD_OPEN_NO_TASK,            /* the process or thread is gone */
+	RECORD_OPEN_NO_CPU,             /* no CPU accepted the events */
 };
 
 /* The libraries record preloads, as record_msg's n[0] says them. */

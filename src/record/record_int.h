@@ -64,7 +64,7 @@ struct recorder {
 	pid_t *procs;           /* -p/-t: thread group ids to watch */
 	int nr_procs;
 	bool memory;            /* some event is a memory event */
-	char why[512];          /* the sentence for the last failure */
+	struct record_msg why;  /* the last failure to open the events (RM_OPEN) */
 	struct buildids *bids;  /* the objects mapped, for the BUILD_ID feature */
 	char *const *cmd;       /* the command to launch, or NULL */
 	bool task_mode;         /* -p/-t */
