@@ -225,191 +225,198 @@ static const struct output *output_of(int opt)
 	return NULL;
 }
 
-int cmd_report(int argc, char **argv)
+/* What cmd_report gathers from its arguments. */
+struct report_args {
+	struct report_opts o;
+	const char *paths[NR_OUTPUTS];          /* the file outputs asked for */
+	const struct output *stream;            /* the stdout output, NULL none */
+	bool stream_asked;                      /* by an option (a --tui the terminal cannot show fails) */
+	bool input_set;
+};
+
+static const struct option report_longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "tui", no_argument, NULL, OPT_TUI },
+	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "patch", required_argument, NULL, OPT_PATCH },
+	{ "display", required_argument, NULL, 'd' },
+	{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
+	{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
+	{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
+	{ "lines", required_argument, NULL, OPT_LINES },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
+	{ "call-graph", no_argument, NULL, 'g' },
+	{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
+	{ "node-info", no_argument, NULL, 'N' },
+	{ "coalesce", required_argument, NULL, 'c' },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "fail-share", required_argument, NULL, OPT_FAIL_SHARE },
+	{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
+	{ "force", no_argument, NULL, 'f' },
+	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+	{ "symfs", required_argument, NULL, CLI_OPT_SYMFS },
+	{ "vmlinux", required_argument, NULL, 'k' },
+	{ "no-debuginfod", no_argument, NULL, CLI_OPT_NO_DEBUGINFOD },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option that is neither an output nor a shared report option: -1
+ * taken, else the exit status (help: 0, a usage error). */
+static int report_option(int c, char **argv, struct report_args *a)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "stdio", no_argument, NULL, OPT_STDIO },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "tui", no_argument, NULL, OPT_TUI },
-		{ "pprof", required_argument, NULL, OPT_PPROF },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "patch", required_argument, NULL, OPT_PATCH },
-		{ "display", required_argument, NULL, 'd' },
-		{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
-		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
-		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
-		{ "lines", required_argument, NULL, OPT_LINES },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
-		{ "call-graph", no_argument, NULL, 'g' },
-		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
-		{ "node-info", no_argument, NULL, 'N' },
-		{ "coalesce", required_argument, NULL, 'c' },
-		{ "sort", required_argument, NULL, OPT_SORT },
-		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-		{ "fail-share", required_argument, NULL, OPT_FAIL_SHARE },
-		{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
-		{ "force", no_argument, NULL, 'f' },
-		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
-		{ "symfs", required_argument, NULL, CLI_OPT_SYMFS },
-		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "no-debuginfod", no_argument, NULL, CLI_OPT_NO_DEBUGINFOD },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct report_opts o = { .input = "perf.data", .fail_share = -1 };
-	const char *paths[NR_OUTPUTS] = { NULL };
-	const struct output *stream = NULL, *out;
-	bool input_set = false, files = false, stream_asked;
-	struct report *r;
-	char err[512];
-	int c, opt, ret;
+	switch (c) {
+	case 'i':
+		a->o.input = optarg;
+		a->input_set = true;
+		break;
+	case OPT_SHOW_ALL:
+		a->o.show_all = true;
+		break;
+	case OPT_DOUBLE_CL:
+		a->o.double_cl = true;
+		break;
+	case OPT_CL_SIZE:
+		if (parse_uint(optarg, &a->o.cl_size) < 0 || !a->o.cl_size)
+			return usage_error("bad cacheline size '%s'", optarg);
+		break;
+	case OPT_STATS:
+		a->o.stats_only = true;
+		break;
+	case OPT_FULL_SYMBOLS:
+		a->o.full_symbols = true;
+		break;
+	case 'f':
+		break;
+	case 'g':
+		a->o.call_graph = REPORT_CG_ON;
+		break;
+	case 'N':
+		a->o.node_info = true;
+		break;
+	case 'c':
+		if (report__coalesce_parse(optarg, &a->o.coalesce) < 0)
+			return usage_error("--coalesce: a list of tid, pid, iaddr, dso, not '%s'", optarg);
+		break;
+	case OPT_SORT:
+		if (strcmp(optarg, sort_words[0]) && strcmp(optarg, sort_words[1]))
+			return usage_error("--sort: gain or metric, not '%s'", optarg);
+		a->o.sort_gain = !strcmp(optarg, sort_words[0]);
+		break;
+	case OPT_FAIL_ON:
+		if (parse_fail_on(optarg, &a->o.fail_on))
+			return usage_error("--fail-on: false-sharing, true-sharing or mixed, comma-separated, "
+					   "not '%s'", optarg);
+		break;
+	case OPT_FAIL_SHARE: {
+		char *end;
+
+		errno = 0;
+		a->o.fail_share = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !(a->o.fail_share >= 0 && a->o.fail_share <= 100))
+			return usage_error("--fail-share: a percentage 0..100, not '%s'", optarg);
+		break;
+	}
+	case OPT_NO_CALL_GRAPH:
+		a->o.call_graph = REPORT_CG_OFF;
+		break;
+	case OPT_ALLOC_WRAPPER:
+		if (a->o.nr_alloc_wrappers == (int)ARRAY_SIZE(a->o.alloc_wrappers) || !optarg[0])
+			return usage_error("--alloc-wrapper '%s': a name, 16 at most", optarg);
+		a->o.alloc_wrappers[a->o.nr_alloc_wrappers++] = optarg;
+		break;
+	case OPT_LINES:
+		if (parse_uint(optarg, &a->o.max_lines) < 0)
+			return usage_error("bad number of lines '%s'", optarg);
+		a->o.max_lines_set = true;
+		break;
+	case OPT_NO_SYMBOLS:
+		a->o.names.disabled = true;
+		break;
+	case 'k':
+		a->o.names.vmlinux = optarg;
+		break;
+	case 'h':
+		fputs(report_usage, stdout);
+		return 0;
+	default:
+		return cli__option_error("report", c, argv[optind - 1], report_longopts);
+	}
+	return -1;
+}
+
+/* The arguments into *a: -1 to go on, else the exit status (the help, a
+ * list for completion, a usage error). */
+static int report_args(int argc, char **argv, struct report_args *a)
+{
+	const struct output *out;
+	bool files = false;
+	int c, opt;
 
 	optind = 1;
 	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, longopts) || cli__list_values(argc, argv, report_values))
+	if (cli__list_options(argc, argv, SHORTOPTS, report_longopts) || cli__list_values(argc, argv, report_values))
 		return 0;
-	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
-		opt = cli__report_option("report", c, optarg, &o);
+	while ((c = getopt_long(argc, argv, SHORTOPTS, report_longopts, NULL)) != -1) {
+		opt = cli__report_option("report", c, optarg, &a->o);
 		if (opt < 0)
 			return -opt;
 		if (opt)
 			continue;
 		out = output_of(c);
 		if (out && out->file) {
-			paths[out - outputs] = optarg;
+			a->paths[out - outputs] = optarg;
 			files = true;
-			continue;
-		}
-		if (out) {
-			if (stream && stream != out)
+		} else if (out) {
+			if (a->stream && a->stream != out)
 				return usage_error("%s", "--stdio, --json and --tui exclude each other");
-			stream = out;
-			continue;
-		}
-		switch (c) {
-		case 'i':
-			o.input = optarg;
-			input_set = true;
-			break;
-		case OPT_SHOW_ALL:
-			o.show_all = true;
-			break;
-		case OPT_DOUBLE_CL:
-			o.double_cl = true;
-			break;
-		case OPT_CL_SIZE:
-			if (parse_uint(optarg, &o.cl_size) < 0 || !o.cl_size)
-				return usage_error("bad cacheline size '%s'", optarg);
-			break;
-		case OPT_STATS:
-			o.stats_only = true;
-			break;
-		case OPT_FULL_SYMBOLS:
-			o.full_symbols = true;
-			break;
-		case 'f':
-			break;
-		case 'g':
-			o.call_graph = REPORT_CG_ON;
-			break;
-		case 'N':
-			o.node_info = true;
-			break;
-		case 'c':
-			if (report__coalesce_parse(optarg, &o.coalesce) < 0)
-				return usage_error("--coalesce: a list of tid, pid, iaddr, dso, not '%s'", optarg);
-			break;
-		case OPT_SORT:
-			if (strcmp(optarg, sort_words[0]) && strcmp(optarg, sort_words[1]))
-				return usage_error("--sort: gain or metric, not '%s'", optarg);
-			o.sort_gain = !strcmp(optarg, sort_words[0]);
-			break;
-		case OPT_FAIL_ON:
-			if (parse_fail_on(optarg, &o.fail_on))
-				return usage_error("--fail-on: false-sharing, true-sharing or mixed, comma-separated, "
-						   "not '%s'", optarg);
-			break;
-		case OPT_FAIL_SHARE: {
-			char *end;
-
-			errno = 0;
-			o.fail_share = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o.fail_share >= 0 && o.fail_share <= 100))
-				return usage_error("--fail-share: a percentage 0..100, not '%s'", optarg);
-			break;
-		}
-		case OPT_NO_CALL_GRAPH:
-			o.call_graph = REPORT_CG_OFF;
-			break;
-		case OPT_ALLOC_WRAPPER:
-			if (o.nr_alloc_wrappers == (int)ARRAY_SIZE(o.alloc_wrappers) || !optarg[0])
-				return usage_error("--alloc-wrapper '%s': a name, 16 at most", optarg);
-			o.alloc_wrappers[o.nr_alloc_wrappers++] = optarg;
-			break;
-		case OPT_LINES:
-			if (parse_uint(optarg, &o.max_lines) < 0)
-				return usage_error("bad number of lines '%s'", optarg);
-			o.max_lines_set = true;
-			break;
-		case OPT_NO_SYMBOLS:
-			o.names.disabled = true;
-			break;
-		case 'k':
-			o.names.vmlinux = optarg;
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return 0;
-		default:
-			return cli__option_error("report", c, argv[optind - 1], longopts);
+			a->stream = out;
+		} else if ((opt = report_option(c, argv, a)) >= 0) {
+			return opt;
 		}
 	}
 	/* "report FILE" as perf's users type it */
-	if (optind < argc && !input_set && optind + 1 == argc)
-		o.input = argv[optind++];
+	if (optind < argc && !a->input_set && optind + 1 == argc)
+		a->o.input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	stream_asked = stream != NULL;
+	a->stream_asked = a->stream != NULL;
 	/* a file output alone: the file only; --fail-on alone: the failing
 	 * lines only (a test suite's log); else the browser on a terminal */
-	if (!stream && !files && !o.fail_on)
-		stream = output_of(isatty(STDOUT_FILENO) ? OPT_TUI : OPT_STDIO);
-	if (o.fail_share < 0)
-		o.fail_share = REPORT_FAIL_SHARE;
+	if (!a->stream && !files && !a->o.fail_on)
+		a->stream = output_of(isatty(STDOUT_FILENO) ? OPT_TUI : OPT_STDIO);
+	if (a->o.fail_share < 0)
+		a->o.fail_share = REPORT_FAIL_SHARE;
+	return -1;
+}
 
-	if (o.names.symfs) {
-		struct stat st;
-		int e = stat(o.names.symfs, &st) ? errno : 0;
+/* The report loaded and written to every output asked for: the exit status. */
+static int report_run(struct report_args *a)
+{
+	struct report *r;
+	char err[512];
+	int ret, c;
 
-		if (e || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "c2cscan report: --symfs %s: %s\n", o.names.symfs,
-				e ? strerror(e) : "not a directory");
-			return 129;
-		}
-	}
-	if (!input_set && access(o.input, F_OK) && errno == ENOENT) {
-		fprintf(stderr, "c2cscan report: no perf.data here: record one ('c2cscan record -- COMMAND') "
-			"or name a file (-i FILE)\n");
-		return 1;
-	}
-	ret = report__load(&r, &o, err, sizeof(err));
+	ret = report__load(&r, &a->o, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "c2cscan: %s: %s\n", strcmp(o.input, "-") ? o.input : "<stdin>", err);
+		fprintf(stderr, "c2cscan: %s: %s\n", strcmp(a->o.input, "-") ? a->o.input : "<stdin>", err);
 		return 1;
 	}
-	if (o.call_graph == REPORT_CG_ON && !report__has_stacks(r))
+	if (a->o.call_graph == REPORT_CG_ON && !report__has_stacks(r))
 		fprintf(stderr, "c2cscan report: %s has no call graphs (record with -g or --call-graph dwarf)\n",
 			report__path(r));
 	for (size_t i = 0; i < NR_OUTPUTS; i++) {
-		if (paths[i] && outputs[i].write(&outputs[i], r, paths[i], true) < 0) {
+		if (a->paths[i] && outputs[i].write(&outputs[i], r, a->paths[i], true) < 0) {
 			report__delete(r);
 			return 1;
 		}
 	}
-	/* (asked for: a --tui the terminal cannot show fails) */
-	ret = stream ? stream->write(stream, r, NULL, stream_asked) : 0;
+	ret = a->stream ? a->stream->write(a->stream, r, NULL, a->stream_asked) : 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "c2cscan: writing the report: %s\n", strerror(errno));
 		ret = -EIO;
@@ -419,8 +426,33 @@ int cmd_report(int argc, char **argv)
 	/* Ctrl-C in the browser: the shell's convention for SIGINT */
 	c = ret == -EINTR ? 130 : ret < 0 ? 1 : report__partial(r) ? 2 : 0;
 	/* for test suites: their contention fails the run */
-	if (!c && o.fail_on && report__fail_lines(r, o.fail_on, o.fail_share, stderr))
+	if (!c && a->o.fail_on && report__fail_lines(r, a->o.fail_on, a->o.fail_share, stderr))
 		c = 1;
 	report__delete(r);
 	return c;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .o = { .input = "perf.data", .fail_share = -1 } };
+	int ret = report_args(argc, argv, &a);
+
+	if (ret >= 0)
+		return ret;
+	if (a.o.names.symfs) {
+		struct stat st;
+		int e = stat(a.o.names.symfs, &st) ? errno : 0;
+
+		if (e || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "c2cscan report: --symfs %s: %s\n", a.o.names.symfs,
+				e ? strerror(e) : "not a directory");
+			return 129;
+		}
+	}
+	if (!a.input_set && access(a.o.input, F_OK) && errno == ENOENT) {
+		fprintf(stderr, "c2cscan report: no perf.data here: record one ('c2cscan record -- COMMAND') "
+			"or name a file (-i FILE)\n");
+		return 1;
+	}
+	return report_run(&a);
 }
