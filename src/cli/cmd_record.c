@@ -169,151 +169,168 @@ static int emulate_opts(const char *arg, struct record_opts *o)
 	return ret;
 }
 
-static int parse_options(int argc, char **argv, struct record_opts *o)
+enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH, OPT_EMULATE };
+
+static const struct option record_longopts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "user", no_argument, NULL, 'u' },
+	{ "kernel", no_argument, NULL, 'k' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "ldlat", required_argument, NULL, OPT_LDLAT },
+	{ "synth-method", required_argument, NULL, OPT_SYNTH },
+	{ "alloc", no_argument, NULL, OPT_ALLOC },
+	{ "emulate", optional_argument, NULL, OPT_EMULATE },
+	{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
+	{ "free-fn", required_argument, NULL, OPT_FREE_FN },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "no-buildid-cache", no_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option into o: -1 taken, else the exit status (help: 0, a usage
+ * error). */
+/* An option with a number (-c, -F, -m, --duration, --ldlat) into o: -2
+ * not one of those, -1 taken, else a usage error's status. */
+static int numeric_option(int c, struct record_opts *o)
 {
-	enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH, OPT_EMULATE };
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "user", no_argument, NULL, 'u' },
-		{ "kernel", no_argument, NULL, 'k' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "ldlat", required_argument, NULL, OPT_LDLAT },
-		{ "synth-method", required_argument, NULL, OPT_SYNTH },
-		{ "alloc", no_argument, NULL, OPT_ALLOC },
-		{ "emulate", optional_argument, NULL, OPT_EMULATE },
-		{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
-		{ "free-fn", required_argument, NULL, OPT_FREE_FN },
-		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-		{ "no-buildid-cache", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	unsigned long v;
-	int c;
-	static const char *const emulate_words[] = { "line=", "hitm=", "exact", NULL };
-	static const struct cli_values values[] = { { "--emulate", emulate_words }, { NULL, NULL } };
 
-	optind = 1;
-	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, longopts) || cli__list_values(argc, argv, values))
-		return 0;
-	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (record_opts__add_events(o, optarg))
-				return usage_error("too many events in '%s'", optarg);
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'c':
-			if (!parse_ulong(optarg, &o->period) || !o->period)
-				return usage_error("bad count '%s'", optarg);
-			break;
-		case 'F':
-			if (!parse_ulong(optarg, &o->freq) || !o->freq)
-				return usage_error("bad frequency '%s'", optarg);
-			break;
-		case 'm':
-			if (!parse_ulong(optarg, &v) || !v || v & (v - 1) || v > (1ul << 20))
-				return usage_error("-m needs a power of two, got '%s'", optarg);
-			o->pages = v;
-			o->pages_set = true;
-			break;
-		case 'p':
-			if (parse_id_list(optarg, &o->pids, &o->nr_pids))
-				return usage_error("bad PID list '%s'", optarg);
-			break;
-		case 't':
-			if (parse_id_list(optarg, &o->tids, &o->nr_tids))
-				return usage_error("bad TID list '%s'", optarg);
-			break;
-		case 'a':
-			o->system_wide = true;
-			break;
-		case 'C':
-			o->cpus = optarg;
-			break;
-		case 'u':
-			o->user = true;
-			break;
-		case 'k':
-			o->kernel = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case OPT_DURATION: {
-			char *end;
+	switch (c) {
+	case 'c':
+		if (!parse_ulong(optarg, &o->period) || !o->period)
+			return usage_error("bad count '%s'", optarg);
+		break;
+	case 'F':
+		if (!parse_ulong(optarg, &o->freq) || !o->freq)
+			return usage_error("bad frequency '%s'", optarg);
+		break;
+	case 'm':
+		if (!parse_ulong(optarg, &v) || !v || v & (v - 1) || v > (1ul << 20))
+			return usage_error("-m needs a power of two, got '%s'", optarg);
+		o->pages = v;
+		o->pages_set = true;
+		break;
+	case OPT_DURATION: {
+		char *end;
 
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0))
-				return usage_error("bad duration '%s'", optarg);
-			break;
-		}
-		case 'l':               /* perf c2c record's -l */
-		case OPT_LDLAT:
-			if (!parse_ulong(optarg, &v) || !v || v > 65535)
-				return usage_error("bad --ldlat '%s'", optarg);
-			o->ldlat = (unsigned int)v;
-			o->ldlat_set = true;
-			break;
-		case OPT_SYNTH:
-			if (!strcmp(optarg, "auto"))
-				o->synth = SYNTH_AUTO;
-			else if (!strcmp(optarg, "query"))
-				o->synth = SYNTH_QUERY;
-			else if (!strcmp(optarg, "text"))
-				o->synth = SYNTH_TEXT;
-			else
-				return usage_error("--synth-method: auto, query or text, not '%s'", optarg);
-			break;
-		case OPT_ALLOC:
-			o->alloc = true;
-			break;
-		case OPT_EMULATE:
-			o->emulate = true;
-			if (optarg && emulate_opts(optarg, o))
-				return 129;
-			break;
-		case OPT_ALLOC_FN:
-		case OPT_FREE_FN:
-			o->alloc = true;
-			if (add_fns(optarg, c == OPT_ALLOC_FN ? o->alloc_fns : o->free_fns,
-				    c == OPT_ALLOC_FN ? &o->nr_alloc_fns : &o->nr_free_fns))
-				return usage_error("too many functions in '%s' (8 at most)", optarg);
-			break;
-		case 'g':
-			o->call_graph = CALL_GRAPH_FP;
-			break;
-		case 'N':
-			o->no_buildid_cache = true;
-			break;
-		case OPT_CALL_GRAPH:
-			if (!parse_call_graph(optarg, o))
-				return usage_error("--call-graph: fp, dwarf or dwarf,SIZE (8..65528), not '%s'",
-						   optarg);
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			return 0;
-		default:
-			return cli__option_error("record", c, argv[optind - 1], longopts);
-		}
+		o->duration = strtod(optarg, &end);
+		if (*end || end == optarg || !(o->duration > 0))
+			return usage_error("bad duration '%s'", optarg);
+		break;
 	}
+	case 'l':               /* perf c2c record's -l */
+	case OPT_LDLAT:
+		if (!parse_ulong(optarg, &v) || !v || v > 65535)
+			return usage_error("bad --ldlat '%s'", optarg);
+		o->ldlat = (unsigned int)v;
+		o->ldlat_set = true;
+		break;
+	default:
+		return -2;
+	}
+	return -1;
+}
+
+static int record_option(int c, char **argv, struct record_opts *o)
+{
+	int ret = numeric_option(c, o);
+
+	if (ret != -2)
+		return ret;
+	switch (c) {
+	case 'e':
+		if (record_opts__add_events(o, optarg))
+			return usage_error("too many events in '%s'", optarg);
+		break;
+	case 'o':
+		o->out = optarg;
+		break;
+	case 'p':
+		if (parse_id_list(optarg, &o->pids, &o->nr_pids))
+			return usage_error("bad PID list '%s'", optarg);
+		break;
+	case 't':
+		if (parse_id_list(optarg, &o->tids, &o->nr_tids))
+			return usage_error("bad TID list '%s'", optarg);
+		break;
+	case 'a':
+		o->system_wide = true;
+		break;
+	case 'C':
+		o->cpus = optarg;
+		break;
+	case 'u':
+		o->user = true;
+		break;
+	case 'k':
+		o->kernel = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'v':
+		o->verbose++;
+		break;
+	case OPT_SYNTH:
+		if (!strcmp(optarg, "auto"))
+			o->synth = SYNTH_AUTO;
+		else if (!strcmp(optarg, "query"))
+			o->synth = SYNTH_QUERY;
+		else if (!strcmp(optarg, "text"))
+			o->synth = SYNTH_TEXT;
+		else
+			return usage_error("--synth-method: auto, query or text, not '%s'", optarg);
+		break;
+	case OPT_ALLOC:
+		o->alloc = true;
+		break;
+	case OPT_EMULATE:
+		o->emulate = true;
+		if (optarg && emulate_opts(optarg, o))
+			return 129;
+		break;
+	case OPT_ALLOC_FN:
+	case OPT_FREE_FN:
+		o->alloc = true;
+		if (add_fns(optarg, c == OPT_ALLOC_FN ? o->alloc_fns : o->free_fns,
+			    c == OPT_ALLOC_FN ? &o->nr_alloc_fns : &o->nr_free_fns))
+			return usage_error("too many functions in '%s' (8 at most)", optarg);
+		break;
+	case 'g':
+		o->call_graph = CALL_GRAPH_FP;
+		break;
+	case 'N':
+		o->no_buildid_cache = true;
+		break;
+	case OPT_CALL_GRAPH:
+		if (!parse_call_graph(optarg, o))
+			return usage_error("--call-graph: fp, dwarf or dwarf,SIZE (8..65528), not '%s'",
+					   optarg);
+		break;
+	case 'h':
+		fputs(record_usage, stdout);
+		return 0;
+	default:
+		return cli__option_error("record", c, argv[optind - 1], record_longopts);
+	}
+	return -1;
+}
+
+/* The options together, and the command after them (argv[optind] on):
+ * -1 they agree, else a usage error's status. */
+static int options_agree(int argc, const struct record_opts *o)
+{
 	if (o->user && o->kernel)
 		return usage_error("%s", "-u and -k exclude each other");
 	if (o->call_graph == CALL_GRAPH_DWARF && !record__unwind_regs())
@@ -327,6 +344,22 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 	if (o->emulate && (optind >= argc || o->nr_pids || o->nr_tids || o->system_wide || o->cpus))
 		return usage_error("%s", "--emulate: give the command to launch (its runtime is preloaded)");
 	return -1;
+}
+
+static int parse_options(int argc, char **argv, struct record_opts *o)
+{
+	static const char *const emulate_words[] = { "line=", "hitm=", "exact", NULL };
+	static const struct cli_values values[] = { { "--emulate", emulate_words }, { NULL, NULL } };
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	if (cli__list_options(argc, argv, SHORTOPTS, record_longopts) || cli__list_values(argc, argv, values))
+		return 0;
+	while ((c = getopt_long(argc, argv, SHORTOPTS, record_longopts, NULL)) != -1)
+		if ((ret = record_option(c, argv, o)) >= 0)
+			return ret;
+	return options_agree(argc, o);
 }
 
 /* How much of what record says is shown: errors and warnings always,
