@@ -151,23 +151,22 @@ static size_t fprintf_line_heap(const struct report *r, const struct c2c_line *l
 	return n;
 }
 
-static size_t fprintf_recording(const struct report *r, FILE *fp)
+/* The recording's file, host, CPUs, recorder, command and events. */
+static size_t fprintf_source(const struct report *r, FILE *fp, char *buf, size_t size)
 {
 	const struct pd_info *in = pd_reader__info(r->reader);
-	const struct maps_stats *ms = maps__stats(r->maps);
-	char buf[512];
-	size_t n = section(fp, "Recording");
+	size_t n = 0;
 
-	snprintf(buf, sizeof(buf), "%s (%s%s)", pd_reader__path(r->reader), in->pipe ? "pipe format" : "file format",
+	snprintf(buf, size, "%s (%s%s)", pd_reader__path(r->reader), in->pipe ? "pipe format" : "file format",
 		 pd_reader__unterminated(r->reader) ? ", unterminated: data size 0 in the header" : "");
 	n += kv(fp, "File", buf);
-	snprintf(buf, sizeof(buf), "%s (%s, %s)", in->hostname ? in->hostname : "?",
+	snprintf(buf, size, "%s (%s, %s)", in->hostname ? in->hostname : "?",
 		 in->osrelease ? in->osrelease : "?", in->arch ? in->arch : "?");
 	n += kv(fp, "Host", buf);
-	snprintf(buf, sizeof(buf), "%s%s%s", in->cpudesc ? in->cpudesc : "?", in->cpuid ? " / " : "",
+	snprintf(buf, size, "%s%s%s", in->cpudesc ? in->cpudesc : "?", in->cpuid ? " / " : "",
 		 in->cpuid ? in->cpuid : "");
 	n += kv(fp, "CPU", buf);
-	snprintf(buf, sizeof(buf), "%u online, %u available, %u NUMA node%s", in->nr_cpus_online,
+	snprintf(buf, size, "%u online, %u available, %u NUMA node%s", in->nr_cpus_online,
 		 in->nr_cpus_avail, in->nr_nodes, in->nr_nodes == 1 ? "" : "s");
 	n += kv(fp, "CPUs", buf);
 	if (in->version)
@@ -176,8 +175,8 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 		size_t off = 0;
 
 		buf[0] = 0;
-		for (uint32_t i = 0; i < in->nr_cmdline && off < sizeof(buf) - 1; i++)
-			off += snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? " " : "", in->cmdline[i]);
+		for (uint32_t i = 0; i < in->nr_cmdline && off < size - 1; i++)
+			off += snprintf(buf + off, size - off, "%s%s", i ? " " : "", in->cmdline[i]);
 		n += kv(fp, "Command", buf);
 	}
 	for (size_t i = 0, shown = 0; i < r->nr_events; i++) {
@@ -185,11 +184,67 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 
 		if (!strncmp(e->name, PD_ALLOC_PROBE_PREFIX, strlen(PD_ALLOC_PROBE_PREFIX)))
 			continue;       /* on the Allocations line */
-		snprintf(buf, sizeof(buf), "%s: %" PRIu64 " samples%s%s", e->name, e->samples,
+		snprintf(buf, size, "%s: %" PRIu64 " samples%s%s", e->name, e->samples,
 			 e->has_addr ? "" : " (no data address)",
 			 e->has_addr && !e->has_data_src ? " (no data source: accesses only)" : "");
 		n += kv(fp, shown++ ? "" : "Events", buf);
 	}
+	return n;
+}
+
+/* What the recording or the reader lost, skipped or cut, and a partial
+ * report's warning. */
+static size_t fprintf_losses(const struct report *r, FILE *fp, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (r->lost || r->lost_samples) {
+		snprintf(buf, size, "%" PRIu64 " events in LOST records, %" PRIu64 " in LOST_SAMPLES",
+			 r->lost, r->lost_samples);
+		n += kv(fp, "Lost", buf);
+	}
+	if (r->throttles) {
+		snprintf(buf, size, "%" PRIu64 " THROTTLE records", r->throttles);
+		n += kv(fp, "Throttled", buf);
+	}
+	{
+		const struct pd_reader_stats *rs = pd_reader__stats(r->reader);
+
+		if (rs->aux_buffers) {
+			snprintf(buf, size, "%s: %" PRIu64 " buffers (%.1f KiB), %" PRIu64 " records, %" PRIu64
+				 " loads and stores", report__info(r)->auxtrace.type == PD_AUXTRACE_ARM_SPE ?
+				 "Arm SPE" : "of a kind not decoded here", rs->aux_buffers, rs->aux_bytes / 1024.0,
+				 rs->spe_records, rs->spe_samples);
+			n += kv(fp, "AUX traces", buf);
+		}
+		if (rs->aux_truncated || rs->aux_partial || rs->aux_collision || rs->spe_bad_bytes) {
+			snprintf(buf, size, "%" PRIu64 " AUX buffers truncated (data lost), %" PRIu64
+				 " partial, %" PRIu64 " collided; %" PRIu64 " bytes of bad packets skipped, %" PRIu64
+				 " records cut by them", rs->aux_truncated, rs->aux_partial, rs->aux_collision,
+				 rs->spe_bad_bytes, rs->spe_cut);
+			n += kv(fp, "AUX lost", buf);
+		}
+		if (rs->bad_records || rs->other_types || rs->unknown_ids) {
+			snprintf(buf, size, "%" PRIu64 " malformed records, %" PRIu64
+				 " records of types we do not use, %" PRIu64 " with an unknown event id",
+				 rs->bad_records, rs->other_types, rs->unknown_ids);
+			n += kv(fp, "Skipped", buf);
+		}
+	}
+	if (r->partial) {
+		snprintf(buf, size, "PARTIAL: %s; the report covers the records before it", r->partial_reason);
+		n += kv(fp, "Warning", buf);
+	}
+	return n;
+}
+
+static size_t fprintf_recording(const struct report *r, FILE *fp)
+{
+	const struct maps_stats *ms = maps__stats(r->maps);
+	char buf[512];
+	size_t n = section(fp, "Recording");
+
+	n += fprintf_source(r, fp, buf, sizeof(buf));
 	snprintf(buf, sizeof(buf), "%u bytes%s%s", r->line_size,
 		 r->opts.double_cl ? " (--double-cl)" : "",
 		 r->line_size_from_file ? " (from the file's CACHE feature)" :
@@ -215,43 +270,7 @@ static size_t fprintf_recording(const struct report *r, FILE *fp)
 	n += kv(fp, "Sample keys", buf);
 	n += fprintf_allocations(r, fp, buf, sizeof(buf));
 	n += fprintf_call_graphs(r, fp, buf, sizeof(buf));
-	if (r->lost || r->lost_samples) {
-		snprintf(buf, sizeof(buf), "%" PRIu64 " events in LOST records, %" PRIu64 " in LOST_SAMPLES",
-			 r->lost, r->lost_samples);
-		n += kv(fp, "Lost", buf);
-	}
-	if (r->throttles) {
-		snprintf(buf, sizeof(buf), "%" PRIu64 " THROTTLE records", r->throttles);
-		n += kv(fp, "Throttled", buf);
-	}
-	{
-		const struct pd_reader_stats *rs = pd_reader__stats(r->reader);
-
-		if (rs->aux_buffers) {
-			snprintf(buf, sizeof(buf), "%s: %" PRIu64 " buffers (%.1f KiB), %" PRIu64 " records, %" PRIu64
-				 " loads and stores", report__info(r)->auxtrace.type == PD_AUXTRACE_ARM_SPE ?
-				 "Arm SPE" : "of a kind not decoded here", rs->aux_buffers, rs->aux_bytes / 1024.0,
-				 rs->spe_records, rs->spe_samples);
-			n += kv(fp, "AUX traces", buf);
-		}
-		if (rs->aux_truncated || rs->aux_partial || rs->aux_collision || rs->spe_bad_bytes) {
-			snprintf(buf, sizeof(buf), "%" PRIu64 " AUX buffers truncated (data lost), %" PRIu64
-				 " partial, %" PRIu64 " collided; %" PRIu64 " bytes of bad packets skipped, %" PRIu64
-				 " records cut by them", rs->aux_truncated, rs->aux_partial, rs->aux_collision,
-				 rs->spe_bad_bytes, rs->spe_cut);
-			n += kv(fp, "AUX lost", buf);
-		}
-		if (rs->bad_records || rs->other_types || rs->unknown_ids) {
-			snprintf(buf, sizeof(buf), "%" PRIu64 " malformed records, %" PRIu64
-				 " records of types we do not use, %" PRIu64 " with an unknown event id",
-				 rs->bad_records, rs->other_types, rs->unknown_ids);
-			n += kv(fp, "Skipped", buf);
-		}
-	}
-	if (r->partial) {
-		snprintf(buf, sizeof(buf), "PARTIAL: %s; the report covers the records before it", r->partial_reason);
-		n += kv(fp, "Warning", buf);
-	}
+	n += fprintf_losses(r, fp, buf, sizeof(buf));
 	return n;
 }
 
