@@ -746,6 +746,39 @@ static void set_header(struct pd_reader *r, struct pd_event *ev, const uint8_t *
 	ev->offset = off;
 }
 
+/* A context switch: which task runs, for the AUX traces' samples. A
+ * CPU-wide switch names the task coming in (out: next) or going out (in:
+ * prev); a task's own names itself (trailer). false: too short. */
+static bool decode_switch(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	bool wide = ld32(rec) == PERF_RECORD_SWITCH_CPU_WIDE, out = ld16(rec + 4) & PERF_RECORD_MISC_SWITCH_OUT;
+
+	if (size < (wide ? 16u : 8u))
+		return false;
+	parse_trailer(r, ev, rec, size, wide ? 16 : 8);
+	ev->kind = PD_OTHER;
+	r->stats.other_types++;
+	if (!ev->has_sid)
+		return true;
+	if (wide && out)
+		reader_aux_note_switch(r, ev->sid.cpu, ev->sid.time, ld32(rec + 8), ld32(rec + 12));
+	else if (!wide && !out)
+		reader_aux_note_switch(r, ev->sid.cpu, ev->sid.time, ev->sid.pid, ev->sid.tid);
+	return true;
+}
+
+/* An AUX record (aux_offset, aux_size, flags, then the trailer): where the
+ * next AUXTRACE buffer's data came from. false: too short. */
+static bool decode_aux(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size)
+{
+	if (size < 32)
+		return false;
+	reader_aux_record(r, ld64(rec + 24));
+	parse_trailer(r, ev, rec, size, 32);
+	ev->kind = PD_OTHER;
+	return true;
+}
+
 /* One record into ev: 1 = yield it, 0 = consumed or skipped (counted). */
 int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, uint32_t size, uint64_t off)
 {
@@ -805,35 +838,11 @@ int reader_decode(struct pd_reader *r, struct pd_event *ev, const uint8_t *rec, 
 			r->stats.other_types++;
 		break;
 	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		/* a CPU-wide switch names the task coming in (out: next) or
-		 * going out (in: prev); a task's own names itself (trailer) */
-		bool wide = type == PERF_RECORD_SWITCH_CPU_WIDE, out = ld16(rec + 4) & PERF_RECORD_MISC_SWITCH_OUT;
-
-		if (size < (wide ? 16u : 8u)) {
-			ok = false;
-			break;
-		}
-		parse_trailer(r, ev, rec, size, wide ? 16 : 8);
-		ev->kind = PD_OTHER;
-		r->stats.other_types++;
-		if (!ev->has_sid)
-			break;
-		if (wide && out)
-			reader_aux_note_switch(r, ev->sid.cpu, ev->sid.time, ld32(rec + 8), ld32(rec + 12));
-		else if (!wide && !out)
-			reader_aux_note_switch(r, ev->sid.cpu, ev->sid.time, ev->sid.pid, ev->sid.tid);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		ok = decode_switch(r, ev, rec, size);
 		break;
-	}
 	case PERF_RECORD_AUX:
-		/* aux_offset, aux_size, flags, then the trailer */
-		if (size < 32) {
-			ok = false;
-			break;
-		}
-		reader_aux_record(r, ld64(rec + 24));
-		parse_trailer(r, ev, rec, size, 32);
-		ev->kind = PD_OTHER;
+		ok = decode_aux(r, ev, rec, size);
 		break;
 	default:
 		if (absorb_stream_header(r, type, rec, size))
