@@ -95,24 +95,17 @@ void got_ext_decl(struct obj *o, Dwarf_Die *die, const char *name)
  * descriptors (R_AARCH64_TLSDESC), by slot address. Also the .got slots
  * holding the address of something the object defines (got), and those
  * of what other objects define (got_ext). Read once: later calls return. */
-void obj_relocs(struct obj *o)
+/* Where o's static TLS block sits from the thread pointer (o->tls_base,
+ * INT64_MIN unknown; o->tls_state), from its PT_TLS and whether it is the
+ * executable. */
+static void tls_layout(struct obj *o, Elf *elf, const GElf_Ehdr *eh)
 {
-	struct u64map dtpoff = { .nr = 0 }, dtpmod = { .nr = 0 };
-	GElf_Addr bias;
-	Elf *elf;
-	size_t nph = 0;
-	bool exec = false;
 	GElf_Phdr tls = { 0 };
-	GElf_Ehdr eh;
-	Elf_Scn *scn = NULL;
+	size_t nph = 0;
+	bool exec = eh->e_type == ET_EXEC;
 
-	if (o->tls_state)
-		return;
-	o->tls_state = -1;
-	elf = dwfl_module_getelf(o->mod, &bias);
-	if (!elf || elf_getphdrnum(elf, &nph) || !gelf_getehdr(elf, &eh))
-		return;
-	exec = eh.e_type == ET_EXEC;
+	if (elf_getphdrnum(elf, &nph))
+		nph = 0;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 
@@ -123,14 +116,14 @@ void obj_relocs(struct obj *o)
 		if (ph.p_type == PT_TLS)
 			tls = ph;
 	}
-	o->got_exec = eh.e_type == ET_EXEC;
+	o->got_exec = eh->e_type == ET_EXEC;
 	if (tls.p_type != PT_TLS || tls.p_memsz > (1ULL << 40))
 		o->tls_state = -1;
 	else
 		o->tls_state = 1;
 	if (o->tls_state < 0)
 		o->tls_base = INT64_MIN;
-	else if (exec && eh.e_machine == EM_AARCH64)
+	else if (exec && eh->e_machine == EM_AARCH64)
 		/* variant I: the block follows the 16-byte TCB, aligned */
 		o->tls_base = (int64_t)((16 + (tls.p_align > 1 ? tls.p_align - 1 : 0)) &
 					~(tls.p_align > 1 ? tls.p_align - 1 : 0));
@@ -140,10 +133,66 @@ void obj_relocs(struct obj *o)
 					 ~(tls.p_align > 1 ? tls.p_align - 1 : 0));
 	else
 		o->tls_base = INT64_MIN;
+}
+
+/* One RELA section's TLS and address relocations into o's maps (and
+ * dtpoff, dtpmod: a general-dynamic pair's halves). */
+static void rela_section(struct obj *o, Elf *elf, const GElf_Ehdr *eh, const GElf_Shdr *sh, Elf_Data *d,
+			 struct u64map *dtpoff, struct u64map *dtpmod)
+{
+	struct u64map *to[] = { [TR_NONE] = NULL, [TR_TPOFF] = &o->tls_got, [TR_DTPOFF] = dtpoff,
+				[TR_DTPMOD] = dtpmod, [TR_DESC] = &o->tls_gd, [TR_ADDR] = &o->got };
+	Elf_Scn *symscn = elf_getscn(elf, sh->sh_link);
+	GElf_Shdr symsh = { 0 };
+	Elf_Data *syms = NULL;
+
+	if (symscn && gelf_getshdr(symscn, &symsh))
+		syms = elf_getdata(symscn, NULL);
+	for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
+		GElf_Rela rel;
+		GElf_Sym sym = { 0 };
+		enum tls_rel kind;
+		size_t si;
+
+		if (!gelf_getrela(d, (int)i, &rel) || !(kind = tls_rel(eh->e_machine, GELF_R_TYPE(rel.r_info))))
+			continue;
+		si = GELF_R_SYM(rel.r_info);
+		if (si && (!syms || !gelf_getsym(syms, (int)si, &sym)))
+			continue;
+		/* an address slot of what another object defines: by name,
+		 * for the declaration that gives its type */
+		if (kind == TR_ADDR && si && sym.st_shndx == SHN_UNDEF) {
+			const char *sname = elf_strptr(elf, symsh.sh_link, sym.st_name);
+
+			if (sname && *sname) {
+				xgrow((void **)&o->got_ext, &o->alloc_got_ext, o->nr_got_ext + 1, sizeof(*o->got_ext));
+				o->got_ext[o->nr_got_ext++] = (struct got_ext){ .name = sname, .slot = rel.r_offset };
+			}
+			continue;
+		}
+		u64map__put(to[kind], rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
+	}
+}
+
+void obj_relocs(struct obj *o)
+{
+	struct u64map dtpoff = { .nr = 0 }, dtpmod = { .nr = 0 };
+	GElf_Addr bias;
+	Elf *elf;
+	size_t nph = 0;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+
+	if (o->tls_state)
+		return;
+	o->tls_state = -1;
+	elf = dwfl_module_getelf(o->mod, &bias);
+	if (!elf || elf_getphdrnum(elf, &nph) || !gelf_getehdr(elf, &eh))
+		return;
+	tls_layout(o, elf, &eh);
 	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh, symsh;
-		Elf_Data *d, *syms = NULL;
-		Elf_Scn *symscn;
+		GElf_Shdr sh;
+		Elf_Data *d;
 		size_t shstr;
 		const char *name;
 
@@ -152,39 +201,8 @@ void obj_relocs(struct obj *o)
 			o->got_lo = sh.sh_addr;
 			o->got_hi = sh.sh_addr + sh.sh_size;
 		}
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
-		    !(d = elf_getdata(scn, NULL)))
-			continue;
-		symscn = elf_getscn(elf, sh.sh_link);
-		if (symscn && gelf_getshdr(symscn, &symsh))
-			syms = elf_getdata(symscn, NULL);
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Rela rel;
-			GElf_Sym sym = { 0 };
-			enum tls_rel kind;
-			struct u64map *to[] = { [TR_NONE] = NULL, [TR_TPOFF] = &o->tls_got, [TR_DTPOFF] = &dtpoff,
-						[TR_DTPMOD] = &dtpmod, [TR_DESC] = &o->tls_gd, [TR_ADDR] = &o->got };
-			size_t si;
-
-			if (!gelf_getrela(d, (int)i, &rel) || !(kind = tls_rel(eh.e_machine, GELF_R_TYPE(rel.r_info))))
-				continue;
-			si = GELF_R_SYM(rel.r_info);
-			if (si && (!syms || !gelf_getsym(syms, (int)si, &sym)))
-				continue;
-			/* an address slot of what another object defines: by
-			 * name, for the declaration that gives its type */
-			if (kind == TR_ADDR && si && sym.st_shndx == SHN_UNDEF) {
-				const char *sname = elf_strptr(elf, symsh.sh_link, sym.st_name);
-
-				if (sname && *sname) {
-					xgrow((void **)&o->got_ext, &o->alloc_got_ext, o->nr_got_ext + 1,
-					      sizeof(*o->got_ext));
-					o->got_ext[o->nr_got_ext++] = (struct got_ext){ .name = sname, .slot = rel.r_offset };
-				}
-				continue;
-			}
-			u64map__put(to[kind], rel.r_offset, sym.st_value + (uint64_t)rel.r_addend);
-		}
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_RELA && sh.sh_entsize && (d = elf_getdata(scn, NULL)))
+			rela_section(o, elf, &eh, &sh, d, &dtpoff, &dtpmod);
 	}
 	if (o->nr_got_ext) {
 		qsort(o->got_ext, o->nr_got_ext, sizeof(*o->got_ext), got_ext_cmp);
