@@ -386,6 +386,96 @@ static void advance(struct state *s, const struct header *h, uint32_t ops)
 	s->op_index = total % h->max_ops;
 }
 
+/* An extended opcode (after its 0): its row, or its state change. */
+static int extended(struct cur *c, struct dwline *t, const struct header *h, unsigned int address_size,
+		    struct state *s)
+{
+	uint64_t len = uleb(c);
+	const uint8_t *next;
+	int ret = 0;
+
+	if (c->bad || !len || len > (uint64_t)(c->end - c->p))
+		return -EINVAL;
+	next = c->p + len;
+	switch (*c->p++) {
+	case DW_LNE_end_sequence:
+		ret = emit(t, h, s, true);
+		state_reset(s);
+		break;
+	case DW_LNE_set_address:
+		if ((size_t)(next - c->p) < address_size)
+			return -EINVAL;
+		s->addr = fixed(c, address_size);
+		s->op_index = 0;
+		break;
+	case DW_LNE_define_file: {
+		struct cur in = { c->p, next, c->be, false };
+		const char *name = cstr(&in);
+		uint64_t dir = uleb(&in);
+
+		if (in.bad || dir >= h->nr_dirs)
+			return -EINVAL;
+		add_file(t, t->nr_files, h->dirs[dir], name);
+		break;
+	}
+	case DW_LNE_set_discriminator: {
+		struct cur in = { c->p, next, c->be, false };
+
+		s->discriminator = (uint32_t)uleb(&in);
+		if (in.bad)
+			return -EINVAL;
+		break;
+	}
+	default:
+		break;
+	}
+	c->p = next;
+	return ret;
+}
+
+/* A standard opcode (op, 1 to DW_LNS_set_isa): its row, or its state change. */
+static int standard(struct cur *c, struct dwline *t, const struct header *h, unsigned int op, struct state *s)
+{
+	static const uint8_t nargs[] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
+	int ret = 0;
+
+	if (h->opcode_lengths[op - 1] != nargs[op])
+		return -EINVAL;
+	switch (op) {
+	case DW_LNS_copy:
+		ret = emit(t, h, s, false);
+		s->discriminator = 0;
+		break;
+	case DW_LNS_advance_pc:
+		advance(s, h, (uint32_t)uleb(c));
+		break;
+	case DW_LNS_advance_line:
+		s->line += (int32_t)sleb(c);
+		break;
+	case DW_LNS_set_file:
+		s->file = (uint32_t)uleb(c);
+		break;
+	case DW_LNS_set_column:
+		s->column = (uint32_t)uleb(c);
+		break;
+	case DW_LNS_const_add_pc:
+		if (!h->line_range)
+			return -EINVAL;
+		advance(s, h, (255u - h->opcode_base) / h->line_range);
+		break;
+	case DW_LNS_fixed_advance_pc:
+		s->addr += fixed(c, 2);
+		s->op_index = 0;
+		break;
+	case DW_LNS_set_isa:
+		s->isa = (uint32_t)uleb(c);
+		break;
+	default:        /* stmt, basic block, prologue, epilogue: no row field */
+		break;
+	}
+	return c->bad ? -EINVAL : ret;
+}
+
 static int run(struct cur *c, struct dwline *t, const struct header *h, unsigned int address_size)
 {
 	struct state s;
@@ -405,84 +495,9 @@ static int run(struct cur *c, struct dwline *t, const struct header *h, unsigned
 			ret = emit(t, h, &s, false);
 			s.discriminator = 0;
 		} else if (op == 0) {
-			uint64_t len = uleb(c);
-			const uint8_t *next;
-
-			if (c->bad || !len || len > (uint64_t)(c->end - c->p))
-				return -EINVAL;
-			next = c->p + len;
-			switch (*c->p++) {
-			case DW_LNE_end_sequence:
-				ret = emit(t, h, &s, true);
-				state_reset(&s);
-				break;
-			case DW_LNE_set_address:
-				if ((size_t)(next - c->p) < address_size)
-					return -EINVAL;
-				s.addr = fixed(c, address_size);
-				s.op_index = 0;
-				break;
-			case DW_LNE_define_file: {
-				struct cur in = { c->p, next, c->be, false };
-				const char *name = cstr(&in);
-				uint64_t dir = uleb(&in);
-
-				if (in.bad || dir >= h->nr_dirs)
-					return -EINVAL;
-				add_file(t, t->nr_files, h->dirs[dir], name);
-				break;
-			}
-			case DW_LNE_set_discriminator: {
-				struct cur in = { c->p, next, c->be, false };
-
-				s.discriminator = (uint32_t)uleb(&in);
-				if (in.bad)
-					return -EINVAL;
-				break;
-			}
-			default:
-				break;
-			}
-			c->p = next;
+			ret = extended(c, t, h, address_size, &s);
 		} else if (op <= DW_LNS_set_isa) {
-			static const uint8_t nargs[] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
-
-			if (h->opcode_lengths[op - 1] != nargs[op])
-				return -EINVAL;
-			switch (op) {
-			case DW_LNS_copy:
-				ret = emit(t, h, &s, false);
-				s.discriminator = 0;
-				break;
-			case DW_LNS_advance_pc:
-				advance(&s, h, (uint32_t)uleb(c));
-				break;
-			case DW_LNS_advance_line:
-				s.line += (int32_t)sleb(c);
-				break;
-			case DW_LNS_set_file:
-				s.file = (uint32_t)uleb(c);
-				break;
-			case DW_LNS_set_column:
-				s.column = (uint32_t)uleb(c);
-				break;
-			case DW_LNS_const_add_pc:
-				if (!h->line_range)
-					return -EINVAL;
-				advance(&s, h, (255u - h->opcode_base) / h->line_range);
-				break;
-			case DW_LNS_fixed_advance_pc:
-				s.addr += fixed(c, 2);
-				s.op_index = 0;
-				break;
-			case DW_LNS_set_isa:
-				s.isa = (uint32_t)uleb(c);
-				break;
-			default:        /* stmt, basic block, prologue, epilogue: no row field */
-				break;
-			}
-			if (c->bad)
-				return -EINVAL;
+			ret = standard(c, t, h, op, &s);
 		} else {
 			/* an opcode newer than this decoder: skip its arguments */
 			for (unsigned int n = h->opcode_lengths[op - 1]; n; n--)
