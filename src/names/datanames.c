@@ -325,6 +325,89 @@ static bool atomic_type(Dwarf_Die *peeled)
 	       !strcmp(nm, "__atomic_flag_base") || !strncmp(nm, "__atomic_float<", 15);
 }
 
+/* The member of struct (class, union) peeled that holds *off: its name
+ * appended to out, *off made relative to it, *type its type; the innermost
+ * named member noted in at. false: none does (padding, or one we cannot
+ * place). */
+static bool walk_member(Dwarf_Die *peeled, int tag, uint64_t *off, struct data_loc *out, struct walk_at *at,
+			bool *element, Dwarf_Die *type)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(peeled, &child))
+		return false;
+	do {
+		int ct = dwarf_tag(&child);
+		uint64_t loc, msz;
+		const char *nm;
+
+		if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) || !member_range(&child, &loc, &msz))
+			continue;
+		if (*off < loc || *off - loc >= msz)
+			continue;
+		nm = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
+		if (nm)
+			member_append(out, ".%s", nm);
+		if (nm && tag != DW_TAG_union_type) {
+			at->has_member = true;
+			at->member = child;
+			at->parent = *peeled;
+			at->in_array = *element;
+		}
+		*element = false;
+		*off -= loc;
+		return die_type(&child, type);
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
+/* The element of array peeled that holds *off: its indexes appended to
+ * out, *off made relative to it, *type its type. 1 found, 0 the array is
+ * the leaf (no element size), -1 past its bounds. */
+static int walk_element(Dwarf_Die *peeled, uint64_t *off, struct data_loc *out, Dwarf_Die *type)
+{
+	uint64_t counts[MAX_DIMS], stride[MAX_DIMS], esz;
+	Dwarf_Die elem, child;
+	int nd = 0;
+
+	if (!die_type(peeled, &elem) || dwarf_aggregate_size(&elem, &esz) || !esz)
+		return 0;
+	if (!dwarf_child(peeled, &child)) {
+		do {
+			Dwarf_Word v, lo = 0;
+
+			if (dwarf_tag(&child) != DW_TAG_subrange_type || nd == MAX_DIMS)
+				continue;
+			udata_attr(&child, DW_AT_lower_bound, &lo);
+			if (udata_attr(&child, DW_AT_count, &v))
+				counts[nd] = v;
+			else if (udata_attr(&child, DW_AT_upper_bound, &v) && v + 1 > lo)
+				counts[nd] = v + 1 - lo;
+			else
+				counts[nd] = 0;     /* unknown: only the first dimension */
+			nd++;
+		} while (!dwarf_siblingof(&child, &child));
+	}
+	if (!nd)
+		counts[nd++] = 0;
+	stride[nd - 1] = esz;
+	for (int d = nd - 2; d >= 0; d--) {
+		if (!counts[d + 1])
+			return -1;
+		stride[d] = stride[d + 1] * counts[d + 1];
+	}
+	for (int d = 0; d < nd; d++) {
+		uint64_t idx = *off / stride[d];
+
+		if (counts[d] && idx >= counts[d])
+			return -1;
+		member_append(out, "[%" PRIu64 "]", idx);
+		*off -= idx * stride[d];
+	}
+	*type = elem;
+	return 1;
+}
+
 /*
  * Walk type down to the member or element holding byte off, appending
  * ".name" and "[i]" to out->member. Unions take the first member that
@@ -342,14 +425,12 @@ bool type_walk_at(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, struct
 	at->has_member = false;
 
 	for (int depth = 0; depth < MAX_TYPE_DEPTH; depth++) {
-		Dwarf_Die peeled, child;
-		bool have_size;
-		int tag;
+		Dwarf_Die peeled;
+		int tag, r;
 
 		if (dwarf_peel_type(&type, &peeled))
 			break;
-		have_size = !dwarf_aggregate_size(&peeled, &size);
-		if (!have_size)
+		if (dwarf_aggregate_size(&peeled, &size))
 			size = 0;
 		if (sync_type(&type)) {
 			out->sync = true;
@@ -358,37 +439,8 @@ bool type_walk_at(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, struct
 		if (atomic_type(&peeled))
 			break;
 		tag = dwarf_tag(&peeled);
-		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
-		    tag == DW_TAG_union_type) {
-			bool found = false;
-
-			if (!dwarf_child(&peeled, &child)) {
-				do {
-					int ct = dwarf_tag(&child);
-					uint64_t loc, msz;
-					const char *nm;
-
-					if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
-					    !member_range(&child, &loc, &msz))
-						continue;
-					if (off < loc || off - loc >= msz)
-						continue;
-					nm = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
-					if (nm)
-						member_append(out, ".%s", nm);
-					if (nm && tag != DW_TAG_union_type) {
-						at->has_member = true;
-						at->member = child;
-						at->parent = peeled;
-						at->in_array = element;
-					}
-					element = false;
-					off -= loc;
-					found = die_type(&child, &type);
-					break;
-				} while (!dwarf_siblingof(&child, &child));
-			}
-			if (!found) {
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
+			if (!walk_member(&peeled, tag, &off, out, at, &element, &type)) {
 				/* padding, or a member we cannot place */
 				if (off)
 					member_append(out, "+%#" PRIx64, off);
@@ -399,45 +451,11 @@ bool type_walk_at(Dwarf_Die *type_in, uint64_t off, struct data_loc *out, struct
 			continue;
 		}
 		if (tag == DW_TAG_array_type) {
-			uint64_t counts[MAX_DIMS], stride[MAX_DIMS], esz;
-			Dwarf_Die elem;
-			int nd = 0;
-
-			if (!die_type(&peeled, &elem) || dwarf_aggregate_size(&elem, &esz) || !esz)
+			r = walk_element(&peeled, &off, out, &type);
+			if (r < 0)
+				return false;
+			if (!r)
 				break;
-			if (!dwarf_child(&peeled, &child)) {
-				do {
-					Dwarf_Word v, lo = 0;
-
-					if (dwarf_tag(&child) != DW_TAG_subrange_type || nd == MAX_DIMS)
-						continue;
-					udata_attr(&child, DW_AT_lower_bound, &lo);
-					if (udata_attr(&child, DW_AT_count, &v))
-						counts[nd] = v;
-					else if (udata_attr(&child, DW_AT_upper_bound, &v) && v + 1 > lo)
-						counts[nd] = v + 1 - lo;
-					else
-						counts[nd] = 0;     /* unknown: only the first dimension */
-					nd++;
-				} while (!dwarf_siblingof(&child, &child));
-			}
-			if (!nd)
-				counts[nd++] = 0;
-			stride[nd - 1] = esz;
-			for (int d = nd - 2; d >= 0; d--) {
-				if (!counts[d + 1])
-					return false;
-				stride[d] = stride[d + 1] * counts[d + 1];
-			}
-			for (int d = 0; d < nd; d++) {
-				uint64_t idx = off / stride[d];
-
-				if (counts[d] && idx >= counts[d])
-					return false;
-				member_append(out, "[%" PRIu64 "]", idx);
-				off -= idx * stride[d];
-			}
-			type = elem;
 			element = true;
 			continue;
 		}
