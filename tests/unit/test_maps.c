@@ -19,14 +19,22 @@ static void add(struct maps *m, const struct pd_event *ev, uint64_t time)
 	CHECK(maps__add_event(m, ev, time) == 0);
 }
 
-static struct pd_event ev_mmap2(uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t flags,
-				uint32_t maj, uint32_t min, uint64_t ino, const char *name)
+/* An MMAP2 event's fields (those left out are 0: no device, inode or offset). */
+struct mm {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	uint32_t flags, maj, min;
+	uint64_t ino;
+	const char *name;
+};
+
+static struct pd_event ev_mmap2(struct mm m)
 {
 	struct pd_event ev = { .kind = PD_MMAP, .seq = seq++ };
 
-	ev.u.mmap = (struct pd_mmap){ .pid = pid, .tid = pid, .start = start, .len = len, .pgoff = pgoff,
-				      .v2 = true, .maj = maj, .min = min, .ino = ino, .ino_generation = 7,
-				      .prot = PROT_READ | PROT_WRITE, .flags = flags, .filename = name };
+	ev.u.mmap = (struct pd_mmap){ .pid = m.pid, .tid = m.pid, .start = m.start, .len = m.len, .pgoff = m.pgoff,
+				      .v2 = true, .maj = m.maj, .min = m.min, .ino = m.ino, .ino_generation = 7,
+				      .prot = PROT_READ | PROT_WRITE, .flags = m.flags, .filename = m.name };
 	return ev;
 }
 
@@ -42,7 +50,8 @@ static struct pd_event ev_mmap1(uint32_t pid, uint64_t start, uint64_t len, uint
 static struct pd_event ev_mmap_bid(uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t flags,
 				   uint8_t bid_size, uint8_t bid_fill, const char *name)
 {
-	struct pd_event ev = ev_mmap2(pid, start, len, pgoff, flags, 0, 0, 0, name);
+	struct pd_event ev = ev_mmap2((struct mm){ .pid = pid, .start = start, .len = len, .pgoff = pgoff,
+					.flags = flags, .name = name });
 
 	ev.u.mmap.ino_generation = 0;
 	ev.u.mmap.build_id_form = true;
@@ -94,16 +103,27 @@ static void build_keying(struct maps *m)
 
 	add(m, (ev = ev_mmap1(KPID, 0xffffffff81000000ULL, 0x1000000, 0, "[kernel.kallsyms]_text"), &ev), 0);
 	/* pid 100: private anon, shared file, shm kinds */
-	add(m, (ev = ev_mmap2(100, 0x7f0000000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), T0);
-	add(m, (ev = ev_mmap2(100, 0x7f1000000000, 0x10000, 0x2000, MAP_SHARED, 8, 1, 4242, "/data/shared.bin"), &ev), T0);
-	add(m, (ev = ev_mmap2(101, 0x7f2000005000, 0x10000, 0x2000, MAP_SHARED, 8, 1, 4242, "/data/shared.bin"), &ev), T0);
-	add(m, (ev = ev_mmap2(100, 0x7f3000000000, 0x10000, 0, MAP_SHARED, 0, 1, 12345, "/dev/zero (deleted)"), &ev), T0);
-	add(m, (ev = ev_mmap2(100, 0x7f3100000000, 0x10000, 0, MAP_SHARED, 0, 1, 0, "/SYSV0000beef (deleted)"), &ev), T0);
-	add(m, (ev = ev_mmap2(101, 0x7f3200000000, 0x10000, 0, MAP_SHARED, 0, 1, 0, "/SYSV0000beef (deleted)"), &ev), T0);
-	add(m, (ev = ev_mmap2(100, 0x7f3300000000, 0x10000, 0, MAP_SHARED, 0, 1, 777, "/memfd:ring (deleted)"), &ev), T0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 100, .start = 0x7f0000000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "//anon" }), &ev), T0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 100, .start = 0x7f1000000000, .len = 0x10000, .pgoff = 0x2000,
+					.flags = MAP_SHARED, .maj = 8, .min = 1, .ino = 4242,
+					.name = "/data/shared.bin" }), &ev), T0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 101, .start = 0x7f2000005000, .len = 0x10000, .pgoff = 0x2000,
+					.flags = MAP_SHARED, .maj = 8, .min = 1, .ino = 4242,
+					.name = "/data/shared.bin" }), &ev), T0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 100, .start = 0x7f3000000000, .len = 0x10000, .flags = MAP_SHARED,
+					.min = 1, .ino = 12345, .name = "/dev/zero (deleted)" }), &ev), T0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 100, .start = 0x7f3100000000, .len = 0x10000, .flags = MAP_SHARED,
+					.min = 1, .name = "/SYSV0000beef (deleted)" }), &ev), T0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 101, .start = 0x7f3200000000, .len = 0x10000, .flags = MAP_SHARED,
+					.min = 1, .name = "/SYSV0000beef (deleted)" }), &ev), T0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 100, .start = 0x7f3300000000, .len = 0x10000, .flags = MAP_SHARED,
+					.min = 1, .ino = 777, .name = "/memfd:ring (deleted)" }), &ev), T0);
 	/* COW: three processes map one library's .data privately at one vaddr */
 	for (uint32_t pid = 200; pid < 203; pid++)
-		add(m, (ev = ev_mmap2(pid, 0x7f5000000000, 0x4000, 0x1000, MAP_PRIVATE, 8, 1, 99, "/usr/lib/libx.so"), &ev), T0);
+		add(m, (ev = ev_mmap2((struct mm){ .pid = pid, .start = 0x7f5000000000, .len = 0x4000,
+						.pgoff = 0x1000, .flags = MAP_PRIVATE, .maj = 8, .min = 1, .ino = 99,
+						.name = "/usr/lib/libx.so" }), &ev), T0);
 	/* MMAP v1 */
 	add(m, (ev = ev_mmap1(300, 0x7f6000000000, 0x10000, 0, "//anon"), &ev), T0);
 	add(m, (ev = ev_mmap1(300, 0x7f6100000000, 0x10000, 0, "/dev/shm/ring"), &ev), T0);
@@ -242,15 +262,22 @@ static void test_reuse_and_split(void)
 	struct pd_event ev;
 	struct cl_key k, k2;
 
-	add(m, (ev = ev_mmap2(1, 0x10000000, 0x10000, 0, MAP_PRIVATE, 8, 1, 1, "/a"), &ev), 10);
-	add(m, (ev = ev_mmap2(1, 0x10000000, 0x10000, 0, MAP_SHARED, 8, 1, 2, "/b"), &ev), 20);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x10000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.maj = 8, .min = 1, .ino = 1, .name = "/a" }), &ev), 10);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x10000000, .len = 0x10000, .flags = MAP_SHARED,
+					.maj = 8, .min = 1, .ino = 2, .name = "/b" }), &ev), 20);
 	/* partial overlaps */
-	add(m, (ev = ev_mmap2(1, 0x20000000, 0x10000, 0x1000, MAP_SHARED, 8, 1, 5, "/x"), &ev), 10);
-	add(m, (ev = ev_mmap2(1, 0x20004000, 0x4000, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), 20);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x20000000, .len = 0x10000, .pgoff = 0x1000,
+					.flags = MAP_SHARED, .maj = 8, .min = 1, .ino = 5, .name = "/x" }), &ev), 10);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x20004000, .len = 0x4000, .flags = MAP_PRIVATE,
+					.name = "//anon" }), &ev), 20);
 	/* one mapping over the tail of one and the head of the next */
-	add(m, (ev = ev_mmap2(1, 0x30000000, 0x4000, 0, MAP_PRIVATE, 8, 1, 6, "/p"), &ev), 10);
-	add(m, (ev = ev_mmap2(1, 0x30004000, 0x4000, 0, MAP_PRIVATE, 8, 1, 7, "/q"), &ev), 10);
-	add(m, (ev = ev_mmap2(1, 0x30002000, 0x4000, 0, MAP_PRIVATE, 8, 1, 8, "/r"), &ev), 20);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x30000000, .len = 0x4000, .flags = MAP_PRIVATE,
+					.maj = 8, .min = 1, .ino = 6, .name = "/p" }), &ev), 10);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x30004000, .len = 0x4000, .flags = MAP_PRIVATE,
+					.maj = 8, .min = 1, .ino = 7, .name = "/q" }), &ev), 10);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x30002000, .len = 0x4000, .flags = MAP_PRIVATE,
+					.maj = 8, .min = 1, .ino = 8, .name = "/r" }), &ev), 20);
 	CHECK(maps__finalize(m) == 0);
 
 	CHECK(!maps__find(m, 1, 0x10000100, 5));
@@ -295,14 +322,19 @@ static void test_fork_thread_exec(void)
 	struct pd_event ev;
 
 	add(m, (ev = ev_comm(10, 10, "parent", false), &ev), 0);
-	add(m, (ev = ev_mmap2(10, 0x10000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/A"), &ev), 1);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 10, .start = 0x10000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/A" }), &ev), 1);
 	add(m, (ev = ev_fork(PD_FORK, 11, 10, 11, 10), &ev), 5);
 	add(m, (ev = ev_fork(PD_FORK, 10, 10, 12, 10), &ev), 6);         /* thread 12 of 10 */
-	add(m, (ev = ev_mmap2(10, 0x20000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/B"), &ev), 7);
-	add(m, (ev = ev_mmap2(10, 0x10000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/C"), &ev), 9);
-	add(m, (ev = ev_mmap2(11, 0x30000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/D"), &ev), 12);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 10, .start = 0x20000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/B" }), &ev), 7);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 10, .start = 0x10000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/C" }), &ev), 9);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 11, .start = 0x30000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/D" }), &ev), 12);
 	add(m, (ev = ev_comm(11, 11, "child", true), &ev), 20);
-	add(m, (ev = ev_mmap2(11, 0x40000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/E"), &ev), 21);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 11, .start = 0x40000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/E" }), &ev), 21);
 	add(m, (ev = ev_fork(PD_EXIT, 10, 10, 10, 10), &ev), 30);
 	CHECK(maps__finalize(m) == 0);
 
@@ -354,13 +386,18 @@ static void test_out_of_order(void)
 	struct pd_event ev;
 
 	/* file order: the newer mapping first, the older written later */
-	add(m, (ev = ev_mmap2(20, 0x10000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/new"), &ev), 100);
-	add(m, (ev = ev_mmap2(20, 0x10000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/old"), &ev), 50);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 20, .start = 0x10000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/new" }), &ev), 100);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 20, .start = 0x10000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/old" }), &ev), 50);
 	/* an mmap added after others but stamped before them */
-	add(m, (ev = ev_mmap2(20, 0x20000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/late"), &ev), 40);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 20, .start = 0x20000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/late" }), &ev), 40);
 	/* same time: file order decides */
-	add(m, (ev = ev_mmap2(20, 0x30000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/first"), &ev), 60);
-	add(m, (ev = ev_mmap2(20, 0x30000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/second"), &ev), 60);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 20, .start = 0x30000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/first" }), &ev), 60);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 20, .start = 0x30000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/second" }), &ev), 60);
 	CHECK(maps__finalize(m) == 0);
 	CHECK(maps__add_event(m, &ev, 70) == -EBUSY);
 
@@ -378,9 +415,10 @@ static void test_out_of_order(void)
 	/* no timestamps: time is the record's sequence number */
 	m = maps__new();
 	seq = 0;
-	ev = ev_mmap2(21, 0x10000000, 0x10000, 0, MAP_PRIVATE, 0, 0, 0, "/s0");
+	ev = ev_mmap2((struct mm){ .pid = 21, .start = 0x10000000, .len = 0x10000, .flags = MAP_PRIVATE,
+					.name = "/s0" });
 	add(m, &ev, ev.seq);
-	ev = ev_mmap2(21, 0x10000000, 0x8000, 0, MAP_PRIVATE, 0, 0, 0, "/s1");
+	ev = ev_mmap2((struct mm){ .pid = 21, .start = 0x10000000, .len = 0x8000, .flags = MAP_PRIVATE, .name = "/s1" });
 	add(m, &ev, ev.seq);
 	CHECK(maps__finalize(m) == 0);
 	md = maps__find(m, 21, 0x10000100, 0);  /* a sample between records 0 and 1 */
@@ -400,16 +438,24 @@ static void test_garbage(void)
 	struct pd_event ev;
 	struct cl_key k;
 
-	add(m, (ev = ev_mmap2(30, 0x7f0000000000, 0x10000, 0, MAP_SHARED, 8, 1, 55, "/good"), &ev), 10);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0x7f0000000000, .len = 0x10000, .flags = MAP_SHARED,
+					.maj = 8, .min = 1, .ino = 55, .name = "/good" }), &ev), 10);
 	/* the "CPU number as start address" records of real streams */
-	add(m, (ev = ev_mmap2(30, 3, 0x7f0000001000, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), 20);
-	add(m, (ev = ev_mmap2(30, 0, 0x1000, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), 21);
-	add(m, (ev = ev_mmap2(30, 0x7f0000000000, 0, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), 22);
-	add(m, (ev = ev_mmap2(30, 0x7f0000000010, 0x1000, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), 23);
-	add(m, (ev = ev_mmap2(30, 0x7f0000000000, 0x1000, 0, MAP_PRIVATE, 8, 1, 9, ""), &ev), 24);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 3, .len = 0x7f0000001000, .flags = MAP_PRIVATE,
+					.name = "//anon" }), &ev), 20);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0, .len = 0x1000, .flags = MAP_PRIVATE,
+					.name = "//anon" }), &ev), 21);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0x7f0000000000, .len = 0, .flags = MAP_PRIVATE,
+					.name = "//anon" }), &ev), 22);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0x7f0000000010, .len = 0x1000, .flags = MAP_PRIVATE,
+					.name = "//anon" }), &ev), 23);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0x7f0000000000, .len = 0x1000, .flags = MAP_PRIVATE,
+					.maj = 8, .min = 1, .ino = 9, .name = "" }), &ev), 24);
 	add(m, (ev = ev_mmap1(30, 0x7f0000000000, 0x1000, 0, ""), &ev), 25);
-	add(m, (ev = ev_mmap2(30, 0x7f0000000000, 1ULL << 60, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), 26);
-	add(m, (ev = ev_mmap2(30, 0xfffffffffffff000ULL, 0x2000, 0, MAP_PRIVATE, 0, 0, 0, "//anon"), &ev), 27);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0x7f0000000000, .len = 1ULL << 60,
+					.flags = MAP_PRIVATE, .name = "//anon" }), &ev), 26);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0xfffffffffffff000ULL, .len = 0x2000,
+					.flags = MAP_PRIVATE, .name = "//anon" }), &ev), 27);
 	add(m, (ev = ev_mmap_bid(30, 0x7f0000000000, 0x1000, 0, MAP_SHARED, 20, 1, ""), &ev), 28);
 	/* kernel maps: only length and wrap are checked */
 	add(m, (ev = ev_mmap1(KPID, 0xffffffff81000123ULL, UINT64_MAX - 0xffffffff81000123ULL, 0,
@@ -418,9 +464,11 @@ static void test_garbage(void)
 	add(m, (ev = ev_mmap1(KPID, 0xffffffffc0000000ULL, 0, 0, "[mod]"), &ev), 0);
 	/* the last byte alone: its end wraps to 0, the range is empty
 	 * (a fuzzer's; the interval tree overflowed on it) */
-	add(m, (ev = ev_mmap2(KPID, UINT64_MAX, 1, 0, MAP_PRIVATE, 0, 0, 0, "[last]"), &ev), 29);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = KPID, .start = UINT64_MAX, .len = 1, .flags = MAP_PRIVATE,
+					.name = "[last]" }), &ev), 29);
 	/* anonymous with no name in the inode form is fine */
-	add(m, (ev = ev_mmap2(30, 0x7e0000000000, 0x1000, 0, MAP_PRIVATE, 0, 0, 0, ""), &ev), 10);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 30, .start = 0x7e0000000000, .len = 0x1000, .flags = MAP_PRIVATE,
+					.name = "" }), &ev), 10);
 	CHECK(maps__finalize(m) == 0);
 
 	CHECK_EQ_U64(st->rejected[MAPS_REJ_LOW_START], 2);
@@ -452,14 +500,16 @@ static void test_fork_loop(void)
 	const struct map_desc *md;
 	struct pd_event ev;
 
-	add(m, (ev = ev_mmap2(1, 0x10000000, 0x1000, 0, MAP_PRIVATE, 0, 0, 0, "/one"), &ev), 0);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x10000000, .len = 0x1000, .flags = MAP_PRIVATE,
+					.name = "/one" }), &ev), 0);
 	add(m, (ev = ev_fork(PD_FORK, 2, 1, 2, 1), &ev), 1);
 	add(m, (ev = ev_fork(PD_FORK, 3, 2, 3, 2), &ev), 2);
 	add(m, (ev = ev_fork(PD_FORK, 1, 3, 1, 3), &ev), 3);     /* 1 would descend from itself */
 	add(m, (ev = ev_fork(PD_FORK, 2, 2, 2, 2), &ev), 4);     /* a thread creating itself */
 	add(m, (ev = ev_fork(PD_EXIT, 1, 1, 1, 1), &ev), 5);
 	add(m, (ev = ev_fork(PD_FORK, 1, 3, 1, 3), &ev), 6);     /* pid reuse after exit: fine */
-	add(m, (ev = ev_mmap2(1, 0x20000000, 0x1000, 0, MAP_PRIVATE, 0, 0, 0, "/reborn"), &ev), 7);
+	add(m, (ev = ev_mmap2((struct mm){ .pid = 1, .start = 0x20000000, .len = 0x1000, .flags = MAP_PRIVATE,
+					.name = "/reborn" }), &ev), 7);
 	CHECK(maps__finalize(m) == 0);
 	CHECK_EQ_U64(maps__stats(m)->fork_loops, 2);
 	md = maps__find(m, 3, 0x10000100, 10);
@@ -509,7 +559,9 @@ static void test_random_oracle(void)
 			r[i].start = 0x10000000 + (rnd() % 256) * 4096;
 			r[i].end = r[i].start + (1 + rnd() % 32) * 4096;
 			snprintf(name, sizeof(name), "/f%u", i);
-			ev = ev_mmap2(5, r[i].start, r[i].end - r[i].start, 0, MAP_SHARED, 8, 1, i + 1, name);
+			ev = ev_mmap2((struct mm){ .pid = 5, .start = r[i].start, .len = r[i].end - r[i].start,
+							.flags = MAP_SHARED, .maj = 8, .min = 1, .ino = i + 1,
+							.name = name });
 		}
 		add(m, &ev, r[i].t);
 	}
@@ -553,8 +605,9 @@ static void test_perf(void)
 			uint64_t start = 0x7f0000000000ULL + (uint64_t)i * 0x100000;
 			/* vary length so some rounds split neighbours' remainders */
 			uint64_t len = 0x10000 + (rnd() % 16) * 0x1000;
-			struct pd_event ev = ev_mmap2(7, start + (rnd() % 4) * 0x1000, len, 0,
-						      round & 1 ? MAP_SHARED : MAP_PRIVATE, 8, 1, i, "/churn");
+			struct pd_event ev = ev_mmap2((struct mm){ .pid = 7, .start = start + (rnd() % 4) * 0x1000,
+							.len = len, .flags = round & 1 ? MAP_SHARED : MAP_PRIVATE,
+							.maj = 8, .min = 1, .ino = i, .name = "/churn" });
 
 			add(m, &ev, t++);
 		}
