@@ -589,6 +589,11 @@ static void say(void *arg, const struct record_msg *m)
 			"lock inside uninstrumented code) and the others went on without it: what it shares with them "
 			"is counted as this machine ran it", (unsigned long long)n[0]);
 		break;
+	case RM_EMU_EVICTED:
+		fprintf(stderr, "--emulate: the model's table was full: %llu lines no thread had touched for %llu windows "
+			"were evicted to make room (as a cache would: their next access counts as a miss)",
+			(unsigned long long)n[0], (unsigned long long)n[1]);
+		break;
 	case RM_EMU_UNMODELLED:
 		fprintf(stderr, "--emulate: %llu accesses went to lines the model's table had no room for (over a "
 			"million lines touched, or a region of it full): they count as cache hits, and contention on "

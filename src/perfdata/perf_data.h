@@ -424,9 +424,11 @@ struct pd_emu_model_head {
 	char allocator[48];     /* the heap's allocator, as its file's name ("libc.so.6"); "" libtsan's */
 	uint64_t stalls;        /* threads dropped from the lockstep, blocked where the runtime cannot see */
 	uint64_t unmodelled;    /* accesses to lines the line table had no room for (L1 hits) */
+	uint64_t evicted;       /* lines evicted from the table for room (untouched for PD_EMU_EVICT_AGE windows) */
 };
 
 #define PD_EMU_MAX_FRAMES 127
+#define PD_EMU_EVICT_AGE 64     /* windows a line went untouched before the table may evict it */
 /* The runtime writes its file a chunk at a time per thread; a chunk's
  * samples end where it ends or where its bytes are zero. */
 #define PD_EMU_CHUNK (256 * 1024)

@@ -323,6 +323,7 @@ void emu_rec__head(const struct emu_rec *e, struct emu_rec_stats *st)
 	st->cores_shared = h.cores_shared;
 	st->stalls = h.stalls;
 	st->unmodelled = h.unmodelled;
+	st->evicted = h.evicted;
 	h.allocator[sizeof(h.allocator) - 1] = '\0';
 	snprintf(st->allocator, sizeof(st->allocator), "%s", h.allocator);
 }

@@ -25,6 +25,7 @@ struct emu_rec_stats {
 	uint64_t cores_shared;          /* threads that shared a core: more live threads than cores */
 	uint64_t stalls;                /* threads dropped from the lockstep: blocked out of sight */
 	uint64_t unmodelled;            /* accesses to lines the model's table had no room for */
+	uint64_t evicted;               /* lines evicted from it for room */
 	uint64_t cut;                   /* samples whose call chain lost its outermost callers (record -g's depth) */
 	char allocator[48];             /* the production allocator the heap was ("libc.so.6"), "" libtsan's */
 };

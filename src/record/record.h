@@ -63,6 +63,7 @@ enum record_msg_kind {
 	RM_EMU_CORES_SHARED,    /* --emulate: n[0] threads shared one of the model's n[1] cores */
 	RM_EMU_STALLS,          /* --emulate: n[0] times a thread blocked where the model cannot see */
 	RM_EMU_UNMODELLED,      /* --emulate: n[0] accesses to lines the model's table had no room for */
+	RM_EMU_EVICTED,         /* --emulate: n[0] lines evicted from the table, untouched n[1] windows */
 	RM_EMU_CHAINS_CUT,      /* --emulate: n[0] of n[1] samples' chains lost outer callers (n[2] frames at most) */
 	RM_EMU_NOT_TSAN,        /* --emulate: s[0], the command, has no ThreadSanitizer hooks, and
 				 * no process wrote samples */

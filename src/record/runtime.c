@@ -141,6 +141,8 @@ void recorder__collect_emulated(struct recorder *rc)
 		say(rc, (struct record_msg){ .kind = RM_EMU_CORES_SHARED, .n = { st.cores_shared, PD_EMU_CORES } });
 	if (st.stalls)
 		say(rc, (struct record_msg){ .kind = RM_EMU_STALLS, .n = { st.stalls } });
+	if (st.evicted)
+		say(rc, (struct record_msg){ .kind = RM_EMU_EVICTED, .n = { st.evicted, PD_EMU_EVICT_AGE } });
 	if (st.unmodelled)
 		say(rc, (struct record_msg){ .kind = RM_EMU_UNMODELLED, .n = { st.unmodelled } });
 	if (st.cut)

@@ -79,6 +79,16 @@ expect_eq "unmapped: the ping-pong" "$(json_get u.json '[(l["verdict"], l["conte
 "$C2CSCAN" record -q --emulate -o b.data -- "$bin" big >b.out 2>b.err || fail "big: $(cat b.err)"
 grep -q "^c2cscan record: --emulate: [0-9]* accesses went to lines the model's table had no room for" b.err ||
 	fail "big: record says: $(cat b.err)"
+grep -q "^c2cscan record: --emulate: the model's table was full: [0-9]* lines no thread had touched for 64 windows were evicted" b.err ||
+	fail "big: no eviction said: $(cat b.err)"
+# 96 MiB written and kept, then the ping-pong: lines untouched since are
+# evicted for its line (said), and its contention is seen
+"$C2CSCAN" record -q --emulate -o full.data -- "$bin" full >full.out 2>full.err || fail "full: $(cat full.err)"
+grep -q "^c2cscan record: --emulate: the model's table was full: [0-9]* lines" full.err ||
+	fail "full: no eviction said: $(cat full.err)"
+"$C2CSCAN" report --json -i full.data >full.json 2>err || fail "report full: $(cat err)"
+expect_eq "full: the ping-pong" "$(json_get full.json '[(l["verdict"], l["contention"] >= 10) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
+	"[('false sharing', True)]"
 "$C2CSCAN" record -q --emulate=hitm=1 -g -o d.data -- "$bin" deep >d.out 2>d.err || fail "deep: $(cat d.err)"
 grep -q "^c2cscan record: --emulate: [0-9]* of [0-9]* samples had more callers than a call chain holds (127 frames): the innermost are kept, the outermost cut$" d.err ||
 	fail "deep: the cut chains are not said: $(cat d.err)"

@@ -21,7 +21,9 @@
  * unmapped": the same from six 16 MiB mappings of this process, each
  * written, then unmapped before the next is made at an address of its own
  * (96 MiB in all, more than the table's lines: those of unmapped memory
- * must not keep it full). "churn errno": the ping-pong, each player
+ * must not keep it full). "churn full": 96 MiB written and kept, then
+ * the ping-pong (lines untouched since must be evicted for its line).
+ * "churn errno": the ping-pong, each player
  * checking that errno stays what it set (exits 1 if not). "churn race":
  * a data race for ThreadSanitizer's report.
  */
@@ -265,6 +267,19 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "unmapped"))
 		return touch_unmapped() ? 1 : ping_pong(player, "unmapped");
+	if (argc > 1 && !strcmp(argv[1], "full")) {
+		/* 96 MiB written and kept, then the ping-pong: room for its
+		 * line is made by evicting lines untouched since */
+		char *m = malloc(96ul << 20);
+
+		if (!m)
+			return 1;
+		for (size_t i = 0; i < (96ul << 20); i += 64)
+			m[i] = (char)i;
+		ping_pong(player, "full");
+		free(m);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "big")) {
 		int c = touch(96ul << 20);
 

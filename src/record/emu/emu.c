@@ -89,7 +89,8 @@ struct line {                    /* written at every change of the line's state 
 	 * window, window w's at w % 2: its number's low 8 bits (bits 56-63)
 	 * | the cores (bits 0-55) */
 	uint64_t wrote[2];
-	uint64_t pad;                   /* two a cache line: the model's own false sharing stays rare */
+	uint32_t seen;                  /* the default model: the window (+ 1) a thread last took it in */
+	uint32_t pad;                   /* two a cache line: the model's own false sharing stays rare */
 };
 
 #define SHARERS(st) ((st) & ((1ull << MAX_CORES) - 1))
@@ -135,6 +136,7 @@ struct core {
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
 	uint32_t reuse_skip;            /* misses before reuse() looks at unmapped memory again */
+	uint32_t evicted;               /* lines evicted for room, not yet in the head */
 	uint32_t win;                   /* its window */
 	struct held {                   /* a line it took in a window: kept for the rest of it */
 		uint32_t line;          /* table index + 1 | HELD_EXCL; 0 none */
@@ -258,7 +260,9 @@ static void unmodelled_flush(struct core *c)
 {
 	if (c->unmodelled)
 		__atomic_add_fetch(&model->head.unmodelled, c->unmodelled, __ATOMIC_RELAXED);
-	c->unmodelled = 0;
+	if (c->evicted)
+		__atomic_add_fetch(&model->head.evicted, c->evicted, __ATOMIC_RELAXED);
+	c->unmodelled = c->evicted = 0;
 }
 
 /* Thread states of ended threads, for new ones: a state is reused only once
@@ -458,6 +462,19 @@ static bool space_dead(uint64_t space)
 	return false;
 }
 
+/* Entry at made line la of space's, its state new (the TOMB protocol:
+ * readers that saw the old tag with the new space take no match). */
+static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
+{
+	struct line_key *y = &model->keys[at];
+
+	__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
+	__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
+	memset(&model->lines[at], 0, sizeof(model->lines[at]));
+	__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
+	return &model->lines[at];
+}
+
 /* Whether line la of this process's private memory is no longer mapped
  * (unmapped, a heap trimmed, by whatever code: the kernel's word). */
 static bool line_unmapped(uint64_t space, uint64_t la)
@@ -482,20 +499,31 @@ static bool line_unmapped(uint64_t space, uint64_t la)
 static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t space, uint64_t la)
 {
 	bool unmapped = !c->reuse_skip;
+	uint64_t oldest = UINT64_MAX;
+	uint32_t oldest_age = PD_EMU_EVICT_AGE;
 
 	for (uint32_t i = 0; i < PROBES; i++) {
 		uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
 		struct line_key *y = &model->keys[at];
+		uint32_t seen = __atomic_load_n(&model->lines[at].seen, __ATOMIC_RELAXED);
 
+		/* (the default model: the line untouched longest, for eviction) */
+		if (c->paced && seen && (int32_t)(c->win + 1 - seen) > (int32_t)oldest_age) {
+			oldest = at;
+			oldest_age = c->win + 1 - seen;
+		}
 		if (!space_dead(y->space) && !(unmapped && line_unmapped(y->space, y->tag - 1)))
 			continue;
-		__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
-		__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
-		memset(&model->lines[at], 0, sizeof(model->lines[at]));
-		__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
-		return &model->lines[at];
+		return take_entry(at, space, la);
 	}
 	c->reuse_skip = unmapped ? REUSE_SKIP : c->reuse_skip - 1;
+	/* full of live lines: the one no thread took for PD_EMU_EVICT_AGE
+	 * windows (a cache would have let it go too; its next access is a
+	 * miss), counted */
+	if (oldest != UINT64_MAX) {
+		c->evicted++;
+		return take_entry(oldest, space, la);
+	}
 	return NULL;
 }
 
@@ -649,6 +677,8 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	at = (uint32_t)(x - model->lines);
 	if (c->paced && held(c, at, store))
 		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	if (c->paced && __atomic_load_n(&x->seen, __ATOMIC_RELAXED) != c->win + 1)
+		__atomic_store_n(&x->seen, c->win + 1, __ATOMIC_RELAXED);
 	st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
 	do {
 		if (store) {
