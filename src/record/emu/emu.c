@@ -169,13 +169,6 @@ static uint32_t out_lock;
 EXPORT void __tsan_init(void);
 static uint32_t code_bytes(uint64_t a, uint32_t max);
 
-/* The system calls themselves: libc's open and write are libtsan's
- * interceptors in these programs. */
-static int sys_open(const char *path, int flags)
-{
-	return (int)syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC, 0600);
-}
-
 /*
  * Samples go straight into the process's file, $dir/emu-PID, mapped a
  * chunk (PD_EMU_CHUNK bytes) at a time per thread: what a thread wrote is
@@ -191,7 +184,7 @@ static int sample_file(void)
 	char path[600];
 
 	snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
-	return sys_open(path, O_RDWR | O_CREAT);
+	return emu_sys_open(path, O_RDWR | O_CREAT);
 }
 
 static uint8_t *chunk_new(void)
@@ -910,7 +903,7 @@ static uint32_t env_u32(const char *name, uint32_t def)
  * it first), else this process's alone. */
 static bool model_map(const char *path)
 {
-	int fd = path && *path ? sys_open(path, O_RDWR) : -1;
+	int fd = path && *path ? emu_sys_open(path, O_RDWR) : -1;
 	struct stat st;
 	void *m = MAP_FAILED;
 

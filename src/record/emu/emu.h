@@ -9,6 +9,7 @@
 #ifndef C2CSCAN_RECORD_EMU_EMU_H
 #define C2CSCAN_RECORD_EMU_EMU_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -124,6 +125,9 @@ int emu_jumps__redirect(void);
 /* Not run by record: the runtime's exported functions jump to the next
  * definitions. */
 void emu_jumps__forward(void);
+/* dlsym(prog, name) (prog: the program's scope), when the executable (exe,
+ * its link map) defines name itself; else NULL. */
+void *emu_exe_sym(void *prog, const void *exe, const char *name);
 
 /* The model runs: the program's heap is its production allocator's from
  * now on (heap.c). */
@@ -155,6 +159,13 @@ static inline void emu_lock(uint32_t *l)
 static inline void emu_unlock(uint32_t *l)
 {
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* A file opened by the system call itself (libc's open is libtsan's
+ * interceptor in these programs), close-on-exec; a file it makes: 0600. */
+static inline int emu_sys_open(const char *path, int flags)
+{
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC, 0600);
 }
 
 /* A mapping of the runtime's own (a system call: the program's mmap, which

@@ -458,23 +458,13 @@ static size_t tsan_usable(void *p)
 	return tsan_size(p);
 }
 
-/* dlsym(prog, name), when the executable (exe) defines it itself */
-static void *exe_sym(void *prog, const void *exe, const char *name)
-{
-	void *s = dlsym(prog, name);
-	struct link_map *in = NULL;
-	Dl_info di;
-
-	return s && dladdr1(s, &di, (void **)&in, RTLD_DL_LINKMAP) && in == exe ? s : NULL;
-}
-
 bool emu_heap__program(void *prog, const void *exe)
 {
-	void (*cf)(void *) = (void (*)(void *))exe_sym(prog, exe, "cfree");
-	int (*owner)(const volatile void *) = (int (*)(const volatile void *))exe_sym(prog, exe,
+	void (*cf)(void *) = (void (*)(void *))emu_exe_sym(prog, exe, "cfree");
+	int (*owner)(const volatile void *) = (int (*)(const volatile void *))emu_exe_sym(prog, exe,
 										      "__sanitizer_get_ownership");
 
-	tsan_size = (size_t (*)(const volatile void *))exe_sym(prog, exe, "__sanitizer_get_allocated_size");
+	tsan_size = (size_t (*)(const volatile void *))emu_exe_sym(prog, exe, "__sanitizer_get_allocated_size");
 	if (!cf || !owner || !tsan_size || !prod.malloc || !prod.calloc || !prod.realloc || !prod.free ||
 	    !prod.memalign)
 		return false;

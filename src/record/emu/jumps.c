@@ -68,19 +68,26 @@ static int jump(void *from, const ElfW(Sym) *sym, void *to)
 	return 0;
 }
 
-/* Whether the executable's (exe) definition of name can take a jump: its
- * own, long enough. *at: it; *sym: its symbol. */
-static bool patchable(void *prog, const struct link_map *exe, const char *name, void **at, const ElfW(Sym) **sym)
+void *emu_exe_sym(void *prog, const void *exe, const char *name)
 {
+	void *s = dlsym(prog, name);
 	struct link_map *in = NULL;
 	Dl_info info;
 
-	*at = dlsym(prog, name);
+	return s && dladdr1(s, &info, (void **)&in, RTLD_DL_LINKMAP) && in == exe ? s : NULL;
+}
+
+/* Whether the executable's (exe) definition of name can take a jump: its
+ * own (never the C library's mmap, nor a libtsan behind this library when
+ * it was not preloaded), long enough. *at: it, NULL when the executable
+ * does not define name; *sym: its symbol. */
+static bool patchable(void *prog, const struct link_map *exe, const char *name, void **at, const ElfW(Sym) **sym)
+{
+	Dl_info info;
+
 	*sym = NULL;
-	/* the executable's own only: never the C library's mmap, nor a
-	 * libtsan behind this library when it was not preloaded */
-	return *at && dladdr1(*at, &info, (void **)&in, RTLD_DL_LINKMAP) && in == exe &&
-	       dladdr1(*at, &info, (void **)sym, RTLD_DL_SYMENT) && *sym && (*sym)->st_size >= JUMP_LEN;
+	*at = emu_exe_sym(prog, exe, name);
+	return *at && dladdr1(*at, &info, (void **)sym, RTLD_DL_SYMENT) && *sym && (*sym)->st_size >= JUMP_LEN;
 }
 
 /* The first definition of name past the executable (exe) in the
@@ -88,7 +95,12 @@ static bool patchable(void *prog, const struct link_map *exe, const char *name, 
  * calls on to the next, this runtime's), else this runtime's own (fn). */
 static void *first_past(const struct link_map *exe, const char *name, void *fn)
 {
-	for (const struct link_map *l = exe->l_next; l; l = l->l_next) {
+	struct link_map *own = NULL;
+	Dl_info own_info;
+
+	if (!dladdr1(fn, &own_info, (void **)&own, RTLD_DL_LINKMAP))
+		return fn;
+	for (const struct link_map *l = exe->l_next; l && l != own; l = l->l_next) {
 		void *h = l->l_name && *l->l_name ? dlopen(l->l_name, RTLD_NOW | RTLD_NOLOAD) : NULL;
 		void *s = h ? dlsym(h, name) : NULL;
 		struct link_map *in = NULL;
@@ -98,11 +110,8 @@ static void *first_past(const struct link_map *exe, const char *name, void *fn)
 			dlclose(h);
 		if (s && dladdr1(s, &di, (void **)&in, RTLD_DL_LINKMAP) && in == l)
 			return s;
-		if (l->l_addr && (uintptr_t)fn - l->l_addr < 1ul << 40 && dladdr1(fn, &di, (void **)&in,
-										  RTLD_DL_LINKMAP) && in == l)
-			break;          /* this runtime: its own */
 	}
-	return fn;
+	return fn;      /* this runtime's own */
 }
 
 /* The executable's allocator to the production heap's (heap.c): all of
@@ -117,9 +126,9 @@ static int patch_heap(void *prog, const struct link_map *exe)
 	if (emu_heap_nfns > sizeof(to) / sizeof(to[0]))
 		return 0;
 
+	/* (one the executable defines but too short to patch: none) */
 	for (size_t i = 0; i < emu_heap_nfns; i++)
-		if (dlsym(prog, emu_heap_fns[i].name) != emu_heap_fns[i].fn &&
-		    !patchable(prog, exe, emu_heap_fns[i].name, &at, &sym) && at && sym)
+		if (!patchable(prog, exe, emu_heap_fns[i].name, &at, &sym) && at && sym)
 			return 0;
 	if (!emu_heap__program(prog, exe))
 		return 0;

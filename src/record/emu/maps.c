@@ -203,7 +203,7 @@ static void maps_each(bool (*fn)(const char *line, void *arg), void *arg)
 {
 	static char buf[1 << 16];
 	size_t keep = 0;
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	int fd = emu_sys_open("/proc/self/maps", O_RDONLY);
 
 	if (fd < 0)
 		return;
@@ -257,7 +257,7 @@ static bool vma_at(uint64_t a, struct vma *v)
 		query_works = 0;
 	if (query_works) {
 		struct c2c_procmap_query q = { .size = sizeof(q), .query_addr = a };
-		int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+		int fd = emu_sys_open("/proc/self/maps", O_RDONLY);
 		long ret = fd < 0 ? -1 : syscall(SYS_ioctl, fd, C2C_PROCMAP_QUERY, &q);
 		int err = errno;
 

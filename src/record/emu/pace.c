@@ -173,7 +173,7 @@ static char thread_state(uint32_t tid)
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
-	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	fd = emu_sys_open(path, O_RDONLY);
 	if (fd < 0)
 		return 0;
 	n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
