@@ -5,6 +5,7 @@
 #define C2CSCAN_CLI_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdio.h>
 
 int cmd_report(int argc, char **argv);
@@ -12,7 +13,6 @@ int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
-struct option;
 struct report_opts;
 
 /* The "can this machine record memory samples" diagnosis (check, and record
@@ -24,34 +24,76 @@ bool cli__mem_diagnosis(FILE *fp, int procmap_query_err, int sw_err);
  * (129). */
 int cli__usage_error(const char *cmd, const char *fmt, const char *arg);
 
+/*
+ * One option of a subcommand, in one table per subcommand that drives its
+ * parser (getopt_long's tables are built from it), its -h text, the
+ * completion (--list-options, --list-values) and so the man-page check.
+ */
+struct cli_opt {
+	const char *name;               /* the long name; NULL: a short option only */
+	int id;                         /* the short letter, or an id >= 256 */
+	const char *arg;                /* its value's name in -h ("FILE"); "[=OPTS]": an
+					 * optional value; NULL: none */
+	const char *help;               /* -h's text, lines split by \n */
+	const char *const *values;      /* the words its value takes, NULL-terminated
+					 * (the completion offers them; parsers match them) */
+};
+
+/* A subcommand's command line: its table (ending in { NULL, 0 }) and the
+ * text around the options in -h. */
+struct cli_cmd {
+	const char *name;               /* "report" */
+	const char *head;               /* -h before the options (usage line, intro) */
+	const char *tail;               /* -h after them, or NULL */
+	int column;                     /* where the options' text starts in -h */
+	bool in_order;                  /* options stop at the first argument (a command) */
+	const struct cli_opt *opts;
+};
+
+#define CLI_MAX_OPTS 48
+/* One pass of getopt_long over argv by a cli_cmd's table. */
+struct cli_parser {
+	const struct cli_cmd *cmd;
+	int argc;
+	char **argv;
+	char shortopts[3 * CLI_MAX_OPTS + 3];   /* getopt_long's, built from cmd */
+	struct option longopts[CLI_MAX_OPTS + 1];
+};
+
+/* Readies p over argv; false when argv was a question of the completion
+ * ("--list-options", "--list-values OPTION"), answered on stdout (exit 0). */
+bool cli__parser_init(struct cli_parser *p, const struct cli_cmd *cmd, int argc, char **argv);
+/* The next option's id (optarg its value), -1 at the end, ':' a missing
+ * value, '?' an unknown option: cli__bad_option says which. */
+int cli__next(struct cli_parser *p);
+/* What getopt_long's c (':' or '?') at the option just read says, in one
+ * line, naming the closest option when one is close: the usage exit
+ * status (129). */
+int cli__bad_option(const struct cli_parser *p, int c);
+/* cmd's -h text on fp: 0, the exit status of -h. */
+int cli__help(const struct cli_cmd *cmd, FILE *fp);
+/* The index of word in words (NULL-terminated), -1 when not there. */
+int cli__word(const char *const *words, const char *word);
+/* A comma-separated list of words into a bit set (bit i: words[i]);
+ * -EINVAL for a word not in words or an empty list. */
+int cli__word_set(const char *const *words, const char *list, unsigned int *set);
+
 /* Option ids report and diff share (beside -d). */
 enum { CLI_OPT_SYMFS = 900, CLI_OPT_NO_DEBUGINFOD };
 /* -d, --symfs, --no-debuginfod into o: 1 when c was one of them, 0 when
  * not; an unknown display mode is a usage error of c2cscan cmd (said, and
  * its exit status returned negated). */
 int cli__report_option(const char *cmd, int c, const char *arg, struct report_opts *o);
+/* Their table entries, for report's and diff's tables. */
+#define CLI_OPT_DISPLAY(text) { "display", 'd', "MODE", text, cli__display_words }
+#define CLI_OPT_SYMFS_ENTRY(text) { "symfs", CLI_OPT_SYMFS, "DIR", text, NULL }
+#define CLI_OPT_NO_DEBUGINFOD_ENTRY(text) { "no-debuginfod", CLI_OPT_NO_DEBUGINFOD, NULL, text, NULL }
+#define CLI_OPT_HELP { "help", 'h', NULL, "this text", NULL }
+#define CLI_OPT_END { NULL, 0, NULL, NULL, NULL }
 /* The long option of opts closest to arg ("--stdoi" -> "stdio"), or NULL
  * when none is close. */
-const char *cli__closest_option(const struct option *opts, const char *arg);
-/* Says in one line that arg is not an option of c2cscan cmd, naming the
- * closest one; returns the usage exit status (129). */
-int cli__unknown_option(const char *cmd, const char *arg, const struct option *opts);
-/* "c2cscan CMD --list-options": prints its options, short and long, one
- * a line, from the tables its parser uses (the bash completion asks for
- * them: one list, never stale); true when that was the command line. */
-bool cli__list_options(int argc, char **argv, const char *shortopts, const struct option *opts);
-/* The values an option takes, for the completion: "CMD --list-values
- * OPTION" prints them, a line each (nothing for an option without a fixed
- * set). true when asked. The words come from the tables the parsers use. */
-struct cli_values {
-	const char *opt;                /* "--fail-on", "-d" */
-	const char *const *words;       /* NULL-terminated */
-};
-bool cli__list_values(int argc, char **argv, const struct cli_values *v);
+const char *cli__closest_option(const struct cli_opt *opts, const char *arg);
 /* The display modes' names, NULL-terminated (-d). */
 extern const char *const cli__display_words[];
-/* What getopt_long's c (':' a missing value, else an unknown option) at
- * arg says, as cli__usage_error or cli__unknown_option. */
-int cli__option_error(const char *cmd, int c, const char *arg, const struct option *opts);
 
 #endif

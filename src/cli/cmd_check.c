@@ -100,16 +100,26 @@ bool cli__mem_diagnosis(FILE *fp, int pq, int sw)
 	return true;
 }
 
+static const struct cli_opt check_opts[] = { CLI_OPT_HELP, CLI_OPT_END };
+
+static const struct cli_cmd check_cmd = {
+	.name = "check",
+	.head = "usage: c2cscan check\n\nTells whether this machine can record memory samples, and why not.\n"
+		"Exit status 0 when it can, 1 when it cannot.\n\n",
+	.column = 27,
+	.opts = check_opts,
+};
+
 int cmd_check(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		puts("usage: c2cscan check\n\nTells whether this machine can record memory samples, and why not.\n"
-		     "Exit status 0 when it can, 1 when it cannot.");
+	struct cli_parser p;
+	int c;
+
+	if (!cli__parser_init(&p, &check_cmd, argc, argv))
 		return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "c2cscan check: unexpected argument '%s' (c2cscan check -h says what it does)\n", argv[1]);
-		return 129;
-	}
+	while ((c = cli__next(&p)) != -1)
+		return c == 'h' ? cli__help(&check_cmd, stdout) : cli__bad_option(&p, c);
+	if (optind < argc)
+		return cli__usage_error("check", "unexpected argument '%s'", argv[optind]);
 	return cli__mem_diagnosis(stdout, synth__query_probe(), sw_sampling_works()) ? 0 : 1;
 }

@@ -5,64 +5,51 @@
  * matched by what they hold (report/diff.c). Exit codes as report's: 0, 1
  * an input cannot be read, 2 one of them is partial, 129 usage.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "report/diff.h"
 #include "report/report.h"
 
-static const char diff_usage[] =
-	"usage: c2cscan diff [options] BEFORE AFTER\n"
-	"\n"
-	"  Matches the contended lines of two recordings by name (data symbol, heap\n"
-	"  allocation site, object and function), never by address, and prints each\n"
-	"  name's counters before and after.\n"
-	"\n"
-	"      --stdio              a table (the default)\n"
-	"      --json               {\"lines\": [{\"name\", \"before\", \"after\"}]} (c2cscan-diff(1))\n"
-	"      --html FILE          the same as one self-contained HTML page in FILE (nothing printed)\n"
-	"  -d, --display MODE       compare by tot|lcl|rmt (HITM), peer or all (default: BEFORE's)\n"
-	"      --symfs DIR          look for objects under DIR\n"
-	"      --no-debuginfod      never ask debuginfod servers\n"
-	"  -h, --help               this text\n";
+enum { OPT_STDIO = 256, OPT_JSON, OPT_HTML };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	return cli__usage_error("diff", fmt, arg);
-}
+static const struct cli_opt diff_opts[] = {
+	{ "stdio", OPT_STDIO, NULL, "a table (the default)", NULL },
+	{ "json", OPT_JSON, NULL, "{\"lines\": [{\"name\", \"before\", \"after\"}]} (c2cscan-diff(1))", NULL },
+	{ "html", OPT_HTML, "FILE", "the same as one self-contained HTML page in FILE (nothing printed)", NULL },
+	CLI_OPT_DISPLAY("compare by tot|lcl|rmt (HITM), peer or all (default: BEFORE's)"),
+	CLI_OPT_SYMFS_ENTRY("look for objects under DIR"),
+	CLI_OPT_NO_DEBUGINFOD_ENTRY("never ask debuginfod servers"),
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
 
-#define SHORTOPTS ":d:h"
+static const struct cli_cmd diff_cmd = {
+	.name = "diff",
+	.head = "usage: c2cscan diff [options] BEFORE AFTER\n"
+		"\n"
+		"  Matches the contended lines of two recordings by name (data symbol, heap\n"
+		"  allocation site, object and function), never by address, and prints each\n"
+		"  name's counters before and after.\n"
+		"\n",
+	.column = 27,
+	.opts = diff_opts,
+};
 
 int cmd_diff(int argc, char **argv)
 {
-	enum { OPT_STDIO = 256, OPT_JSON, OPT_HTML };
-	static const struct option longopts[] = {
-		{ "stdio", no_argument, NULL, OPT_STDIO },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "display", required_argument, NULL, 'd' },
-		{ "symfs", required_argument, NULL, CLI_OPT_SYMFS },
-		{ "no-debuginfod", no_argument, NULL, CLI_OPT_NO_DEBUGINFOD },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_opts o = { .call_graph = REPORT_CG_OFF };
 	struct report *r[2] = { NULL, NULL };
 	struct report_diff d;
 	const char *html = NULL;
 	bool json = false;
 	char err[512];
+	struct cli_parser p;
 	int c, opt, ret = 0;
-	static const struct cli_values values[] = {
-		{ "-d", cli__display_words }, { "--display", cli__display_words }, { NULL, NULL },
-	};
 
-	optind = 1;
-	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, longopts) || cli__list_values(argc, argv, values))
+	if (!cli__parser_init(&p, &diff_cmd, argc, argv))
 		return 0;
-	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = cli__next(&p)) != -1) {
 		opt = cli__report_option("diff", c, optarg, &o);
 		if (opt < 0)
 			return -opt;
@@ -77,14 +64,13 @@ int cmd_diff(int argc, char **argv)
 			html = optarg;
 			break;
 		case 'h':
-			fputs(diff_usage, stdout);
-			return 0;
+			return cli__help(&diff_cmd, stdout);
 		default:
-			return cli__option_error("diff", c, argv[optind - 1], longopts);
+			return cli__bad_option(&p, c);
 		}
 	}
 	if (argc - optind != 2)
-		return usage_error("%s", "give two recordings: BEFORE AFTER");
+		return cli__usage_error("diff", "%s", "give two recordings: BEFORE AFTER");
 	for (int i = 0; i < 2; i++) {
 		o.input = argv[optind + i];
 		if (report__load(&r[i], &o, err, sizeof(err)) < 0) {

@@ -2,7 +2,6 @@
 /* c2cscan record's command line: options into a struct record_opts, then
  * the recording (record/record.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,57 +11,6 @@
 #include "record/record.h"
 #include "record/synth.h"
 #include "util/util.h"
-
-static const char record_usage[] =
-	"usage: c2cscan record [options] [--] [command [args]]\n"
-	"\n"
-	"  -e, --event EVENT     event(s), comma-separated; default: this machine's memory\n"
-	"                        events (Intel mem-loads + mem-stores, AMD ibs_op, Arm SPE).\n"
-	"                        Also mem-loads, mem-stores, ibs_op, arm_spe, PMU/term=val,.../[ukpP].\n"
-	"                        page-faults, minor-faults, major-faults work everywhere,\n"
-	"                        VMs too, but only record where each page was first\n"
-	"                        touched: they locate objects and code, they cannot show\n"
-	"                        contention (no HITM)\n"
-	"  -p, --pid PID,...     record existing processes (all their threads)\n"
-	"  -t, --tid TID,...     record existing threads\n"
-	"  -a, --all-cpus        system-wide, every CPU\n"
-	"  -C, --cpu CPUS        only these CPUs (0-3,8): system-wide on them, or limits -p/-t/command\n"
-	"  -o, --output FILE     output file (default perf.data; an old one becomes FILE.old)\n"
-	"  -c, --count N         sample every N events (default: 1 for software events)\n"
-	"  -F, --freq HZ         sample HZ times a second (default 4000 for memory events)\n"
-	"  -l, --ldlat CYCLES    load latency threshold (Intel default 30; AMD: only when given)\n"
-	"  -u, --user            user space only\n"
-	"  -k, --kernel          kernel only\n"
-	"  -m, --mmap-pages N    ring buffer pages per buffer, a power of two (default 128;\n"
-	"                        with --call-graph dwarf room for 512 samples' stacks)\n"
-	"      --duration SECS   stop after SECS seconds (the command gets SIGTERM)\n"
-	"      --synth-method M  auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)\n"
-	"      --emulate[=OPTS]  the command is built with -fsanitize=thread: a coherence model\n"
-	"                        over its every access gives HITM samples on any machine\n"
-	"                        (no memory PMU needed), threads in lockstep windows: the\n"
-	"                        same counts on any machine; OPTS: line=N (N-byte lines,\n"
-	"                        default 64), hitm=N (one HITM in N sampled, default 1;\n"
-	"                        31 with exact), exact (every change of owner, threads as\n"
-	"                        they ran); -c N: one other access in N (default 4001)\n"
-	"      --alloc           record the command's heap allocations too (malloc family,\n"
-	"                        operator new/delete), so that report names heap objects;\n"
-	"                        with -p/-t/-a/-C through uprobes on the C library\n"
-	"      --alloc-fn SYM[:size=N],...  the program's own allocators too (size in\n"
-	"                        argument N, default 1); implies --alloc\n"
-	"      --free-fn SYM,... the program's own frees (the first argument is freed)\n"
-	"  -g                    call graphs by frame pointers (--call-graph fp)\n"
-	"      --call-graph fp|dwarf[,SIZE]  call graphs: fp follows frame pointers;\n"
-	"                        dwarf copies SIZE bytes of user stack per sample\n"
-	"                        (default 8192, at most 65528), unwound by report\n"
-	"  -N, --no-buildid-cache  keep no copy of the recorded objects in ~/.debug (by\n"
-	"                        default each is kept once, so that a rebuild does not\n"
-	"                        lose an old recording's names)\n"
-	"  -q, --quiet           no summary\n"
-	"  -v, --verbose         say what is opened and how maps were read\n"
-	"  -h, --help            this text\n"
-	"\n"
-	"With -p, -t, -a or -C the command is optional: recording stops on SIGINT,\n"
-	"--duration, or when the recorded processes are gone.\n";
 
 /* "1,2,3": ids appended to *ids. */
 static int parse_id_list(const char *s, pid_t **ids, int *nr)
@@ -138,9 +86,6 @@ static bool parse_call_graph(const char *s, struct record_opts *o)
 	return o->stack_size <= RECORD_STACK_MAX;
 }
 
-#define SHORTOPTS "+:e:o:c:F:m:p:t:aC:ukqvhl:gN"
-
-/* Returns -1 when parsing succeeded, else the exit status. */
 /* --emulate=line=N,hitm=N,exact: 0, or the usage error said. */
 static int emulate_opts(const char *arg, struct record_opts *o)
 {
@@ -169,33 +114,71 @@ static int emulate_opts(const char *arg, struct record_opts *o)
 	return ret;
 }
 
-enum { OPT_DURATION = 256, OPT_LDLAT, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH, OPT_EMULATE };
+enum { OPT_DURATION = 256, OPT_SYNTH, OPT_ALLOC, OPT_ALLOC_FN, OPT_FREE_FN, OPT_CALL_GRAPH, OPT_EMULATE };
 
-static const struct option record_longopts[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "mmap-pages", required_argument, NULL, 'm' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "user", no_argument, NULL, 'u' },
-	{ "kernel", no_argument, NULL, 'k' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "ldlat", required_argument, NULL, OPT_LDLAT },
-	{ "synth-method", required_argument, NULL, OPT_SYNTH },
-	{ "alloc", no_argument, NULL, OPT_ALLOC },
-	{ "emulate", optional_argument, NULL, OPT_EMULATE },
-	{ "alloc-fn", required_argument, NULL, OPT_ALLOC_FN },
-	{ "free-fn", required_argument, NULL, OPT_FREE_FN },
-	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-	{ "no-buildid-cache", no_argument, NULL, 'N' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const synth_words[] = { "auto", "query", "text", NULL };
+static const enum synth_method synth_methods[] = { SYNTH_AUTO, SYNTH_QUERY, SYNTH_TEXT };
+static const char *const emulate_words[] = { "line=", "hitm=", "exact", NULL };
+static const char *const call_graph_words[] = { "fp", "dwarf", NULL };
+
+/* record's options, in -h's order: the parser, -h, the completion. */
+static const struct cli_opt record_opts_table[] = {
+	{ "event", 'e', "EVENT", "event(s), comma-separated; default: this machine's memory\n"
+	  "events (Intel mem-loads + mem-stores, AMD ibs_op, Arm SPE).\n"
+	  "Also mem-loads, mem-stores, ibs_op, arm_spe, PMU/term=val,.../[ukpP].\n"
+	  "page-faults, minor-faults, major-faults work everywhere,\n"
+	  "VMs too, but only record where each page was first\n"
+	  "touched: they locate objects and code, they cannot show\n"
+	  "contention (no HITM)", NULL },
+	{ "pid", 'p', "PID,...", "record existing processes (all their threads)", NULL },
+	{ "tid", 't', "TID,...", "record existing threads", NULL },
+	{ "all-cpus", 'a', NULL, "system-wide, every CPU", NULL },
+	{ "cpu", 'C', "CPUS", "only these CPUs (0-3,8): system-wide on them, or limits -p/-t/command", NULL },
+	{ "output", 'o', "FILE", "output file (default perf.data; an old one becomes FILE.old)", NULL },
+	{ "count", 'c', "N", "sample every N events (default: 1 for software events)", NULL },
+	{ "freq", 'F', "HZ", "sample HZ times a second (default 4000 for memory events)", NULL },
+	{ "ldlat", 'l', "CYCLES", "load latency threshold (Intel default 30; AMD: only when given)", NULL },
+	{ "user", 'u', NULL, "user space only", NULL },
+	{ "kernel", 'k', NULL, "kernel only", NULL },
+	{ "mmap-pages", 'm', "N", "ring buffer pages per buffer, a power of two (default 128;\n"
+	  "with --call-graph dwarf room for 512 samples' stacks)", NULL },
+	{ "duration", OPT_DURATION, "SECS", "stop after SECS seconds (the command gets SIGTERM)", NULL },
+	{ "synth-method", OPT_SYNTH, "M", "auto, query (PROCMAP_QUERY) or text (/proc/PID/maps)", synth_words },
+	{ "emulate", OPT_EMULATE, "[=OPTS]", "the command is built with -fsanitize=thread: a coherence model\n"
+	  "over its every access gives HITM samples on any machine\n"
+	  "(no memory PMU needed), threads in lockstep windows: the\n"
+	  "same counts on any machine; OPTS: line=N (N-byte lines,\n"
+	  "default 64), hitm=N (one HITM in N sampled, default 1;\n"
+	  "31 with exact), exact (every change of owner, threads as\n"
+	  "they ran); -c N: one other access in N (default 4001)", emulate_words },
+	{ "alloc", OPT_ALLOC, NULL, "record the command's heap allocations too (malloc family,\n"
+	  "operator new/delete), so that report names heap objects;\n"
+	  "with -p/-t/-a/-C through uprobes on the C library", NULL },
+	{ "alloc-fn", OPT_ALLOC_FN, "SYM[:size=N],...", "the program's own allocators too (size in\n"
+	  "argument N, default 1); implies --alloc", NULL },
+	{ "free-fn", OPT_FREE_FN, "SYM,...", "the program's own frees (the first argument is freed)", NULL },
+	{ NULL, 'g', NULL, "call graphs by frame pointers (--call-graph fp)", NULL },
+	{ "call-graph", OPT_CALL_GRAPH, "fp|dwarf[,SIZE]", "call graphs: fp follows frame pointers;\n"
+	  "dwarf copies SIZE bytes of user stack per sample\n"
+	  "(default 8192, at most 65528), unwound by report", call_graph_words },
+	{ "no-buildid-cache", 'N', NULL, "keep no copy of the recorded objects in ~/.debug (by\n"
+	  "default each is kept once, so that a rebuild does not\n"
+	  "lose an old recording's names)", NULL },
+	{ "quiet", 'q', NULL, "no summary", NULL },
+	{ "verbose", 'v', NULL, "say what is opened and how maps were read", NULL },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd record_cmd = {
+	.name = "record",
+	.head = "usage: c2cscan record [options] [--] [command [args]]\n\n",
+	.tail = "\n"
+		"With -p, -t, -a or -C the command is optional: recording stops on SIGINT,\n"
+		"--duration, or when the recorded processes are gone.\n",
+	.column = 24,
+	.in_order = true,
+	.opts = record_opts_table,
 };
 
 /* One option into o: -1 taken, else the exit status (help: 0, a usage
@@ -229,8 +212,7 @@ static int numeric_option(int c, struct record_opts *o)
 			return usage_error("bad duration '%s'", optarg);
 		break;
 	}
-	case 'l':               /* perf c2c record's -l */
-	case OPT_LDLAT:
+	case 'l':
 		if (!parse_ulong(optarg, &v) || !v || v > 65535)
 			return usage_error("bad --ldlat '%s'", optarg);
 		o->ldlat = (unsigned int)v;
@@ -242,7 +224,7 @@ static int numeric_option(int c, struct record_opts *o)
 	return -1;
 }
 
-static int record_option(int c, char **argv, struct record_opts *o)
+static int record_option(const struct cli_parser *p, int c, struct record_opts *o)
 {
 	int ret = numeric_option(c, o);
 
@@ -283,14 +265,9 @@ static int record_option(int c, char **argv, struct record_opts *o)
 		o->verbose++;
 		break;
 	case OPT_SYNTH:
-		if (!strcmp(optarg, "auto"))
-			o->synth = SYNTH_AUTO;
-		else if (!strcmp(optarg, "query"))
-			o->synth = SYNTH_QUERY;
-		else if (!strcmp(optarg, "text"))
-			o->synth = SYNTH_TEXT;
-		else
+		if (cli__word(synth_words, optarg) < 0)
 			return usage_error("--synth-method: auto, query or text, not '%s'", optarg);
+		o->synth = synth_methods[cli__word(synth_words, optarg)];
 		break;
 	case OPT_ALLOC:
 		o->alloc = true;
@@ -319,10 +296,9 @@ static int record_option(int c, char **argv, struct record_opts *o)
 					   optarg);
 		break;
 	case 'h':
-		fputs(record_usage, stdout);
-		return 0;
+		return cli__help(&record_cmd, stdout);
 	default:
-		return cli__option_error("record", c, argv[optind - 1], record_longopts);
+		return cli__bad_option(p, c);
 	}
 	return -1;
 }
@@ -348,16 +324,13 @@ static int options_agree(int argc, const struct record_opts *o)
 
 static int parse_options(int argc, char **argv, struct record_opts *o)
 {
-	static const char *const emulate_words[] = { "line=", "hitm=", "exact", NULL };
-	static const struct cli_values values[] = { { "--emulate", emulate_words }, { NULL, NULL } };
+	struct cli_parser p;
 	int c, ret;
 
-	optind = 1;
-	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, record_longopts) || cli__list_values(argc, argv, values))
+	if (!cli__parser_init(&p, &record_cmd, argc, argv))
 		return 0;
-	while ((c = getopt_long(argc, argv, SHORTOPTS, record_longopts, NULL)) != -1)
-		if ((ret = record_option(c, argv, o)) >= 0)
+	while ((c = cli__next(&p)) != -1)
+		if ((ret = record_option(&p, c, o)) >= 0)
 			return ret;
 	return options_agree(argc, o);
 }

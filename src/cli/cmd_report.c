@@ -21,49 +21,6 @@
 #include "report/verdict.h"
 #include "tui/tui.h"
 
-static const char report_usage[] =
-	"usage: c2cscan report [options]\n"
-	"\n"
-	"  -i, --input FILE         perf.data file to read (default perf.data; - = stdin)\n"
-	"      --stdio              text output (default when stdout is not a terminal)\n"
-	"      --json               JSON output (schema: c2cscan-report(1))\n"
-	"      --tui                the interactive browser (default on a terminal)\n"
-	"      --pprof FILE         the view as a pprof profile (gzipped profile.proto) in FILE, for\n"
-	"                           go tool pprof and profile stores; alone, nothing else is printed\n"
-	"      --html FILE          the view as one self-contained HTML page (pictures of the lines'\n"
-	"                           bytes, sortable tables); alone, nothing else is printed\n"
-	"      --patch FILE         a unified diff (git apply, patch -p1) that gives the data of every\n"
-	"                           false-shared line a line of its own in the program's sources\n"
-	"                           (- = stdout); alone, nothing else is printed\n"
-	"  -d, --display MODE       rank lines by tot|lcl|rmt (HITM), peer, or all (accesses)\n"
-	"      --show-all           list every line, not only contended ones\n"
-	"      --double-cl          group by 2 cachelines (adjacent-line prefetch)\n"
-	"      --cacheline-size N   override the file's cacheline size (default: file's, else 64)\n"
-	"      --lines N            --stdio: detail the offsets of the first N lines only\n"
-	"      --no-symbols         do not name code and data (faster; addresses only)\n"
-	"      --symfs DIR          look for objects and debug info under DIR (another machine's files)\n"
-	"  -k, --vmlinux FILE       kernel image with symbols (default: /proc/kallsyms when it matches)\n"
-	"      --no-debuginfod      never ask debuginfod servers (DEBUGINFOD_URLS) for debug info\n"
-	"      --stats              --stdio: the statistics only, no cacheline tables (perf c2c's --stats)\n"
-	"      --full-symbols       --stdio: source files with their whole path\n"
-	"  -g, --call-graph         callers of every row (the default when the recording has\n"
-	"                           stacks: record -g or --call-graph dwarf)\n"
-	"      --no-call-graph      no callers (and no pass over the stacks)\n"
-	"  -N, --node-info          --stdio: each offset's NUMA nodes and their cpus, Node{cpus}\n"
-	"  -c, --coalesce FIELDS    --stdio: offset rows per FIELDS besides the offset, any of\n"
-	"                           tid,pid,iaddr,dso (perf c2c's; default: iaddr)\n"
-	"      --sort gain|metric   lines by estimated gain (cycles a fix could save), or by the\n"
-	"                           display mode's metric (the default)\n"
-	"      --fail-on KINDS      exit 1 when a line's verdict is one of KINDS (false-sharing,\n"
-	"                           true-sharing, mixed; comma-separated), naming them and why on\n"
-	"                           stderr; alone it prints nothing else (add --stdio for the report)\n"
-	"      --fail-share PCT     with --fail-on: only lines with at least PCT% of the metric\n"
-	"                           (default 1)\n"
-	"      --alloc-wrapper SYM  with allocation stacks (record --alloc -g): SYM only passes\n"
-	"                           allocations on, its caller is the site (SYM* a prefix; 16)\n"
-	"  -f, --force              accepted for perf c2c's habits (c2cscan reads any owner's file)\n"
-	"  -h, --help               this text\n";
-
 static int usage_error(const char *fmt, const char *arg)
 {
 	return cli__usage_error("report", fmt, arg);
@@ -82,36 +39,24 @@ static int parse_uint(const char *s, unsigned *out)
 	return 0;
 }
 
-#define SHORTOPTS ":i:d:k:fghNc:"
-
-/* --fail-on's kinds: names[i] is kinds[i] */
+/* --fail-on's kinds: fail_on_words[i] is fail_on_kinds[i] */
 static const char *const fail_on_words[] = { "false-sharing", "true-sharing", "mixed", NULL };
 static const enum verdict_kind fail_on_kinds[] = { VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED };
 static const char *const sort_words[] = { "gain", "metric", NULL };
 static const char *const coalesce_words[] = { "tid", "pid", "iaddr", "dso", NULL };
-static const struct cli_values report_values[] = {
-	{ "--fail-on", fail_on_words }, { "--sort", sort_words }, { "-d", cli__display_words },
-	{ "--display", cli__display_words }, { "-c", coalesce_words }, { "--coalesce", coalesce_words },
-	{ NULL, NULL },
-};
 
 /* "false-sharing,true-sharing" into a set of verdict kinds. */
 static int parse_fail_on(const char *s, unsigned int *kinds)
 {
+	unsigned int words;
 
+	if (cli__word_set(fail_on_words, s, &words))
+		return -EINVAL;
 	*kinds = 0;
-	while (*s) {
-		size_t n = strcspn(s, ","), i;
-
-		for (i = 0; i < ARRAY_SIZE(fail_on_kinds); i++)
-			if (strlen(fail_on_words[i]) == n && !strncmp(s, fail_on_words[i], n))
-				break;
-		if (i == ARRAY_SIZE(fail_on_kinds))
-			return -EINVAL;
-		*kinds |= 1u << fail_on_kinds[i];
-		s += n + (s[n] == ',');
-	}
-	return *kinds ? 0 : -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(fail_on_kinds); i++)
+		if (words & (1u << i))
+			*kinds |= 1u << fail_on_kinds[i];
+	return 0;
 }
 
 /* --patch FILE: the diff in FILE (- stdout), and how many changes it
@@ -205,7 +150,7 @@ static int write_tui(const struct output *o, struct report *r, const char *path,
  * at a time (stdio, json, tui); a file output takes a path (- for stdout
  * where it says so) and goes beside it. A writer prints its own error and
  * returns a negative value. A new output is a writer and a line here (and
- * its option in longopts, its text in report_usage and the man page).
+ * its line in report_opts_table, and the man page).
  */
 static const struct output outputs[] = {
 	{ OPT_STDIO, "--stdio", false, write_stdio, NULL },
@@ -234,41 +179,60 @@ struct report_args {
 	bool input_set;
 };
 
-static const struct option report_longopts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "stdio", no_argument, NULL, OPT_STDIO },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "tui", no_argument, NULL, OPT_TUI },
-	{ "pprof", required_argument, NULL, OPT_PPROF },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "patch", required_argument, NULL, OPT_PATCH },
-	{ "display", required_argument, NULL, 'd' },
-	{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
-	{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
-	{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
-	{ "lines", required_argument, NULL, OPT_LINES },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
-	{ "call-graph", no_argument, NULL, 'g' },
-	{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
-	{ "node-info", no_argument, NULL, 'N' },
-	{ "coalesce", required_argument, NULL, 'c' },
-	{ "sort", required_argument, NULL, OPT_SORT },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "fail-share", required_argument, NULL, OPT_FAIL_SHARE },
-	{ "alloc-wrapper", required_argument, NULL, OPT_ALLOC_WRAPPER },
-	{ "force", no_argument, NULL, 'f' },
-	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
-	{ "symfs", required_argument, NULL, CLI_OPT_SYMFS },
-	{ "vmlinux", required_argument, NULL, 'k' },
-	{ "no-debuginfod", no_argument, NULL, CLI_OPT_NO_DEBUGINFOD },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* report's options, in -h's order: the parser, -h, the completion. */
+static const struct cli_opt report_opts_table[] = {
+	{ "input", 'i', "FILE", "perf.data file to read (default perf.data; - = stdin)", NULL },
+	{ "stdio", OPT_STDIO, NULL, "text output (default when stdout is not a terminal)", NULL },
+	{ "json", OPT_JSON, NULL, "JSON output (schema: c2cscan-report(1))", NULL },
+	{ "tui", OPT_TUI, NULL, "the interactive browser (default on a terminal)", NULL },
+	{ "pprof", OPT_PPROF, "FILE", "the view as a pprof profile (gzipped profile.proto) in FILE, for\n"
+	  "go tool pprof and profile stores; alone, nothing else is printed", NULL },
+	{ "html", OPT_HTML, "FILE", "the view as one self-contained HTML page (pictures of the lines'\n"
+	  "bytes, sortable tables); alone, nothing else is printed", NULL },
+	{ "patch", OPT_PATCH, "FILE", "a unified diff (git apply, patch -p1) that gives the data of every\n"
+	  "false-shared line a line of its own in the program's sources\n"
+	  "(- = stdout); alone, nothing else is printed", NULL },
+	CLI_OPT_DISPLAY("rank lines by tot|lcl|rmt (HITM), peer, or all (accesses)"),
+	{ "show-all", OPT_SHOW_ALL, NULL, "list every line, not only contended ones", NULL },
+	{ "double-cl", OPT_DOUBLE_CL, NULL, "group by 2 cachelines (adjacent-line prefetch)", NULL },
+	{ "cacheline-size", OPT_CL_SIZE, "N", "override the file's cacheline size (default: file's, else 64)", NULL },
+	{ "lines", OPT_LINES, "N", "--stdio: detail the offsets of the first N lines only", NULL },
+	{ "no-symbols", OPT_NO_SYMBOLS, NULL, "do not name code and data (faster; addresses only)", NULL },
+	CLI_OPT_SYMFS_ENTRY("look for objects and debug info under DIR (another machine's files)"),
+	{ "vmlinux", 'k', "FILE", "kernel image with symbols (default: /proc/kallsyms when it matches)", NULL },
+	CLI_OPT_NO_DEBUGINFOD_ENTRY("never ask debuginfod servers (DEBUGINFOD_URLS) for debug info"),
+	{ "stats", OPT_STATS, NULL, "--stdio: the statistics only, no cacheline tables (perf c2c's --stats)", NULL },
+	{ "full-symbols", OPT_FULL_SYMBOLS, NULL, "--stdio: source files with their whole path", NULL },
+	{ "call-graph", 'g', NULL, "callers of every row (the default when the recording has\n"
+	  "stacks: record -g or --call-graph dwarf)", NULL },
+	{ "no-call-graph", OPT_NO_CALL_GRAPH, NULL, "no callers (and no pass over the stacks)", NULL },
+	{ "node-info", 'N', NULL, "--stdio: each offset's NUMA nodes and their cpus, Node{cpus}", NULL },
+	{ "coalesce", 'c', "FIELDS", "--stdio: offset rows per FIELDS besides the offset, any of\n"
+	  "tid,pid,iaddr,dso (perf c2c's; default: iaddr)", coalesce_words },
+	{ "sort", OPT_SORT, "gain|metric", "lines by estimated gain (cycles a fix could save), or by the\n"
+	  "display mode's metric (the default)", sort_words },
+	{ "fail-on", OPT_FAIL_ON, "KINDS", "exit 1 when a line's verdict is one of KINDS (false-sharing,\n"
+	  "true-sharing, mixed; comma-separated), naming them and why on\n"
+	  "stderr; alone it prints nothing else (add --stdio for the report)", fail_on_words },
+	{ "fail-share", OPT_FAIL_SHARE, "PCT", "with --fail-on: only lines with at least PCT% of the metric\n"
+	  "(default 1)", NULL },
+	{ "alloc-wrapper", OPT_ALLOC_WRAPPER, "SYM", "with allocation stacks (record --alloc -g): SYM only passes\n"
+	  "allocations on, its caller is the site (SYM* a prefix; 16)", NULL },
+	{ "force", 'f', NULL, "accepted for perf c2c's habits (c2cscan reads any owner's file)", NULL },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd report_cmd = {
+	.name = "report",
+	.head = "usage: c2cscan report [options]\n\n",
+	.column = 27,
+	.opts = report_opts_table,
 };
 
 /* One option that is neither an output nor a shared report option: -1
  * taken, else the exit status (help: 0, a usage error). */
-static int report_option(int c, char **argv, struct report_args *a)
+static int report_option(const struct cli_parser *p, int c, struct report_args *a)
 {
 	switch (c) {
 	case 'i':
@@ -304,9 +268,9 @@ static int report_option(int c, char **argv, struct report_args *a)
 			return usage_error("--coalesce: a list of tid, pid, iaddr, dso, not '%s'", optarg);
 		break;
 	case OPT_SORT:
-		if (strcmp(optarg, sort_words[0]) && strcmp(optarg, sort_words[1]))
+		if (cli__word(sort_words, optarg) < 0)
 			return usage_error("--sort: gain or metric, not '%s'", optarg);
-		a->o.sort_gain = !strcmp(optarg, sort_words[0]);
+		a->o.sort_gain = cli__word(sort_words, optarg) == 0;
 		break;
 	case OPT_FAIL_ON:
 		if (parse_fail_on(optarg, &a->o.fail_on))
@@ -342,10 +306,9 @@ static int report_option(int c, char **argv, struct report_args *a)
 		a->o.names.vmlinux = optarg;
 		break;
 	case 'h':
-		fputs(report_usage, stdout);
-		return 0;
+		return cli__help(&report_cmd, stdout);
 	default:
-		return cli__option_error("report", c, argv[optind - 1], report_longopts);
+		return cli__bad_option(p, c);
 	}
 	return -1;
 }
@@ -355,14 +318,13 @@ static int report_option(int c, char **argv, struct report_args *a)
 static int report_args(int argc, char **argv, struct report_args *a)
 {
 	const struct output *out;
+	struct cli_parser p;
 	bool files = false;
 	int c, opt;
 
-	optind = 1;
-	opterr = 0;
-	if (cli__list_options(argc, argv, SHORTOPTS, report_longopts) || cli__list_values(argc, argv, report_values))
+	if (!cli__parser_init(&p, &report_cmd, argc, argv))
 		return 0;
-	while ((c = getopt_long(argc, argv, SHORTOPTS, report_longopts, NULL)) != -1) {
+	while ((c = cli__next(&p)) != -1) {
 		opt = cli__report_option("report", c, optarg, &a->o);
 		if (opt < 0)
 			return -opt;
@@ -376,7 +338,7 @@ static int report_args(int argc, char **argv, struct report_args *a)
 			if (a->stream && a->stream != out)
 				return usage_error("%s", "--stdio, --json and --tui exclude each other");
 			a->stream = out;
-		} else if ((opt = report_option(c, argv, a)) >= 0) {
+		} else if ((opt = report_option(&p, c, a)) >= 0) {
 			return opt;
 		}
 	}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What the subcommands' option parsers share. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "report/report.h"
@@ -33,16 +35,19 @@ static unsigned int distance(const char *a, const char *b)
 	return row[lb];
 }
 
-const char *cli__closest_option(const struct option *opts, const char *arg)
+const char *cli__closest_option(const struct cli_opt *opts, const char *arg)
 {
 	const char *best = NULL, *name = arg;
 	unsigned int best_d = 3;        /* at most two edits away */
 
 	while (*name == '-')
 		name++;
-	for (const struct option *o = opts; o->name; o++) {
-		unsigned int d = distance(name, o->name);
+	for (const struct cli_opt *o = opts; o->name || o->id; o++) {
+		unsigned int d;
 
+		if (!o->name)
+			continue;
+		d = distance(name, o->name);
 		if (d < best_d || (!strncmp(o->name, name, strlen(name)) && *name && d < 99 && !best)) {
 			best = o->name;
 			best_d = d < best_d ? d : best_d;
@@ -51,22 +56,158 @@ const char *cli__closest_option(const struct option *opts, const char *arg)
 	return best;
 }
 
-int cli__unknown_option(const char *cmd, const char *arg, const struct option *opts)
+static bool is_short(const struct cli_opt *o)
 {
-	const char *near = arg[0] == '-' && arg[1] == '-' ? cli__closest_option(opts, arg) : NULL;
+	return o->id > 0 && o->id < 256;
+}
 
-	fprintf(stderr, "c2cscan %s: unknown option '%s'", cmd, arg);
+static bool end_of(const struct cli_opt *o)
+{
+	return !o->name && !o->id;
+}
+
+/* "--list-options" and "--list-values OPTION": the completion's questions. */
+static bool answer_completion(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	const struct cli_opt *o;
+
+	if (argc == 2 && !strcmp(argv[1], "--list-options")) {
+		for (o = cmd->opts; !end_of(o); o++)
+			if (is_short(o))
+				printf("-%c\n", o->id);
+		for (o = cmd->opts; !end_of(o); o++)
+			if (o->name)
+				printf("--%s\n", o->name);
+		return true;
+	}
+	if (argc != 3 || strcmp(argv[1], "--list-values"))
+		return false;
+	for (o = cmd->opts; !end_of(o); o++) {
+		const char *a = argv[2];
+		bool named = (a[0] == '-' && a[1] == '-' && o->name && !strcmp(a + 2, o->name)) ||
+			     (a[0] == '-' && is_short(o) && a[1] == o->id && !a[2]);
+
+		for (const char *const *w = o->values; named && w && *w; w++)
+			printf("%s\n", *w);
+	}
+	return true;
+}
+
+bool cli__parser_init(struct cli_parser *p, const struct cli_cmd *cmd, int argc, char **argv)
+{
+	char *s = p->shortopts;
+	size_t nl = 0;
+
+	p->cmd = cmd;
+	p->argc = argc;
+	p->argv = argv;
+	if (answer_completion(cmd, argc, argv))
+		return false;
+	if (cmd->in_order)
+		*s++ = '+';
+	*s++ = ':';             /* a missing value is ':', told from an unknown option */
+	for (const struct cli_opt *o = cmd->opts; !end_of(o); o++) {
+		/* a table past its bound is a mistake every test of the command shows */
+		if (nl == CLI_MAX_OPTS)
+			abort();
+		if (is_short(o)) {
+			*s++ = (char)o->id;
+			if (o->arg)
+				*s++ = ':';
+			if (o->arg && o->arg[0] == '[')
+				*s++ = ':';
+		}
+		if (o->name)
+			p->longopts[nl++] = (struct option){
+				o->name, !o->arg ? no_argument : o->arg[0] == '[' ? optional_argument :
+				required_argument, NULL, o->id,
+			};
+	}
+	*s = '\0';
+	p->longopts[nl] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	opterr = 0;
+	return true;
+}
+
+int cli__next(struct cli_parser *p)
+{
+	return getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
+}
+
+int cli__bad_option(const struct cli_parser *p, int c)
+{
+	const char *arg = p->argv[optind - 1];
+	const char *near = arg[0] == '-' && arg[1] == '-' ? cli__closest_option(p->cmd->opts, arg) : NULL;
+
+	if (c == ':')
+		return cli__usage_error(p->cmd->name, "option '%s' needs a value", arg);
+	fprintf(stderr, "c2cscan %s: unknown option '%s'", p->cmd->name, arg);
 	if (near)
 		fprintf(stderr, "; did you mean '--%s'?", near);
-	fprintf(stderr, " (c2cscan %s -h lists them)\n", cmd);
+	fprintf(stderr, " (c2cscan %s -h lists them)\n", p->cmd->name);
 	return 129;
 }
 
-int cli__option_error(const char *cmd, int c, const char *arg, const struct option *opts)
+/* One option's lines of -h: "  -i, --input FILE", its text from the
+ * column (two spaces past a longer left part), the rest of its lines
+ * under the column. */
+static void help_option(FILE *fp, const struct cli_opt *o, int column)
 {
-	if (c == ':')
-		return cli__usage_error(cmd, "option '%s' needs a value", arg);
-	return cli__unknown_option(cmd, arg, opts);
+	char left[128];
+	int n = is_short(o) ? snprintf(left, sizeof(left), "  -%c%s", o->id, o->name ? ", " : "") :
+		snprintf(left, sizeof(left), "      ");
+
+	if (o->name)
+		n += snprintf(left + n, sizeof(left) - (size_t)n, "--%s", o->name);
+	if (o->arg)
+		snprintf(left + n, sizeof(left) - (size_t)n, "%s%s", o->arg[0] == '[' ? "" : " ", o->arg);
+	n = (int)strlen(left);
+	fprintf(fp, "%s%*s", left, n >= column ? 2 : column - n, "");
+	for (const char *t = o->help; *t;) {
+		size_t len = strcspn(t, "\n");
+
+		fprintf(fp, "%.*s\n", (int)len, t);
+		t += len;
+		if (*t && *++t)
+			fprintf(fp, "%*s", column, "");
+	}
+}
+
+int cli__help(const struct cli_cmd *cmd, FILE *fp)
+{
+	fputs(cmd->head, fp);
+	for (const struct cli_opt *o = cmd->opts; !end_of(o); o++)
+		help_option(fp, o, cmd->column);
+	if (cmd->tail)
+		fputs(cmd->tail, fp);
+	return 0;
+}
+
+int cli__word(const char *const *words, const char *word)
+{
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(words[i], word))
+			return i;
+	return -1;
+}
+
+int cli__word_set(const char *const *words, const char *list, unsigned int *set)
+{
+	*set = 0;
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		int i;
+
+		for (i = 0; words[i]; i++)
+			if (strlen(words[i]) == n && !strncmp(list, words[i], n))
+				break;
+		if (!words[i] || i >= 32)
+			return -EINVAL;
+		*set |= 1u << i;
+		list += n + (list[n] == ',');
+	}
+	return *set ? 0 : -EINVAL;
 }
 
 int cli__report_option(const char *cmd, int c, const char *arg, struct report_opts *o)
@@ -96,29 +237,4 @@ int cli__usage_error(const char *cmd, const char *fmt, const char *arg)
 	return 129;
 }
 
-bool cli__list_options(int argc, char **argv, const char *shortopts, const struct option *opts)
-{
-	if (argc != 2 || strcmp(argv[1], "--list-options"))
-		return false;
-	for (const char *p = shortopts; *p; p++)
-		if (*p != ':' && *p != '+')
-			printf("-%c\n", *p);
-	for (const struct option *o = opts; o->name; o++)
-		printf("--%s\n", o->name);
-	return true;
-}
-
 const char *const cli__display_words[] = { "tot", "lcl", "rmt", "peer", "all", NULL };
-
-bool cli__list_values(int argc, char **argv, const struct cli_values *v)
-{
-	if (argc != 3 || strcmp(argv[1], "--list-values"))
-		return false;
-	for (; v->opt; v++) {
-		if (strcmp(v->opt, argv[2]))
-			continue;
-		for (const char *const *w = v->words; *w; w++)
-			printf("%s\n", *w);
-	}
-	return true;
-}

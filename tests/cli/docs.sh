@@ -46,6 +46,11 @@ for c in report record diff; do
 		[ "$o" = --help ] && continue
 		grep -q -- "$o" usage.txt || fail "$c: $o is not in its usage"
 		grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')" "$TOP/man/c2cscan-$c.1" || fail "$c: $o is not in its man page"
+		# the words its value takes, from the same table, in the man page too
+		for w in $("$C2CSCAN" $c --list-values "$o"); do
+			grep -q -- "$(printf '%s' "$w" | sed 's/-/\\\\-/g')" "$TOP/man/c2cscan-$c.1" ||
+				fail "$c: $o's value $w is not in its man page"
+		done
 	done
 done
 expect_eq "commands" "$("$C2CSCAN" --list-commands | tr '\n' ' ')" "report record check diff "
