@@ -14,6 +14,10 @@ int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
 struct report_opts;
+struct report_error;
+
+/* Why a report could not be made, in one line (without the file name). */
+const char *cli__report_error(const struct report_error *e, char *buf, size_t size);
 
 /* The "can this machine record memory samples" diagnosis (check, and record
  * when it cannot), one "key : value" line each; true when it can. */

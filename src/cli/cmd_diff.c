@@ -41,6 +41,7 @@ int cmd_diff(int argc, char **argv)
 	struct report_opts o = { .call_graph = REPORT_CG_OFF };
 	struct report *r[2] = { NULL, NULL };
 	struct report_diff d;
+	struct report_error e;
 	const char *html = NULL;
 	bool json = false;
 	char err[512];
@@ -73,8 +74,8 @@ int cmd_diff(int argc, char **argv)
 		return cli__usage_error("diff", "%s", "give two recordings: BEFORE AFTER");
 	for (int i = 0; i < 2; i++) {
 		o.input = argv[optind + i];
-		if (report__load(&r[i], &o, err, sizeof(err)) < 0) {
-			fprintf(stderr, "c2cscan: %s: %s\n", o.input, err);
+		if (report__load(&r[i], &o, &e) < 0) {
+			fprintf(stderr, "c2cscan: %s: %s\n", o.input, cli__report_error(&e, err, sizeof(err)));
 			report__delete(r[0]);
 			return 1;
 		}
@@ -88,8 +89,10 @@ int cmd_diff(int argc, char **argv)
 		report__set_mode(r[1], report__mode(r[0]));
 	report_diff__build(r[0], r[1], &d);
 	if (html) {
-		if (report_diff__write_html(&d, html, err, sizeof(err)) < 0) {
-			fprintf(stderr, "c2cscan diff: --html %s\n", err);
+		int werr = report_diff__write_html(&d, html);
+
+		if (werr < 0) {
+			fprintf(stderr, "c2cscan diff: --html %s: cannot write: %s\n", html, strerror(-werr));
 			ret = 1;
 		}
 	} else if (json) {

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ struct output {
 	const char *option;
 	bool file;
 	int (*write)(const struct output *o, struct report *r, const char *path, bool forced);
-	int (*lib)(struct report *r, const char *path, char *err, size_t errsize);      /* write_lib's */
+	int (*lib)(struct report *r, const char *path);        /* write_lib's: 0 or -errno */
 };
 
 static int write_patch(const struct output *o, struct report *r, const char *path, bool forced)
@@ -99,15 +100,15 @@ static int write_patch(const struct output *o, struct report *r, const char *pat
 	return 0;
 }
 
-/* A file the report library writes (pprof, HTML): its sentence, said
- * under the output's option, when it cannot. */
+/* A file the report library writes (pprof, HTML): why it could not,
+ * said under the output's option. */
 static int write_lib(const struct output *o, struct report *r, const char *path, bool forced)
 {
-	char err[512];
+	int ret = o->lib(r, path);
 
 	(void)forced;
-	if (o->lib(r, path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "c2cscan report: %s %s\n", o->option, err);
+	if (ret < 0) {
+		fprintf(stderr, "c2cscan report: %s %s: cannot write: %s\n", o->option, path, strerror(-ret));
 		return -1;
 	}
 	return 0;
@@ -134,14 +135,29 @@ static int write_json(const struct output *o, struct report *r, const char *path
  * unless --tui was asked for. -EINTR: Ctrl-C. */
 static int write_tui(const struct output *o, struct report *r, const char *path, bool forced)
 {
-	char err[512];
-	int ret = tui__browse(r, err, sizeof(err));
+	struct tui_error e = { .kind = TUI_ERR_NONE };
+	int ret = tui__browse(r, &e);
 
 	(void)path;
 	if (ret == -ENOTTY && !forced)
 		return write_stdio(o, r, path, forced);
-	if (ret < 0 && ret != -EINTR)
-		fprintf(stderr, "c2cscan: %s\n", err);
+	switch (ret < 0 && ret != -EINTR ? e.kind : TUI_ERR_NONE) {
+	case TUI_ERR_KEY_SCRIPT:
+		fprintf(stderr, "c2cscan: cannot read the key script %s: %s\n", e.name, strerror(e.errnum));
+		break;
+	case TUI_ERR_NO_TERMINAL:
+		fprintf(stderr, "c2cscan: the browser needs a terminal (use --stdio or --json)\n");
+		break;
+	case TUI_ERR_TERM_SETUP:
+		fprintf(stderr, "c2cscan: cannot set up the terminal '%s' (use --stdio or --json)\n", e.name);
+		break;
+	case TUI_ERR_NO_CURSOR:
+		fprintf(stderr, "c2cscan: the terminal '%s' cannot move the cursor (use --stdio or --json)\n",
+			e.name);
+		break;
+	case TUI_ERR_NONE:
+		break;
+	}
 	return ret;
 }
 
@@ -357,16 +373,27 @@ static int report_args(int argc, char **argv, struct report_args *a)
 	return -1;
 }
 
+/* A line --fail-on fails on, one line on stderr. */
+static void say_fail_line(void *ctx, const struct fail_line *l)
+{
+	const struct report *r = ctx;
+
+	fprintf(stderr, "c2cscan report: --fail-on: line %zu %#" PRIx64 " %s: %s, %.1f%% of %s: %s\n", l->rank,
+		l->addr, l->name, verdict__word(l->kind), l->share, c2c_display__name(report__mode(r)), l->what);
+}
+
 /* The report loaded and written to every output asked for: the exit status. */
 static int report_run(struct report_args *a)
 {
+	struct report_error e;
 	struct report *r;
 	char err[512];
 	int ret, c;
 
-	ret = report__load(&r, &a->o, err, sizeof(err));
+	ret = report__load(&r, &a->o, &e);
 	if (ret < 0) {
-		fprintf(stderr, "c2cscan: %s: %s\n", strcmp(a->o.input, "-") ? a->o.input : "<stdin>", err);
+		fprintf(stderr, "c2cscan: %s: %s\n", strcmp(a->o.input, "-") ? a->o.input : "<stdin>",
+			cli__report_error(&e, err, sizeof(err)));
 		return 1;
 	}
 	if (a->o.call_graph == REPORT_CG_ON && !report__has_stacks(r))
@@ -388,7 +415,7 @@ static int report_run(struct report_args *a)
 	/* Ctrl-C in the browser: the shell's convention for SIGINT */
 	c = ret == -EINTR ? 130 : ret < 0 ? 1 : report__partial(r) ? 2 : 0;
 	/* for test suites: their contention fails the run */
-	if (!c && a->o.fail_on && report__fail_lines(r, a->o.fail_on, a->o.fail_share, stderr))
+	if (!c && a->o.fail_on && report__fail_lines(r, a->o.fail_on, a->o.fail_share, say_fail_line, r))
 		c = 1;
 	report__delete(r);
 	return c;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "perfdata/error.h"
 #include "report/report.h"
 
 /* Levenshtein distance of two short strings (option names), capped. */
@@ -238,3 +239,24 @@ int cli__usage_error(const char *cmd, const char *fmt, const char *arg)
 }
 
 const char *const cli__display_words[] = { "tot", "lcl", "rmt", "peer", "all", NULL };
+
+const char *cli__report_error(const struct report_error *e, char *buf, size_t size)
+{
+	switch (e->kind) {
+	case REPORT_ERR_FILE:
+		return pd_error__str(&e->file, buf, size);
+	case REPORT_ERR_MAPS:
+		snprintf(buf, size, "cannot build the maps timeline: %s", strerror(e->errnum));
+		break;
+	case REPORT_ERR_LINE_SIZE:
+		snprintf(buf, size, "cacheline size %u is not a power of two in 8..4096", e->line_size);
+		break;
+	case REPORT_ERR_REREAD:
+		snprintf(buf, size, "cannot re-read the file: %s", strerror(e->errnum));
+		break;
+	case REPORT_ERR_NONE:
+		snprintf(buf, size, "no error");
+		break;
+	}
+	return buf;
+}

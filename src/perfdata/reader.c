@@ -35,26 +35,18 @@
 #include "perfdata/alloc.h"
 #include "perfdata/reader_int.h"
 #include "util/util.h"
-__attribute__((format(printf, 3, 4))) int reader_set_err(struct pd_reader *r, int code, const char *fmt, ...)
+int reader_fail(struct pd_reader *r, struct pd_error e)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
-	va_end(ap);
-	return code;
+	r->error = e;
+	pd_error__str(&e, r->err, sizeof(r->err));
+	return pd_error__code(&e);
 }
 
 /* A stream error: remembered, so later next() calls return it again. */
-__attribute__((format(printf, 2, 3))) int reader_stream_fail(struct pd_reader *r, const char *fmt, ...)
+int reader_stream_fail(struct pd_reader *r, struct pd_error e)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
-	va_end(ap);
-	r->err_code = -EINVAL;
-	return -EINVAL;
+	r->err_code = reader_fail(r, e);
+	return r->err_code;
 }
 
 /* ---- input ------------------------------------------------------------ */
@@ -109,13 +101,13 @@ static int map_input(struct pd_reader *r, const char *path)
 	int ret;
 
 	if (fd < 0)
-		return reader_set_err(r, -errno, "cannot open: %s", strerror(errno));
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_OPEN, .errnum = errno });
 	if (fstat(fd, &st) < 0) {
-		ret = reader_set_err(r, -errno, "cannot stat: %s", strerror(errno));
+		ret = reader_fail(r, (struct pd_error){ .kind = PD_ERR_STAT, .errnum = errno });
 		goto out;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		ret = reader_set_err(r, -EISDIR, "is a directory, not a perf.data file");
+		ret = reader_fail(r, (struct pd_error){ .kind = PD_ERR_DIRECTORY });
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -123,7 +115,7 @@ static int map_input(struct pd_reader *r, const char *path)
 
 		ret = spool_fd(fd, &tmp);
 		if (ret < 0) {
-			reader_set_err(r, ret, "cannot copy the input to a temporary file: %s", strerror(-ret));
+			reader_fail(r, (struct pd_error){ .kind = PD_ERR_SPOOL, .errnum = -ret });
 			goto out;
 		}
 		if (!is_stdin)
@@ -131,22 +123,22 @@ static int map_input(struct pd_reader *r, const char *path)
 		fd = tmp;
 		is_stdin = false;
 		if (fstat(fd, &st) < 0) {
-			ret = reader_set_err(r, -errno, "cannot stat the temporary file: %s", strerror(errno));
+			ret = reader_fail(r, (struct pd_error){ .kind = PD_ERR_SPOOL_STAT, .errnum = errno });
 			goto out;
 		}
 	}
 	if (st.st_size == 0) {
-		ret = reader_set_err(r, -EINVAL, "the file is empty");
+		ret = reader_fail(r, (struct pd_error){ .kind = PD_ERR_EMPTY });
 		goto out;
 	}
 	if ((uint64_t)st.st_size > SIZE_MAX) {
-		ret = reader_set_err(r, -EFBIG, "the file is too large to map");
+		ret = reader_fail(r, (struct pd_error){ .kind = PD_ERR_TOO_LARGE });
 		goto out;
 	}
 	r->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (r->map == MAP_FAILED) {
 		r->map = NULL;
-		ret = reader_set_err(r, -errno, "cannot map the file: %s", strerror(errno));
+		ret = reader_fail(r, (struct pd_error){ .kind = PD_ERR_MAP, .errnum = errno });
 		goto out;
 	}
 	r->map_len = st.st_size;
@@ -174,7 +166,7 @@ static int read_file_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off
 	uint64_t nr = size / attr_size;
 
 	if (nr > PD_MAX_ATTRS)
-		return reader_set_err(r, -EINVAL, "%" PRIu64 " attrs exceed the limit of %d", nr, PD_MAX_ATTRS);
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_TOO_MANY_ATTRS, .n = { nr, PD_MAX_ATTRS } });
 	for (uint64_t i = 0; i < nr; i++) {
 		const uint8_t *p = r->base + off + i * attr_size;
 		uint64_t asz = attr_size - 16;
@@ -182,11 +174,10 @@ static int read_file_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off
 		uint64_t nr_ids = ids_size / 8;
 
 		if (ids_size && !range_ok(r, ids_off, ids_size))
-			return reader_set_err(r, -EINVAL,
-				       "the ids of attr %" PRIu64 " (offset %" PRIu64 ", size %" PRIu64
-				       ") lie outside the file (%zu bytes)", i, ids_off, ids_size, r->len);
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_IDS_OUTSIDE,
+								 .n = { i, ids_off, ids_size, r->len } });
 		if (nr_ids > PD_MAX_IDS || r->total_ids + nr_ids > PD_MAX_IDS)
-			return reader_set_err(r, -EINVAL, "more than %u event ids", PD_MAX_IDS);
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_TOO_MANY_IDS, .n = { PD_MAX_IDS } });
 		reader_add_attr(r, p, (uint32_t)asz, nr_ids ? r->base + ids_off : NULL, nr_ids, (uint32_t)asz);
 		/* --call-graph dwarf: kilobytes of stack a sample, which no pass
 		 * but the unwinding reads. From the mapping, the pages of those
@@ -239,18 +230,18 @@ static int parse_header(struct pd_reader *r)
 	uint64_t magic, hsize;
 
 	if (r->len == 0)
-		return reader_set_err(r, -EINVAL, "the file is empty");
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_EMPTY });
 	if (r->len < 8)
-		return reader_set_err(r, -EINVAL, "the file is too short for a perf.data header (%zu bytes)", r->len);
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_SHORT, .n = { r->len } });
 	magic = ld64(r->base);
 	if (magic == PD_MAGIC2_SWAP)
-		return reader_set_err(r, -EINVAL, "big-endian perf.data is not supported");
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_BIG_ENDIAN });
 	if (magic == PD_MAGIC1)
-		return reader_set_err(r, -EINVAL, "old perf.data v1 format (magic PERFFILE) is not supported");
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_V1 });
 	if (magic != PD_MAGIC2)
-		return reader_set_err(r, -EINVAL, "not a perf.data file (bad magic 0x%016" PRIx64 ")", magic);
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_MAGIC, .n = { magic } });
 	if (r->len < 16)
-		return reader_set_err(r, -EINVAL, "the file is too short for a perf.data header (%zu bytes)", r->len);
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_SHORT, .n = { r->len } });
 	hsize = ld64(r->base + 8);
 	r->info.header_size = hsize;
 
@@ -263,11 +254,10 @@ static int parse_header(struct pd_reader *r)
 		return 0;
 	}
 	if (hsize != FILE_HEADER_SIZE && hsize != FILE_HEADER_SIZE_V0)
-		return reader_set_err(r, -EINVAL, "header size %" PRIu64 " is neither a file (%d) nor a pipe (%d) header",
-			       hsize, FILE_HEADER_SIZE, PIPE_HEADER_SIZE);
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_HEADER_SIZE,
+							 .n = { hsize, FILE_HEADER_SIZE, PIPE_HEADER_SIZE } });
 	if (r->len < hsize)
-		return reader_set_err(r, -EINVAL, "the header (%" PRIu64 " bytes) goes past the end of the file (%zu bytes)",
-			       hsize, r->len);
+		return reader_fail(r, (struct pd_error){ .kind = PD_ERR_HEADER_PAST_END, .n = { hsize, r->len } });
 	{
 		const uint8_t *h = r->base;
 		uint64_t attr_size = ld64(h + 16);
@@ -279,23 +269,21 @@ static int parse_header(struct pd_reader *r)
 		if (hsize == FILE_HEADER_SIZE)
 			memcpy(bits, h + 72, sizeof(bits));
 		if (attr_size < PERF_ATTR_SIZE_VER0 + 16)
-			return reader_set_err(r, -EINVAL, "attr size %" PRIu64 " is too small (at least %d)",
-				       attr_size, PERF_ATTR_SIZE_VER0 + 16);
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_ATTR_SMALL,
+								 .n = { attr_size, PERF_ATTR_SIZE_VER0 + 16 } });
 		if (attr_size > 4096)
-			return reader_set_err(r, -EINVAL, "attr size %" PRIu64 " is too large", attr_size);
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_ATTR_LARGE, .n = { attr_size } });
 		if (!range_ok(r, attrs_off, attrs_size))
-			return reader_set_err(r, -EINVAL,
-				       "the attr section (offset %" PRIu64 ", size %" PRIu64
-				       ") lies outside the file (%zu bytes)", attrs_off, attrs_size, r->len);
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_ATTRS_OUTSIDE,
+								 .n = { attrs_off, attrs_size, r->len } });
 		if (attrs_size / attr_size > PD_MAX_ATTRS)
-			return reader_set_err(r, -EINVAL, "%" PRIu64 " attrs exceed the limit of %d",
-				       attrs_size / attr_size, PD_MAX_ATTRS);
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_TOO_MANY_ATTRS,
+								 .n = { attrs_size / attr_size, PD_MAX_ATTRS } });
 		if (attrs_size < attr_size)
-			return reader_set_err(r, -EINVAL, "the file has no event attrs");
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_NO_ATTRS });
 		if (data_off < hsize || data_off > r->len)
-			return reader_set_err(r, -EINVAL,
-				       "the data section (offset %" PRIu64 ", size %" PRIu64
-				       ") lies outside the file (%zu bytes)", data_off, data_size, r->len);
+			return reader_fail(r, (struct pd_error){ .kind = PD_ERR_DATA_OUTSIDE,
+								 .n = { data_off, data_size, r->len } });
 		r->data_start = data_off;
 		r->data_end = data_off + data_size;
 		if (!range_ok(r, data_off, data_size)) {
@@ -341,6 +329,7 @@ static void rewind_state(struct pd_reader *r)
 	r->skim_at = UINT64_MAX;
 	r->pos = r->data_start;
 	r->err_code = 0;
+	r->error = (struct pd_error){ .kind = PD_ERR_NONE };
 	r->err[0] = '\0';
 	r->stream_attrs_seen = 0;
 	r->dlen = r->dpos = 0;
@@ -384,13 +373,13 @@ static void index_end(struct pd_reader *r)
 	r->ix_walk = false;
 }
 
-static int finish_open(struct pd_reader *r, struct pd_reader **rp, char *errbuf, size_t errsize)
+static int finish_open(struct pd_reader *r, struct pd_reader **rp, struct pd_error *err)
 {
 	int ret = parse_header(r);
 
 	if (ret < 0) {
-		if (errbuf && errsize)
-			snprintf(errbuf, errsize, "%s", r->err);
+		if (err)
+			*err = r->error;
 		pd_reader__delete(r);
 		return ret;
 	}
@@ -401,7 +390,7 @@ static int finish_open(struct pd_reader *r, struct pd_reader **rp, char *errbuf,
 	return 0;
 }
 
-int pd_reader__open(struct pd_reader **rp, const char *path, char *errbuf, size_t errsize)
+int pd_reader__open(struct pd_reader **rp, const char *path, struct pd_error *err)
 {
 	struct pd_reader *r = xcalloc(1, sizeof(*r));
 	int ret;
@@ -410,16 +399,16 @@ int pd_reader__open(struct pd_reader **rp, const char *path, char *errbuf, size_
 	r->path = xstrdup(path);
 	ret = map_input(r, path);
 	if (ret < 0) {
-		if (errbuf && errsize)
-			snprintf(errbuf, errsize, "%s", r->err);
+		if (err)
+			*err = r->error;
 		pd_reader__delete(r);
 		return ret;
 	}
-	return finish_open(r, rp, errbuf, errsize);
+	return finish_open(r, rp, err);
 }
 
 int pd_reader__open_mem(struct pd_reader **rp, const void *buf, size_t len,
-			const char *name, char *errbuf, size_t errsize)
+			const char *name, struct pd_error *err)
 {
 	struct pd_reader *r = xcalloc(1, sizeof(*r));
 
@@ -427,7 +416,7 @@ int pd_reader__open_mem(struct pd_reader **rp, const void *buf, size_t len,
 	r->path = xstrdup(name ? name : "<memory>");
 	r->base = buf;
 	r->len = buf ? len : 0;
-	return finish_open(r, rp, errbuf, errsize);
+	return finish_open(r, rp, err);
 }
 
 void pd_reader__delete(struct pd_reader *r)
@@ -517,15 +506,15 @@ static int inflate_more(struct pd_reader *r, size_t need)
 		ret = ZSTD_decompressStream(r->zctx, &out, &in);
 		r->zpos = in.pos;
 		if (ZSTD_isError(ret))
-			return reader_stream_fail(r, "compressed record at offset %" PRIu64 ": not valid zstd data (%s)",
-					   r->douter, ZSTD_getErrorName(ret));
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_ZSTD, .at = r->douter,
+									.name = ZSTD_getErrorName(ret) });
 		r->dlen += out.pos;
 		r->zproduced += out.pos;
 		r->stats.decompressed_bytes += out.pos;
 		/* a zstd bomb costs time, not memory, now: still bounded */
 		if (r->zproduced > PD_MAX_DECOMP_CHUNK)
-			return reader_stream_fail(r, "compressed record at offset %" PRIu64
-					   ": expands to more than %u MiB", r->douter, PD_MAX_DECOMP_CHUNK >> 20);
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_ZSTD_EXPANDS, .at = r->douter,
+									.n = { PD_MAX_DECOMP_CHUNK >> 20 } });
 		/* all out once all input is taken and zstd had room to flush */
 		if (in.pos == in.size && out.pos < out.size)
 			r->zmore = false;
@@ -542,7 +531,7 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t srclen, ui
 	if (!r->zctx) {
 		r->zctx = ZSTD_createDCtx();
 		if (!r->zctx)
-			return reader_stream_fail(r, "cannot create a zstd decompression context");
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_ZSTD_CONTEXT });
 		ZSTD_DCtx_setParameter(r->zctx, ZSTD_d_windowLogMax, PD_ZSTD_WINDOW_LOG_MAX);
 	}
 	r->zsrc = src;
@@ -597,14 +586,15 @@ static bool trailing_len(const uint8_t *rec, uint32_t size, uint64_t *extra)
 }
 
 static int trailing_data(struct pd_reader *r, const uint8_t *rec, uint32_t size, uint64_t left,
-			 uint64_t off, const char *where, uint64_t *extra)
+			 uint64_t off, bool inner, uint64_t *extra)
 {
 	if (!trailing_len(rec, size, extra))
-		return reader_stream_fail(r, "record %sat offset %" PRIu64 ": %s record of size %u is too short", where,
-					  off, ld32(rec) == PD_REC_AUXTRACE ? "AUXTRACE" : "TRACING_DATA", size);
+		return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_TRAILER_SMALL, .inner = inner, .at = off,
+								.n = { size }, .name = ld32(rec) == PD_REC_AUXTRACE ?
+								"AUXTRACE" : "TRACING_DATA" });
 	if (*extra > left - size)
-		return reader_stream_fail(r, "record %sat offset %" PRIu64 ": its %" PRIu64
-				   " bytes of trailing data go past the end of the data", where, off, *extra);
+		return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_TRAILER_PAST_END, .inner = inner, .at = off,
+								.n = { *extra } });
 	return 0;
 }
 
@@ -662,14 +652,14 @@ static const uint8_t *data_at(struct pd_reader *r, uint64_t off, uint64_t left)
 #define NEXT_AGAIN 1000
 
 /* A record with trailing data (AUXTRACE, HEADER_TRACING_DATA) at rec,
- * left bytes to the end of where it is (at off, for messages; where names
- * the place), its payload at payload: skipped, an AUX buffer kept for
+ * left bytes to the end of where it is (at off, for messages; inner: in a
+ * compressed record's contents), its payload at payload: skipped, an AUX buffer kept for
  * decoding; *taken: the bytes it and its payload take. */
 static int trailing_record(struct pd_reader *r, const uint8_t *rec, uint32_t size, uint64_t left, uint64_t off,
-			   const char *where, const uint8_t *payload, uint64_t *taken)
+			   bool inner, const uint8_t *payload, uint64_t *taken)
 {
 	uint64_t extra = 0;
-	int ret = trailing_data(r, rec, size, left, off, where, &extra);
+	int ret = trailing_data(r, rec, size, left, off, inner, &extra);
 
 	if (ret < 0)
 		return ret;
@@ -700,8 +690,8 @@ static int next_decompressed(struct pd_reader *r, struct pd_event *ev)
 	rec = r->dbuf + r->dpos;
 	size = ld16(rec + 6);
 	if (size < 8)
-		return reader_stream_fail(r, "record inside the compressed record at offset %" PRIu64
-					  ": size %u is smaller than a record header", r->douter, size);
+		return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_REC_SMALL, .inner = true, .at = r->douter,
+								.n = { size } });
 	if (size > left)
 		return 0;       /* it continues in the next compressed chunk */
 	type = ld32(rec);
@@ -710,14 +700,12 @@ static int next_decompressed(struct pd_reader *r, struct pd_event *ev)
 		/* its payload whole, when more is to come */
 		if (r->zmore && trailing_len(rec, size, &extra) && extra > left - size) {
 			if (size + extra > PD_MAX_DECOMP_CHUNK)
-				return reader_stream_fail(r, "record inside the compressed record at offset %" PRIu64
-							  ": its %" PRIu64 " bytes of trailing data are more than"
-							  " a compressed record may expand to", r->douter, extra);
+				return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_TRAILER_TOO_BIG, .inner = true,
+										.at = r->douter, .n = { extra } });
 			ret = inflate_more(r, size + extra);
 			return ret < 0 ? ret : NEXT_AGAIN;
 		}
-		ret = trailing_record(r, rec, size, left, r->douter, "inside the compressed record ", rec + size,
-				      &taken);
+		ret = trailing_record(r, rec, size, left, r->douter, true, rec + size, &taken);
 		if (ret < 0)
 			return ret;
 		r->dpos += taken;
@@ -737,12 +725,10 @@ static int data_end(struct pd_reader *r)
 	if (r->ix_walk && !r->truncated)
 		index_end(r);
 	if (r->truncated)
-		return reader_stream_fail(r, "the file is truncated: it ends at %" PRIu64 " bytes, inside the data "
-					  "section (%" PRIu64 " bytes from offset %" PRIu64 ")", (uint64_t)r->len,
-					  r->info.data_size, r->data_start);
+		return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_TRUNCATED,
+								.n = { r->len, r->info.data_size, r->data_start } });
 	if (r->dlen > r->dpos)
-		return reader_stream_fail(r, "the compressed data ends inside a record (%" PRIu64 " bytes left over)",
-					  (uint64_t)(r->dlen - r->dpos));
+		return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_ZSTD_LEFTOVER, .n = { r->dlen - r->dpos } });
 	return 0;
 }
 
@@ -754,13 +740,13 @@ static int compressed_record(struct pd_reader *r, const uint8_t *rec, uint32_t s
 
 	if (ld32(rec) == PD_REC_COMPRESSED2) {
 		if (size < 16)
-			return reader_stream_fail(r, "record at offset %" PRIu64 ": COMPRESSED2 record of size %u "
-						  "is too short", off, size);
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_COMPRESSED_SMALL, .at = off,
+									.n = { size } });
 		n = ld64(rec + 8);
 		src = rec + 16;
 		if (n > size - 16u)
-			return reader_stream_fail(r, "record at offset %" PRIu64 ": compressed size %" PRIu64
-						  " goes past the record (%u bytes)", off, n, size);
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_COMPRESSED_PAST, .at = off,
+									.n = { n, size } });
 	}
 	r->pos += size;
 	return decompress(r, src, n, off);
@@ -795,23 +781,21 @@ static int next_record(struct pd_reader *r, struct pd_event *ev)
 			return data_end(r);
 		left = r->data_end - off;
 		if (left < 8)
-			return reader_stream_fail(r, "record at offset %" PRIu64 ": only %" PRIu64
-						  " bytes left, less than a record header", off, left);
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_REC_LEFT, .at = off, .n = { left } });
 		rec = data_at(r, off, left);
 		type = ld32(rec);
 		size = ld16(rec + 6);
 		if (size < 8)
-			return reader_stream_fail(r, "record at offset %" PRIu64 ": size %u is smaller than a record "
-						  "header", off, size);
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_REC_SMALL, .at = off, .n = { size } });
 		if (size > left)
-			return reader_stream_fail(r, "record at offset %" PRIu64 ": size %u goes past the end of the "
-						  "data (%" PRIu64 " bytes left)", off, size, left);
+			return reader_stream_fail(r, (struct pd_error){ .kind = PD_ERR_REC_PAST_END, .at = off,
+									.n = { size, left } });
 		if (r->ix_walk)
 			index_check(r, type, off);
 		if (type == PD_REC_AUXTRACE || type == PD_REC_HEADER_TRACING_DATA) {
 			/* the payload through the mapping: it can be larger
 			 * than the window */
-			ret = trailing_record(r, rec, size, left, off, "", r->base + off + size, &taken);
+			ret = trailing_record(r, rec, size, left, off, false, r->base + off + size, &taken);
 			if (ret < 0)
 				return ret;
 			r->pos += taken;
@@ -913,6 +897,11 @@ bool pd_reader__fill_ahead(struct pd_reader *r)
 void pd_reader__set_stats(struct pd_reader *r, const struct pd_reader_stats *s)
 {
 	r->stats = *s;
+}
+
+const struct pd_error *pd_reader__error(const struct pd_reader *r)
+{
+	return &r->error;
 }
 
 const char *pd_reader__strerror(const struct pd_reader *r)

@@ -3,8 +3,9 @@
  * perf.data reader: file mode (PERFILE2) and pipe mode, any attr size,
  * several attrs (ids), compressed records (zstd), features.
  *
- * The reader never prints. Errors are negative errno-style codes; the
- * sentence explaining the last one is pd_reader__strerror().
+ * The reader never prints. Errors are negative errno-style codes; what is
+ * wrong and where is a value, pd_reader__error() (perfdata/error.h), which
+ * pd_reader__strerror() words.
  *
  * Two-pass use: the report reads side-band records in a first pass and
  * samples in a second, so the reader can be rewound. Pipe input (path "-" or
@@ -14,6 +15,7 @@
 #ifndef C2CSCAN_READER_H
 #define C2CSCAN_READER_H
 
+#include "perfdata/error.h"
 #include "perfdata/perf_data.h"
 
 struct pd_reader;
@@ -45,12 +47,12 @@ struct pd_reader_stats {
 #define PD_MAX_FEATURE_SIZE (64u << 20)
 #define PD_MAX_BUILD_IDS    (1u << 16)
 
-/* path "-" reads stdin. On failure *rp is NULL and the return value is a
- * negative code and errbuf holds the reason sentence. */
-int pd_reader__open(struct pd_reader **rp, const char *path, char *errbuf, size_t errsize);
+/* path "-" reads stdin. On failure *rp is NULL, the return value is a
+ * negative code and *err (when not NULL) says what is wrong. */
+int pd_reader__open(struct pd_reader **rp, const char *path, struct pd_error *err);
 /* In-memory input (tests, fuzzing). The buffer must outlive the reader. */
 int pd_reader__open_mem(struct pd_reader **rp, const void *buf, size_t len,
-			const char *name, char *errbuf, size_t errsize);
+			const char *name, struct pd_error *err);
 void pd_reader__delete(struct pd_reader *r);
 
 /* Next record: 1 = *ev filled, 0 = end of data, < 0 = error (stop; what was
@@ -95,6 +97,8 @@ bool pd_reader__fill_ahead(struct pd_reader *r);
 /* The stats as a pass left them (after a partial pass that read again). */
 void pd_reader__set_stats(struct pd_reader *r, const struct pd_reader_stats *s);
 
+/* The last error (kind PD_ERR_NONE: none), and it in words. */
+const struct pd_error *pd_reader__error(const struct pd_reader *r);
 const char *pd_reader__strerror(const struct pd_reader *r);
 const char *pd_reader__path(const struct pd_reader *r);
 const struct pd_info *pd_reader__info(const struct pd_reader *r);

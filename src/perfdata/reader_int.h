@@ -84,7 +84,8 @@ struct desc_name {              /* EVENT_DESC entry kept to name late attrs */
 
 struct pd_reader {
 	char *path;
-	char err[512];
+	struct pd_error error;          /* the last error */
+	char err[512];                  /* it worded */
 	int err_code;                   /* sticky stream error, 0 = none */
 
 	/* input: base[0..len) */
@@ -211,8 +212,10 @@ static inline uint16_t ld16(const uint8_t *p)
 }
 
 /* reader.c */
-__attribute__((format(printf, 3, 4))) int reader_set_err(struct pd_reader *r, int code, const char *fmt, ...);
-__attribute__((format(printf, 2, 3))) int reader_stream_fail(struct pd_reader *r, const char *fmt, ...);
+/* e kept (pd_reader__error) and worded (pd_reader__strerror): its code. */
+int reader_fail(struct pd_reader *r, struct pd_error e);
+/* The same, sticky: every later next() returns it. */
+int reader_stream_fail(struct pd_reader *r, struct pd_error e);
 int32_t reader_attr_index(const struct u64map *m, uint64_t id);
 /* Where the id cache keeps id. */
 static inline struct id_hit *reader_id_slot(struct pd_reader *r, uint64_t id)

@@ -58,6 +58,6 @@ size_t report_diff__fprintf_stdio(const struct report_diff *d, FILE *fp);
 size_t report_diff__fprintf_json(const struct report_diff *d, FILE *fp);
 
 
-int report_diff__write_html(const struct report_diff *d, const char *path, char *err, size_t errsize);
+int report_diff__write_html(const struct report_diff *d, const char *path);
 
 #endif

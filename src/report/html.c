@@ -543,25 +543,18 @@ static void line_detail(FILE *fp, const struct report *r, size_t i, const struct
 	fputs("</section>\n", fp);
 }
 
-static FILE *open_out(const char *path, char *err, size_t errsize)
+/* 0, or -errno (-EIO when the stream does not say) */
+static int close_out(FILE *fp)
 {
-	FILE *fp = fopen(path, "w");
+	int bad = ferror(fp);
 
-	if (!fp)
-		snprintf(err, errsize, "%s: cannot write: %s", path, strerror(errno));
-	return fp;
-}
-
-static int close_out(FILE *fp, const char *path, char *err, size_t errsize)
-{
-	if (ferror(fp) | (fclose(fp) == EOF)) {
-		snprintf(err, errsize, "%s: write failed", path);
-		return -1;
-	}
+	errno = 0;
+	if ((fclose(fp) == EOF) | bad)
+		return -(errno ? errno : EIO);
 	return 0;
 }
 
-int report__write_html(struct report *r, const char *path, char *err, size_t errsize)
+int report__write_html(struct report *r, const char *path)
 {
 	size_t nr_table = r->opts.max_lines_set ? r->opts.max_lines : TABLE_LINES, nr_detail;
 	struct timeline tl;
@@ -572,10 +565,10 @@ int report__write_html(struct report *r, const char *path, char *err, size_t err
 	nr_table = nr_table < r->nr_lines ? nr_table : r->nr_lines;
 	nr_detail = r->opts.max_lines_set ? nr_table : nr_table < DETAIL_LINES ? nr_table : DETAIL_LINES;
 	timeline_build(r, nr_detail, &tl);
-	fp = open_out(path, err, errsize);
+	fp = fopen(path, "w");
 	if (!fp) {
 		free(tl.bins);
-		return -1;
+		return -errno;
 	}
 	for (size_t i = 0; i < r->nr_lines; i++)
 		total += report__share_line(r, r->lines[i]);
@@ -594,7 +587,7 @@ int report__write_html(struct report *r, const char *path, char *err, size_t err
 	name_warnings(fp, r);
 	tail(fp);
 	free(tl.bins);
-	return close_out(fp, path, err, errsize);
+	return close_out(fp);
 }
 
 static void diff_html_cell(FILE *fp, bool in, double v, const char *fmt_v)
@@ -644,13 +637,13 @@ static void diff_html_row(const struct report_diff *d, const struct diff_entry *
 }
 
 /* diff --html: before and after per line name, as bars. */
-int report_diff__write_html(const struct report_diff *d, const char *path, char *err, size_t errsize)
+int report_diff__write_html(const struct report_diff *d, const char *path)
 {
-	FILE *fp = open_out(path, err, errsize);
+	FILE *fp = fopen(path, "w");
 	double max_rate = 0;
 
 	if (!fp)
-		return -1;
+		return -errno;
 	head(fp, "c2cscan diff");
 	fputs("<h1>c2cscan diff</h1>\n<p>Before: <span class=\"mono\">", fp);
 	esc(fp, report__path(d->before));
@@ -692,5 +685,5 @@ int report_diff__write_html(const struct report_diff *d, const char *path, char 
 			"after: %.1f.</p>\n", d->e[i].predicted_rate, d->e[i].rate_after);
 	}
 	tail(fp);
-	return close_out(fp, path, err, errsize);
+	return close_out(fp);
 }

@@ -14,11 +14,11 @@ void report__coalesce_rows(struct report *r);
 size_t report__fprintf_stdio(const struct report *r, FILE *fp);
 size_t report__fprintf_json(const struct report *r, FILE *fp);
 /* The view as a pprof profile (profile.proto, gzipped) in path (pprof.c);
- * 0, or -1 with a sentence in err. */
-int report__write_pprof(struct report *r, const char *path, char *err, size_t errsize);
+ * 0, or -errno. */
+int report__write_pprof(struct report *r, const char *path);
 /* The view as one self-contained HTML page in path (html.c; a pass over
- * the samples for the time lines); 0, or -1 with a sentence in err. */
-int report__write_html(struct report *r, const char *path, char *err, size_t errsize);
+ * the samples for the time lines); 0, or -errno. */
+int report__write_html(struct report *r, const char *path);
 
 /* report --patch (patch.c): a unified diff that gives the data of every
  * line judged false sharing its own line, in the program's sources, on

@@ -340,34 +340,36 @@ static void pp_free(struct pp *p, Perftools__Profiles__Profile *prof)
 	u64map__exit(&p->map_idx);
 }
 
-/* buf (len bytes) gzip-compressed into path. */
-static int write_gz(const char *path, const uint8_t *buf, size_t len, char *err, size_t errsize)
+/* buf (len bytes) gzip-compressed into path: 0 or -errno (-EIO when zlib
+ * does not say). */
+static int write_gz(const char *path, const uint8_t *buf, size_t len)
 {
-	gzFile gz = gzopen(path, "wb");
+	gzFile gz;
 	size_t done = 0;
 
-	if (!gz) {
-		snprintf(err, errsize, "%s: cannot write: %s", path, strerror(errno ? errno : ENOMEM));
-		return -1;
-	}
+	errno = 0;
+	gz = gzopen(path, "wb");
+	if (!gz)
+		return -(errno ? errno : ENOMEM);
 	while (done < len) {
 		unsigned int n = len - done > (1u << 30) ? 1u << 30 : (unsigned int)(len - done);
 
+		errno = 0;
 		if (gzwrite(gz, buf + done, n) != (int)n) {
-			snprintf(err, errsize, "%s: write failed", path);
+			int e = errno ? errno : EIO;
+
 			gzclose(gz);
-			return -1;
+			return -e;
 		}
 		done += n;
 	}
-	if (gzclose(gz) != Z_OK) {
-		snprintf(err, errsize, "%s: write failed", path);
-		return -1;
-	}
+	errno = 0;
+	if (gzclose(gz) != Z_OK)
+		return -(errno ? errno : EIO);
 	return 0;
 }
 
-int report__write_pprof(struct report *r, const char *path, char *err, size_t errsize)
+int report__write_pprof(struct report *r, const char *path)
 {
 	Perftools__Profiles__Profile prof;
 	struct pp p;
@@ -412,7 +414,7 @@ int report__write_pprof(struct report *r, const char *path, char *err, size_t er
 	len = perftools__profiles__profile__get_packed_size(&prof);
 	buf = xmalloc(len ? len : 1);
 	perftools__profiles__profile__pack(&prof, buf);
-	ret = write_gz(path, buf, len, err, errsize);
+	ret = write_gz(path, buf, len);
 	free(buf);
 	prof.sample = NULL;
 	pp_free(&p, &prof);

@@ -660,22 +660,25 @@ static bool is_amd(const struct pd_info *info)
 	       (info->cpudesc && strstr(info->cpudesc, "AMD"));
 }
 
-int report__load(struct report **rp, const struct report_opts *opts, char *err, size_t errsize)
+int report__load(struct report **rp, const struct report_opts *opts, struct report_error *err)
 {
+	struct report_error none;
 	struct pd_reader *rd;
 	int ret;
 
 	*rp = NULL;
-	ret = pd_reader__open(&rd, opts->input, err, errsize);
+	err = err ? err : &none;
+	*err = (struct report_error){ .kind = REPORT_ERR_FILE };
+	ret = pd_reader__open(&rd, opts->input, &err->file);
 	if (ret < 0)
 		return ret;
-	return report__load_reader(rp, rd, opts, err, errsize);
+	return report__load_reader(rp, rd, opts, err);
 }
 
 /* The report of rd; *again when pass 1 read the file's index and pass 2
  * found it wrong (or could not check it): nothing is made then, the reader
  * is left to read again. */
-static int load(struct report **rp, struct pd_reader *rd, const struct report_opts *opts, char *err, size_t errsize,
+static int load(struct report **rp, struct pd_reader *rd, const struct report_opts *opts, struct report_error *err,
 		bool *again)
 {
 	struct report *r = xcalloc(1, sizeof(*r));
@@ -690,7 +693,7 @@ static int load(struct report **rp, struct pd_reader *rd, const struct report_op
 	r->names = names__new(&opts->names, info);
 	ret = pass1(r);
 	if (ret < 0) {
-		snprintf(err, errsize, "cannot build the maps timeline: %s", strerror(-ret));
+		*err = (struct report_error){ .kind = REPORT_ERR_MAPS, .errnum = -ret };
 		goto fail;
 	}
 	/* features of a pipe stream are known only now, after pass 1 */
@@ -699,7 +702,7 @@ static int load(struct report **rp, struct pd_reader *rd, const struct report_op
 	r->line_size = opts->cl_size ? opts->cl_size : info->cacheline_size ? info->cacheline_size : 64;
 	r->line_size_from_file = !opts->cl_size && info->cacheline_size;
 	if (r->line_size & (r->line_size - 1) || r->line_size < 8 || r->line_size > 4096) {
-		snprintf(err, errsize, "cacheline size %u is not a power of two in 8..4096", r->line_size);
+		*err = (struct report_error){ .kind = REPORT_ERR_LINE_SIZE, .line_size = r->line_size };
 		ret = -EINVAL;
 		goto fail;
 	}
@@ -725,7 +728,7 @@ static int load(struct report **rp, struct pd_reader *rd, const struct report_op
 		c2c__set_replay(r->c2c, replay, r);
 	ret = pass2(r);
 	if (ret < 0) {
-		snprintf(err, errsize, "cannot re-read the file: %s", strerror(-ret));
+		*err = (struct report_error){ .kind = REPORT_ERR_REREAD, .errnum = -ret };
 		goto fail;
 	}
 	if (pd_reader__index_unconfirmed(r->reader)) {
@@ -752,17 +755,22 @@ void report__coalesce_rows(struct report *r)
 }
 
 int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
-			char *err, size_t errsize)
+			struct report_error *err)
 {
+	struct report_error none;
 	bool again = false;
-	int ret = load(rp, rd, opts, err, errsize, &again);
+	int ret;
+
+	err = err ? err : &none;
+	*err = (struct report_error){ .kind = REPORT_ERR_NONE };
+	ret = load(rp, rd, opts, err, &again);
 
 	if (ret < 0 || !again)
 		return ret;
 	/* every record walked, as for a file without an index */
 	pd_reader__drop_index(rd);
 	pd_reader__rewind(rd);
-	return load(rp, rd, opts, err, errsize, &again);
+	return load(rp, rd, opts, err, &again);
 }
 
 void report__delete(struct report *r)

@@ -102,12 +102,27 @@ const struct report_event *report__event(const struct report *r, size_t i);
 bool report__partial(const struct report *r);
 const char *report__partial_reason(const struct report *r);
 
-/* 0, or < 0 with a one-line reason in err (without the file name). */
-int report__load(struct report **rp, const struct report_opts *opts, char *err, size_t errsize);
+/* Why no report could be made of a file, as a value (the CLI words it). */
+enum report_err {
+	REPORT_ERR_NONE,
+	REPORT_ERR_FILE,                /* the reader's: file */
+	REPORT_ERR_MAPS,                /* the first pass (maps, side-band) failed: errnum */
+	REPORT_ERR_LINE_SIZE,           /* line_size is not a power of two in 8..4096 */
+	REPORT_ERR_REREAD,              /* the second pass failed: errnum */
+};
+struct report_error {
+	enum report_err kind;
+	int errnum;
+	unsigned int line_size;
+	struct pd_error file;
+};
+
+/* 0, or < 0 and what went wrong in *err (when not NULL). */
+int report__load(struct report **rp, const struct report_opts *opts, struct report_error *err);
 /* Same, over an open reader, which the report takes ownership of (also on
  * failure). For in-memory input (tests, fuzzing). */
 int report__load_reader(struct report **rp, struct pd_reader *rd, const struct report_opts *opts,
-			char *err, size_t errsize);
+			struct report_error *err);
 void report__delete(struct report *r);
 /* Re-sort for another display mode (TUI 'd'). */
 void report__set_mode(struct report *r, enum c2c_display mode);

@@ -767,7 +767,8 @@ void report__sort_gain(struct report *r)
 	r->lines = (const struct c2c_line *const *)r->by_gain;
 }
 
-size_t report__fail_lines(const struct report *r, unsigned int kinds, double min_share, FILE *fp)
+size_t report__fail_lines(const struct report *r, unsigned int kinds, double min_share,
+			  void (*fn)(void *ctx, const struct fail_line *l), void *ctx)
 {
 	uint64_t total = 0;
 	size_t hits = 0;
@@ -785,9 +786,8 @@ size_t report__fail_lines(const struct report *r, unsigned int kinds, double min
 		report__verdict(r, l, &v);
 		if (v.kind < 32 && (kinds & (1u << v.kind))) {
 			report__line_name(r, l, name, sizeof(name));
-			fprintf(fp, "c2cscan report: --fail-on: line %zu %#" PRIx64 " %s: %s, %.1f%% of %s: %s\n", i,
-				l->addr, name, verdict__word(v.kind), share, c2c_display__name(r->mode),
-				v.advice[0] ? v.advice : v.why);
+			fn(ctx, &(struct fail_line){ .rank = i, .addr = l->addr, .name = name, .kind = v.kind,
+						     .share = share, .what = v.advice[0] ? v.advice : v.why });
 			hits++;
 		}
 		line_verdict__exit(&v);

@@ -30,10 +30,20 @@ enum verdict_kind {
  * "No sharing" never comes with contention: a line with HITM gets this, a
  * handover (readers after their writers ended) VERDICT_SLIGHT. */
 bool verdict__is_finding(enum verdict_kind k);
-/* report --fail-on: the lines of the view whose verdict is in kinds (a bit
- * per enum verdict_kind) and whose share of the mode's metric is at least
- * min_share percent, one line each on fp; how many. */
-size_t report__fail_lines(const struct report *r, unsigned int kinds, double min_share, FILE *fp);
+/* A line report --fail-on fails on. */
+struct fail_line {
+	size_t rank;                    /* its place in the view */
+	uint64_t addr;
+	const char *name;               /* report__line_name's */
+	enum verdict_kind kind;
+	double share;                   /* percent of the mode's metric */
+	const char *what;               /* the advice, else why */
+};
+/* The lines of the view whose verdict is in kinds (a bit per enum
+ * verdict_kind) and whose share of the mode's metric is at least min_share
+ * percent, each to fn (its strings live for the call); how many. */
+size_t report__fail_lines(const struct report *r, unsigned int kinds, double min_share,
+			  void (*fn)(void *ctx, const struct fail_line *l), void *ctx);
 
 struct verdict_unit {
 	uint32_t start, size;       /* bytes of the line */

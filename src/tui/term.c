@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <wchar.h>
 #include "tui/term.h"
+#include "tui/tui.h"
 
 static struct {
 	bool active;            /* curses is up: term__exit has work to do */
@@ -127,7 +128,7 @@ static int size_from_env(const char *name, int def)
 	return v >= 2 && v <= 4096 ? v : def;
 }
 
-int term__init(char *err, size_t errsize)
+int term__init(struct tui_error *err)
 {
 	const char *script = getenv("C2CSCAN_KEYS");
 	const char *termname = NULL;
@@ -140,7 +141,7 @@ int term__init(char *err, size_t errsize)
 	if (script && *script) {
 		term.script = fopen(script, "r");
 		if (!term.script) {
-			snprintf(err, errsize, "cannot read the key script %s: %s", script, strerror(errno));
+			*err = (struct tui_error){ .kind = TUI_ERR_KEY_SCRIPT, .errnum = errno, .name = script };
 			return -errno;
 		}
 		term.script_path = script;
@@ -157,7 +158,7 @@ int term__init(char *err, size_t errsize)
 		term.out = fopen("/dev/tty", "w");
 	}
 	if (!term.in || !term.out) {
-		snprintf(err, errsize, "the browser needs a terminal (use --stdio or --json)");
+		*err = (struct tui_error){ .kind = TUI_ERR_NO_TERMINAL };
 		term__exit();
 		return -ENOTTY;
 	}
@@ -165,7 +166,7 @@ int term__init(char *err, size_t errsize)
 	if (!term.screen) {
 		const char *t = getenv("TERM");
 
-		snprintf(err, errsize, "cannot set up the terminal '%s' (use --stdio or --json)", t ? t : "");
+		*err = (struct tui_error){ .kind = TUI_ERR_TERM_SETUP, .name = t ? t : "" };
 		term__exit();
 		return -ENOTTY;
 	}
@@ -178,8 +179,7 @@ int term__init(char *err, size_t errsize)
 		if (!cup || cup == (const char *)-1) {
 			const char *t = getenv("TERM");
 
-			snprintf(err, errsize, "the terminal '%s' cannot move the cursor (use --stdio or --json)",
-				 t ? t : "");
+			*err = (struct tui_error){ .kind = TUI_ERR_NO_CURSOR, .name = t ? t : "" };
 			term__exit();
 			return -ENOTTY;
 		}

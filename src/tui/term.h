@@ -46,8 +46,9 @@ enum {
 	K_SCRIPT_END,   /* the key script is exhausted */
 };
 
-/* Sets the terminal up (or the headless screen). 0, or < 0 with a reason in err. */
-int term__init(char *err, size_t errsize);
+/* Sets the terminal up (or the headless screen). 0, or < 0 and why in *err. */
+struct tui_error;
+int term__init(struct tui_error *err);
 /* Restores the terminal; safe to call twice and from any exit path. */
 void term__exit(void);
 /* The signal that made term__key() return K_QUIT_SIGNAL, 0 if none. */

@@ -629,12 +629,12 @@ static bool handle_key(struct tui *t, int key)
 	return true;
 }
 
-int tui__browse(struct report *r, char *err, size_t errsize)
+int tui__browse(struct report *r, struct tui_error *err)
 {
 	struct tui t = { .r = r };
 	int ret, sig;
 
-	ret = term__init(err, errsize);
+	ret = term__init(err);
 	if (ret < 0)
 		return ret;
 	update_total(&t);

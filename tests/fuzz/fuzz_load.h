@@ -27,15 +27,14 @@ static struct report *fuzz_load(const uint8_t *data, size_t size)
 					    .kallsyms = "/nonexistent-kallsyms", .perf_map_dir = "/nonexistent-maps" } };
 	struct pd_reader *rd;
 	struct report *r;
-	char err[512];
 
 	if (!ready) {
 		setenv("HOME", "/nonexistent-home", 1);
 		ready = true;
 	}
-	if (pd_reader__open_mem(&rd, data, size, "fuzz", err, sizeof(err)) < 0)
+	if (pd_reader__open_mem(&rd, data, size, "fuzz", NULL) < 0)
 		return NULL;
-	if (report__load_reader(&r, rd, &o, err, sizeof(err)) < 0)
+	if (report__load_reader(&r, rd, &o, NULL) < 0)
 		return NULL;
 	return r;
 }

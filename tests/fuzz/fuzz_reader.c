@@ -129,9 +129,9 @@ static void fixed_check(const uint8_t *data, size_t size)
 	struct pd_reader *a, *b;
 	char err[512];
 
-	if (size < 4 || pd_reader__open_mem(&a, data, size, "fuzz", err, sizeof(err)) < 0)
+	if (size < 4 || pd_reader__open_mem(&a, data, size, "fuzz", NULL) < 0)
 		return;
-	if (pd_reader__open_mem(&b, data, size, "fuzz", err, sizeof(err)) < 0 ||
+	if (pd_reader__open_mem(&b, data, size, "fuzz", NULL) < 0 ||
 	    fixed_oracle(a, b, data + size - 4, 4) < 0)
 		abort();
 	pd_reader__delete(a);
@@ -145,9 +145,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pd_reader *rd;
 	const struct pd_info *in;
 	char err[512];
+	struct pd_error perr;
 
-	if (pd_reader__open_mem(&rd, data, size, "fuzz", err, sizeof(err)) < 0) {
-		sink += strlen(err);
+	if (pd_reader__open_mem(&rd, data, size, "fuzz", &perr) < 0) {
+		sink += strlen(pd_error__str(&perr, err, sizeof(err)));
 		return 0;
 	}
 	pd_reader__skip_samples(rd, true);

@@ -15,13 +15,15 @@ int main(int argc, char **argv)
 	struct pd_event ev;
 	const struct pd_reader_stats *st;
 	char err[512];
+	struct pd_error perr;
 	int ret;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: pdsamples FILE\n");
 		return 2;
 	}
-	if (pd_reader__open(&r, argv[1], err, sizeof(err)) < 0) {
+	if (pd_reader__open(&r, argv[1], &perr) < 0) {
+		pd_error__str(&perr, err, sizeof(err));
 		fprintf(stderr, "pdsamples: %s: %s\n", argv[1], err);
 		return 1;
 	}

@@ -56,10 +56,9 @@ static void read_back(const char *path, struct got *g)
 {
 	struct pd_reader *r;
 	struct pd_event ev;
-	char err[256];
 
 	memset(g, 0, sizeof(*g));
-	CHECK(pd_reader__open(&r, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&r, path, NULL) == 0);
 	if (!r)
 		return;
 	while (pd_reader__next(r, &ev) > 0) {

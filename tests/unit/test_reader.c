@@ -191,7 +191,12 @@ static void put_comm(struct buf *b, uint32_t pid, const char *comm, bool sid, ui
 
 static int open_buf(struct pd_reader **r, const struct buf *b, char *err, size_t errsize)
 {
-	return pd_reader__open_mem(r, b->p, b->len, "test", err, errsize);
+	struct pd_error e;
+	int ret = pd_reader__open_mem(r, b->p, b->len, "test", &e);
+
+	if (ret < 0)
+		pd_error__str(&e, err, errsize);
+	return ret;
 }
 
 /* Counts records by kind until the end or an error; returns next()'s last value. */
@@ -378,7 +383,12 @@ static void expect_open_fail(const void *p, size_t len, const char *needle)
 {
 	struct pd_reader *r = (void *)1;
 	char err[512] = "";
-	int ret = pd_reader__open_mem(&r, p, len, "x", err, sizeof(err));
+	struct pd_error e = { .kind = PD_ERR_NONE };
+	int ret = pd_reader__open_mem(&r, p, len, "x", &e);
+
+	pd_error__str(&e, err, sizeof(err));
+	/* the value says the same as its words: a kind, and the code */
+	CHECK(e.kind != PD_ERR_NONE && pd_error__code(&e) == ret);
 
 	CHECK(ret < 0);
 	CHECK(r == NULL);
@@ -417,10 +427,9 @@ static void test_refusals(void)
 	memcpy(b.p + 48, &v, 8);
 	{
 		struct pd_reader *r;
-		char err[512];
 		uint64_t nr;
 
-		CHECK(pd_reader__open_mem(&r, b.p, b.len, "x", err, sizeof(err)) == 0);
+		CHECK(pd_reader__open_mem(&r, b.p, b.len, "x", NULL) == 0);
 		CHECK(drain(r, &nr) < 0);
 		CHECK(strstr(pd_reader__strerror(r), "truncated") != NULL);
 		pd_reader__delete(r);
@@ -475,10 +484,12 @@ static void test_refusals(void)
 	/* a missing file: errno sentence */
 	{
 		struct pd_reader *r;
+		struct pd_error e;
 		char err[256] = "";
 
-		CHECK(pd_reader__open(&r, "/nonexistent/perf.data", err, sizeof(err)) == -ENOENT);
-		CHECK(strstr(err, "cannot open") != NULL);
+		CHECK(pd_reader__open(&r, "/nonexistent/perf.data", &e) == -ENOENT);
+		CHECK(e.kind == PD_ERR_OPEN && e.errnum == ENOENT);
+		CHECK_STR(pd_error__str(&e, err, sizeof(err)), "cannot open: No such file or directory");
 	}
 	free(data.p);
 }
@@ -718,7 +729,7 @@ static void test_sample_fields(void)
 		uint8_t *odd = malloc(b.len + 1);
 
 		memcpy(odd + 1, b.p, b.len);
-		CHECK(pd_reader__open_mem(&r, odd + 1, b.len, "odd", err, sizeof(err)) == 0);
+		CHECK(pd_reader__open_mem(&r, odd + 1, b.len, "odd", NULL) == 0);
 		CHECK(pd_reader__next(r, &ev) == 1);
 		CHECK(ev.u.sample.callchain && !((uintptr_t)ev.u.sample.callchain & 7) &&
 		      ev.u.sample.callchain[0] == 0xaaa);
@@ -1329,7 +1340,7 @@ static void test_pipe(void)
 		close(fds[1]);
 		dup2(fds[0], 0);
 		close(fds[0]);
-		CHECK(pd_reader__open(&r, "-", err, sizeof(err)) == 0);
+		CHECK(pd_reader__open(&r, "-", NULL) == 0);
 		dup2(saved, 0);
 		close(saved);
 		waitpid(pid, NULL, 0);
@@ -1407,7 +1418,7 @@ static void check_real(const struct expect *e)
 		printf("skip %s: not present\n", path);
 		return;
 	}
-	ret = pd_reader__open(&r, path, err, sizeof(err));
+	ret = pd_reader__open(&r, path, NULL);
 	CHECK(ret == 0);
 	if (ret) {
 		fprintf(stderr, "  %s: %s\n", e->file, err);
@@ -1483,7 +1494,7 @@ static void test_real_files(void)
 			continue;
 		seen++;
 		snprintf(path, sizeof(path), RD "%s", de->d_name);
-		if (pd_reader__open(&r, path, err, sizeof(err)) < 0) {
+		if (pd_reader__open(&r, path, NULL) < 0) {
 			CHECK(err[0] != '\0');
 			continue;
 		}
@@ -1499,10 +1510,9 @@ static void test_real_facts(void)
 {
 	struct pd_reader *r;
 	struct pd_event ev;
-	char err[512];
 	bool found = false, mm = false;
 
-	if (pd_reader__open(&r, RD "skylake-mem-load-latency-systemwide.data", err, sizeof(err)) == 0) {
+	if (pd_reader__open(&r, RD "skylake-mem-load-latency-systemwide.data", NULL) == 0) {
 		const struct pd_attr *a = pd_reader__attr(r, 0);
 
 		CHECK(a->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT);
@@ -1544,7 +1554,7 @@ static void test_real_facts(void)
 	}
 	/* perf script -F pid,cpu,ip,period,event: 15499/15499 [000] ... 369377 instructions: 81093007 */
 	found = false;
-	if (pd_reader__open(&r, RD "quipper-i686-3.4.data", err, sizeof(err)) == 0) {
+	if (pd_reader__open(&r, RD "quipper-i686-3.4.data", NULL) == 0) {
 		while (pd_reader__next(r, &ev) > 0) {
 			if (ev.kind == PD_SAMPLE && ev.u.sample.ip == 0x81093007 && ev.u.sample.period == 369377) {
 				found = true;
@@ -1558,7 +1568,7 @@ static void test_real_facts(void)
 	}
 	/* AMD IBS: perf 6.8 saw 6,078 loads + 1,078 stores + 20,291 N/A = 27,447;
 	 * MMAP v1 only; every sample has ADDR and DATA_SRC */
-	if (pd_reader__open(&r, RD "amd-zen4-ibs-c2c-ring.data", err, sizeof(err)) == 0) {
+	if (pd_reader__open(&r, RD "amd-zen4-ibs-c2c-ring.data", NULL) == 0) {
 		uint64_t ld = 0, stv = 0;
 
 		CHECK_STR(pd_reader__attr(r, 0)->name, "ibs_op//");
@@ -1576,7 +1586,7 @@ static void test_real_facts(void)
 		pd_reader__delete(r);
 	}
 	/* corrupted pipe: the records before the bad one are yielded */
-	if (pd_reader__open(&r, RD "quipper-piped.corrupted.zero_size_sample-3.2.data", err, sizeof(err)) == 0) {
+	if (pd_reader__open(&r, RD "quipper-piped.corrupted.zero_size_sample-3.2.data", NULL) == 0) {
 		uint64_t n;
 
 		CHECK(drain(r, &n) < 0);
@@ -1613,7 +1623,7 @@ static void test_mutations(void)
 		m = malloc(orig.len);
 		for (int i = 0; i < 300; i++) {
 			struct pd_reader *r;
-			char err[512];
+			struct pd_error perr;
 			uint64_t recs;
 
 			memcpy(m, orig.p, orig.len);
@@ -1623,8 +1633,8 @@ static void test_mutations(void)
 				m[y % orig.len] = (uint8_t)(y >> 32);
 			}
 			if (pd_reader__open_mem(&r, m, orig.len - (i % 7 == 0 ? x % orig.len : 0), "m",
-						err, sizeof(err)) < 0) {
-				CHECK(err[0] != '\0');
+						&perr) < 0) {
+				CHECK(perr.kind != PD_ERR_NONE);
 				continue;
 			}
 			drain(r, &recs);
@@ -1648,7 +1658,7 @@ static void test_window(void)
 					      "lpd-sleep.compressed2.data" };
 
 	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
-		char path[512], err[512];
+		char path[512];
 		struct pd_reader *a, *b;
 		struct pd_event ea, eb;
 		uint64_t n = 0;
@@ -1669,8 +1679,8 @@ static void test_window(void)
 		buf = malloc(len);
 		CHECK(fread(buf, 1, len, fp) == len);
 		fclose(fp);
-		CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
-		CHECK(pd_reader__open_mem(&b, buf, len, path, err, sizeof(err)) == 0);
+		CHECK(pd_reader__open(&a, path, NULL) == 0);
+		CHECK(pd_reader__open_mem(&b, buf, len, path, NULL) == 0);
 		for (int pass = 0; pass < 2; pass++) {
 			if (pass) {
 				pd_reader__rewind(a);
@@ -1779,7 +1789,7 @@ static void read_ahead_case(bool compressed)
 	struct buf data = { 0 }, b;
 	struct file_spec fs = { .attrs = a, .nr_attrs = 2, .ids = { ids[0], ids[1] }, .nr_ids = { 1, 1 },
 				.data = &data };
-	char path[] = "/tmp/c2cscan-test-ahead-XXXXXX", err[256];
+	char path[] = "/tmp/c2cscan-test-ahead-XXXXXX";
 	struct pd_reader *ra, *rb;
 	int fd = mkstemp(path);
 
@@ -1840,8 +1850,8 @@ static void read_ahead_case(bool compressed)
 	CHECK(write(fd, b.p, b.len) == (ssize_t)b.len);
 	close(fd);
 	CHECK(data.len > (12u << 20));
-	CHECK(pd_reader__open(&ra, path, err, sizeof(err)) == 0);
-	CHECK(pd_reader__open(&rb, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&ra, path, NULL) == 0);
+	CHECK(pd_reader__open(&rb, path, NULL) == 0);
 	pd_reader__read_ahead(rb, true);
 	for (int pass = 0; pass < 2; pass++) {
 		struct filler f = { .r = rb };
@@ -1973,12 +1983,11 @@ static void skim_abandoned(const char *path)
 {
 	struct pd_reader *a, *b;
 	struct pd_event ea, eb;
-	char err[512];
 	uint64_t n = 0;
 	int ra, rb;
 
-	CHECK(pd_reader__open(&a, path, err, sizeof(err)) == 0);
-	CHECK(pd_reader__open(&b, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&a, path, NULL) == 0);
+	CHECK(pd_reader__open(&b, path, NULL) == 0);
 	pd_reader__skip_samples(b, true);
 	pd_reader__skim_ahead(b, pd_reader__info(b)->data_offset + pd_reader__info(b)->data_size / 2);
 	for (int i = 0; i < 3; i++)
@@ -2130,7 +2139,7 @@ static void test_fixed_real(void)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		char path[512], err[512];
+		char path[512];
 		struct pd_reader *a, *b;
 		long got[2];
 		uint64_t samples = 0;
@@ -2138,9 +2147,9 @@ static void test_fixed_real(void)
 		if (!strstr(de->d_name, ".data"))
 			continue;
 		snprintf(path, sizeof(path), RD "%s", de->d_name);
-		if (pd_reader__open(&a, path, err, sizeof(err)))
+		if (pd_reader__open(&a, path, NULL))
 			continue;
-		if (pd_reader__open(&b, path, err, sizeof(err))) {
+		if (pd_reader__open(&b, path, NULL)) {
 			pd_reader__delete(a);
 			continue;
 		}
@@ -2171,12 +2180,12 @@ static void test_skim(void)
 	/* real streams: rounds, mmaps, forks, throttles, compressed records,
 	 * old attrs, a corrupt file; each from seven places in its data */
 	for (size_t i = 0; i < ARRAY_SIZE(expects); i++) {
-		char path[512], err[512];
+		char path[512];
 		struct pd_reader *r;
 		uint64_t size;
 
 		snprintf(path, sizeof(path), RD "%s", expects[i].file);
-		if (access(path, R_OK) || pd_reader__open(&r, path, err, sizeof(err)))
+		if (access(path, R_OK) || pd_reader__open(&r, path, NULL))
 			continue;
 		size = pd_reader__info(r)->data_size;
 		pd_reader__delete(r);
@@ -2224,7 +2233,7 @@ static void test_mapped_release(void)
 					.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_STACK_USER,
 					.sample_stack_user = 4096 };
 	static uint8_t stack[4096];
-	char path[] = "/tmp/c2cscan-test-mapped-XXXXXX", err[512], rec[8192];
+	char path[] = "/tmp/c2cscan-test-mapped-XXXXXX", rec[8192];
 	struct pd_sample s = { .ip = 0x401000, .pid = 1, .tid = 1, .stack = stack, .stack_size = sizeof(stack) };
 	struct pd_writer *w;
 	struct pd_reader *r;
@@ -2243,7 +2252,7 @@ static void test_mapped_release(void)
 	}
 	CHECK(pd_writer__finish(w) == 0);
 	pd_writer__delete(w);
-	CHECK(pd_reader__open(&r, path, err, sizeof(err)) == 0);
+	CHECK(pd_reader__open(&r, path, NULL) == 0);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass)
 			CHECK(pd_reader__rewind(r) == 0);

@@ -49,7 +49,7 @@ static uint64_t left = UINT64_MAX;      /* the last verdict's prediction, UINT64
 
 static int judge(const char *name, const char *samples, size_t *units)
 {
-	char scn[PATH_MAX + 64], data[PATH_MAX + 64], cmd[4 * PATH_MAX], err[256];
+	char scn[PATH_MAX + 64], data[PATH_MAX + 64], cmd[4 * PATH_MAX];
 	/* every line in the view, with HITM or without */
 	struct report_opts o = { .mode = C2C_DISPLAY_ALL, .mode_set = true, .names.disabled = true };
 	struct report *r = NULL;
@@ -70,8 +70,8 @@ static int judge(const char *name, const char *samples, size_t *units)
 		return -1;
 	}
 	o.input = data;
-	if (report__load(&r, &o, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", name, err);
+	if (report__load(&r, &o, NULL)) {
+		fprintf(stderr, "%s: cannot load %s\n", name, data);
 		return -1;
 	}
 	if (!report__nr_lines(r)) {
