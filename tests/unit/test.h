@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int test_failures, test_checks;
@@ -54,6 +55,39 @@ static inline uint64_t test_rand(uint64_t *s)
 	*s ^= *s >> 7;
 	*s ^= *s << 17;
 	return *s;
+}
+
+/* A byte buffer the tests build inputs in (perf.data streams, jitdump
+ * files): appended to, grown as needed; p is freed by the test. */
+struct test_buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+/* n bytes of d, or n zero bytes when d is NULL. */
+static inline void test_put(struct test_buf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			abort();
+	}
+	if (d)
+		memcpy(b->p + b->len, d, n);
+	else
+		memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+static inline void test_put32(struct test_buf *b, uint32_t v)
+{
+	test_put(b, &v, 4);
+}
+
+static inline void test_put64(struct test_buf *b, uint64_t v)
+{
+	test_put(b, &v, 8);
 }
 
 #endif

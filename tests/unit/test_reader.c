@@ -31,42 +31,14 @@
 
 /* ---- buffer builder --------------------------------------------------- */
 
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void put(struct buf *b, const void *d, size_t n)
+static void put_hdr(struct test_buf *b, uint32_t type, uint16_t misc, uint16_t size)
 {
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-	}
-	if (d)
-		memcpy(b->p + b->len, d, n);
-	else
-		memset(b->p + b->len, 0, n);
-	b->len += n;
+	test_put32(b, type);
+	test_put(b, &misc, 2);
+	test_put(b, &size, 2);
 }
 
-static void put64(struct buf *b, uint64_t v)
-{
-	put(b, &v, 8);
-}
-
-static void put32(struct buf *b, uint32_t v)
-{
-	put(b, &v, 4);
-}
-
-static void put_hdr(struct buf *b, uint32_t type, uint16_t misc, uint16_t size)
-{
-	put32(b, type);
-	put(b, &misc, 2);
-	put(b, &size, 2);
-}
-
-static void set16(struct buf *b, size_t off, uint16_t v)
+static void set16(struct test_buf *b, size_t off, uint16_t v)
 {
 	memcpy(b->p + off, &v, 2);
 }
@@ -80,18 +52,18 @@ static uint16_t get16(const uint8_t *p)
 }
 
 /* perf string: u32 padded length, bytes, NUL padding to 8 */
-static void put_str(struct buf *b, const char *s)
+static void put_str(struct test_buf *b, const char *s)
 {
 	uint32_t n = (strlen(s) + 1 + 7) & ~7u;
 
-	put32(b, n);
-	put(b, s, strlen(s));
-	put(b, NULL, n - strlen(s));
+	test_put32(b, n);
+	test_put(b, s, strlen(s));
+	test_put(b, NULL, n - strlen(s));
 }
 
 struct feat {
 	unsigned int id;
-	struct buf data;
+	struct test_buf data;
 };
 
 struct file_spec {
@@ -100,15 +72,15 @@ struct file_spec {
 	uint32_t attr_size;             /* bytes of attr written; 0 = 128 */
 	const uint64_t *ids[4];
 	size_t nr_ids[4];               /* attrs past the 4th have no ids */
-	const struct buf *data;
+	const struct test_buf *data;
 	bool data_size_zero;
 	struct feat *feats;
 	size_t nr_feats;
 };
 
-static struct buf make_file(const struct file_spec *fs)
+static struct test_buf make_file(const struct file_spec *fs)
 {
-	struct buf b = { 0 };
+	struct test_buf b = { 0 };
 	uint32_t asz = fs->attr_size ? fs->attr_size : 128;
 	uint64_t attrs_off = 104, ids_off, data_off, feat_off, bits[4] = { 0 };
 
@@ -120,42 +92,42 @@ static struct buf make_file(const struct file_spec *fs)
 	for (size_t i = 0; i < fs->nr_feats; i++)
 		bits[fs->feats[i].id / 64] |= 1ULL << (fs->feats[i].id % 64);
 
-	put(&b, "PERFILE2", 8);
-	put64(&b, 104);
-	put64(&b, asz + 16);
-	put64(&b, attrs_off);
-	put64(&b, fs->nr_attrs * (asz + 16));
-	put64(&b, data_off);
-	put64(&b, fs->data_size_zero ? 0 : fs->data->len);
-	put64(&b, 0);
-	put64(&b, 0);
-	put(&b, bits, 32);
+	test_put(&b, "PERFILE2", 8);
+	test_put64(&b, 104);
+	test_put64(&b, asz + 16);
+	test_put64(&b, attrs_off);
+	test_put64(&b, fs->nr_attrs * (asz + 16));
+	test_put64(&b, data_off);
+	test_put64(&b, fs->data_size_zero ? 0 : fs->data->len);
+	test_put64(&b, 0);
+	test_put64(&b, 0);
+	test_put(&b, bits, 32);
 	for (size_t i = 0, o = ids_off; i < fs->nr_attrs; i++) {
 		struct perf_event_attr a = fs->attrs[i];
 		size_t nr = i < 4 ? fs->nr_ids[i] : 0;
 
 		a.size = asz;
-		put(&b, &a, asz < sizeof(a) ? asz : sizeof(a));
+		test_put(&b, &a, asz < sizeof(a) ? asz : sizeof(a));
 		if (asz > sizeof(a))
-			put(&b, NULL, asz - sizeof(a));
-		put64(&b, nr ? o : 0);
-		put64(&b, nr * 8);
+			test_put(&b, NULL, asz - sizeof(a));
+		test_put64(&b, nr ? o : 0);
+		test_put64(&b, nr * 8);
 		o += nr * 8;
 	}
 	for (size_t i = 0; i < fs->nr_attrs && i < 4; i++)
-		put(&b, fs->ids[i], fs->nr_ids[i] * 8);
-	put(&b, fs->data->p, fs->data->len);
+		test_put(&b, fs->ids[i], fs->nr_ids[i] * 8);
+	test_put(&b, fs->data->p, fs->data->len);
 	/* features are sorted by id by the callers */
 	{
 		uint64_t o = feat_off + fs->nr_feats * 16;
 
 		for (size_t i = 0; i < fs->nr_feats; i++) {
-			put64(&b, o);
-			put64(&b, fs->feats[i].data.len);
+			test_put64(&b, o);
+			test_put64(&b, fs->feats[i].data.len);
 			o += fs->feats[i].data.len;
 		}
 		for (size_t i = 0; i < fs->nr_feats; i++)
-			put(&b, fs->feats[i].data.p, fs->feats[i].data.len);
+			test_put(&b, fs->feats[i].data.p, fs->feats[i].data.len);
 	}
 	return b;
 }
@@ -173,23 +145,23 @@ static struct perf_event_attr attr_of(uint32_t type, uint64_t config, uint64_t s
 }
 
 /* COMM record with the trailer TID|TIME (16 bytes) when sid */
-static void put_comm(struct buf *b, uint32_t pid, const char *comm, bool sid, uint64_t time)
+static void put_comm(struct test_buf *b, uint32_t pid, const char *comm, bool sid, uint64_t time)
 {
 	size_t n = (strlen(comm) + 1 + 7) & ~7u;
 
 	put_hdr(b, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 16 + n + (sid ? 16 : 0));
-	put32(b, pid);
-	put32(b, pid);
-	put(b, comm, strlen(comm));
-	put(b, NULL, n - strlen(comm));
+	test_put32(b, pid);
+	test_put32(b, pid);
+	test_put(b, comm, strlen(comm));
+	test_put(b, NULL, n - strlen(comm));
 	if (sid) {
-		put32(b, pid);
-		put32(b, pid);
-		put64(b, time);
+		test_put32(b, pid);
+		test_put32(b, pid);
+		test_put64(b, time);
 	}
 }
 
-static int open_buf(struct pd_reader **r, const struct buf *b, char *err, size_t errsize)
+static int open_buf(struct pd_reader **r, const struct test_buf *b, char *err, size_t errsize)
 {
 	struct pd_error e;
 	int ret = pd_reader__open_mem(r, b->p, b->len, "test", &e);
@@ -273,7 +245,7 @@ static void check_fixed(const struct pd_event *ev, uint64_t t, uint64_t rf, cons
 
 /* pd_reader__next_fixed against pd_reader__next over b, in runs of every
  * length; want: the samples that come as runs (-1: any number). */
-static void fixed_runs_same(const struct buf *b, long want)
+static void fixed_runs_same(const struct test_buf *b, long want)
 {
 	static const uint8_t steps[][4] = { { 1 }, { 2, 1, 3 }, { 64 }, { 255, 5 } };
 
@@ -313,13 +285,13 @@ static void test_fixed_samples(void)
 		struct perf_event_attr a[2];
 		uint64_t ids[2][3] = { { 7, 8, 9 }, { 70, 80, 90 } }, v[2][4][24];
 		unsigned int nv[2];
-		struct buf data = { 0 };
+		struct test_buf data = { 0 };
 		struct file_spec fs = { .attrs = a, .nr_attrs = nr_attrs, .ids = { ids[0], ids[1] },
 					.nr_ids = { 3, 3 }, .data = &data };
 		struct pd_reader *r;
 		struct pd_event ev;
 		char err[256];
-		struct buf b;
+		struct test_buf b;
 		int ret;
 
 		for (int i = 0; i < nr_attrs; i++) {
@@ -352,7 +324,7 @@ static void test_fixed_samples(void)
 				put = n == 3 ? words - 1 : words;
 				put_hdr(&data, PERF_RECORD_SAMPLE, 0, (uint16_t)(8 + 8 * put));
 				for (unsigned int k = 0; k < put; k++)
-					put64(&data, v[i][n][k]);
+					test_put64(&data, v[i][n][k]);
 			}
 		}
 		b = make_file(&fs);
@@ -400,9 +372,9 @@ static void expect_open_fail(const void *p, size_t len, const char *needle)
 static void test_refusals(void)
 {
 	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, 2, PERF_SAMPLE_IP, false);
-	struct buf data = { 0 };
+	struct test_buf data = { 0 };
 	struct file_spec fs = { .attrs = &a, .nr_attrs = 1, .data = &data };
-	struct buf b;
+	struct test_buf b;
 	uint64_t v;
 
 	put_comm(&data, 1, "init", false, 0);
@@ -504,62 +476,62 @@ static void test_refusals(void)
 		PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |               \
 		PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
 
-static void put_full_sample(struct buf *b, uint64_t id, uint64_t callchain_nr)
+static void put_full_sample(struct test_buf *b, uint64_t id, uint64_t callchain_nr)
 {
 	size_t start = b->len;
 
 	put_hdr(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0);
-	put64(b, id);                   /* IDENTIFIER */
-	put64(b, 0x401000);             /* IP */
-	put32(b, 100);                  /* pid */
-	put32(b, 101);                  /* tid */
-	put64(b, 5000);                 /* TIME */
-	put64(b, 0x7f0000001040);       /* ADDR */
-	put64(b, id);                   /* ID */
-	put64(b, 77);                   /* STREAM_ID */
-	put32(b, 3);                    /* cpu */
-	put32(b, 0);
-	put64(b, 1234);                 /* PERIOD */
+	test_put64(b, id);                   /* IDENTIFIER */
+	test_put64(b, 0x401000);             /* IP */
+	test_put32(b, 100);                  /* pid */
+	test_put32(b, 101);                  /* tid */
+	test_put64(b, 5000);                 /* TIME */
+	test_put64(b, 0x7f0000001040);       /* ADDR */
+	test_put64(b, id);                   /* ID */
+	test_put64(b, 77);                   /* STREAM_ID */
+	test_put32(b, 3);                    /* cpu */
+	test_put32(b, 0);
+	test_put64(b, 1234);                 /* PERIOD */
 	/* READ: GROUP|ENABLED|RUNNING|ID|LOST, nr 2 */
-	put64(b, 2);
-	put64(b, 10);
-	put64(b, 11);
+	test_put64(b, 2);
+	test_put64(b, 10);
+	test_put64(b, 11);
 	for (int i = 0; i < 2; i++) {
-		put64(b, 100 + i);
-		put64(b, 200 + i);
-		put64(b, 0);
+		test_put64(b, 100 + i);
+		test_put64(b, 200 + i);
+		test_put64(b, 0);
 	}
-	put64(b, callchain_nr);         /* CALLCHAIN */
+	test_put64(b, callchain_nr);         /* CALLCHAIN */
 	if (callchain_nr < 100) {
-		put64(b, 0xaaa);
-		put64(b, 0xbbb);
-		put64(b, 0xccc);
+		test_put64(b, 0xaaa);
+		test_put64(b, 0xbbb);
+		test_put64(b, 0xccc);
 	}
-	put32(b, 12);                   /* RAW: u32 + 12 bytes = 16 */
-	put(b, "rawrawrawraw", 12);
-	put64(b, 2);                    /* BRANCH_STACK nr */
-	put64(b, 9);                    /* hw_idx */
+	test_put32(b, 12);                   /* RAW: u32 + 12 bytes = 16 */
+	test_put(b, "rawrawrawraw", 12);
+	test_put64(b, 2);                    /* BRANCH_STACK nr */
+	test_put64(b, 9);                    /* hw_idx */
 	for (int i = 0; i < 2 * 3; i++)
-		put64(b, 0xb0 + i);
-	put64(b, 1);                    /* counters */
-	put64(b, 2);
-	put64(b, 2);                    /* REGS_USER abi 64 */
-	put64(b, 1);
-	put64(b, 2);
-	put64(b, 3);
-	put64(b, 16);                   /* STACK_USER size */
-	put(b, "0123456789abcdef", 16);
-	put64(b, 16);                   /* dyn_size */
-	put64(b, 300 | (7ULL << 32) | (9ULL << 48)); /* WEIGHT_STRUCT */
-	put64(b, 0x68100142);           /* DATA_SRC */
-	put64(b, 0x5);                  /* TRANSACTION */
-	put64(b, 0);                    /* REGS_INTR abi none: no regs */
-	put64(b, 0x12345000);           /* PHYS_ADDR */
-	put64(b, 42);                   /* CGROUP */
-	put64(b, 4096);                 /* DATA_PAGE_SIZE */
-	put64(b, 2 << 20);              /* CODE_PAGE_SIZE */
-	put64(b, 8);                    /* AUX */
-	put64(b, 0xa0a0);
+		test_put64(b, 0xb0 + i);
+	test_put64(b, 1);                    /* counters */
+	test_put64(b, 2);
+	test_put64(b, 2);                    /* REGS_USER abi 64 */
+	test_put64(b, 1);
+	test_put64(b, 2);
+	test_put64(b, 3);
+	test_put64(b, 16);                   /* STACK_USER size */
+	test_put(b, "0123456789abcdef", 16);
+	test_put64(b, 16);                   /* dyn_size */
+	test_put64(b, 300 | (7ULL << 32) | (9ULL << 48)); /* WEIGHT_STRUCT */
+	test_put64(b, 0x68100142);           /* DATA_SRC */
+	test_put64(b, 0x5);                  /* TRANSACTION */
+	test_put64(b, 0);                    /* REGS_INTR abi none: no regs */
+	test_put64(b, 0x12345000);           /* PHYS_ADDR */
+	test_put64(b, 42);                   /* CGROUP */
+	test_put64(b, 4096);                 /* DATA_PAGE_SIZE */
+	test_put64(b, 2 << 20);              /* CODE_PAGE_SIZE */
+	test_put64(b, 8);                    /* AUX */
+	test_put64(b, 0xa0a0);
 	set16(b, start + 6, b->len - start);
 }
 
@@ -567,13 +539,13 @@ static void test_sample_fields(void)
 {
 	struct perf_event_attr a[2];
 	uint64_t ids0[] = { 10, 11 }, ids1[] = { 20 };
-	struct buf data = { 0 };
+	struct test_buf data = { 0 };
 	struct file_spec fs = { .attrs = a, .nr_attrs = 2, .ids = { ids0, ids1 }, .nr_ids = { 2, 1 },
 				.data = &data };
 	struct pd_reader *r;
 	struct pd_event ev;
 	char err[256];
-	struct buf b;
+	struct test_buf b;
 
 	for (int i = 0; i < 2; i++) {
 		a[i] = attr_of(PERF_TYPE_RAW, 0x1cd + i, ALL_ST, true);
@@ -590,36 +562,36 @@ static void test_sample_fields(void)
 	put_full_sample(&data, 20, 3);
 	/* shorter than its sample_type: cut after the ADDR */
 	put_hdr(&data, PERF_RECORD_SAMPLE, 0, 8 + 40);
-	put64(&data, 20);
-	put64(&data, 1);
-	put64(&data, 2);
-	put64(&data, 3);
-	put64(&data, 4);
+	test_put64(&data, 20);
+	test_put64(&data, 1);
+	test_put64(&data, 2);
+	test_put64(&data, 3);
+	test_put64(&data, 4);
 	/* MMAP2 with a trailer: TID TIME ID STREAM_ID CPU IDENTIFIER = 48 bytes */
 	{
 		size_t start = data.len;
 
 		put_hdr(&data, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 0);
-		put32(&data, 100);
-		put32(&data, 101);
-		put64(&data, 0x400000);
-		put64(&data, 0x2000);
-		put64(&data, 0x1000);
-		put32(&data, 8);
-		put32(&data, 1);
-		put64(&data, 4242);
-		put64(&data, 7);
-		put32(&data, 3);        /* PROT_READ|PROT_WRITE */
-		put32(&data, 1);        /* MAP_SHARED */
-		put(&data, "/lib/x.so\0\0\0\0\0\0\0", 16);
-		put32(&data, 100);
-		put32(&data, 101);
-		put64(&data, 4000);
-		put64(&data, 11);
-		put64(&data, 78);
-		put32(&data, 5);
-		put32(&data, 0);
-		put64(&data, 11);       /* IDENTIFIER: attr 0 */
+		test_put32(&data, 100);
+		test_put32(&data, 101);
+		test_put64(&data, 0x400000);
+		test_put64(&data, 0x2000);
+		test_put64(&data, 0x1000);
+		test_put32(&data, 8);
+		test_put32(&data, 1);
+		test_put64(&data, 4242);
+		test_put64(&data, 7);
+		test_put32(&data, 3);        /* PROT_READ|PROT_WRITE */
+		test_put32(&data, 1);        /* MAP_SHARED */
+		test_put(&data, "/lib/x.so\0\0\0\0\0\0\0", 16);
+		test_put32(&data, 100);
+		test_put32(&data, 101);
+		test_put64(&data, 4000);
+		test_put64(&data, 11);
+		test_put64(&data, 78);
+		test_put32(&data, 5);
+		test_put32(&data, 0);
+		test_put64(&data, 11);       /* IDENTIFIER: attr 0 */
 		set16(&data, start + 6, data.len - start);
 	}
 	/* MMAP without NUL in its filename before the trailer */
@@ -627,14 +599,14 @@ static void test_sample_fields(void)
 		size_t start = data.len;
 
 		put_hdr(&data, PERF_RECORD_MMAP, 0, 0);
-		put32(&data, 1);
-		put32(&data, 1);
-		put64(&data, 0x1000);
-		put64(&data, 0x1000);
-		put64(&data, 0);
-		put(&data, "abcdefgh", 8);
+		test_put32(&data, 1);
+		test_put32(&data, 1);
+		test_put64(&data, 0x1000);
+		test_put64(&data, 0x1000);
+		test_put64(&data, 0);
+		test_put(&data, "abcdefgh", 8);
 		for (int i = 0; i < 6; i++)
-			put64(&data, 0x4141414141414141ULL);
+			test_put64(&data, 0x4141414141414141ULL);
 		set16(&data, start + 6, data.len - start);
 	}
 	b = make_file(&fs);
@@ -745,17 +717,17 @@ static void test_sample_fields(void)
 static void stream_error_case(uint16_t bad_size, bool past_eof, const char *needle)
 {
 	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, 2, PERF_SAMPLE_IP | PERF_SAMPLE_TID, false);
-	struct buf data = { 0 };
+	struct test_buf data = { 0 };
 	struct file_spec fs = { .attrs = &a, .nr_attrs = 1, .data = &data };
 	struct pd_reader *r;
 	struct pd_event ev;
 	char err[256];
-	struct buf b;
+	struct test_buf b;
 
 	put_comm(&data, 7, "first", false, 0);
 	put_hdr(&data, PERF_RECORD_SAMPLE, 0, past_eof ? 200 : bad_size);
-	put64(&data, 0x1000);
-	put64(&data, 7);
+	test_put64(&data, 0x1000);
+	test_put64(&data, 7);
 	b = make_file(&fs);
 	CHECK(open_buf(&r, &b, err, sizeof(err)) == 0);
 	CHECK(pd_reader__next(r, &ev) == 1);
@@ -784,12 +756,12 @@ static void test_stream_errors(void)
 static void test_unterminated(void)
 {
 	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, 2, PERF_SAMPLE_IP, false);
-	struct buf data = { 0 };
+	struct test_buf data = { 0 };
 	struct file_spec fs = { .attrs = &a, .nr_attrs = 1, .data = &data, .data_size_zero = true };
 	struct pd_reader *r;
 	char err[256];
 	uint64_t n;
-	struct buf b;
+	struct test_buf b;
 
 	put_comm(&data, 1, "a", false, 0);
 	put_comm(&data, 2, "b", false, 0);
@@ -811,17 +783,17 @@ static void test_old_attrs(void)
 		attr_of(PERF_TYPE_HARDWARE, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID, false),
 		attr_of(PERF_TYPE_HW_CACHE, 0 | (0 << 8) | (1 << 16), PERF_SAMPLE_IP | PERF_SAMPLE_TID, false),
 	};
-	struct buf data = { 0 };
+	struct test_buf data = { 0 };
 	struct file_spec fs = { .attrs = a, .nr_attrs = 2, .attr_size = 64, .data = &data };
 	struct pd_reader *r;
 	struct pd_event ev;
 	char err[256];
-	struct buf b;
+	struct test_buf b;
 
 	put_hdr(&data, PERF_RECORD_SAMPLE, 0, 24);
-	put64(&data, 0x1234);
-	put32(&data, 5);
-	put32(&data, 6);
+	test_put64(&data, 0x1234);
+	test_put32(&data, 5);
+	test_put32(&data, 6);
 	b = make_file(&fs);
 	memset(b.p + 104 + 4, 0, 4); /* attr.size = 0 */
 	CHECK(open_buf(&r, &b, err, sizeof(err)) == 0);
@@ -845,67 +817,67 @@ static void test_features(void)
 		attr_of(PERF_TYPE_SOFTWARE, 9, PERF_SAMPLE_IP | PERF_SAMPLE_ID, true),
 	};
 	uint64_t ids0[] = { 5 }, ids1[] = { 6 };
-	struct buf data = { 0 };
+	struct test_buf data = { 0 };
 	struct feat f[8];
 	struct file_spec fs = { .attrs = a, .nr_attrs = 2, .ids = { ids0, ids1 }, .nr_ids = { 1, 1 },
 				.data = &data, .feats = f, .nr_feats = 0 };
 	const struct pd_info *in;
 	struct pd_reader *r;
 	char err[256];
-	struct buf b;
+	struct test_buf b;
 
 	memset(f, 0, sizeof(f));
 	put_comm(&data, 1, "x", false, 0);
 	f[0].id = PD_FEAT_HOSTNAME;
 	put_str(&f[0].data, "host1");
 	f[1].id = PD_FEAT_NRCPUS;
-	put32(&f[1].data, 4);
-	put32(&f[1].data, 3);
+	test_put32(&f[1].data, 4);
+	test_put32(&f[1].data, 3);
 	f[2].id = PD_FEAT_CMDLINE; /* lies: 1000 strings in 8 bytes */
-	put32(&f[2].data, 1000);
-	put32(&f[2].data, 0);
+	test_put32(&f[2].data, 1000);
+	test_put32(&f[2].data, 0);
 	f[3].id = PD_FEAT_EVENT_DESC; /* in reverse order: matched by id */
-	put32(&f[3].data, 2);
-	put32(&f[3].data, 64);
-	put(&f[3].data, NULL, 64);
-	put32(&f[3].data, 1);
+	test_put32(&f[3].data, 2);
+	test_put32(&f[3].data, 64);
+	test_put(&f[3].data, NULL, 64);
+	test_put32(&f[3].data, 1);
 	put_str(&f[3].data, "dummy:u");
-	put64(&f[3].data, 6);
-	put(&f[3].data, NULL, 64);
-	put32(&f[3].data, 1);
+	test_put64(&f[3].data, 6);
+	test_put(&f[3].data, NULL, 64);
+	test_put32(&f[3].data, 1);
 	put_str(&f[3].data, "mem-loads");
-	put64(&f[3].data, 5);
+	test_put64(&f[3].data, 5);
 	f[4].id = PD_FEAT_CPU_TOPOLOGY;
-	put32(&f[4].data, 1);
+	test_put32(&f[4].data, 1);
 	put_str(&f[4].data, "0-3");
-	put32(&f[4].data, 1);
+	test_put32(&f[4].data, 1);
 	put_str(&f[4].data, "0-3");
 	for (uint32_t i = 0; i < 4; i++) {
-		put32(&f[4].data, i / 2);
-		put32(&f[4].data, i / 3);
+		test_put32(&f[4].data, i / 2);
+		test_put32(&f[4].data, i / 3);
 	}
 	f[5].id = PD_FEAT_NUMA_TOPOLOGY;
-	put32(&f[5].data, 2);
-	put32(&f[5].data, 0);
-	put64(&f[5].data, 0);
-	put64(&f[5].data, 0);
+	test_put32(&f[5].data, 2);
+	test_put32(&f[5].data, 0);
+	test_put64(&f[5].data, 0);
+	test_put64(&f[5].data, 0);
 	put_str(&f[5].data, "0,2");
-	put32(&f[5].data, 1);
-	put64(&f[5].data, 0);
-	put64(&f[5].data, 0);
+	test_put32(&f[5].data, 1);
+	test_put64(&f[5].data, 0);
+	test_put64(&f[5].data, 0);
 	put_str(&f[5].data, "1,3");
 	f[6].id = PD_FEAT_CACHE;
-	put32(&f[6].data, 1);
-	put32(&f[6].data, 2);
+	test_put32(&f[6].data, 1);
+	test_put32(&f[6].data, 2);
 	{
 		const char *types[2] = { "Instruction", "Data" };
 		uint32_t lines[2] = { 32, 128 };
 
 		for (int i = 0; i < 2; i++) {
-			put32(&f[6].data, 1);
-			put32(&f[6].data, lines[i]);
-			put32(&f[6].data, 64);
-			put32(&f[6].data, 8);
+			test_put32(&f[6].data, 1);
+			test_put32(&f[6].data, lines[i]);
+			test_put32(&f[6].data, 64);
+			test_put32(&f[6].data, 8);
 			put_str(&f[6].data, types[i]);
 			put_str(&f[6].data, "32K");
 			put_str(&f[6].data, "0");
@@ -937,14 +909,14 @@ static void test_features(void)
 /* ---- compressed records ----------------------------------------------- */
 
 /* n samples of IP, TID and TIME (32 bytes each): ip 0x1000 + i, time i. */
-static void put_samples(struct buf *b, int n)
+static void put_samples(struct test_buf *b, int n)
 {
 	for (int i = 0; i < n; i++) {
 		put_hdr(b, PERF_RECORD_SAMPLE, 0, 32);
-		put64(b, 0x1000 + i);
-		put32(b, 1);
-		put32(b, 1);
-		put64(b, i);
+		test_put64(b, 0x1000 + i);
+		test_put32(b, 1);
+		test_put32(b, 1);
+		test_put64(b, i);
 	}
 }
 
@@ -952,7 +924,7 @@ static void test_compressed(bool v2)
 {
 	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, 2,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, true);
-	struct buf inner = { 0 }, data = { 0 };
+	struct test_buf inner = { 0 }, data = { 0 };
 	struct file_spec fs = { .attrs = &a, .nr_attrs = 1, .data = &data };
 	size_t cap, clen, cut;
 	struct pd_reader *r;
@@ -960,7 +932,7 @@ static void test_compressed(bool v2)
 	char err[256];
 	uint64_t n;
 	uint8_t *cbuf;
-	struct buf b;
+	struct test_buf b;
 
 	put_samples(&inner, 300);
 	cap = ZSTD_compressBound(inner.len);
@@ -977,10 +949,10 @@ static void test_compressed(bool v2)
 
 		put_hdr(&data, v2 ? PD_REC_COMPRESSED2 : PD_REC_COMPRESSED, 0, 0);
 		if (v2)
-			put64(&data, len);
-		put(&data, src, len);
+			test_put64(&data, len);
+		test_put(&data, src, len);
 		if (v2)
-			put(&data, NULL, (8 - data.len % 8) % 8);
+			test_put(&data, NULL, (8 - data.len % 8) % 8);
 		set16(&data, start + 6, data.len - start);
 	}
 	put_comm(&data, 1, "post", true, 0);
@@ -1016,7 +988,7 @@ static void test_compressed(bool v2)
 	data.len = 0;
 	put_comm(&data, 1, "pre", true, 0);
 	put_hdr(&data, PD_REC_COMPRESSED, 0, 8 + 32);
-	put(&data, "this is not zstd data, at all!!!", 32);
+	test_put(&data, "this is not zstd data, at all!!!", 32);
 	b = make_file(&fs);
 	CHECK(open_buf(&r, &b, err, sizeof(err)) == 0);
 	CHECK(pd_reader__next(r, &ev) == 1);
@@ -1039,19 +1011,19 @@ static void test_compressed_large(void)
 	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, 2,
 					   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, true);
 	const size_t payload = 512u << 10;
-	struct buf inner = { 0 }, data = { 0 };
+	struct test_buf inner = { 0 }, data = { 0 };
 	struct file_spec fs = { .attrs = &a, .nr_attrs = 1, .data = &data };
 	size_t cap, clen, cut;
 	struct pd_reader *r;
 	char err[256];
 	uint64_t n;
 	uint8_t *cbuf;
-	struct buf b;
+	struct test_buf b;
 
 	put_hdr(&inner, PD_REC_AUXTRACE, 0, 48);
-	put64(&inner, payload);
-	put(&inner, NULL, 32);
-	put(&inner, NULL, payload);
+	test_put64(&inner, payload);
+	test_put(&inner, NULL, 32);
+	test_put(&inner, NULL, payload);
 	put_samples(&inner, 6000);
 	/* one frame, flushed in the middle of sample 3000: the first record
 	 * holds the AUXTRACE payload whole (a payload is never waited for
@@ -1078,9 +1050,9 @@ static void test_compressed_large(void)
 		size_t start = data.len;
 
 		put_hdr(&data, PD_REC_COMPRESSED2, 0, 0);
-		put64(&data, k ? clen - cut : cut);
-		put(&data, cbuf + (k ? cut : 0), k ? clen - cut : cut);
-		put(&data, NULL, (8 - data.len % 8) % 8);
+		test_put64(&data, k ? clen - cut : cut);
+		test_put(&data, cbuf + (k ? cut : 0), k ? clen - cut : cut);
+		test_put(&data, NULL, (8 - data.len % 8) % 8);
 		set16(&data, start + 6, data.len - start);
 	}
 	put_comm(&data, 1, "post", true, 0);
@@ -1137,12 +1109,12 @@ static void test_zstd_bomb(void)
 	uint8_t *rounds = malloc(part), *cbuf = malloc(cap);
 	ZSTD_CCtx *z = ZSTD_createCCtx();
 	ZSTD_outBuffer out = { cbuf, cap, 0 };
-	struct buf data = { 0 };
+	struct test_buf data = { 0 };
 	struct file_spec fs = { .attrs = &a, .nr_attrs = 1, .data = &data };
 	struct pd_reader *r;
 	struct pd_event ev;
 	char err[256];
-	struct buf b;
+	struct test_buf b;
 	size_t n = 0;
 	long hwm;
 	int ret;
@@ -1167,8 +1139,8 @@ static void test_zstd_bomb(void)
 		printf("zstd bomb test skipped: compressed to %zu bytes\n", out.pos);
 	} else {
 		put_hdr(&data, PD_REC_COMPRESSED, 0, 8 + ((out.pos + 7) & ~7ul));
-		put(&data, cbuf, out.pos);
-		put(&data, NULL, ((out.pos + 7) & ~7ul) - out.pos);
+		test_put(&data, cbuf, out.pos);
+		test_put(&data, NULL, ((out.pos + 7) & ~7ul) - out.pos);
 		b = make_file(&fs);
 		CHECK(open_buf(&r, &b, err, sizeof(err)) == 0);
 		hwm = hwm_reset() ? hwm_kib() : 0;
@@ -1192,7 +1164,7 @@ static void test_zstd_bomb(void)
 
 /* ---- pipe mode -------------------------------------------------------- */
 
-static struct buf make_pipe(void)
+static struct test_buf make_pipe(void)
 {
 	struct perf_event_attr a[2] = {
 		attr_of(PERF_TYPE_RAW, 0x1cd, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -1200,80 +1172,80 @@ static struct buf make_pipe(void)
 		attr_of(PERF_TYPE_SOFTWARE, 9, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR, true),
 	};
-	struct buf b = { 0 };
+	struct test_buf b = { 0 };
 	size_t start;
 
-	put(&b, "PERFILE2", 8);
-	put64(&b, 16);
+	test_put(&b, "PERFILE2", 8);
+	test_put64(&b, 16);
 	for (int i = 0; i < 2; i++) {
 		a[i].size = 136; /* newer than ours: the tail is ignored */
 		put_hdr(&b, PD_REC_HEADER_ATTR, 0, 8 + 136 + 16);
-		put(&b, &a[i], sizeof(a[i]));
-		put(&b, NULL, 136 - sizeof(a[i]));
-		put64(&b, 100 + i * 10);
-		put64(&b, 101 + i * 10);
+		test_put(&b, &a[i], sizeof(a[i]));
+		test_put(&b, NULL, 136 - sizeof(a[i]));
+		test_put64(&b, 100 + i * 10);
+		test_put64(&b, 101 + i * 10);
 	}
 	/* HEADER_FEATURE: hostname */
 	start = b.len;
 	put_hdr(&b, PD_REC_HEADER_FEATURE, 0, 0);
-	put64(&b, PD_FEAT_HOSTNAME);
+	test_put64(&b, PD_FEAT_HOSTNAME);
 	put_str(&b, "pipehost");
 	set16(&b, start + 6, b.len - start);
 	/* ID_INDEX: id 555 -> attr 1 */
 	put_hdr(&b, PD_REC_ID_INDEX, 0, 16 + 32);
-	put64(&b, 1);
-	put64(&b, 555);
-	put64(&b, 1);
-	put64(&b, 0);
-	put64(&b, 0);
+	test_put64(&b, 1);
+	test_put64(&b, 555);
+	test_put64(&b, 1);
+	test_put64(&b, 0);
+	test_put64(&b, 0);
 	/* TRACING_DATA with 12 bytes after it (padded to 16) */
 	put_hdr(&b, PD_REC_HEADER_TRACING_DATA, 0, 16);
-	put32(&b, 12);
-	put32(&b, 0);
-	put(&b, "tracing-data\0\0\0\0", 16);
+	test_put32(&b, 12);
+	test_put32(&b, 0);
+	test_put(&b, "tracing-data\0\0\0\0", 16);
 	/* AUXTRACE with 24 bytes of aux data not in its size */
 	put_hdr(&b, PD_REC_AUXTRACE, 0, 48);
-	put64(&b, 24);
-	put(&b, NULL, 32);
-	put(&b, "AAAAAAAAAAAAAAAAAAAAAAAA", 24);
+	test_put64(&b, 24);
+	test_put(&b, NULL, 32);
+	test_put(&b, "AAAAAAAAAAAAAAAAAAAAAAAA", 24);
 	/* samples: id 110 -> attr 1, 101 -> attr 0, 555 -> attr 1 (ID_INDEX) */
 	for (int i = 0; i < 3; i++) {
 		uint64_t id = i == 0 ? 110 : i == 1 ? 101 : 555;
 
 		put_hdr(&b, PERF_RECORD_SAMPLE, 0, 8 + 40);
-		put64(&b, id);
-		put64(&b, 0xffffffff81000000ULL);
-		put32(&b, 9);
-		put32(&b, 10);
-		put64(&b, 1000 + i);
-		put64(&b, 0xdead000);
+		test_put64(&b, id);
+		test_put64(&b, 0xffffffff81000000ULL);
+		test_put32(&b, 9);
+		test_put32(&b, 10);
+		test_put64(&b, 1000 + i);
+		test_put64(&b, 0xdead000);
 	}
 	/* MMAP2 build-id form, trailer TID TIME IDENTIFIER */
 	start = b.len;
 	put_hdr(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID, 0);
-	put32(&b, 9);
-	put32(&b, 9);
-	put64(&b, 0x7f0000000000);
-	put64(&b, 0x1000);
-	put64(&b, 0);
+	test_put32(&b, 9);
+	test_put32(&b, 9);
+	test_put64(&b, 0x7f0000000000);
+	test_put64(&b, 0x1000);
+	test_put64(&b, 0);
 	{
 		uint8_t bid[24] = { 20, 0, 0, 0 };
 
 		for (int i = 0; i < 20; i++)
 			bid[4 + i] = 0xa0 + i;
-		put(&b, bid, 24);
+		test_put(&b, bid, 24);
 	}
-	put32(&b, 1);
-	put32(&b, 2);
-	put(&b, "/usr/lib/libc.so.6\0\0\0\0\0\0", 24);
-	put32(&b, 9);
-	put32(&b, 9);
-	put64(&b, 999);
-	put64(&b, 111);
+	test_put32(&b, 1);
+	test_put32(&b, 2);
+	test_put(&b, "/usr/lib/libc.so.6\0\0\0\0\0\0", 24);
+	test_put32(&b, 9);
+	test_put32(&b, 9);
+	test_put64(&b, 999);
+	test_put64(&b, 111);
 	set16(&b, start + 6, b.len - start);
 	/* a record type nobody knows */
 	put_hdr(&b, 200, 0, 16);
-	put64(&b, 0);
+	test_put64(&b, 0);
 	put_hdr(&b, PD_REC_FINISHED_ROUND, 0, 8);
 	return b;
 }
@@ -1312,7 +1284,7 @@ static void check_pipe_reader(struct pd_reader *r)
 
 static void test_pipe(void)
 {
-	struct buf b = make_pipe();
+	struct test_buf b = make_pipe();
 	struct pd_reader *r;
 	char err[256];
 
@@ -1608,7 +1580,7 @@ static void test_mutations(void)
 
 	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
 		char path[512];
-		struct buf orig = { 0 };
+		struct test_buf orig = { 0 };
 		uint8_t chunk[4096], *m;
 		FILE *fp;
 		size_t n;
@@ -1618,7 +1590,7 @@ static void test_mutations(void)
 		if (!fp)
 			continue;
 		while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-			put(&orig, chunk, n);
+			test_put(&orig, chunk, n);
 		fclose(fp);
 		m = malloc(orig.len);
 		for (int i = 0; i < 300; i++) {
@@ -1786,7 +1758,7 @@ static void read_ahead_case(bool compressed)
 						  PERF_SAMPLE_RAW, true),
 	};
 	uint64_t ids[2][1] = { { 5 }, { 6 } }, st = 42, total = 0;
-	struct buf data = { 0 }, b;
+	struct test_buf data = { 0 }, b;
 	struct file_spec fs = { .attrs = a, .nr_attrs = 2, .ids = { ids[0], ids[1] }, .nr_ids = { 1, 1 },
 				.data = &data };
 	char path[] = "/tmp/c2cscan-test-ahead-XXXXXX";
@@ -1799,23 +1771,23 @@ static void read_ahead_case(bool compressed)
 		bool big = i % 400 == 399;
 
 		put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0);
-		put64(&data, big ? 6 : 5);      /* IDENTIFIER */
-		put64(&data, 0x400000 + i);     /* IP */
-		put32(&data, 10);               /* pid, tid */
-		put32(&data, 11);
-		put64(&data, i);                /* TIME */
+		test_put64(&data, big ? 6 : 5);      /* IDENTIFIER */
+		test_put64(&data, 0x400000 + i);     /* IP */
+		test_put32(&data, 10);               /* pid, tid */
+		test_put32(&data, 11);
+		test_put64(&data, i);                /* TIME */
 		if (big) {
 			uint32_t raw = (uint32_t)(4 + test_rand(&st) % 60000) & ~3u, salt = (uint32_t)test_rand(&st);
 
-			put32(&data, raw);
+			test_put32(&data, raw);
 			for (uint32_t k = 0; k < raw; k += 4) {
 				salt = salt * 1103515245u + 12345u;
-				put32(&data, salt ^ (uint32_t)k);
+				test_put32(&data, salt ^ (uint32_t)k);
 			}
-			put32(&data, 0);        /* 4 + raw is a multiple of 8 */
+			test_put32(&data, 0);        /* 4 + raw is a multiple of 8 */
 		} else {
-			put64(&data, 0x7f0000000000 + i * 64);
-			put64(&data, 0x2 | (0x42ULL << 5));
+			test_put64(&data, 0x7f0000000000 + i * 64);
+			test_put64(&data, 0x2 | (0x42ULL << 5));
 		}
 		*(uint16_t *)(data.p + start + 6) = (uint16_t)(data.len - start);
 	}
@@ -1823,7 +1795,7 @@ static void read_ahead_case(bool compressed)
 		/* as perf record -z writes: COMPRESSED2 records of a zstd
 		 * frame each, of whole records (the raw data is random enough not to
 		 * shrink much) */
-		struct buf z = { 0 };
+		struct test_buf z = { 0 };
 		size_t cap = ZSTD_compressBound(65536) + 64;
 		uint8_t *cbuf = malloc(cap);
 
@@ -1836,9 +1808,9 @@ static void read_ahead_case(bool compressed)
 			clen = ZSTD_compress(cbuf, cap, data.p + o, end - o, 1);
 			CHECK(!ZSTD_isError(clen) && clen < 65000);
 			put_hdr(&z, PD_REC_COMPRESSED2, 0, 0);
-			put64(&z, clen);
-			put(&z, cbuf, clen);
-			put(&z, NULL, (8 - z.len % 8) % 8);
+			test_put64(&z, clen);
+			test_put(&z, cbuf, clen);
+			test_put(&z, NULL, (8 - z.len % 8) % 8);
 			set16(&z, start + 6, z.len - start);
 			o = end;
 		}
@@ -1900,9 +1872,9 @@ enum skim_damage { SKIM_CLEAN, SKIM_ZERO_SIZE, SKIM_SHORT_COMM, SKIM_TRUNCATED }
  * empty FINISHED_ROUND records in a row (a boundary a skim believes). The
  * offset of that payload in the data goes to *fake_off.
  */
-static struct buf skim_data(unsigned int nr, unsigned int fake_at, size_t *fake_off)
+static struct test_buf skim_data(unsigned int nr, unsigned int fake_at, size_t *fake_off)
 {
-	struct buf d = { 0 };
+	struct test_buf d = { 0 };
 
 	for (unsigned int i = 0; i < nr; i++) {
 		if (i % 7 == 3) {
@@ -1911,29 +1883,29 @@ static struct buf skim_data(unsigned int nr, unsigned int fake_at, size_t *fake_
 			put_hdr(&d, PD_REC_FINISHED_ROUND, 0, 8);
 		} else if (i % 29 == 11) {
 			put_hdr(&d, PERF_RECORD_EXIT, 0, 8 + 24 + 16);
-			put32(&d, 1000 + i);
-			put32(&d, 1000);
-			put32(&d, 1000 + i);
-			put32(&d, 1000);
-			put64(&d, 1000000000ULL + i);
-			put32(&d, 1000 + i);
-			put32(&d, 1000 + i);
-			put64(&d, 1000000000ULL + i);
+			test_put32(&d, 1000 + i);
+			test_put32(&d, 1000);
+			test_put32(&d, 1000 + i);
+			test_put32(&d, 1000);
+			test_put64(&d, 1000000000ULL + i);
+			test_put32(&d, 1000 + i);
+			test_put32(&d, 1000 + i);
+			test_put64(&d, 1000000000ULL + i);
 		} else {
 			bool fake = fake_at && i == fake_at;
 			uint32_t raw = fake ? 4 + 40 * 8 : 4;
 
 			put_hdr(&d, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, (uint16_t)(8 + 24 + 4 + raw));
-			put64(&d, 0x401000 + i);
-			put32(&d, 1000 + i % 5);
-			put32(&d, 1000 + i % 5);
-			put64(&d, 1000000000ULL + i);
-			put32(&d, raw);
+			test_put64(&d, 0x401000 + i);
+			test_put32(&d, 1000 + i % 5);
+			test_put32(&d, 1000 + i % 5);
+			test_put64(&d, 1000000000ULL + i);
+			test_put32(&d, raw);
 			if (!fake) {
-				put32(&d, 0xffffffff);
+				test_put32(&d, 0xffffffff);
 				continue;
 			}
-			put32(&d, 0xffffffff);
+			test_put32(&d, 0xffffffff);
 			*fake_off = d.len;
 			for (int k = 0; k < 40; k++)
 				put_hdr(&d, PD_REC_FINISHED_ROUND, 0, 8);
@@ -2033,7 +2005,7 @@ static void skim_case(enum skim_damage damage, unsigned int fake_at)
 	char path[] = "/tmp/c2cscan-test-skim-XXXXXX";
 	struct file_spec fs = { .attrs = &attr, .nr_attrs = 1 };
 	size_t fake_off = 0, damaged = 0, nr_from = 0, nr_taken = 0;
-	struct buf data = skim_data(3000, fake_at, &fake_off), b;
+	struct test_buf data = skim_data(3000, fake_at, &fake_off), b;
 	int fd = mkstemp(path);
 
 	/* the damage sits in the last quarter, where the skim walks */
@@ -2099,7 +2071,7 @@ static void skim_spacing(unsigned int every, bool want)
 					      PERF_SAMPLE_TIME | PERF_SAMPLE_RAW, true);
 	char path[] = "/tmp/c2cscan-test-skim-XXXXXX";
 	struct file_spec fs = { .attrs = &attr, .nr_attrs = 1 };
-	struct buf data = { 0 }, b;
+	struct test_buf data = { 0 }, b;
 	int fd = mkstemp(path);
 
 	for (unsigned int i = 0; data.len < (9u << 20); i++) {
@@ -2108,12 +2080,12 @@ static void skim_spacing(unsigned int every, bool want)
 			continue;
 		}
 		put_hdr(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 24 + 8);
-		put64(&data, 0x401000 + i);
-		put32(&data, 1000);
-		put32(&data, 1000);
-		put64(&data, 1000000000ULL + i);
-		put32(&data, 4);
-		put32(&data, 0xffffffff);
+		test_put64(&data, 0x401000 + i);
+		test_put32(&data, 1000);
+		test_put32(&data, 1000);
+		test_put64(&data, 1000000000ULL + i);
+		test_put32(&data, 4);
+		test_put32(&data, 0xffffffff);
 	}
 	fs.data = &data;
 	b = make_file(&fs);

@@ -495,37 +495,14 @@ static void test_kallsyms(void)
 
 /* ---- JIT ---- */
 
-struct jbuf {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void jput(struct jbuf *j, const void *p, size_t n)
+static void jprefix(struct test_buf *j, uint32_t id, uint32_t size, uint64_t ts)
 {
-	if (j->n + n <= sizeof(j->b)) {
-		memcpy(j->b + j->n, p, n);
-		j->n += n;
-	}
+	test_put32(j, id);
+	test_put32(j, size);
+	test_put64(j, ts);
 }
 
-static void j32(struct jbuf *j, uint32_t v)
-{
-	jput(j, &v, 4);
-}
-
-static void j64(struct jbuf *j, uint64_t v)
-{
-	jput(j, &v, 8);
-}
-
-static void jprefix(struct jbuf *j, uint32_t id, uint32_t size, uint64_t ts)
-{
-	j32(j, id);
-	j32(j, size);
-	j64(j, ts);
-}
-
-static void jload(struct jbuf *j, uint32_t pid, uint64_t addr, uint64_t size, uint64_t ts,
+static void jload(struct test_buf *j, uint32_t pid, uint64_t addr, uint64_t size, uint64_t ts,
 		  const char *name)
 {
 	size_t nl = strlen(name) + 1;
@@ -534,44 +511,44 @@ static void jload(struct jbuf *j, uint32_t pid, uint64_t addr, uint64_t size, ui
 
 	/* code bytes are shortened here: readers must not need them */
 	jprefix(j, JIT_CODE_LOAD, (uint32_t)(16 + 40 + nl + csz), ts);
-	j32(j, pid);
-	j32(j, pid);
-	j64(j, addr);
-	j64(j, addr);
-	j64(j, size);
-	j64(j, 1);
-	jput(j, name, nl);
-	jput(j, code, csz);
+	test_put32(j, pid);
+	test_put32(j, pid);
+	test_put64(j, addr);
+	test_put64(j, addr);
+	test_put64(j, size);
+	test_put64(j, 1);
+	test_put(j, name, nl);
+	test_put(j, code, csz);
 }
 
-static void jmove(struct jbuf *j, uint32_t pid, uint64_t from, uint64_t to, uint64_t size,
+static void jmove(struct test_buf *j, uint32_t pid, uint64_t from, uint64_t to, uint64_t size,
 		  uint64_t ts)
 {
 	jprefix(j, JIT_CODE_MOVE, 16 + 56, ts);
-	j32(j, pid);
-	j32(j, pid);
-	j64(j, to);
-	j64(j, from);
-	j64(j, to);
-	j64(j, size);
-	j64(j, 2);
+	test_put32(j, pid);
+	test_put32(j, pid);
+	test_put64(j, to);
+	test_put64(j, from);
+	test_put64(j, to);
+	test_put64(j, size);
+	test_put64(j, 2);
 }
 
-static void jdebug(struct jbuf *j, uint64_t code_addr, uint64_t ts)
+static void jdebug(struct test_buf *j, uint64_t code_addr, uint64_t ts)
 {
 	static const char file[] = "app.js";
 
 	jprefix(j, JIT_CODE_DEBUG_INFO, (uint32_t)(16 + 16 + 2 * 16 + sizeof(file) + 2), ts);
-	j64(j, code_addr);
-	j64(j, 2);
-	j64(j, code_addr);
-	j32(j, 10);
-	j32(j, 0);
-	jput(j, file, sizeof(file));
-	j64(j, code_addr + 0x20);
-	j32(j, 12);
-	j32(j, 0);
-	jput(j, "\xff", 2);
+	test_put64(j, code_addr);
+	test_put64(j, 2);
+	test_put64(j, code_addr);
+	test_put32(j, 10);
+	test_put32(j, 0);
+	test_put(j, file, sizeof(file));
+	test_put64(j, code_addr + 0x20);
+	test_put32(j, 12);
+	test_put32(j, 0);
+	test_put(j, "\xff", 2);
 }
 
 static int write_file(const char *path, const void *p, size_t n)
@@ -590,7 +567,7 @@ static void test_jit(void)
 	const uint32_t pid = 4242;
 	const uint64_t base = 0x7f0000001000ULL;
 	char dump[256], map[256], cut[256];
-	struct jbuf j = { .n = 0 };
+	struct test_buf j = { 0 };
 	struct symbols_opts o = { .no_debuginfod = true, .perf_map_dir = tmpdir };
 	/* one //anon mapping covering the code region, stamped after every load */
 	struct map_desc anon = { .start = 0x7f0000000000ULL, .end = 0x7f0000010000ULL,
@@ -599,24 +576,24 @@ static void test_jit(void)
 	struct code_loc c;
 	int n;
 
-	j32(&j, JITDUMP_MAGIC);
-	j32(&j, 1);
-	j32(&j, 40);
-	j32(&j, 62);
-	j32(&j, 0);
-	j32(&j, pid);
-	j64(&j, 1);
-	j64(&j, 0);
+	test_put32(&j, JITDUMP_MAGIC);
+	test_put32(&j, 1);
+	test_put32(&j, 40);
+	test_put32(&j, 62);
+	test_put32(&j, 0);
+	test_put32(&j, pid);
+	test_put64(&j, 1);
+	test_put64(&j, 0);
 	jload(&j, pid, base, 0x100, 100, "js:f1");
 	jdebug(&j, base + 0x100, 150);
 	jload(&j, pid, base + 0x100, 0x80, 200, "js:f2");
 	jload(&j, pid, base, 0x40, 500, "js:f3");     /* reuses f1's start */
 	jmove(&j, pid, base + 0x100, base + 0x1000, 0x80, 600);
 	jprefix(&j, 99, 24, 700);                     /* unknown record: skipped */
-	j64(&j, 0);
+	test_put64(&j, 0);
 	snprintf(dump, sizeof(dump), "%s/jit-%u.dump", tmpdir, pid);
 	snprintf(map, sizeof(map), "%s/perf-%u.map", tmpdir, pid);
-	CHECK(write_file(dump, j.b, j.n) == 0);
+	CHECK(write_file(dump, j.p, j.len) == 0);
 	CHECK(sh("printf '7f0000001000 100 perfmap_f1\\n7f0000003000 20 perfmap only\\n"
 		 "garbage line\\n0x7f0000004000 10 hex_prefixed\\n' > %s", map) == 0);
 	snprintf(map, sizeof(map), "%s/perf-%u.map", tmpdir, pid + 1);
@@ -662,10 +639,10 @@ static void test_jit(void)
 
 	/* a dump cut anywhere keeps the records before the cut */
 	snprintf(cut, sizeof(cut), "%s/jit-cut.dump", tmpdir);
-	for (size_t len = 0; len <= j.n; len += 7) {
+	for (size_t len = 0; len <= j.len; len += 7) {
 		struct jit_index *ji = jit_index__new();
 
-		CHECK(write_file(cut, j.b, len) == 0);
+		CHECK(write_file(cut, j.p, len) == 0);
 		n = jit_index__add_jitdump(ji, pid, cut);
 		CHECK(len < 40 ? n == -EINVAL : (n >= 0 && n <= 4));
 		jit_index__delete(ji);
@@ -673,32 +650,34 @@ static void test_jit(void)
 	/* byte-swapped writer */
 	{
 		struct jit_index *ji = jit_index__new();
-		struct jbuf sw = { .n = 0 };
+		struct test_buf sw = { 0 };
 		struct jit_sym js;
 
-		j32(&sw, __builtin_bswap32(JITDUMP_MAGIC));
-		j32(&sw, __builtin_bswap32(1));
-		j32(&sw, __builtin_bswap32(40));
-		j32(&sw, 0);
-		j32(&sw, 0);
-		j32(&sw, 0);
-		j64(&sw, 0);
-		j64(&sw, 0);
-		j32(&sw, __builtin_bswap32(JIT_CODE_LOAD));
-		j32(&sw, __builtin_bswap32(16 + 40 + 3));
-		j64(&sw, __builtin_bswap64(10));
-		j32(&sw, 0);
-		j32(&sw, 0);
-		j64(&sw, __builtin_bswap64(base));
-		j64(&sw, __builtin_bswap64(base));
-		j64(&sw, __builtin_bswap64(0x10));
-		j64(&sw, 0);
-		jput(&sw, "be", 3);
-		CHECK(write_file(cut, sw.b, sw.n) == 0);
+		test_put32(&sw, __builtin_bswap32(JITDUMP_MAGIC));
+		test_put32(&sw, __builtin_bswap32(1));
+		test_put32(&sw, __builtin_bswap32(40));
+		test_put32(&sw, 0);
+		test_put32(&sw, 0);
+		test_put32(&sw, 0);
+		test_put64(&sw, 0);
+		test_put64(&sw, 0);
+		test_put32(&sw, __builtin_bswap32(JIT_CODE_LOAD));
+		test_put32(&sw, __builtin_bswap32(16 + 40 + 3));
+		test_put64(&sw, __builtin_bswap64(10));
+		test_put32(&sw, 0);
+		test_put32(&sw, 0);
+		test_put64(&sw, __builtin_bswap64(base));
+		test_put64(&sw, __builtin_bswap64(base));
+		test_put64(&sw, __builtin_bswap64(0x10));
+		test_put64(&sw, 0);
+		test_put(&sw, "be", 3);
+		CHECK(write_file(cut, sw.p, sw.len) == 0);
 		CHECK_EQ_U64(jit_index__add_jitdump(ji, pid, cut), 1);
 		CHECK(jit_index__find(ji, pid, base + 4, 20, &js) == 0 && !strcmp(js.name, "be"));
 		jit_index__delete(ji);
+		free(sw.p);
 	}
+	free(j.p);
 }
 
 /*

@@ -55,6 +55,7 @@
 #include <unistd.h>
 #include "perfdata/perf_data.h"
 #include "record/emu/emu.h"
+#include "record/emu/proto.h"
 
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 
@@ -93,9 +94,6 @@ struct line {                    /* written at every change of the line's state 
 	uint32_t pad;                   /* two a cache line: the model's own false sharing stays rare */
 };
 
-#define SHARERS(st) ((st) & ((1ull << MAX_CORES) - 1))
-#define OWNER(st) ((uint32_t)((st) >> MAX_CORES))       /* core + 1, 0 none */
-#define STATE(owner, sharers) ((uint64_t)(owner) << MAX_CORES | (sharers))
 
 /* The model, in the file record made (in /dev/shm, else its directory)
  * that every process of the recording maps (MAP_SHARED): cores, locks and
@@ -612,33 +610,25 @@ static void hold(struct core *c, uint32_t at, bool store)
 	h->win = c->win;
 }
 
-#define WROTE_CORES ((1ull << MAX_CORES) - 1)
-#define WROTE_TAG(w) ((uint64_t)((w) & 0xff) << 56)
-
 /* Another core wrote x in c's window or the one before. */
 static bool other_wrote(struct line *x, const struct core *c)
 {
 	for (uint32_t k = 0; k < 2; k++) {
 		uint32_t w = c->win - k;
-		uint64_t m = __atomic_load_n(&x->wrote[w & 1], __ATOMIC_ACQUIRE);
 
-		if ((m & ~WROTE_CORES) == WROTE_TAG(w) && (m & WROTE_CORES & ~(1ull << c->idx)))
+		if (proto_other_wrote_in(__atomic_load_n(&x->wrote[w & 1], __ATOMIC_ACQUIRE), w, (uint32_t)c->idx))
 			return true;
 	}
 	return false;
 }
 
-/* c wrote x in its window: its bit in the window's cores (an older
- * window's are replaced; a thread catching up adds to a newer one's). */
+/* c wrote x in its window: its bit in the window's cores (proto_wrote). */
 static void wrote(struct line *x, const struct core *c)
 {
 	uint64_t *slot = &x->wrote[c->win & 1], m = __atomic_load_n(slot, __ATOMIC_RELAXED), to;
-	uint64_t bit = 1ull << c->idx;
 
 	do {
-		int8_t age = (int8_t)((uint8_t)c->win - (uint8_t)(m >> 56));
-
-		to = age > 0 || !m ? WROTE_TAG(c->win) | bit : m | bit;
+		to = proto_wrote(m, c->win, (uint32_t)c->idx);
 		if (to == m)
 			return;
 	} while (!__atomic_compare_exchange_n(slot, &m, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
@@ -650,8 +640,8 @@ static void wrote(struct line *x, const struct core *c)
 static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store)
 {
 	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(c, space, la);
-	uint64_t bit = 1ull << c->idx, st, to;
-	uint32_t me1 = (uint32_t)c->idx + 1, at;
+	uint64_t st, to;
+	uint32_t at;
 	enum pd_emu_class cls;
 
 	/* the stripe's region is full: not modelled (an L1 hit), counted (the
@@ -674,17 +664,7 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		__atomic_store_n(&x->seen, c->win + 1, __ATOMIC_RELAXED);
 	st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
 	do {
-		if (store) {
-			cls = OWNER(st) && OWNER(st) != me1 ? PD_EMU_ST_HITM :
-			      SHARERS(st) & ~bit ? PD_EMU_ST_MISS : PD_EMU_ST_L1;
-			to = STATE(me1, bit);
-		} else if (OWNER(st) && OWNER(st) != me1) {
-			cls = PD_EMU_HITM;
-			to = STATE(0, SHARERS(st) | 1ull << (OWNER(st) - 1) | bit);
-		} else {
-			cls = !(SHARERS(st) & bit) && (SHARERS(st) & ~bit) ? PD_EMU_LLC : PD_EMU_L1;
-			to = STATE(OWNER(st), SHARERS(st) | bit);
-		}
+		cls = proto_access(st, (uint32_t)c->idx, store, &to);
 		/* the line as this core left it: nothing to write (the common
 		 * case of private data) */
 		if (to == st)
@@ -696,12 +676,8 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	 * from this one in between (the threads' accesses interleave within a
 	 * window), whatever order their first accesses came in */
 	if (c->paced) {
-		if (other_wrote(x, c)) {
-			if (cls == PD_EMU_L1 || cls == PD_EMU_LLC)
-				cls = PD_EMU_HITM;
-			else if (cls == PD_EMU_ST_L1 || cls == PD_EMU_ST_MISS)
-				cls = PD_EMU_ST_HITM;
-		}
+		if (other_wrote(x, c))
+			cls = proto_other_wrote(cls);
 		hold(c, at, store);
 		if (store)
 			wrote(x, c);
