@@ -615,7 +615,7 @@ static void why_of(const struct c2c_line *l, struct line_verdict *v, bool handov
 	}
 }
 
-int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
+void report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v)
 {
 	uint64_t contention, best_true_w;
 	size_t best_true, fa = 0, fb = 0;
@@ -623,7 +623,7 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 
 	memset(v, 0, sizeof(*v));
 	if (totals_verdict(l, v))
-		return 0;
+		return;
 	contention = contended(&c2c_line__counts(l)->stats);
 	handover = units_of(r, l, v);
 	best_true = best_true_unit(v, &best_true_w);
@@ -644,17 +644,16 @@ int report__verdict(const struct report *r, const struct c2c_line *l, struct lin
 		scnprintf(v->why, sizeof(v->why), "no HITM among its %u loads sampled; the access pattern: %s (%s)",
 			  c2c_line__counts(l)->stats.load, verdict__word(v->kind), pattern);
 		v->kind = VERDICT_QUIET;
-		return 0;
+		return;
 	}
 	if (verdict__is_finding(v->kind) && slight(r, l, v))
-		return 0;
+		return;
 	if (is_false)
 		advise_false(r, v, fa, fb);
 	if (best_true != SIZE_MAX)
 		advise_true(v, best_true);
 	if (is_false)
 		predict(v, contention);
-	return 0;
 }
 
 void line_verdict__exit(struct line_verdict *v)

@@ -74,7 +74,7 @@ struct line_verdict {
 
 /* "false sharing", "true sharing", "mixed", "no sharing", "unknown". */
 const char *verdict__word(enum verdict_kind k);
-int report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v);
+void report__verdict(const struct report *r, const struct c2c_line *l, struct line_verdict *v);
 void line_verdict__exit(struct line_verdict *v);
 
 
