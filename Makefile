@@ -93,11 +93,12 @@ $(SHIM): src/record/shim/shim.c src/record/boot_alloc.h src/perfdata/perf_data.h
 
 # -Bsymbolic: the runtime's own hooks by their address, not a Clang
 # executable's that interpose them (it patches those to jump to ours)
-$(EMU): src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c src/record/emu/pace.c src/record/emu/maps.c src/record/emu/jumps.c src/record/emu/emu.h src/record/procmap.h src/record/boot_alloc.h src/perfdata/perf_data.h
+EMU_SRCS := $(wildcard src/record/emu/*.c)
+$(EMU): $(EMU_SRCS) $(wildcard src/record/emu/*.h) src/record/procmap.h src/record/boot_alloc.h src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
-		-Wl,-Bsymbolic -o $@ src/record/emu/emu.c src/record/emu/heap.c src/record/emu/locks.c src/record/emu/pace.c src/record/emu/maps.c src/record/emu/jumps.c -ldl -lpthread
+		-Wl,-Bsymbolic -o $@ $(EMU_SRCS) -ldl -lpthread
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)

@@ -121,8 +121,7 @@ struct core {
 	int busy;                       /* in a hook: a signal handler's accesses then are not modelled */
 	uint32_t tid;
 	uint32_t countdown, hitm_countdown;
-	uint8_t *chunk;                 /* where samples go: a mapped chunk of the process's file */
-	uint32_t used;                  /* bytes of it written */
+	struct emu_out out;             /* where its samples go (out.c) */
 	uint32_t depth;                 /* of the shadow stack: calls not yet returned */
 	uint32_t floor;                 /* frames below it were overwritten (a chain deeper than STACK) */
 	uint64_t last_space, last_la;   /* the line of the thread's last access */
@@ -155,58 +154,14 @@ static int hooked;
 static uint32_t frames;                 /* call-chain entries a sample takes (record -g), 0 none */
 static uint32_t period = 4001, hitm_period = 31;
 static unsigned int line_shift = 6;     /* C2CSCAN_EMU_LINE: 64-byte lines by default */
-static char dir[512];
 static pthread_key_t key;
 /* initial-exec: the library is preloaded (or dlopen'ed into the static
  * TLS surplus): no __tls_get_addr call on every access */
 static __thread __attribute__((tls_model("initial-exec"))) struct core *self;
-/* the process's: its pid, its sample file and chunks, its mappings */
+/* the process's */
 static uint32_t pid;
-static uint32_t out_lock;
 
 EXPORT void __tsan_init(void);
-static uint32_t code_bytes(uint64_t a, uint32_t max);
-
-/*
- * Samples go straight into the process's file, $dir/emu-PID, mapped a
- * chunk (PD_EMU_CHUNK bytes) at a time per thread: what a thread wrote is
- * in the file however the process ends (_exit, a signal, exec). A chunk's
- * unused tail stays zero. An exec'd image appends chunks after the old.
- * No descriptor is kept: the file is opened for each chunk and closed at
- * once, so a program that closes or dup2()s over descriptors it did not
- * open (a daemon's clean-up) neither loses samples nor gets them in its
- * own files, and its open() numbering is its own.
- */
-static int sample_file(void)
-{
-	char path[600];
-
-	snprintf(path, sizeof(path), "%s/emu-%u", dir, pid);
-	return emu_sys_open(path, O_RDWR | O_CREAT);
-}
-
-static uint8_t *chunk_new(void)
-{
-	void *m = MAP_FAILED;
-	struct stat st;
-	int fd;
-
-	emu_lock(&out_lock);
-	fd = sample_file();
-	if (fd >= 0 && !fstat(fd, &st)) {
-		/* the chunks after what the file holds (another thread's, an
-		 * exec'd image's before this one) */
-		uint64_t chunks = ((uint64_t)st.st_size + PD_EMU_CHUNK - 1) / PD_EMU_CHUNK;
-
-		if (!ftruncate(fd, (off_t)((chunks + 1) * PD_EMU_CHUNK)))
-			m = emu_sys_mmap(PD_EMU_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-					 (off_t)(chunks * PD_EMU_CHUNK));
-	}
-	if (fd >= 0)
-		syscall(SYS_close, fd);
-	emu_unlock(&out_lock);
-	return m == MAP_FAILED ? NULL : m;
-}
 
 /* A free core for a new thread: the lowest one no live thread holds (cores
  * are reused as threads end), else one shared round-robin, counted. */
@@ -267,14 +222,11 @@ static uint32_t retired_lock;
 static void thread_gone(void *p)
 {
 	struct core *c = p;
-	uint8_t *chunk = c->chunk;
 
 	/* its last accesses (handlers, later destructors) are not modelled */
 	c->on = 0;
 	unmodelled_flush(c);
-	c->chunk = NULL;
-	if (chunk)
-		syscall(SYS_munmap, chunk, PD_EMU_CHUNK);
+	emu_out__close(&c->out);
 	if (c->paced)
 		pace__leave(c->idx);
 	c->paced = false;
@@ -318,13 +270,8 @@ static uint32_t marked;                 /* the pid whose file was made */
 
 static void mark_modelled(void)
 {
-	int fd;
-
-	if (__atomic_exchange_n(&marked, pid, __ATOMIC_RELAXED) == pid)
-		return;
-	fd = sample_file();
-	if (fd >= 0)
-		syscall(SYS_close, fd);
+	if (__atomic_exchange_n(&marked, pid, __ATOMIC_RELAXED) != pid)
+		emu_out__mark();
 }
 
 static struct core *core_new(void)
@@ -379,20 +326,12 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 
 	if (code) {
 		s.code_before = (uint8_t)((ret & 4095) < PD_EMU_CODE_BEFORE ? (ret & 4095) : PD_EMU_CODE_BEFORE);
-		s.code_after = (uint8_t)code_bytes(ret, PD_EMU_CODE_AFTER);
+		s.code_after = (uint8_t)emu_out__code_bytes(ret, PD_EMU_CODE_AFTER);
 	}
 	len = pd_emu_sample_len(&s);
-	if (c->chunk && c->used + len > PD_EMU_CHUNK) {
-		syscall(SYS_munmap, c->chunk, PD_EMU_CHUNK);
-		c->chunk = NULL;
-	}
-	if (!c->chunk) {
-		c->chunk = chunk_new();
-		c->used = 0;
-		if (!c->chunk)
-			return;
-	}
-	p = c->chunk + c->used;
+	p = emu_out__room(&c->out, len);
+	if (!p)
+		return;
 	memcpy(p, &s, sizeof(s));
 	p += sizeof(s);
 	for (uint32_t i = 0; i < nr; i++, p += sizeof(uint64_t))
@@ -401,17 +340,6 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 		memcpy(p, (const void *)(uintptr_t)(ret - s.code_before), s.code_before + s.code_after);
 		*seen = ret;
 	}
-	c->used += (uint32_t)len;
-}
-
-/* How many bytes at a from its page on are mapped readable, up to max
- * (the code after a call near a page's end is in the next page, or not
- * mapped). */
-static uint32_t code_bytes(uint64_t a, uint32_t max)
-{
-	uint32_t n = 4096 - (uint32_t)(a & 4095);
-
-	return n >= max || emu_maps__readable(a + n) ? max : n;
 }
 
 /* How the line at addr is keyed: the page's entry in c's cache, made by
@@ -850,15 +778,13 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 static void at_fork_child(void)
 {
 	pid = (uint32_t)getpid();
-	out_lock = retired_lock = 0;
+	retired_lock = 0;
+	emu_out__forked(pid);
 	emu_maps__forked();
 	/* the parent's other threads are not in the child: their states are
 	 * the child's to reuse (their tids, the parent's, are live: left) */
 	if (self) {
-		if (self->chunk)
-			syscall(SYS_munmap, self->chunk, PD_EMU_CHUNK);
-		self->chunk = NULL;
-		self->used = 0;
+		emu_out__close(&self->out);
 		self->tid = (uint32_t)gettid();
 		/* the parent's thread keeps its core; the child's is another */
 		core_start(self);
@@ -911,8 +837,7 @@ static void emu_start(void)
 		pthread_key_create(&key, thread_gone);
 		pthread_atfork(NULL, NULL, at_fork_child);
 	}
-	snprintf(dir, sizeof(dir), "%s", d);
-	emu_maps__own(dir, getenv("C2CSCAN_EMU_MODEL"));
+	emu_maps__own(d, getenv("C2CSCAN_EMU_MODEL"));
 	period = env_u32("C2CSCAN_EMU_PERIOD", period);
 	/* the default model counts a line's coming at most once a window:
 	 * every such HITM is sampled */
@@ -925,6 +850,7 @@ static void emu_start(void)
 	if (frames > PD_EMU_MAX_FRAMES)
 		frames = PD_EMU_MAX_FRAMES;
 	pid = (uint32_t)getpid();
+	emu_out__start(d, pid);
 	if (!model_map(getenv("C2CSCAN_EMU_MODEL")))
 		return;
 	if (windowed)

@@ -175,6 +175,30 @@ static inline void *emu_sys_mmap(size_t len, int prot, int flags, int fd, off_t 
 	return (void *)syscall(SYS_mmap, NULL, len, prot, flags, fd, off);
 }
 
+/* ---- the samples' file (out.c) ---- */
+
+/* A thread's chunk of the process's sample file. */
+struct emu_out {
+	uint8_t *chunk;                 /* mapped, NULL none yet */
+	uint32_t used;                  /* bytes of it written */
+};
+/* The process's file is dir/emu-PID. */
+void emu_out__start(const char *dir, uint32_t pid);
+/* In a forked child: its own pid (and file); the lock free. */
+void emu_out__forked(uint32_t pid);
+/* The process's file made, empty (record tells a modelled process that
+ * sampled nothing from a program the runtime never saw). */
+void emu_out__mark(void);
+/* len bytes to write a sample in, in o's chunk (a new one when it is
+ * full); NULL when no chunk can be had (the sample is lost). */
+uint8_t *emu_out__room(struct emu_out *o, size_t len);
+/* o's chunk unmapped (a thread's end, a forked child's copy of it). */
+void emu_out__close(struct emu_out *o);
+/* How many bytes at a from its page on are mapped readable, up to max
+ * (the code after a call near a page's end is in the next page, or not
+ * mapped). */
+uint32_t emu_out__code_bytes(uint64_t a, uint32_t max);
+
 /* ---- the program's memory (maps.c) ---- */
 #define EMU_SHARED (1ull << 63)         /* a space of MAP_SHARED memory: | device | inode */
 
