@@ -191,6 +191,8 @@ void c2c__delete(struct c2c *c)
 	chunks__free(&c->lid_ch, (void **)c->lid_chunks, LID_CHUNK, sizeof(struct line_id));
 	chunks__free(&c->lid_cold_ch, (void **)c->lid_cold, LID_CHUNK, sizeof(struct line_cold));
 	chunks__free(&c->lazy_ch, (void **)c->lazy, LID_CHUNK, sizeof(struct line_lazy));
+	chunks__free(&c->writes_ch, (void **)c->writes, LID_CHUNK, sizeof(struct c2c_writes));
+	free(c->writes);
 	free(c->lid_chunks);
 	free(c->lid_cold);
 	free(c->lazy);
@@ -399,6 +401,9 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_
 		chunks__room(&c->lid_ch, (void ***)&c->lid_chunks, LID_CHUNK, sizeof(struct line_id));
 	if (c->nr_lines == c->lid_cold_ch.cap)
 		chunks__room(&c->lid_cold_ch, (void ***)&c->lid_cold, LID_CHUNK, sizeof(struct line_cold));
+	if (c->nr_lines == c->writes_ch.cap)
+		chunks__room(&c->writes_ch, (void ***)&c->writes, LID_CHUNK, sizeof(struct c2c_writes));
+	c->writes[c->nr_lines / LID_CHUNK][c->nr_lines % LID_CHUNK] = (struct c2c_writes){ 0 };
 	id = line_id(c, c->nr_lines);
 	id->key = s->key;
 	id->addr = s->addr & ~(uint64_t)(c->line_size - 1);
@@ -757,6 +762,29 @@ static bool follow(struct c2c *c, const struct c2c_sample *s, uint64_t seq)
 	return false;
 }
 
+/* A store sample into its line's writes (every one, before a replay's
+ * following decides whether it goes into a row). */
+static void note_write(struct c2c *c, const struct c2c_sample *s)
+{
+	struct c2c_writes *w = &c->writes[(s->line - 1) / LID_CHUNK][(s->line - 1) % LID_CHUNK];
+	uint16_t off = (uint16_t)(s->addr & (c->line_size - 1));
+
+	if (!w->tid) {
+		*w = (struct c2c_writes){ .tid = s->tid ? s->tid : UINT32_MAX, .lo = off, .hi = off };
+	} else {
+		w->several |= w->tid != (s->tid ? s->tid : UINT32_MAX);
+	}
+	if (off <= w->lo) {
+		w->lo = off;
+		w->lo_time = s->time;
+	}
+	if (off >= w->hi) {
+		w->hi = off;
+		w->hi_time = s->time;
+	}
+	w->stores++;
+}
+
 int c2c__add(struct c2c *c, const struct c2c_sample *s)
 {
 	uint64_t seq = c->seq++;
@@ -774,6 +802,8 @@ int c2c__add(struct c2c *c, const struct c2c_sample *s)
 		resolve(c, &q->s);
 		s = &q->s;
 	}
+	if (s->line && !s->no_datasrc && datasrc__is_store(s->data_src))
+		note_write(c, s);
 	if (c->replay && s->line && !follow(c, s, seq))
 		return 0;
 	if (s != &q->s)
@@ -910,4 +940,41 @@ void c2c_catch_up(struct c2c *c, bool all)
 		}
 	}
 	c->dirty = true;
+}
+
+/* Lines by their space (the key but its line), then their address in it. */
+static int written_cmp(const void *pa, const void *pb)
+{
+	const struct cl_key *a = &((const struct c2c_written *)pa)->key, *b = &((const struct c2c_written *)pb)->key;
+	uint64_t va[] = { a->kind, a->ident, a->unmapped, a->approx, a->pid, a->maj, a->min, a->ino,
+			  a->ino_generation, a->ident_id, a->line };
+	uint64_t vb[] = { b->kind, b->ident, b->unmapped, b->approx, b->pid, b->maj, b->min, b->ino,
+			  b->ino_generation, b->ident_id, b->line };
+
+	for (size_t i = 0; i < ARRAY_SIZE(va); i++)
+		if (va[i] != vb[i])
+			return va[i] < vb[i] ? -1 : 1;
+	return 0;
+}
+
+size_t c2c__written(struct c2c *c, struct c2c_written **out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		const struct c2c_writes *w = &c->writes[i / LID_CHUNK][i % LID_CHUNK];
+		const struct line_cold *cold = &c->lid_cold[i / LID_CHUNK][i % LID_CHUNK];
+		const struct line_id *id = line_id(c, i);
+
+		if (!w->tid)
+			continue;
+		if (!(n & (n + 1)))
+			*out = xrealloc(*out, 2 * n + 1, sizeof(**out));
+		(*out)[n++] = (struct c2c_written){ .key = id->key, .addr = id->addr, .pid = cold->pid,
+						    .time = cold->time, .data_map = cold->data_map, .w = *w };
+	}
+	if (n)
+		qsort(*out, n, sizeof(**out), written_cmp);
+	return n;
 }

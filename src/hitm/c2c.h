@@ -179,6 +179,30 @@ void c2c__set_peer_contention(struct c2c *c, bool on);
 void c2c__load_latency(const struct c2c *c, uint64_t *sum, uint64_t *cnt);
 const struct c2c_row *c2c_line__rows(const struct c2c_line *l);
 
+/* What a line's store samples say, every one counted (its line shown or
+ * not, rows made or not): who wrote, and the lowest and highest offsets
+ * written. The report's latent false sharing reads it. */
+struct c2c_writes {
+	uint32_t tid;           /* the first writer; 0: no store sampled */
+	uint32_t stores;        /* store samples */
+	uint16_t lo, hi;        /* offsets of the lowest and highest store */
+	bool several;           /* another thread stored too */
+	uint64_t lo_time, hi_time;      /* the last store at each */
+};
+/* A line stores were sampled on, as c2c__written lists it. */
+struct c2c_written {
+	struct cl_key key;
+	uint64_t addr;                  /* as c2c_line's */
+	uint32_t pid;
+	uint64_t time;
+	const struct map_desc *data_map;
+	struct c2c_writes w;
+};
+/* Every line a store was sampled on, ordered so that a line's neighbour
+ * in memory (the same space, the next address) comes next: its key but
+ * the address, then the address. *out: free() it. */
+size_t c2c__written(struct c2c *c, struct c2c_written **out);
+
 /* Frees the counts and rows built so far, but keep's, once they exceed the
  * budget (C2C_BUILT_BUDGET bytes unless set). Call it where no other
  * pointer to them is held: between lines of a listing, between keys of the

@@ -164,6 +164,8 @@ struct c2c {
 	struct chunks lid_cold_ch;
 	struct line_lazy **lazy;        /* LID_CHUNK each, with a replay: what each line has not counted */
 	struct chunks lazy_ch;
+	struct c2c_writes **writes;     /* LID_CHUNK each: each line's stores (c2c__written) */
+	struct chunks writes_ch;
 	struct htab line_idx;           /* cl_key -> line */
 
 	struct acc **chunks;            /* ACC_CHUNK each */

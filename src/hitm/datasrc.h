@@ -92,6 +92,11 @@ size_t datasrc__scnprintf(char *buf, size_t size, uint64_t val);
 bool datasrc__contended(uint64_t val);
 /* True when the value says nothing (op N/A or 0: cycles events, IBS non-memory ops). */
 bool datasrc__is_na(uint64_t val);
+/* True when the value's operation is a store (mem_op, bits 0-4). */
+static inline bool datasrc__is_store(uint64_t val)
+{
+	return (val & 0x1f) & 0x04;
+}
 
 /*
  * Count one sample into st the way perf c2c does. mapped: the data address

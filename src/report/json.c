@@ -13,6 +13,7 @@
 #include "report/coalesce.h"
 #include "report/columns.h"
 #include "report/diff.h"
+#include "report/latent.h"
 #include "report/layout.h"
 #include "report/output.h"
 #include "report/report_int.h"
@@ -386,6 +387,39 @@ static size_t jallocations(FILE *fp, const struct report *r)
 			   hs->absurd, hs->overlaps, r->probe_unpaired);
 }
 
+/* One side of a latent pair. */
+static size_t jlatent_side(FILE *fp, const struct report *r, const struct latent *l, bool b)
+{
+	char name[192];
+	size_t n;
+
+	latent__name(r, l, b, name, sizeof(name));
+	n = fprintf(fp, "{\"address\": \"%#" PRIx64 "\", \"tid\": %u, \"stores\": %" PRIu64 ", ", b ? l->addr_b : l->addr_a,
+		    b ? l->tid_b : l->tid_a, b ? l->stores_b : l->stores_a);
+	n += jkey_str(fp, "name", name, "}");
+	return n;
+}
+
+/* "latent": the pairs latent.c found, each a line. */
+static size_t jlatent(FILE *fp, const struct report *r)
+{
+	const struct latent *l;
+	size_t nr = report__latent(r, &l), n = fprintf(fp, "\n  ],\n  \"latent\": [");
+	char text[768];
+
+	for (size_t i = 0; i < nr; i++) {
+		n += fprintf(fp, "%s\n    {\"pid\": %u, \"apart\": %u, \"near\": %s, \"pair\": %s, \"a\": ", i ? "," : "",
+			     l[i].pid, l[i].apart, l[i].near ? "true" : "false", l[i].pair ? "true" : "false");
+		n += jlatent_side(fp, r, &l[i], false);
+		n += fprintf(fp, ", \"b\": ");
+		n += jlatent_side(fp, r, &l[i], true);
+		latent__scnprintf(r, &l[i], text, sizeof(text));
+		n += fprintf(fp, ", ");
+		n += jkey_str(fp, "text", text, "}");
+	}
+	return n;
+}
+
 size_t report__fprintf_json(const struct report *r, FILE *fp)
 {
 	const struct pd_info *in = pd_reader__info(r->reader);
@@ -458,6 +492,7 @@ size_t report__fprintf_json(const struct report *r, FILE *fp)
 		n += jline(fp, r, i);
 		report__trim(r, NULL);
 	}
+	n += jlatent(fp, r);
 	/* after the lines: naming them is what finds the problems */
 	n += fprintf(fp, "\n  ],\n  \"name_warnings\": [");
 	for (size_t i = 0; i < report__nr_name_warnings(r); i++) {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "perfdata/alloc.h"
 #include "report/columns.h"
+#include "report/latent.h"
 #include "report/output.h"
 #include "report/report_int.h"
 #include "util/htab.h"
@@ -738,6 +739,7 @@ static int load(struct report **rp, struct pd_reader *rd, const struct report_op
 		return 0;
 	}
 	report__callchains_finish(r);
+	report__find_latent(r);
 	periods_setup(r);
 	emu_notice_setup(r);
 	report__set_mode(r, opts->mode_set ? opts->mode : auto_mode(c2c__totals(r->c2c)));
@@ -780,6 +782,7 @@ void report__delete(struct report *r)
 	report__callchains_free(r);
 	report__coalesce_free(r);
 	free(r->by_gain);
+	free(r->latent);
 	stack_tab__delete(r->alloc_stacks);
 	free(r->alloc_stack_names);
 	free(r->alloc_stack_at);

@@ -16,6 +16,8 @@ struct report {
 	struct maps *maps;
 	struct c2c *c2c;
 	struct heap *heap;          /* record --alloc's objects, or NULL */
+	struct latent *latent;      /* latent false sharing (latent.c) */
+	size_t nr_latent, alloc_latent;
 	struct heap_fork *forks;    /* processes forked (pass 1), for heap__new */
 	size_t nr_forks, alloc_forks;
 	struct heap_mmap *mmaps;    /* mappings made (pass 1), for heap__new */

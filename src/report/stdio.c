@@ -12,6 +12,7 @@
 #include "report/coalesce.h"
 #include "report/columns.h"
 #include "report/diff.h"
+#include "report/latent.h"
 #include "report/layout.h"
 #include "report/output.h"
 #include "report/report_int.h"
@@ -853,6 +854,29 @@ static size_t fprintf_wrapped(FILE *fp, const char *first, const char *cont, con
 	return n;
 }
 
+/* The latent pairs, the first STDIO_LATENT (JSON lists every one). */
+#define STDIO_LATENT 10
+static size_t fprintf_latent(const struct report *r, FILE *fp)
+{
+	const struct latent *l;
+	size_t nr = report__latent(r, &l), n, shown = nr < STDIO_LATENT ? nr : STDIO_LATENT;
+	char buf[768], num[96];
+
+	if (!nr)
+		return 0;
+	n = section(fp, "Latent False Sharing (no contention today: each line one thread's, the next another's)");
+	for (size_t i = 0; i < shown; i++) {
+		latent__scnprintf(r, &l[i], buf, sizeof(buf));
+		scnprintf(num, sizeof(num), "%zu. ", i + 1);
+		n += fprintf_wrapped(fp, num, "   ", buf);
+		n += fprintf(fp, "   %#" PRIx64 " and %#" PRIx64 ", pid %u; store samples: %" PRIu64 " and %" PRIu64 "\n",
+			     l[i].addr_a, l[i].addr_b, l[i].pid, l[i].stores_a, l[i].stores_b);
+	}
+	if (nr > shown)
+		n += fprintf(fp, "(%zu more: --json lists them)\n", nr - shown);
+	return n;
+}
+
 size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 {
 	char why[512];
@@ -882,7 +906,7 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 	if (!r->nr_lines) {
 		n += fprintf(fp, "\nNo cacheline has %s > 0%s.\n", c2c_display__name(r->mode),
 			     r->mode == C2C_DISPLAY_ALL ? "" : "; try -d all or --show-all to list every accessed line");
-		return n;
+		return n + fprintf_latent(r, fp);
 	}
 	if (r->co)
 		n += section(fp, "Cacheline Offsets (per offset and -c fields)");
@@ -896,6 +920,7 @@ size_t report__fprintf_stdio(const struct report *r, FILE *fp)
 	if (max < r->nr_lines)
 		n += fprintf(fp, "\n(%zu more lines not detailed: --lines N details N, --lines 0 all)\n",
 			     r->nr_lines - max);
+	n += fprintf_latent(r, fp);
 	/* after the tables: naming their rows is what finds the problems */
 	if (report__nr_name_warnings(r))
 		n += section(fp, "Names");

@@ -6,7 +6,8 @@
  * The verdict (report/verdict.c): the units are byte ranges (no types
  * without DWARF): which threads write and read which bytes, and when,
  * decide false sharing, true sharing, a handover after a join, a writer
- * not sampled. The layout (layout.c): the line's bytes by who touched
+ * not sampled. Latent false sharing (latent.c): adjacent lines of one
+ * thread each. The layout (layout.c): the line's bytes by who touched
  * them. The columns (columns.c): the values the tables print, typed. The
  * diff (diff.c): two recordings' lines matched by name, and what a fix did.
  */
@@ -20,6 +21,7 @@
 #include <unistd.h>
 #include "report/columns.h"
 #include "report/diff.h"
+#include "report/latent.h"
 #include "report/layout.h"
 #include "report/report.h"
 #include "report/verdict.h"
@@ -155,6 +157,48 @@ static void test_layout(void)
 	report__delete(r);
 }
 
+/* Latent false sharing from every line's stores: adjacent lines, each one
+ * thread's, written often enough, near across the boundary or one 128-byte
+ * block. */
+static size_t latent_of(const char *name, const char *samples, struct latent *first)
+{
+	struct report *r = load(name, samples);
+	const struct latent *l;
+	size_t n;
+
+	if (!r)
+		return SIZE_MAX;
+	n = report__latent(r, &l);
+	if (n)
+		*first = l[0];
+	report__delete(r);
+	return n;
+}
+
+static void test_latent(void)
+{
+	struct latent l = { 0 };
+
+	/* 13001's last bytes of one line, 13011's first of the next: 8 apart */
+	CHECK_EQ_U64(latent_of("latent", ST(13001, 2000, 0x2000078, 6) ST(13011, 2010, 0x2000080, 6), &l), 1);
+	CHECK(l.near && !l.pair && l.apart == 8 && l.tid_a == 13001 && l.tid_b == 13011);
+	CHECK(l.addr_a == 0x2000078 && l.addr_b == 0x2000080 && l.stores_a == 6 && l.stores_b == 6);
+	/* a line apart, in one 128-byte block: the pair only */
+	CHECK_EQ_U64(latent_of("pair", ST(13001, 2000, 0x2000080, 6) ST(13011, 2010, 0x20000c0, 6), &l), 1);
+	CHECK(!l.near && l.pair && l.apart == 64);
+	/* a line apart across a block's boundary: nothing */
+	CHECK_EQ_U64(latent_of("apart", ST(13001, 2000, 0x2000040, 6) ST(13011, 2010, 0x2000080, 6), &l), 0);
+	/* one thread on both lines: nothing */
+	CHECK_EQ_U64(latent_of("one", ST(13001, 2000, 0x2000078, 6) ST(13001, 2010, 0x2000080, 6), &l), 0);
+	/* the next line written by both: shared today, not latent */
+	CHECK_EQ_U64(latent_of("both", ST(13001, 2000, 0x2000078, 6) ST(13011, 2010, 0x2000080, 6)
+				       ST(13001, 2020, 0x20000a0, 6), &l), 0);
+	/* a store or two a side: a sample's accident */
+	CHECK_EQ_U64(latent_of("few", ST(13001, 2000, 0x2000078, 6) ST(13011, 2010, 0x2000080, 2), &l), 0);
+	/* loads do not make it */
+	CHECK_EQ_U64(latent_of("loads", ST(13001, 2000, 0x2000078, 6) LD(13011, 2010, 0x2000080, l1, 9), &l), 0);
+}
+
 /* The line table's values: typed, formatted by type, ordered by value. */
 static void test_columns(void)
 {
@@ -279,6 +323,7 @@ int main(int argc, char **argv)
 		     VERDICT_NONE);
 
 	test_layout();
+	test_latent();
 	test_columns();
 	test_diff();
 
