@@ -25,6 +25,7 @@
 #include "report/coalesce.h"
 #include "report/columns.h"
 #include "report/diff.h"
+#include "report/latent.h"
 #include "report/layout.h"
 #include "report/output.h"
 #include "report/report_int.h"
@@ -163,6 +164,35 @@ static void name_warnings(FILE *fp, const struct report *r)
 		esc(fp, report__name_warning(r, i));
 		fputs("</p>\n", fp);
 	}
+}
+
+/* Latent false sharing: a table of the pairs, each with its sentence. */
+static void latent_table(FILE *fp, const struct report *r)
+{
+	const struct latent *l;
+	size_t nr = report__latent(r, &l);
+	char a[192], b[192], text[768];
+
+	if (!nr)
+		return;
+	fputs("<h2 id=\"latent\">Latent false sharing</h2>\n<p>No contention today: each line is one thread's, the "
+	      "next another's, and their data lies within a line of each other or in one 128-byte block.</p>\n"
+	      "<table class=\"sortable\"><thead><tr><th>#</th><th>First</th><th>Tid</th><th>Stores</th>"
+	      "<th>Second</th><th>Tid</th><th>Stores</th><th>Apart</th><th>Why</th></tr></thead><tbody>\n", fp);
+	for (size_t i = 0; i < nr; i++) {
+		latent__name(r, &l[i], false, a, sizeof(a));
+		latent__name(r, &l[i], true, b, sizeof(b));
+		latent__scnprintf(r, &l[i], text, sizeof(text));
+		fprintf(fp, "<tr><td>%zu</td><td class=\"mono\">", i + 1);
+		esc(fp, a);
+		fprintf(fp, "</td><td>%u</td><td>%" PRIu64 "</td><td class=\"mono\">", l[i].tid_a, l[i].stores_a);
+		esc(fp, b);
+		fprintf(fp, "</td><td>%u</td><td>%" PRIu64 "</td><td>%u B</td><td>", l[i].tid_b, l[i].stores_b,
+			l[i].apart);
+		esc(fp, text);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</tbody></table>\n", fp);
 }
 
 /* The top lines' contention as stacked bars: local, remote, store HITM
@@ -584,6 +614,7 @@ int report__write_html(struct report *r, const char *path)
 	}
 	if (!r->nr_lines)
 		fputs("<p>No line in the view (-d all or --show-all lists every accessed line).</p>\n", fp);
+	latent_table(fp, r);
 	name_warnings(fp, r);
 	tail(fp);
 	free(tl.bins);

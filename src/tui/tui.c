@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include "report/callchain.h"
+#include "report/latent.h"
 #include "tui/tui.h"
 #include "tui/tui_int.h"
 
@@ -300,6 +301,137 @@ static bool open_callers(struct tui *t, size_t e)
 	return true;
 }
 
+/* ---- the latent screen: latent false sharing (report/latent.h) ---- */
+
+static size_t latent_nr(void *priv)
+{
+	const struct tui *t = priv;
+	const struct latent *l;
+
+	return report__latent(t->r, &l);
+}
+
+static size_t latent_nr_cols(void *priv)
+{
+	return 6;
+}
+
+static struct browser_col latent_col(void *priv, size_t c)
+{
+	static const struct browser_col cols[] = {
+		{ "Apart", 6, SORT_ASC }, { "First", -32, SORT_NONE }, { "Tid", 8, SORT_ASC },
+		{ "Second", -32, SORT_NONE }, { "Tid", 8, SORT_ASC }, { "Stores", 8, SORT_DESC },
+	};
+
+	return cols[c];
+}
+
+static void latent_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
+{
+	const struct tui *t = priv;
+	const struct latent *l;
+
+	report__latent(t->r, &l);
+	l += e;
+	switch (c) {
+	case 0:
+		snprintf(buf, size, "%u", l->apart);
+		break;
+	case 1:
+	case 3:
+		latent__name(t->r, l, c == 3, buf, size);
+		break;
+	case 2:
+	case 4:
+		snprintf(buf, size, "%u", c == 2 ? l->tid_a : l->tid_b);
+		break;
+	default:
+		snprintf(buf, size, "%" PRIu64, l->stores_a < l->stores_b ? l->stores_a : l->stores_b);
+		break;
+	}
+}
+
+static void latent_value(void *priv, size_t e, size_t c, struct browser_value *out)
+{
+	const struct tui *t = priv;
+	const struct latent *l;
+
+	report__latent(t->r, &l);
+	l += e;
+	if (c == 0 || c == 2 || c == 4 || c == 5)
+		*out = (struct browser_value){ .kind = BV_UINT, .u = c == 0 ? l->apart : c == 2 ? l->tid_a :
+					       c == 4 ? l->tid_b : l->stores_a < l->stores_b ? l->stores_a : l->stores_b };
+}
+
+static bool latent_match(void *priv, size_t e, const char *text)
+{
+	const struct tui *t = priv;
+	const struct latent *l;
+	char buf[768];
+
+	report__latent(t->r, &l);
+	latent__scnprintf(t->r, &l[e], buf, sizeof(buf));
+	return strcasestr(buf, text) != NULL;
+}
+
+static int latent_top(void *priv, int cols)
+{
+	tui_draw_title(priv, "latent false sharing: no contention today, each line one thread's", NULL, cols);
+	term__put(1, 0, cols, ST_NORMAL, " data of two threads within a line of each other across a line boundary, "
+		  "or in one 128-byte block");
+	return 2;
+}
+
+#define LATENT_DETAIL_MAX 4
+
+static int latent_detail_rows(void *priv, size_t e, int cols)
+{
+	const struct tui *t = priv;
+	const struct latent *l;
+	char buf[768];
+
+	report__latent(t->r, &l);
+	latent__scnprintf(t->r, &l[e], buf, sizeof(buf));
+	return tui_wrapped_rows(cols, buf, LATENT_DETAIL_MAX);
+}
+
+static void latent_detail(void *priv, size_t e, int y, int cols)
+{
+	const struct tui *t = priv;
+	const struct latent *l;
+	char buf[768];
+	int room = term__rows() - 1 - y;
+
+	report__latent(t->r, &l);
+	latent__scnprintf(t->r, &l[e], buf, sizeof(buf));
+	tui_put_wrapped(&y, cols, ST_DIM, buf, room < LATENT_DETAIL_MAX ? room : LATENT_DETAIL_MAX);
+}
+
+static const struct browser_ops latent_ops = {
+	.nr_entries = latent_nr,
+	.nr_cols = latent_nr_cols,
+	.col = latent_col,
+	.cell = latent_cell,
+	.value = latent_value,
+	.match = latent_match,
+	.draw_top = latent_top,
+	.draw_detail = latent_detail,
+	.detail_rows = latent_detail_rows,
+};
+
+/* The latent screen; false (and a message) when there is nothing to show. */
+static bool open_latent(struct tui *t)
+{
+	const struct latent *l;
+
+	if (!report__latent(t->r, &l)) {
+		browser__message(&t->list, "no latent false sharing: no two adjacent lines of one thread each");
+		return false;
+	}
+	t->screen = SCR_LATENT;
+	return true;
+}
+
 /* ---- the keys screen ---- */
 
 static const struct {
@@ -320,6 +452,7 @@ static const struct {
 	{ "n", "node view: NUMA nodes, then nodes{cpus}, then off" },
 	{ "c", "offsets: rows per code address, offset, pid or tid" },
 	{ "", "(pid and tid re-read the file once)" },
+	{ "L", "on the lines: latent false sharing (none today)" },
 	{ "? F1", "this help" },
 	{ "Ctrl-C", "quit (the terminal is restored)" },
 	{ "", "" },
@@ -562,7 +695,7 @@ static void cycle_nodes(struct tui *t)
 static struct browser *current(struct tui *t)
 {
 	return t->screen == SCR_LIST ? &t->list : t->screen == SCR_LINE ? &t->line :
-	       t->screen == SCR_CALLERS ? &t->callers : &t->help;
+	       t->screen == SCR_CALLERS ? &t->callers : t->screen == SCR_LATENT ? &t->latent : &t->help;
 }
 
 /* One key; false when the browser should end. */
@@ -604,11 +737,19 @@ static bool handle_key(struct tui *t, int key)
 		if (key == 'q' || key == K_ESC || key == K_LEFT)
 			t->screen = SCR_LINE;
 		return true;
+	case SCR_LATENT:
+		if (key == 'q' || key == K_ESC || key == K_LEFT)
+			t->screen = SCR_LIST;
+		return true;
 	case SCR_LIST:
 		if (key == 'q')
 			return false;
 		if ((key == K_ENTER || key == K_RIGHT) && browser__current(b, &e)) {
 			open_line(t, e);
+			return true;
+		}
+		if (key == 'L') {
+			open_latent(t);
 			return true;
 		}
 		break;
@@ -641,7 +782,8 @@ int tui__browse(struct report *r, struct tui_error *err)
 	tui_build_list_cols(&t);
 	browser__init(&t.list, &list_ops, &t);
 	t.list.fixed_cols = 1;
-	t.list.keys = " Enter open  d mode  s sort  / search  n nodes  c group  ? help  q quit";
+	t.list.keys = latent_nr(&t) ? " Enter open  d mode  s sort  / search  n nodes  c group  L latent  ? help  q quit" :
+		      " Enter open  d mode  s sort  / search  n nodes  c group  ? help  q quit";
 	browser__init(&t.line, &tui_line_ops, &t);
 	t.line.fixed_cols = 1;
 	t.line.keys = report__call_graph(r) ? " Esc back  Enter callers  d mode  s sort  / search  c group rows  ? help" :
@@ -649,6 +791,8 @@ int tui__browse(struct report *r, struct tui_error *err)
 	browser__init(&t.callers, &callers_ops, &t);
 	t.callers.fixed_cols = 2;
 	t.callers.keys = " Esc back  s sort  / search  ? help";
+	browser__init(&t.latent, &latent_ops, &t);
+	t.latent.keys = " Esc back  s sort  / search  ? help";
 	browser__init(&t.help, &help_ops, &t);
 	t.help.keys = " Esc back";
 	/* the notice of software events stays on the events line (brief) and

@@ -18,7 +18,7 @@
 #define MAX_COLS 40
 #define STRIP_MAX 256           /* longest line drawn as a byte strip */
 
-enum screen { SCR_LIST, SCR_LINE, SCR_CALLERS, SCR_HELP };
+enum screen { SCR_LIST, SCR_LINE, SCR_CALLERS, SCR_LATENT, SCR_HELP };
 
 /* A TUI column: one of columns.c's, or one of ours. */
 enum tcol_kind { TC_INDEX, TC_LINE, TC_ROW, TC_NODES, TC_GROUP };
@@ -32,7 +32,7 @@ struct tcol {
 struct tui {
 	struct report *r;
 	enum screen screen, help_from;
-	struct browser list, line, callers, help;
+	struct browser list, line, callers, latent, help;
 	struct tcol list_cols[MAX_COLS], line_cols[MAX_COLS];
 	size_t nr_list_cols, nr_line_cols;
 	uint64_t total;                 /* the mode's metric over the listed lines (Share) */

@@ -25,6 +25,16 @@ expect_eq "JSON latent" "$(json_get l.json '[(x["a"]["name"], x["b"]["name"], x[
 	"[('eth0.rx_dropped', 'eth0.tx_packets', 8, True, True, True, True, True)]"
 # nothing contends today: no line of eth0 is judged false sharing
 expect_eq "eth0's verdicts" "$(json_get l.json '[l["verdict"] for l in j["cachelines"] if any((o["data_member"] or "").startswith("eth0.") for o in l["offsets"]) and l["verdict"] == "false sharing"]')" "[]"
+# HTML: a table of the pairs
+"$C2CSCAN" report --html l.html -i l.data 2>err || fail "report --html: $(cat err)"
+grep -q '<h2 id="latent">Latent false sharing</h2>' l.html && grep -q "eth0.rx_dropped</td>" l.html ||
+	fail "HTML has no latent table"
+# the browser: L on the lines opens them, the sentence under the cursor
+printf 'dump:list.txt L dump:latent.txt\n' >k.keys
+C2CSCAN_KEYS=k.keys COLUMNS=160 LINES=30 "$C2CSCAN" report --tui -i l.data 2>err || fail "--tui: $(cat err)"
+grep -q " L latent " list.txt || fail "the lines' keys do not offer L: $(tail -n 1 list.txt)"
+grep -q "^ *8 eth0.rx_dropped  *[0-9]* eth0.tx_packets " latent.txt || fail "the latent screen: $(cat latent.txt)"
+tr -s ' \n' '  ' <latent.txt | grep -q "are 8 bytes apart across a line boundary" || fail "no sentence: $(cat latent.txt)"
 # the fix: a line between the groups
 "$C2CSCAN" record -q --emulate -o p.data -- "$padded" >/dev/null 2>err || fail "record padded: $(cat err)"
 "$C2CSCAN" report --json -i p.data >p.json 2>err || fail "report padded: $(cat err)"
