@@ -191,8 +191,6 @@ void c2c__delete(struct c2c *c)
 	chunks__free(&c->lid_ch, (void **)c->lid_chunks, LID_CHUNK, sizeof(struct line_id));
 	chunks__free(&c->lid_cold_ch, (void **)c->lid_cold, LID_CHUNK, sizeof(struct line_cold));
 	chunks__free(&c->lazy_ch, (void **)c->lazy, LID_CHUNK, sizeof(struct line_lazy));
-	chunks__free(&c->writes_ch, (void **)c->writes, LID_CHUNK, sizeof(struct c2c_writes));
-	free(c->writes);
 	free(c->lid_chunks);
 	free(c->lid_cold);
 	free(c->lazy);
@@ -401,20 +399,15 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_sample *s, uint32_
 		chunks__room(&c->lid_ch, (void ***)&c->lid_chunks, LID_CHUNK, sizeof(struct line_id));
 	if (c->nr_lines == c->lid_cold_ch.cap)
 		chunks__room(&c->lid_cold_ch, (void ***)&c->lid_cold, LID_CHUNK, sizeof(struct line_cold));
-	if (c->nr_lines == c->writes_ch.cap)
-		chunks__room(&c->writes_ch, (void ***)&c->writes, LID_CHUNK, sizeof(struct c2c_writes));
-	c->writes[c->nr_lines / LID_CHUNK][c->nr_lines % LID_CHUNK] = (struct c2c_writes){ 0 };
 	id = line_id(c, c->nr_lines);
 	id->key = s->key;
 	id->addr = s->addr & ~(uint64_t)(c->line_size - 1);
 	c->lid_cold[c->nr_lines / LID_CHUNK][c->nr_lines % LID_CHUNK] =
 		(struct line_cold){ .time = s->time, .data_map = s->data_map, .pid = s->pid };
 	id->object = s->object;
-	if (c->replay) {
-		if (c->nr_lines == c->lazy_ch.cap)
-			chunks__room(&c->lazy_ch, (void ***)&c->lazy, LID_CHUNK, sizeof(struct line_lazy));
-		*line_lazy(c, c->nr_lines) = (struct line_lazy){ 0, LAZY_UNTIL_SHOWN, false };
-	}
+	if (c->nr_lines == c->lazy_ch.cap)
+		chunks__room(&c->lazy_ch, (void ***)&c->lazy, LID_CHUNK, sizeof(struct line_lazy));
+	*line_lazy(c, c->nr_lines) = (struct line_lazy){ .hi = c->replay ? LAZY_UNTIL_SHOWN : 0 };
 	htab__insert(&c->line_idx, pos, hash, (uint32_t)c->nr_lines);
 	return (uint32_t)c->nr_lines++;
 }
@@ -640,8 +633,7 @@ static void resolve(struct c2c *c, struct c2c_sample *s)
 	}
 	if (keep) {
 		s->line = line__findnew(c, s, line_hash(s)) + 1;
-		if (c->replay)
-			__builtin_prefetch(line_lazy(c, s->line - 1));
+		__builtin_prefetch(line_lazy(c, s->line - 1));
 	}
 }
 
@@ -766,7 +758,7 @@ static bool follow(struct c2c *c, const struct c2c_sample *s, uint64_t seq)
  * following decides whether it goes into a row). */
 static void note_write(struct c2c *c, const struct c2c_sample *s)
 {
-	struct c2c_writes *w = &c->writes[(s->line - 1) / LID_CHUNK][(s->line - 1) % LID_CHUNK];
+	struct c2c_writes *w = &line_lazy(c, s->line - 1)->w;
 	uint16_t off = (uint16_t)(s->addr & (c->line_size - 1));
 
 	if (!w->tid) {
@@ -774,14 +766,9 @@ static void note_write(struct c2c *c, const struct c2c_sample *s)
 	} else {
 		w->several |= w->tid != (s->tid ? s->tid : UINT32_MAX);
 	}
-	if (off <= w->lo) {
-		w->lo = off;
-		w->lo_time = s->time;
-	}
-	if (off >= w->hi) {
-		w->hi = off;
-		w->hi_time = s->time;
-	}
+	w->lo = off < w->lo ? off : w->lo;
+	w->hi = off > w->hi ? off : w->hi;
+	w->time = s->time;
 	w->stores++;
 }
 
@@ -942,39 +929,53 @@ void c2c_catch_up(struct c2c *c, bool all)
 	c->dirty = true;
 }
 
-/* Lines by their space (the key but its line), then their address in it. */
+/* A line of c2c__written to sort: its space's hash (the key but its
+ * address), its address in the space. */
+struct written_ord {
+	uint64_t space, line;
+	uint32_t idx;
+};
+
 static int written_cmp(const void *pa, const void *pb)
 {
-	const struct cl_key *a = &((const struct c2c_written *)pa)->key, *b = &((const struct c2c_written *)pb)->key;
-	uint64_t va[] = { a->kind, a->ident, a->unmapped, a->approx, a->pid, a->maj, a->min, a->ino,
-			  a->ino_generation, a->ident_id, a->line };
-	uint64_t vb[] = { b->kind, b->ident, b->unmapped, b->approx, b->pid, b->maj, b->min, b->ino,
-			  b->ino_generation, b->ident_id, b->line };
+	const struct written_ord *a = pa, *b = pb;
 
-	for (size_t i = 0; i < ARRAY_SIZE(va); i++)
-		if (va[i] != vb[i])
-			return va[i] < vb[i] ? -1 : 1;
-	return 0;
+	if (a->space != b->space)
+		return a->space < b->space ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-size_t c2c__written(struct c2c *c, struct c2c_written **out)
+size_t c2c__written(struct c2c *c, uint32_t min_stores, struct c2c_written **out)
 {
+	struct written_ord *ord = NULL;
 	size_t n = 0;
 
 	*out = NULL;
 	for (size_t i = 0; i < c->nr_lines; i++) {
-		const struct c2c_writes *w = &c->writes[i / LID_CHUNK][i % LID_CHUNK];
-		const struct line_cold *cold = &c->lid_cold[i / LID_CHUNK][i % LID_CHUNK];
-		const struct line_id *id = line_id(c, i);
+		const struct c2c_writes *w = &line_lazy(c, i)->w;
+		struct cl_key k;
 
-		if (!w->tid)
+		if (!w->tid || w->several || w->stores < min_stores)
 			continue;
 		if (!(n & (n + 1)))
-			*out = xrealloc(*out, 2 * n + 1, sizeof(**out));
-		(*out)[n++] = (struct c2c_written){ .key = id->key, .addr = id->addr, .pid = cold->pid,
-						    .time = cold->time, .data_map = cold->data_map, .w = *w };
+			ord = xrealloc(ord, 2 * n + 1, sizeof(*ord));
+		k = line_id(c, i)->key;
+		ord[n] = (struct written_ord){ .line = k.line, .idx = (uint32_t)i };
+		k.line = 0;
+		ord[n++].space = cl_key__hash(&k);
 	}
-	if (n)
-		qsort(*out, n, sizeof(**out), written_cmp);
+	if (!n)
+		return 0;
+	qsort(ord, n, sizeof(*ord), written_cmp);
+	*out = xcalloc(n, sizeof(**out));
+	for (size_t k = 0; k < n; k++) {
+		size_t i = ord[k].idx;
+		const struct line_cold *cold = &c->lid_cold[i / LID_CHUNK][i % LID_CHUNK];
+
+		(*out)[k] = (struct c2c_written){ .key = line_id(c, i)->key, .addr = line_id(c, i)->addr,
+						  .pid = cold->pid, .data_map = cold->data_map,
+						  .w = line_lazy(c, i)->w };
+	}
+	free(ord);
 	return n;
 }

@@ -187,21 +187,21 @@ struct c2c_writes {
 	uint32_t stores;        /* store samples */
 	uint16_t lo, hi;        /* offsets of the lowest and highest store */
 	bool several;           /* another thread stored too */
-	uint64_t lo_time, hi_time;      /* the last store at each */
+	uint64_t time;          /* of the last store */
 };
 /* A line stores were sampled on, as c2c__written lists it. */
 struct c2c_written {
 	struct cl_key key;
 	uint64_t addr;                  /* as c2c_line's */
 	uint32_t pid;
-	uint64_t time;
 	const struct map_desc *data_map;
 	struct c2c_writes w;
 };
-/* Every line a store was sampled on, ordered so that a line's neighbour
- * in memory (the same space, the next address) comes next: its key but
- * the address, then the address. *out: free() it. */
-size_t c2c__written(struct c2c *c, struct c2c_written **out);
+/* The lines one thread alone stored to, min_stores times or more, ordered
+ * so that a line's neighbour in memory (the same space, the next address)
+ * comes next: their space (the key but its address), then the address.
+ * *out: free() it. */
+size_t c2c__written(struct c2c *c, uint32_t min_stores, struct c2c_written **out);
 
 /* Frees the counts and rows built so far, but keep's, once they exceed the
  * budget (C2C_BUILT_BUDGET bytes unless set). Call it where no other

@@ -131,6 +131,8 @@ struct pending {
 #define LAZY_UNTIL_SHOWN UINT64_MAX
 struct line_lazy {
 	uint64_t lo, hi;
+	struct c2c_writes w;    /* its stores (every line, a replay or not): in the entry follow()
+				 * reads, prefetched when the sample is resolved */
 	bool firsts;            /* a replay counted its start: its rows are ordered by c->firsts */
 };
 
@@ -162,10 +164,9 @@ struct c2c {
 	struct chunks lid_ch;
 	struct line_cold **lid_cold;    /* LID_CHUNK each: the first sample of each line */
 	struct chunks lid_cold_ch;
-	struct line_lazy **lazy;        /* LID_CHUNK each, with a replay: what each line has not counted */
+	struct line_lazy **lazy;        /* LID_CHUNK each: what each line has not counted (a replay's),
+					 * its stores */
 	struct chunks lazy_ch;
-	struct c2c_writes **writes;     /* LID_CHUNK each: each line's stores (c2c__written) */
-	struct chunks writes_ch;
 	struct htab line_idx;           /* cl_key -> line */
 
 	struct acc **chunks;            /* ACC_CHUNK each */

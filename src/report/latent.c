@@ -39,22 +39,21 @@ static int latent_cmp(const void *pa, const void *pb)
 void report__find_latent(struct report *r)
 {
 	struct c2c_written *w;
-	size_t n = c2c__written(r->c2c, &w);
+	size_t n = c2c__written(r->c2c, REPORT_LATENT_MIN_STORES, &w);
 	uint32_t ls = r->line_size;
 
 	for (size_t i = 0; i + 1 < n; i++) {
 		const struct c2c_written *a = &w[i], *b = &w[i + 1];
 		struct latent l;
 
-		/* each line one thread's, another's than its neighbour's, and
-		 * written often enough on both sides to be its habit, not a
-		 * sample's accident */
-		if (a->w.several || b->w.several || a->w.tid == b->w.tid || !next_line(a, b, ls) ||
-		    a->w.stores < REPORT_LATENT_MIN_STORES || b->w.stores < REPORT_LATENT_MIN_STORES)
+		/* each line one thread's (written often enough to be its
+		 * habit, not a sample's accident: c2c__written), another's
+		 * than its neighbour's */
+		if (a->w.tid == b->w.tid || !next_line(a, b, ls))
 			continue;
 		l = (struct latent){
 			.pid = a->pid, .addr_a = a->addr + a->w.hi, .addr_b = b->addr + b->w.lo,
-			.time_a = a->w.hi_time, .time_b = b->w.lo_time, .tid_a = a->w.tid, .tid_b = b->w.tid,
+			.time_a = a->w.time, .time_b = b->w.time, .tid_a = a->w.tid, .tid_b = b->w.tid,
 			.stores_a = a->w.stores, .stores_b = b->w.stores,
 			.apart = (uint32_t)(ls + b->w.lo - a->w.hi), .map_a = a->data_map, .map_b = b->data_map,
 			.kernel = a->key.kind == CL_KERNEL,
