@@ -65,7 +65,7 @@ static int parse_fail_on(const char *s, unsigned int *kinds)
 enum { OPT_STDIO = 256, OPT_JSON, OPT_TUI, OPT_SHOW_ALL, OPT_DOUBLE_CL, OPT_CL_SIZE, OPT_LINES,
        OPT_NO_SYMBOLS, OPT_STATS, OPT_FULL_SYMBOLS,
        OPT_NO_CALL_GRAPH, OPT_ALLOC_WRAPPER, OPT_SORT, OPT_FAIL_ON, OPT_FAIL_SHARE, OPT_PPROF, OPT_HTML,
-       OPT_PATCH };
+       OPT_PATCH, OPT_PATCH_LATENT };
 
 /* An output of report (the table, outputs[], is below its writers). */
 struct output {
@@ -208,6 +208,9 @@ static const struct cli_opt report_opts_table[] = {
 	{ "patch", OPT_PATCH, "FILE", "a unified diff (git apply, patch -p1) that gives the data of every\n"
 	  "false-shared line a line of its own in the program's sources\n"
 	  "(- = stdout); alone, nothing else is printed", NULL },
+	{ "patch-latent", OPT_PATCH_LATENT, NULL, "with --patch: latent false sharing too (data of two threads\n"
+	  "a line apart or less across a boundary, or in one 128-byte\n"
+	  "block): the later aligned to 128 bytes", NULL },
 	CLI_OPT_DISPLAY("rank lines by tot|lcl|rmt (HITM), peer, or all (accesses)"),
 	{ "show-all", OPT_SHOW_ALL, NULL, "list every line, not only contended ones", NULL },
 	{ "double-cl", OPT_DOUBLE_CL, NULL, "group by 2 cachelines (adjacent-line prefetch)", NULL },
@@ -257,6 +260,9 @@ static int report_option(const struct cli_parser *p, int c, struct report_args *
 		break;
 	case OPT_SHOW_ALL:
 		a->o.show_all = true;
+		break;
+	case OPT_PATCH_LATENT:
+		a->o.patch_latent = true;
 		break;
 	case OPT_DOUBLE_CL:
 		a->o.double_cl = true;
@@ -363,6 +369,8 @@ static int report_args(int argc, char **argv, struct report_args *a)
 		a->o.input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (a->o.patch_latent && !a->paths[output_of(OPT_PATCH) - outputs])
+		return usage_error("%s", "--patch-latent goes with --patch FILE");
 	a->stream_asked = a->stream != NULL;
 	/* a file output alone: the file only; --fail-on alone: the failing
 	 * lines only (a test suite's log); else the browser on a terminal */

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "maps/heap.h"
+#include "report/latent.h"
 #include "report/output.h"
 #include "report/report_int.h"
 #include "report/verdict.h"
@@ -291,27 +293,54 @@ static size_t diff_file(FILE *fp, const struct edit *e, size_t nr)
 	return n;
 }
 
-/* A unit that no variable holds: a heap object (its allocation site) or
+/* Data that no variable holds: a heap object obj (its allocation site) or
  * the stack, said. */
-static void heap_note(const struct report *r, struct patch *p, const struct verdict_unit *u, const char *what,
+static void heap_note(const struct report *r, struct patch *p, const struct heap_obj *obj, const char *what,
 		      uint32_t align)
 {
 	char func[128], src[256];
 
-	if (!u->obj) {
+	if (!obj) {
 		note(p, "%s: not a variable of the program (the stack, or memory recorded without --alloc): not "
 		     "patched", what);
 		return;
 	}
 	for (size_t i = 0; i < p->nr_noted; i++)
-		if (p->noted[i] == u->obj->id)
+		if (p->noted[i] == obj->id)
 			return;
 	if (p->nr_noted < sizeof(p->noted) / sizeof(p->noted[0]))
-		p->noted[p->nr_noted++] = u->obj->id;
-	report__heap_site(r, u->obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
+		p->noted[p->nr_noted++] = obj->id;
+	report__heap_site(r, obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 	note(p, "%s: a %" PRIu64 " B heap object from %s%s%s: not patched (allocate it %u-byte aligned, e.g. "
-	     "aligned_alloc(%u, size rounded up to %u), with its elements a line apart)", what, u->obj->size, func,
+	     "aligned_alloc(%u, size rounded up to %u), with its elements a line apart)", what, obj->size, func,
 	     src[0] ? " at " : "", src, align, align, align);
+}
+
+/* --patch-latent: the later data of each latent pair on a block of two
+ * lines of its own (a line apart from the earlier at any start, and on
+ * another line of twice the length). */
+static void plan_latent(const struct report *r, struct patch *p)
+{
+	const struct latent *l;
+	size_t nr = report__latent(r, &l);
+	uint32_t align = 2 * report__line_size(r);
+
+	for (size_t i = 0; i < nr; i++) {
+		struct names_data_ref d = { .pid = l[i].pid, .kernel = l[i].kernel, .map = l[i].map_b,
+					    .addr = l[i].addr_b, .time = l[i].time_b };
+		char what[400], a[192], b[192];
+		struct data_decl dd;
+
+		latent__name(r, &l[i], false, a, sizeof(a));
+		latent__name(r, &l[i], true, b, sizeof(b));
+		scnprintf(what, sizeof(what), "latent %#" PRIx64 ", %s (tid %u) and %s (tid %u), %u bytes apart", l[i].addr_b,
+			  a, l[i].tid_a, b, l[i].tid_b, l[i].apart);
+		if (!names__data_decl(r->names, r->maps, &d, &dd))
+			heap_note(r, p, r->heap ? heap__find(r->heap, l[i].pid, l[i].addr_b, l[i].time_b) : NULL, what,
+				  align);
+		else
+			plan(p, &dd, align, what);
+	}
 }
 
 int report__write_patch(struct report *r, FILE *fp, size_t *nr_changes)
@@ -343,7 +372,7 @@ int report__write_patch(struct report *r, FILE *fp, size_t *nr_changes)
 					  l->addr, prev->name, u32set__data(&prev->writers)[0], u->name,
 					  u32set__data(&u->writers)[0]);
 				if (!names__data_decl(r->names, r->maps, &d, &dd))
-					heap_note(r, &p, u, what, align);
+					heap_note(r, &p, u->obj, what, align);
 				else
 					plan(&p, &dd, align, what);
 			}
@@ -351,6 +380,8 @@ int report__write_patch(struct report *r, FILE *fp, size_t *nr_changes)
 		}
 		line_verdict__exit(&v);
 	}
+	if (r->opts.patch_latent)
+		plan_latent(r, &p);
 	fputs(p.notes, fp);
 	if (p.nr)
 		qsort(p.e, p.nr, sizeof(*p.e), edit_cmp);

@@ -47,6 +47,7 @@ struct report_opts {
 	bool sort_gain;             /* --sort gain: lines by estimated gain, not by the mode's metric */
 	unsigned int fail_on;       /* --fail-on: verdict kinds (1 << enum verdict_kind), 0 none */
 	double fail_share;          /* --fail-share: percent of the mode's metric, at least */
+	bool patch_latent;          /* --patch-latent: --patch separates latent pairs too */
 #define REPORT_FAIL_SHARE 1.0       /* its default: under it, a read after a join or one HITM */
 	unsigned int coalesce;      /* -c: CO_* fields of --stdio's offset rows; 0: offset and code address */
 	const char *alloc_wrappers[16]; /* --alloc-wrapper: more allocator wrappers */

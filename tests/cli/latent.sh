@@ -40,4 +40,36 @@ tr -s ' \n' '  ' <latent.txt | grep -q "are 8 bytes apart across a line boundary
 "$C2CSCAN" report --json -i p.data >p.json 2>err || fail "report padded: $(cat err)"
 expect_eq "padded: latent" "$(json_get p.json 'j["latent"]')" "[]"
 "$C2CSCAN" report --stdio -i p.data | grep -q "Latent False Sharing" && fail "padded: --stdio has a latent section"
+# report --patch --patch-latent on a build from its own folder: the later
+# counter aligned to a 128-byte block; the diff applies, the program builds
+# with the same flags and says the same, and has no latent pair after
+command -v patch >/dev/null 2>&1 || skip "no patch(1)"
+mkdir -p src fixed
+cp "$TOP/tests/progs/latent.c" src/
+cp "$TOP/tests/progs/latent.c" fixed/
+flags="-std=gnu11 -O2 -g -Wall -Werror"
+(cd src && gcc $flags -fsanitize=thread -o prog-tsan latent.c -lpthread) 2>err || fail "build: $(cat err)"
+"$C2CSCAN" record -q --emulate -o s.data -- src/prog-tsan >s.out 2>err || fail "record src: $(cat err)"
+"$C2CSCAN" report -i s.data --patch latent.diff 2>said || fail "--patch: $(cat said)"
+grep -q "^c2cscan report: --patch latent.diff: 0 changes" said || fail "--patch alone patched latent pairs: $(cat said)"
+"$C2CSCAN" report -i s.data --patch latent.diff --patch-latent 2>said || fail "--patch-latent: $(cat said)"
+grep -q "^c2cscan report: --patch latent.diff: 1 change$" said || fail "--patch-latent says: $(cat said)"
+grep -q "^+	/\* c2cscan: latent 0x[0-9a-f]*, eth0.rx_dropped (tid [0-9]*) and eth0.tx_packets (tid [0-9]*), 8 bytes apart: tx_packets on a line of its own \*/$" latent.diff ||
+	fail "no comment naming the pair: $(cat latent.diff)"
+grep -q "^+	_Alignas(128) long tx_packets;$" latent.diff || fail "not _Alignas(128) on tx_packets: $(cat latent.diff)"
+(cd fixed && patch -s -p1 <../latent.diff) 2>err || fail "patch -p1: $(cat err)"
+if command -v git >/dev/null 2>&1; then
+	cp -r src src-git
+	(cd src-git && git apply ../latent.diff) 2>err || fail "git apply: $(cat err)"
+	cmp -s src-git/latent.c fixed/latent.c || fail "git apply and patch -p1 differ"
+fi
+(cd fixed && gcc $flags -o prog latent.c -lpthread && gcc $flags -fsanitize=thread -o prog-tsan latent.c -lpthread) 2>err ||
+	fail "the patched program does not build: $(cat err)"
+expect_eq "the patched program's output" "$(fixed/prog)" "$(cat s.out)"
+"$C2CSCAN" record -q --emulate -o f.data -- fixed/prog-tsan >/dev/null 2>err || fail "record fixed: $(cat err)"
+"$C2CSCAN" report --json -i f.data >f.json 2>err || fail "report fixed: $(cat err)"
+expect_eq "patched: latent" "$(json_get f.json 'j["latent"]')" "[]"
+# --patch-latent alone is a usage error
+"$C2CSCAN" report -i s.data --patch-latent >/dev/null 2>err
+expect_eq "--patch-latent alone: exit" "$?" 129
 done_test

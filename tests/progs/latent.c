@@ -10,8 +10,9 @@
  * with a 256-byte-aligned slot of its own (no latent pair), a few
  * unrelated allocations first, and a lock main takes to read the totals.
  * tests/cli/latent.sh records it with --emulate and asserts the report
- * names the pair (and only it) in --stdio and JSON; built with -DPADDED
- * (a line of padding between the groups) it has none.
+ * names the pair (and only it) in every output, and that report --patch
+ * --patch-latent's change removes it; built with -DPADDED (a line of
+ * padding between the groups) it has none.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -21,11 +22,25 @@
 #define ROUNDS 1200000
 
 struct if_stats {
-	long rx_packets, rx_bytes, rx_errors, rx_crc, rx_frame, rx_fifo, rx_missed, rx_dropped;
+	long rx_packets;
+	long rx_bytes;
+	long rx_errors;
+	long rx_crc;
+	long rx_frame;
+	long rx_fifo;
+	long rx_missed;
+	long rx_dropped;
 #ifdef PADDED
 	char pad[64];           /* the fix: a line between the groups at any start */
 #endif
-	long tx_packets, tx_bytes, tx_errors, tx_aborted, tx_carrier, tx_fifo, tx_window, tx_dropped;
+	long tx_packets;
+	long tx_bytes;
+	long tx_errors;
+	long tx_aborted;
+	long tx_carrier;
+	long tx_fifo;
+	long tx_window;
+	long tx_dropped;
 } __attribute__((aligned(128)));
 
 struct worker {
