@@ -700,6 +700,72 @@ int symbols__data_decl(struct symbols *s, const struct map_desc *map, const stru
 	return 0;
 }
 
+/* In cu's top-level declarations, the one of type: a struct, union or
+ * class by "struct TAG" (or its tag), a typedef by name (the type it
+ * names, when that is a struct: its declaration). */
+static bool type_decl(Dwarf_Die *cu, const char *type, char *file, size_t size, int *line)
+{
+	const char *tag = strchr(type, ' ') ? strchr(type, ' ') + 1 : type;
+	Dwarf_Die die, named;
+
+	if (dwarf_child(cu, &die))
+		return false;
+	do {
+		const char *name = dwarf_diename(&die);
+		int t = dwarf_tag(&die);
+
+		if (!name)
+			continue;
+		if ((t == DW_TAG_structure_type || t == DW_TAG_class_type || t == DW_TAG_union_type) &&
+		    !strcmp(name, tag) && !dwarf_hasattr(&die, DW_AT_declaration)) {
+			decl_of(&die, file, size, line);
+			return *line > 0;
+		}
+		if (t == DW_TAG_typedef && !strcmp(name, type)) {
+			if (die_type(&die, &named) && !dwarf_diename(&named))
+				decl_of(&named, file, size, line);
+			else
+				decl_of(&die, file, size, line);
+			return *line > 0;
+		}
+	} while (!dwarf_siblingof(&die, &die));
+	return false;
+}
+
+int symbols__code_decl(struct symbols *s, const struct map_desc *map, uint64_t addr, const char *type,
+		       struct code_decl *out)
+{
+	struct code_loc c;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu;
+	Dwarf_Word lang;
+	struct obj *o;
+	uint64_t vaddr;
+	const char *dir;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!map || map_is_anon(map) || addr >= KERNEL_HALF)
+		return -ENOENT;
+	rc = symbols__code(s, map, 0, addr, 0, &c);
+	if (rc || !c.file || !c.line)
+		return rc ? rc : -ENOENT;
+	rc = obj__at(s, map, addr, false, &o, &vaddr);
+	if (rc)
+		return rc;
+	snprintf(out->file, sizeof(out->file), "%s", c.file);
+	out->line = c.line;
+	cu = o->mod ? dwfl_module_addrdie(o->mod, vaddr, &bias) : NULL;
+	if (!cu)
+		return -ENOENT;
+	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
+	snprintf(out->comp_dir, sizeof(out->comp_dir), "%s", dir ? dir : "");
+	out->lang = udata_attr(cu, DW_AT_language, &lang) ? (int)lang : 0;
+	if (type && *type)
+		type_decl(cu, type, out->type_file, sizeof(out->type_file), &out->type_line);
+	return 0;
+}
+
 int symbols__data(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
 		  uint32_t pid, uint64_t addr, struct data_loc *out)
 {

@@ -195,6 +195,15 @@ bool names__data_decl(struct names *n, const struct maps *maps, const struct nam
 	return !symbols__data_decl(names__symbols(n), d->map, map_before(maps, d->pid, d), d->addr, out);
 }
 
+bool names__code_decl(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
+		      const char *type, struct code_decl *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n || n->o.disabled)
+		return false;
+	return !symbols__code_decl(names__symbols(n), maps__find(maps, pid, addr, time), addr, type, out);
+}
+
 bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -148,6 +148,20 @@ struct data_decl {
 };
 int symbols__data_decl(struct symbols *s, const struct map_desc *map, const struct map_desc *prev,
 		       uint64_t addr, struct data_decl *out);
+/* Where code and a type are written, for a patch (report --patch's heap
+ * allocation sites and the element types they allocate). */
+struct code_decl {
+	char file[512];                 /* the code's source file, as DWARF names it */
+	int line;
+	char comp_dir[512];             /* the compilation directory of its CU */
+	int lang;                       /* DW_AT_language of the CU */
+	char type_file[512];            /* where type is declared in that CU */
+	int type_line;                  /* 0: not found */
+};
+/* The code at addr of map; type (a struct's "struct slot", a typedef's
+ * name, NULL none): its declaration in the code's CU. */
+int symbols__code_decl(struct symbols *s, const struct map_desc *map, uint64_t addr, const char *type,
+		       struct code_decl *out);
 
 /* Index the JIT_CODE_LOAD / MOVE / DEBUG_INFO records of a jit-PID.dump for
  * pid (the report calls this for MMAP records naming jit-PID.dump). Returns

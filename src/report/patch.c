@@ -12,12 +12,17 @@
  *    a line apart from the members before it;
  *  - a member of a struct that is an element of an array (per-thread
  *    slots): the struct type aligned (GNU's attribute in C, alignas in
- *    C++), which pads every element to whole lines.
+ *    C++), which pads every element to whole lines;
+ *  - a heap object (record --alloc): its allocation made line-aligned on
+ *    its site's line (malloc: aligned_alloc with the size rounded up;
+ *    calloc: a helper written after the file's includes), the element
+ *    type of a heap array aligned too; C++'s new: the type it names
+ *    aligned (C++17 aligns new of such a type).
  * Each change carries a one-line comment naming the line and the threads
- * it separates. What cannot be patched (heap and stack objects, an array
- * of scalars, a source that is missing or differs from what the build
- * saw, a declaration of several names) is said in lines before the first
- * diff, which git apply and patch(1) skip.
+ * it separates. What cannot be patched (the stack, an allocation by other
+ * means, an array of scalars, a source that is missing or differs from
+ * what the build saw, a declaration of several names) is said in lines
+ * before the first diff, which git apply and patch(1) skip.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -37,12 +42,14 @@
 #define PATCH_CONTEXT 3
 
 /* One change: line `line` (1-based) of `path` gets `text` and, before it,
- * `comment` (each with the line's indentation). */
+ * `comment` (each with the line's indentation); with `insert`, the line
+ * stays and they come after it. text may be several lines. */
 struct edit {
 	char path[512];             /* relative to the compilation directory */
 	char full[1024];            /* as opened */
 	int line;
-	char text[1024];
+	bool insert;
+	char text[2048];
 	char comment[1024];
 };
 
@@ -134,18 +141,18 @@ static const char *find_word(const char *s, const char *word)
 }
 
 /* The file DWARF names, as opened and as the diff names it. */
-static bool source_paths(const struct data_decl *d, const char *file, struct edit *e)
+static bool source_paths(const char *comp_dir, const char *file, struct edit *e)
 {
-	size_t n = strlen(d->comp_dir);
+	size_t n = strlen(comp_dir);
 
 	if (file[0] == '/') {
 		snprintf(e->full, sizeof(e->full), "%s", file);
-		if (n && !strncmp(file, d->comp_dir, n) && file[n] == '/')
+		if (n && !strncmp(file, comp_dir, n) && file[n] == '/')
 			snprintf(e->path, sizeof(e->path), "%s", file + n + 1);
 		else
 			return false;
 	} else {
-		snprintf(e->full, sizeof(e->full), "%s/%s", d->comp_dir, file);
+		snprintf(e->full, sizeof(e->full), "%s/%s", comp_dir, file);
 		snprintf(e->path, sizeof(e->path), "%s", file);
 	}
 	return true;
@@ -154,7 +161,7 @@ static bool source_paths(const struct data_decl *d, const char *file, struct edi
 static void add_edit(struct patch *p, const struct edit *e)
 {
 	for (size_t i = 0; i < p->nr; i++)
-		if (!strcmp(p->e[i].full, e->full) && p->e[i].line == e->line)
+		if (!strcmp(p->e[i].full, e->full) && p->e[i].line == e->line && p->e[i].insert == e->insert)
 			return;     /* the same change for another line or unit */
 	xgrow((void **)&p->e, &p->alloc, p->nr + 1, sizeof(*p->e));
 	p->e[p->nr++] = *e;
@@ -173,7 +180,7 @@ static void plan(struct patch *p, const struct data_decl *d, uint32_t align, con
 		note(p, "%s: %s is not in a struct: not patched", what, d->var);
 		return;
 	}
-	if (!source_paths(d, d->in_array ? d->type_file : d->member_file, &e)) {
+	if (!source_paths(d->comp_dir, d->in_array ? d->type_file : d->member_file, &e)) {
 		note(p, "%s: %s is outside the compilation directory %s: not patched", what,
 		     d->in_array ? d->type_file : d->member_file, d->comp_dir);
 		return;
@@ -229,7 +236,7 @@ static int edit_cmp(const void *a, const void *b)
 	const struct edit *x = a, *y = b;
 	int c = strcmp(x->path, y->path);
 
-	return c ? c : x->line - y->line;
+	return c ? c : x->line != y->line ? x->line - y->line : (int)x->insert - (int)y->insert;
 }
 
 /* The file's lines, for the diff's context. */
@@ -254,7 +261,34 @@ static char **read_lines(const char *path, int *nr)
 	return v;
 }
 
-/* The diff of one file: edits e[0..nr), sorted by line. */
+/* The lines an edit adds: its comment and its text's lines. */
+static int added_lines(const struct edit *e)
+{
+	int n = 2;
+
+	for (const char *t = e->text; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+/* An edit's added lines, each "+". */
+static size_t print_added(FILE *fp, const struct edit *e)
+{
+	size_t n = fprintf(fp, "+%s\n", e->comment);
+
+	for (const char *t = e->text;;) {
+		size_t len = strcspn(t, "\n");
+
+		n += fprintf(fp, "+%.*s\n", (int)len, t);
+		if (!t[len])
+			break;
+		t += len + 1;
+	}
+	return n;
+}
+
+/* The diff of one file: edits e[0..nr), sorted by line (a replacing edit
+ * before an inserting one of the same line). */
 static size_t diff_file(FILE *fp, const struct edit *e, size_t nr)
 {
 	int nl;
@@ -268,23 +302,25 @@ static size_t diff_file(FILE *fp, const struct edit *e, size_t nr)
 	while (i < nr) {
 		/* a hunk: edits whose contexts meet */
 		size_t j = i + 1;
-		int from, to;
+		int from, to, old_n, new_n;
 
 		while (j < nr && e[j].line - PATCH_CONTEXT <= e[j - 1].line + PATCH_CONTEXT + 1)
 			j++;
 		from = e[i].line - PATCH_CONTEXT < 1 ? 1 : e[i].line - PATCH_CONTEXT;
 		to = e[j - 1].line + PATCH_CONTEXT > nl ? nl : e[j - 1].line + PATCH_CONTEXT;
-		n += fprintf(fp, "@@ -%d,%d +%d,%d @@\n", from, to - from + 1, from + added,
-			     to - from + 1 + (int)(j - i));
+		old_n = to - from + 1;
+		new_n = old_n;
+		for (size_t k = i; k < j; k++)
+			new_n += added_lines(&e[k]) - !e[k].insert;
+		n += fprintf(fp, "@@ -%d,%d +%d,%d @@\n", from, old_n, from + added, new_n);
 		for (int k = from, x = (int)i; k <= to; k++) {
-			if (x < (int)j && e[x].line == k) {
-				n += fprintf(fp, "-%s\n+%s\n+%s\n", lines[k - 1], e[x].comment, e[x].text);
-				x++;
-			} else {
-				n += fprintf(fp, " %s\n", lines[k - 1]);
-			}
+			bool replaced = x < (int)j && e[x].line == k && !e[x].insert;
+
+			n += fprintf(fp, "%c%s\n", replaced ? '-' : ' ', lines[k - 1]);
+			for (; x < (int)j && e[x].line == k; x++)
+				n += print_added(fp, &e[x]);
 		}
-		added += (int)(j - i);
+		added += new_n - old_n;
 		i = j;
 	}
 	for (int k = 0; k < nl; k++)
@@ -314,6 +350,197 @@ static void heap_note(const struct report *r, struct patch *p, const struct heap
 	note(p, "%s: a %" PRIu64 " B heap object from %s%s%s: not patched (allocate it %u-byte aligned, e.g. "
 	     "aligned_alloc(%u, size rounded up to %u), with its elements a line apart)", what, obj->size, func,
 	     src[0] ? " at " : "", src, align, align, align);
+}
+
+/* ---- heap objects: their allocation sites ---- */
+
+/* In src, a call of fn (a whole word followed by '('): *open at its '(',
+ * *close at the matching ')' on the line; false when there is none. */
+static bool find_call(const char *src, const char *fn, const char **open, const char **close)
+{
+	for (const char *at = find_word(src, fn); at; at = find_word(at + 1, fn)) {
+		const char *q = at + strlen(fn);
+		int depth = 0;
+
+		while (*q == ' ')
+			q++;
+		if (*q != '(')
+			continue;
+		*open = q;
+		for (; *q; q++) {
+			depth += (*q == '(') - (*q == ')');
+			if (!depth) {
+				*close = q;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The last "#include" line of the file at path, 0 none. */
+static int last_include(const char *path)
+{
+	int nl, last = 0;
+	char **lines = read_lines(path, &nl);
+
+	for (int k = 0; k < nl; k++) {
+		if (!strncmp(lines[k] + strspn(lines[k], " \t"), "#include", 8))
+			last = k + 1;
+		free(lines[k]);
+	}
+	free(lines);
+	return last;
+}
+
+/* What a calloc becomes: aligned and zeroed, NULL where calloc is (an
+ * overflowing count, no memory); no header but the <stdlib.h> calloc needs. */
+#define CALLOC_HELPER "c2cscan_calloc_aligned"
+
+static void helper_text(char *buf, size_t size, uint32_t align)
+{
+	scnprintf(buf, size,
+		  "static void *" CALLOC_HELPER "(size_t n, size_t size)\n"
+		  "{\n"
+		  "\tsize_t bytes = (n * size + %u) / %u * %u;\n"
+		  "\tunsigned char *p;\n"
+		  "\n"
+		  "\tif (size && n > ((size_t)-1 - %u) / size)\n"
+		  "\t\treturn NULL;\n"
+		  "\tp = (unsigned char *)aligned_alloc(%u, bytes);\n"
+		  "\tfor (size_t i = 0; p && i < bytes; i++)\n"
+		  "\t\tp[i] = 0;\n"
+		  "\treturn p;\n"
+		  "}", align - 1, align, align, align - 1, align);
+}
+
+/* obj's allocation at its site (cd) made align-aligned, its size rounded
+ * up to align: malloc(E) becomes aligned_alloc(align, rounded E); calloc(N,
+ * S) a helper's call, the helper after the file's last #include (once).
+ * Anything else (new, realloc, a wrapper the site line does not show) is
+ * said. */
+static void plan_site(struct patch *p, const struct code_decl *cd, uint32_t align, const char *what,
+		      const char *objname)
+{
+	struct edit e = { 0 }, h = { 0 };
+	char src[1024], helper[1024];
+	const char *open, *close;
+	int inc;
+
+	if (!source_paths(cd->comp_dir, cd->file, &e)) {
+		note(p, "%s: %s's site %s is outside the compilation directory %s: not patched", what, objname,
+		     cd->file, cd->comp_dir);
+		return;
+	}
+	e.line = cd->line;
+	if (!file_line(e.full, e.line, src, sizeof(src))) {
+		note(p, "%s: %s's site %s:%d not found: not patched", what, objname, e.full, e.line);
+		return;
+	}
+	if (find_call(src, "malloc", &open, &close)) {
+		snprintf(e.text, sizeof(e.text), "%.*saligned_alloc(%u, ((%.*s) + %u) / %u * %u)%s",
+			 (int)(find_word(src, "malloc") - src), src, align, (int)(close - open - 1), open + 1,
+			 align - 1, align, align, close + 1);
+	} else if (find_call(src, "calloc", &open, &close) && (inc = last_include(e.full)) > 0) {
+		snprintf(e.text, sizeof(e.text), "%.*s" CALLOC_HELPER "%s", (int)(find_word(src, "calloc") - src), src,
+			 open);
+		h = e;
+		h.line = inc;
+		h.insert = true;
+		helper_text(helper, sizeof(helper), align);
+		snprintf(h.text, sizeof(h.text), "%s", helper);
+		snprintf(h.comment, sizeof(h.comment), "/* c2cscan: calloc's memory on lines of its own */");
+		add_edit(p, &h);
+	} else {
+		note(p, "%s: %s's site %s:%d is not a malloc or calloc call: not patched (allocate it %u-byte "
+		     "aligned)", what, objname, e.full, e.line, align);
+		return;
+	}
+	snprintf(e.comment, sizeof(e.comment), "%.*s/* c2cscan: %s: %s on lines of its own */",
+		 (int)strspn(src, " \t"), src, what, objname);
+	add_edit(p, &e);
+}
+
+/* The type the site line of cd allocates with new (C++: "new counter()",
+ * "new qstate[n]"), in type; false when the line has no new. */
+static bool site_new_type(const struct code_decl *cd, char *type, size_t size)
+{
+	struct edit e = { 0 };
+	char src[1024];
+	const char *at, *t;
+	size_t n;
+
+	if (!is_cxx(cd->lang) || !source_paths(cd->comp_dir, cd->file, &e) ||
+	    !file_line(e.full, cd->line, src, sizeof(src)) || !(at = find_word(src, "new")))
+		return false;
+	t = at + 3 + strspn(at + 3, " ");
+	if (!strncmp(t, "struct ", 7) || !strncmp(t, "class ", 6))
+		t += strcspn(t, " ") + 1;
+	n = strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:");
+	if (!n || n >= size)
+		return false;
+	/* "ns::T": the tag DWARF declares it by */
+	for (const char *c = t; c + 1 < t + n; c++)
+		if (c[0] == ':' && c[1] == ':') {
+			n -= (size_t)(c + 2 - t);
+			t = c + 2;
+			c = t - 1;
+		}
+	scnprintf(type, size, "%.*s", (int)n, t);
+	return true;
+}
+
+/* A heap object's unit u moved to a line of its own: its allocation made
+ * aligned at its site, and, for an element of an array of structs, the
+ * struct type aligned too (each element then whole lines). C++'s new of
+ * an over-aligned type is aligned by the type alone (C++17): there the
+ * type is what changes, an element's or a lone object's. */
+static void plan_heap(const struct report *r, struct patch *p, const struct verdict_unit *u, const char *what,
+		      uint32_t align)
+{
+	const struct heap_obj *o = u->obj;
+	char type[160] = "", objname[256], func[128], src[256];
+	size_t tlen = u->elem ? u->elem : strcspn(u->name, ".");
+	struct code_decl cd;
+	bool by_new;
+
+	if (!o) {
+		heap_note(r, p, NULL, what, align);
+		return;
+	}
+	for (size_t i = 0; i < p->nr_noted; i++)
+		if (p->noted[i] == o->id)
+			return;
+	if (u->typed && u->name[tlen] && tlen < sizeof(type))
+		scnprintf(type, sizeof(type), "%.*s", (int)tlen, u->name);
+	if (!names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, &cd)) {
+		heap_note(r, p, o, what, align);
+		return;
+	}
+	if (p->nr_noted < sizeof(p->noted) / sizeof(p->noted[0]))
+		p->noted[p->nr_noted++] = o->id;
+	report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
+	scnprintf(objname, sizeof(objname), "the %" PRIu64 " B object from %s", o->size, func);
+	/* C++'s new: the type the line names, whatever the accesses were typed */
+	by_new = site_new_type(&cd, type, sizeof(type));
+	if (by_new && !names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, &cd))
+		cd.type_line = 0;
+	if (type[0] && cd.type_line && (u->elem || by_new)) {
+		struct data_decl d = { .type_line = cd.type_line, .in_array = true, .lang = cd.lang };
+
+		scnprintf(d.member, sizeof(d.member), "%s", u->name);
+		scnprintf(d.type, sizeof(d.type), "%s", type);
+		scnprintf(d.type_file, sizeof(d.type_file), "%s", cd.type_file);
+		scnprintf(d.comp_dir, sizeof(d.comp_dir), "%s", cd.comp_dir);
+		plan(p, &d, align, what);
+		if (by_new)
+			return;
+	} else if (by_new) {
+		note(p, "%s: %s's type %s is not declared in its compilation unit: not patched (alignas(%u) on it)",
+		     what, objname, type, align);
+		return;
+	}
+	plan_site(p, &cd, align, what, objname);
 }
 
 /* --patch-latent: the later data of each latent pair on a block of two
@@ -372,7 +599,7 @@ int report__write_patch(struct report *r, FILE *fp, size_t *nr_changes)
 					  l->addr, prev->name, u32set__data(&prev->writers)[0], u->name,
 					  u32set__data(&u->writers)[0]);
 				if (!names__data_decl(r->names, r->maps, &d, &dd))
-					heap_note(r, &p, u->obj, what, align);
+					plan_heap(r, &p, u, what, align);
 				else
 					plan(&p, &dd, align, what);
 			}

@@ -1,24 +1,47 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # report --patch on per-thread elements of arrays (the steps of patch.sh,
-# patch.inc): a global array of per-thread structs (tests/progs/slots.c:
-# the struct type aligned; its heap arrays are said, not patched, and its
-# prediction is checked on the global array only) and a typedef'd
-# anonymous struct (anonslots.c: aligned after its struct keyword).
-# run-tests: full (four builds and four recordings; patch.sh covers the members in make check)
+# patch.inc): a global array and two calloc'd arrays of per-thread structs
+# (tests/progs/slots.c: the struct types aligned, the calloc at the
+# allocation site made a line-aligned helper's call, the helper after the
+# last #include) and a typedef'd anonymous struct (anonslots.c: aligned
+# after its struct keyword).
+# run-tests: full (eight builds and eight recordings; patch.sh covers the members in make check)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 . "$TOP/tests/cli/patch.inc"
 
-# the global array's element type aligned; the heap arrays said
-PATCHED=gslots
+# the element types aligned, the heap arrays' allocation too
 fix slots slots.c gcc -std=gnu11 -O2 -g -Wall -Werror
-PATCHED=
 grep -q "^+struct __attribute__((aligned(64))) slot {$" slots.diff || fail "slots: the type not aligned: $(cat slots.diff)"
-grep -q "^# c2cscan: line [0-9]* 0x[0-9a-f]*, struct slot\[[0-9]\]\.[a-z]* (tid [0-9]*) and .*: a [0-9]* B heap object from alloc_array at slots.c:[0-9]*: not patched (allocate it 64-byte aligned" slots.diff ||
-	fail "slots: the heap array not said: $(cat slots.diff)"
+grep -q "^+struct __attribute__((aligned(64))) counter {$" slots.diff || fail "slots: counter not aligned: $(cat slots.diff)"
+grep -q "^+	return c2cscan_calloc_aligned(n, size);$" slots.diff || fail "slots: the calloc not rewritten: $(cat slots.diff)"
+grep -q "^+static void \*c2cscan_calloc_aligned(size_t n, size_t size)$" slots.diff || fail "slots: no helper: $(cat slots.diff)"
+grep -q "^# c2cscan" slots.diff && fail "slots: something not patched: $(cat slots.diff)"
 grep -q "gslots" slots.before || fail "slots: no false sharing on gslots before: $(cat slots.before)"
-grep -q "gslots" slots.after && fail "slots: false sharing on gslots after: $(cat slots.after)"
+grep -q "^\[1\]\.hits$" slots.before || fail "slots: no false sharing on the heap slots before: $(cat slots.before)"
+expect_eq "slots: false sharing after" "$(cat slots.after)" ""
+
+# a malloc'd array of per-thread structs and per-thread objects of their
+# own mallocs (tests/progs/heapslots.c): the type aligned, both allocation
+# sites aligned_alloc with their sizes rounded up
+export HEAPSLOTS_STEPS=300000
+fix heapslots heapslots.c gcc -std=gnu11 -O2 -g -Wall -Werror
+grep -q "^+struct __attribute__((aligned(64))) qstate {$" heapslots.diff || fail "heapslots: the type: $(cat heapslots.diff)"
+grep -q "^+	queues = aligned_alloc(64, ((NT \* sizeof(\*queues)) + 63) / 64 \* 64);$" heapslots.diff ||
+	fail "heapslots: the array's malloc: $(cat heapslots.diff)"
+grep -q "^+		counters\[i\] = aligned_alloc(64, ((sizeof(\*counters\[i\])) + 63) / 64 \* 64);$" heapslots.diff ||
+	fail "heapslots: the counters' malloc: $(cat heapslots.diff)"
+grep -q "^\[1\]\.head$" heapslots.before && grep -q "^n$" heapslots.before ||
+	fail "heapslots: false sharing before: $(cat heapslots.before)"
+expect_eq "heapslots: false sharing after" "$(cat heapslots.after)" ""
+# the same in C++ with new[] and new: the types aligned (C++17's new of an
+# over-aligned type is aligned), the allocations as they were
+fix heapslotsxx heapslotsxx.cc g++ -std=gnu++17 -O2 -g -Wall -Werror
+grep -q "^+struct alignas(64) qstate {$" heapslotsxx.diff && grep -q "^+struct alignas(64) counter {$" heapslotsxx.diff ||
+	fail "heapslotsxx: the types: $(cat heapslotsxx.diff)"
+grep -q "^-.*new" heapslotsxx.diff && fail "heapslotsxx: a new changed: $(cat heapslotsxx.diff)"
+expect_eq "heapslotsxx: false sharing after" "$(cat heapslotsxx.after)" ""
 
 # a typedef'd anonymous struct: aligned where it has no tag
 fix anonslots anonslots.c gcc -std=gnu11 -O2 -g -Wall -Werror
