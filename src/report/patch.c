@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "maps/heap.h"
 #include "report/latent.h"
 #include "report/output.h"
@@ -58,8 +59,9 @@ struct patch {
 	size_t nr, alloc;
 	char notes[8192];           /* "# c2cscan: ..." lines */
 	size_t nl;
-	uint32_t noted[64];         /* heap objects said (their ids): once each */
+	uint32_t noted[64];         /* heap objects said or patched (their ids): once each */
 	size_t nr_noted;
+	const char *symfs;          /* --symfs: sources there too */
 };
 
 static void note(struct patch *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -140,10 +142,12 @@ static const char *find_word(const char *s, const char *word)
 	return NULL;
 }
 
-/* The file DWARF names, as opened and as the diff names it. */
-static bool source_paths(const char *comp_dir, const char *file, struct edit *e)
+/* The file DWARF names, as opened and as the diff names it: where the
+ * build had it, else under symfs (--symfs: another machine's tree). */
+static bool source_paths(const char *symfs, const char *comp_dir, const char *file, struct edit *e)
 {
 	size_t n = strlen(comp_dir);
+	char there[sizeof(e->full) + 512];
 
 	if (file[0] == '/') {
 		snprintf(e->full, sizeof(e->full), "%s", file);
@@ -154,6 +158,11 @@ static bool source_paths(const char *comp_dir, const char *file, struct edit *e)
 	} else {
 		snprintf(e->full, sizeof(e->full), "%s/%s", comp_dir, file);
 		snprintf(e->path, sizeof(e->path), "%s", file);
+	}
+	if (symfs && access(e->full, R_OK)) {
+		snprintf(there, sizeof(there), "%s%s%s", symfs, e->full[0] == '/' ? "" : "/", e->full);
+		if (!access(there, R_OK) && strlen(there) < sizeof(e->full))
+			memcpy(e->full, there, strlen(there) + 1);
 	}
 	return true;
 }
@@ -180,7 +189,7 @@ static void plan(struct patch *p, const struct data_decl *d, uint32_t align, con
 		note(p, "%s: %s is not in a struct: not patched", what, d->var);
 		return;
 	}
-	if (!source_paths(d->comp_dir, d->in_array ? d->type_file : d->member_file, &e)) {
+	if (!source_paths(p->symfs, d->comp_dir, d->in_array ? d->type_file : d->member_file, &e)) {
 		note(p, "%s: %s is outside the compilation directory %s: not patched", what,
 		     d->in_array ? d->type_file : d->member_file, d->comp_dir);
 		return;
@@ -427,7 +436,7 @@ static void plan_site(struct patch *p, const struct code_decl *cd, uint32_t alig
 	const char *open, *close;
 	int inc;
 
-	if (!source_paths(cd->comp_dir, cd->file, &e)) {
+	if (!source_paths(p->symfs, cd->comp_dir, cd->file, &e)) {
 		note(p, "%s: %s's site %s is outside the compilation directory %s: not patched", what, objname,
 		     cd->file, cd->comp_dir);
 		return;
@@ -463,14 +472,14 @@ static void plan_site(struct patch *p, const struct code_decl *cd, uint32_t alig
 
 /* The type the site line of cd allocates with new (C++: "new counter()",
  * "new qstate[n]"), in type; false when the line has no new. */
-static bool site_new_type(const struct code_decl *cd, char *type, size_t size)
+static bool site_new_type(const struct patch *p, const struct code_decl *cd, char *type, size_t size)
 {
 	struct edit e = { 0 };
 	char src[1024];
 	const char *at, *t;
 	size_t n;
 
-	if (!is_cxx(cd->lang) || !source_paths(cd->comp_dir, cd->file, &e) ||
+	if (!is_cxx(cd->lang) || !source_paths(p->symfs, cd->comp_dir, cd->file, &e) ||
 	    !file_line(e.full, cd->line, src, sizeof(src)) || !(at = find_word(src, "new")))
 		return false;
 	t = at + 3 + strspn(at + 3, " ");
@@ -522,7 +531,7 @@ static void plan_heap(const struct report *r, struct patch *p, const struct verd
 	report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 	scnprintf(objname, sizeof(objname), "the %" PRIu64 " B object from %s", o->size, func);
 	/* C++'s new: the type the line names, whatever the accesses were typed */
-	by_new = site_new_type(&cd, type, sizeof(type));
+	by_new = site_new_type(p, &cd, type, sizeof(type));
 	if (by_new && !names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, &cd))
 		cd.type_line = 0;
 	if (type[0] && cd.type_line && (u->elem || by_new)) {
@@ -573,7 +582,7 @@ static void plan_latent(const struct report *r, struct patch *p)
 int report__write_patch(struct report *r, FILE *fp, size_t *nr_changes)
 {
 	uint32_t align = report__line_size(r);
-	struct patch p = { 0 };
+	struct patch p = { .symfs = r->opts.names.symfs };
 
 	for (size_t i = 0; i < r->nr_lines; i++) {
 		const struct c2c_line *l = r->lines[i];

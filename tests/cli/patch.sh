@@ -23,8 +23,16 @@ grep -q "^+	alignas(64) long tx; " statsxx.diff || fail "statsxx: not alignas on
 expect_eq "statsxx: false sharing before" "$(grep -c '^net\.[rt]x$' statsxx.before)" 2
 expect_eq "statsxx: false sharing after" "$(cat statsxx.after)" ""
 
-# sources gone: a note, no change, no diff
+# sources moved: --symfs DIR finds them under DIR (the diff's paths as the
+# build had them)
+mkdir -p "symfs$PWD/counters"
+cp counters/counters.c "symfs$PWD/counters/"
 rm counters/counters.c
+"$C2CSCAN" report -i counters.data --symfs symfs --patch moved.diff 2>moved.said || fail "--symfs: $(cat moved.said)"
+grep -q "^c2cscan report: --patch moved.diff: 1 change$" moved.said || fail "--symfs says: $(cat moved.said)"
+grep -q "^diff --git a/counters.c b/counters.c$" moved.diff && grep -q "^+	_Alignas(64) long consumed; " moved.diff ||
+	fail "--symfs: $(cat moved.diff)"
+# sources gone: a note, no change, no diff
 "$C2CSCAN" report -i counters.data --patch gone.diff 2>gone.said || fail "sources gone: exit $?"
 grep -q "^c2cscan report: --patch gone.diff: 0 changes" gone.said || fail "sources gone says: $(cat gone.said)"
 grep -q "^# c2cscan: line [0-9]* .*counters.c:[0-9]* not found: not patched$" gone.diff || fail "sources gone: $(cat gone.diff)"
