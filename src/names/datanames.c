@@ -702,11 +702,11 @@ int symbols__data_decl(struct symbols *s, const struct map_desc *map, const stru
 
 /* In cu's top-level declarations, the one of type: a struct, union or
  * class by "struct TAG" (or its tag), a typedef by name (the type it
- * names, when that is a struct: its declaration). */
-static bool type_decl(Dwarf_Die *cu, const char *type, char *file, size_t size, int *line)
+ * names, when that is a struct: its declaration), into *out. */
+static bool type_die(Dwarf_Die *cu, const char *type, Dwarf_Die *out)
 {
 	const char *tag = strchr(type, ' ') ? strchr(type, ' ') + 1 : type;
-	Dwarf_Die die, named;
+	Dwarf_Die die;
 
 	if (dwarf_child(cu, &die))
 		return false;
@@ -718,22 +718,40 @@ static bool type_decl(Dwarf_Die *cu, const char *type, char *file, size_t size, 
 			continue;
 		if ((t == DW_TAG_structure_type || t == DW_TAG_class_type || t == DW_TAG_union_type) &&
 		    !strcmp(name, tag) && !dwarf_hasattr(&die, DW_AT_declaration)) {
-			decl_of(&die, file, size, line);
-			return *line > 0;
+			*out = die;
+			return true;
 		}
 		if (t == DW_TAG_typedef && !strcmp(name, type)) {
-			if (die_type(&die, &named) && !dwarf_diename(&named))
-				decl_of(&named, file, size, line);
-			else
-				decl_of(&die, file, size, line);
-			return *line > 0;
+			if (!die_type(&die, out) || dwarf_diename(out))
+				*out = die;
+			return true;
 		}
 	} while (!dwarf_siblingof(&die, &die));
 	return false;
 }
 
+/* The declaration of type in cu, and of its member named member. */
+static void type_decl(Dwarf_Die *cu, const char *type, const char *member, struct code_decl *out)
+{
+	Dwarf_Die t, m;
+
+	if (!type_die(cu, type, &t))
+		return;
+	decl_of(&t, out->type_file, sizeof(out->type_file), &out->type_line);
+	if (!member || !*member || dwarf_tag(&t) == DW_TAG_typedef || dwarf_child(&t, &m))
+		return;
+	do {
+		const char *name = dwarf_diename(&m);
+
+		if (dwarf_tag(&m) == DW_TAG_member && name && !strcmp(name, member)) {
+			decl_of(&m, out->member_file, sizeof(out->member_file), &out->member_line);
+			return;
+		}
+	} while (!dwarf_siblingof(&m, &m));
+}
+
 int symbols__code_decl(struct symbols *s, const struct map_desc *map, uint64_t addr, const char *type,
-		       struct code_decl *out)
+		       const char *member, struct code_decl *out)
 {
 	struct code_loc c;
 	Dwarf_Addr bias;
@@ -762,7 +780,7 @@ int symbols__code_decl(struct symbols *s, const struct map_desc *map, uint64_t a
 	snprintf(out->comp_dir, sizeof(out->comp_dir), "%s", dir ? dir : "");
 	out->lang = udata_attr(cu, DW_AT_language, &lang) ? (int)lang : 0;
 	if (type && *type)
-		type_decl(cu, type, out->type_file, sizeof(out->type_file), &out->type_line);
+		type_decl(cu, type, member, out);
 	return 0;
 }
 

@@ -196,12 +196,12 @@ bool names__data_decl(struct names *n, const struct maps *maps, const struct nam
 }
 
 bool names__code_decl(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
-		      const char *type, struct code_decl *out)
+		      const char *type, const char *member, struct code_decl *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!n || n->o.disabled)
 		return false;
-	return !symbols__code_decl(names__symbols(n), maps__find(maps, pid, addr, time), addr, type, out);
+	return !symbols__code_decl(names__symbols(n), maps__find(maps, pid, addr, time), addr, type, member, out);
 }
 
 bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out)

@@ -77,10 +77,10 @@ bool names__data(struct names *n, const struct maps *maps, const struct names_da
  * object's DWARF, not the heap or the stack. */
 bool names__data_decl(struct names *n, const struct maps *maps, const struct names_data_ref *d,
 		      struct data_decl *out);
-/* Where the code at addr in pid (at time) is written, and type's
- * declaration in its compilation unit (symbols__code_decl). */
+/* Where the code at addr in pid (at time) is written, and type's (and its
+ * member's) declaration in its compilation unit (symbols__code_decl). */
 bool names__code_decl(struct names *n, const struct maps *maps, uint32_t pid, uint64_t addr, uint64_t time,
-		      const char *type, struct code_decl *out);
+		      const char *type, const char *member, struct code_decl *out);
 /* The memory access of the instruction at c (capstone; names/insn.c),
  * decoded once per object and address. */
 bool names__insn(struct names *n, const struct names_code_ref *c, struct insn_access *out);

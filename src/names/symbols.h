@@ -157,11 +157,14 @@ struct code_decl {
 	int lang;                       /* DW_AT_language of the CU */
 	char type_file[512];            /* where type is declared in that CU */
 	int type_line;                  /* 0: not found */
+	char member_file[512];          /* where member is declared in type */
+	int member_line;                /* 0: not found */
 };
 /* The code at addr of map; type (a struct's "struct slot", a typedef's
- * name, NULL none): its declaration in the code's CU. */
+ * name, NULL none): its declaration in the code's CU, and its member
+ * member's (NULL none). */
 int symbols__code_decl(struct symbols *s, const struct map_desc *map, uint64_t addr, const char *type,
-		       struct code_decl *out);
+		       const char *member, struct code_decl *out);
 
 /* Index the JIT_CODE_LOAD / MOVE / DEBUG_INFO records of a jit-PID.dump for
  * pid (the report calls this for MMAP records naming jit-PID.dump). Returns

@@ -504,8 +504,8 @@ static bool site_new_type(const struct patch *p, const struct code_decl *cd, cha
  * struct type aligned too (each element then whole lines). C++'s new of
  * an over-aligned type is aligned by the type alone (C++17): there the
  * type is what changes, an element's or a lone object's. */
-static void plan_heap(const struct report *r, struct patch *p, const struct verdict_unit *u, const char *what,
-		      uint32_t align)
+static void plan_heap(const struct report *r, struct patch *p, const struct verdict_unit *prev,
+		      const struct verdict_unit *u, const char *what, uint32_t align)
 {
 	const struct heap_obj *o = u->obj;
 	char type[160] = "", objname[256], func[128], src[256];
@@ -517,12 +517,30 @@ static void plan_heap(const struct report *r, struct patch *p, const struct verd
 		heap_note(r, p, NULL, what, align);
 		return;
 	}
+	/* members of one struct object written by different threads (the
+	 * struct shared through a pointer): the later member aligned, as a
+	 * variable's would be; the object's alignment does not matter then */
+	if (prev && prev->obj == o && u->typed && !u->elem && u->name[tlen] == '.' && !strchr(u->name + tlen + 1, '.') &&
+	    tlen < sizeof(type)) {
+		scnprintf(type, sizeof(type), "%.*s", (int)tlen, u->name);
+		if (names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, u->name + tlen + 1, &cd) &&
+		    cd.member_line) {
+			struct data_decl d = { .member_line = cd.member_line, .lang = cd.lang };
+
+			scnprintf(d.member, sizeof(d.member), "%s", u->name + tlen + 1);
+			scnprintf(d.member_file, sizeof(d.member_file), "%s", cd.member_file);
+			scnprintf(d.comp_dir, sizeof(d.comp_dir), "%s", cd.comp_dir);
+			plan(p, &d, align, what);
+			return;
+		}
+		type[0] = '\0';
+	}
 	for (size_t i = 0; i < p->nr_noted; i++)
 		if (p->noted[i] == o->id)
 			return;
 	if (u->typed && u->name[tlen] && tlen < sizeof(type))
 		scnprintf(type, sizeof(type), "%.*s", (int)tlen, u->name);
-	if (!names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, &cd)) {
+	if (!names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, NULL, &cd)) {
 		heap_note(r, p, o, what, align);
 		return;
 	}
@@ -532,7 +550,7 @@ static void plan_heap(const struct report *r, struct patch *p, const struct verd
 	scnprintf(objname, sizeof(objname), "the %" PRIu64 " B object from %s", o->size, func);
 	/* C++'s new: the type the line names, whatever the accesses were typed */
 	by_new = site_new_type(p, &cd, type, sizeof(type));
-	if (by_new && !names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, &cd))
+	if (by_new && !names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, NULL, &cd))
 		cd.type_line = 0;
 	if (type[0] && cd.type_line && (u->elem || by_new)) {
 		struct data_decl d = { .type_line = cd.type_line, .in_array = true, .lang = cd.lang };
@@ -608,7 +626,7 @@ int report__write_patch(struct report *r, FILE *fp, size_t *nr_changes)
 					  l->addr, prev->name, u32set__data(&prev->writers)[0], u->name,
 					  u32set__data(&u->writers)[0]);
 				if (!names__data_decl(r->names, r->maps, &d, &dd))
-					plan_heap(r, &p, u, what, align);
+					plan_heap(r, &p, prev, u, what, align);
 				else
 					plan(&p, &dd, align, what);
 			}

@@ -70,7 +70,7 @@ static void unit_of(const struct report *r, const struct c2c_line *l, const stru
 	u->obj = report__row_heap(r, l, row, &h) ? h.obj : NULL;
 	report__row_names(r, l, row, &nm);
 	if (nm.data_ok && d->member[0] && d->member_size && d->member_off <= row->offset &&
-	    (!u->obj || d->type_source >= TYPE_TRACKED)) {
+	    (!u->obj || d->type_source >= TYPE_VARIABLE)) {
 		u->start = row->offset - d->member_off;
 		u->size = d->member_size;
 		if (u->size > r->line_size - u->start)

@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# report --patch on per-thread elements of arrays (the steps of patch.sh,
-# patch.inc): a global array and two calloc'd arrays of per-thread structs
-# (tests/progs/slots.c: the struct types aligned, the calloc at the
-# allocation site made a line-aligned helper's call, the helper after the
-# last #include) and a typedef'd anonymous struct (anonslots.c: aligned
-# after its struct keyword).
-# run-tests: full (eight builds and eight recordings; patch.sh covers the members in make check)
+# report --patch on heap data and per-thread elements of arrays (the steps
+# of patch.sh, patch.inc): a global array and two calloc'd arrays of
+# per-thread structs (tests/progs/slots.c: the struct types aligned, the
+# calloc at the allocation site a line-aligned helper's call, the helper
+# after the last #include); a malloc'd array and per-thread objects of
+# their own mallocs, in C (heapslots.c) and with new[] and new in C++
+# (heapslotsxx.cc); a struct shared through a pointer (sharedjob.c); a
+# typedef'd anonymous struct (anonslots.c: aligned after its struct
+# keyword).
+# run-tests: full (ten builds and ten recordings; patch.sh covers the members in make check)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 . "$TOP/tests/cli/patch.inc"
@@ -42,6 +45,17 @@ grep -q "^+struct alignas(64) qstate {$" heapslotsxx.diff && grep -q "^+struct a
 	fail "heapslotsxx: the types: $(cat heapslotsxx.diff)"
 grep -q "^-.*new" heapslotsxx.diff && fail "heapslotsxx: a new changed: $(cat heapslotsxx.diff)"
 expect_eq "heapslotsxx: false sharing after" "$(cat heapslotsxx.after)" ""
+
+# a struct shared through a pointer (tests/progs/sharedjob.c: one calloc'd
+# job, its producer's and consumer's counters side by side): the member
+# aligned in the struct's declaration, the allocation as it was
+export SHAREDJOB_STEPS=300000
+fix sharedjob sharedjob.c gcc -std=gnu11 -O2 -g -Wall -Werror
+grep -q "^+	_Alignas(64) long consumed;$" sharedjob.diff || fail "sharedjob: the member: $(cat sharedjob.diff)"
+grep -q "^-.*calloc" sharedjob.diff && fail "sharedjob: the allocation changed: $(cat sharedjob.diff)"
+grep -q "^produced$" sharedjob.before && grep -q "^consumed$" sharedjob.before ||
+	fail "sharedjob: false sharing before: $(cat sharedjob.before)"
+expect_eq "sharedjob: false sharing after" "$(cat sharedjob.after)" ""
 
 # a typedef'd anonymous struct: aligned where it has no tag
 fix anonslots anonslots.c gcc -std=gnu11 -O2 -g -Wall -Werror
