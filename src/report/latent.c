@@ -18,7 +18,7 @@ static bool next_line(const struct c2c_written *a, const struct c2c_written *b, 
 	if (kb.line != ka.line + line_size)
 		return false;
 	ka.line = kb.line = 0;
-	return !memcmp(&ka, &kb, sizeof(ka));
+	return cl_key__equal(&ka, &kb);
 }
 
 static int latent_cmp(const void *pa, const void *pb)
