@@ -642,6 +642,16 @@ static const struct map_desc *bss_owner(const struct map_desc *map, const struct
 	return prev && prev->end == map->start && !map_is_anon(prev) && map_desc__unnamed_anon(map) ? prev : NULL;
 }
 
+/* cu's compilation directory ("" none) and language (0 none). */
+static void cu_origin(Dwarf_Die *cu, char *dir, size_t size, int *lang)
+{
+	const char *d = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
+	Dwarf_Word l;
+
+	snprintf(dir, size, "%s", d ? d : "");
+	*lang = udata_attr(cu, DW_AT_language, &l) ? (int)l : 0;
+}
+
 /* die's declaration: file and line (0 when DWARF says nothing) */
 static void decl_of(Dwarf_Die *die, char *file, size_t size, int *line)
 {
@@ -660,10 +670,8 @@ int symbols__data_decl(struct symbols *s, const struct map_desc *map, const stru
 	struct data_loc loc = { 0 };
 	struct walk_at at;
 	Dwarf_Die cu, type;
-	Dwarf_Word lang;
 	struct obj *o;
 	uint64_t vaddr;
-	const char *dir;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -680,11 +688,8 @@ int symbols__data_decl(struct symbols *s, const struct map_desc *map, const stru
 	if (!v || !dwarf_diename((Dwarf_Die *)&v->die))
 		return -ENOENT;
 	snprintf(out->var, sizeof(out->var), "%s", dwarf_diename((Dwarf_Die *)&v->die));
-	if (dwarf_diecu((Dwarf_Die *)&v->die, &cu, NULL, NULL)) {
-		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
-		snprintf(out->comp_dir, sizeof(out->comp_dir), "%s", dir ? dir : "");
-		out->lang = udata_attr(&cu, DW_AT_language, &lang) ? (int)lang : 0;
-	}
+	if (dwarf_diecu((Dwarf_Die *)&v->die, &cu, NULL, NULL))
+		cu_origin(&cu, out->comp_dir, sizeof(out->comp_dir), &out->lang);
 	if (!die_type((Dwarf_Die *)&v->die, &type))
 		return 0;
 	/* its result unused: past every member (padding), the walk keeps the
@@ -756,10 +761,8 @@ int symbols__code_decl(struct symbols *s, const struct map_desc *map, uint64_t a
 	struct code_loc c;
 	Dwarf_Addr bias;
 	Dwarf_Die *cu;
-	Dwarf_Word lang;
 	struct obj *o;
 	uint64_t vaddr;
-	const char *dir;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -776,9 +779,7 @@ int symbols__code_decl(struct symbols *s, const struct map_desc *map, uint64_t a
 	cu = o->mod ? dwfl_module_addrdie(o->mod, vaddr, &bias) : NULL;
 	if (!cu)
 		return -ENOENT;
-	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &(Dwarf_Attribute){ 0 }));
-	snprintf(out->comp_dir, sizeof(out->comp_dir), "%s", dir ? dir : "");
-	out->lang = udata_attr(cu, DW_AT_language, &lang) ? (int)lang : 0;
+	cu_origin(cu, out->comp_dir, sizeof(out->comp_dir), &out->lang);
 	if (type && *type)
 		type_decl(cu, type, member, out);
 	return 0;
