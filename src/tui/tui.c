@@ -820,6 +820,7 @@ int tui__browse(struct report *r, struct tui_error *err)
 	browser__exit(&t.list);
 	browser__exit(&t.line);
 	browser__exit(&t.callers);
+	browser__exit(&t.latent);
 	browser__exit(&t.help);
 	c2c__delete(t.cmodel);
 	return sig ? -EINTR : 0;
