@@ -22,7 +22,7 @@
 static struct report *fuzz_load(const uint8_t *data, size_t size)
 {
 	static bool ready;
-	struct report_opts o = { .input = "fuzz", .show_all = true,
+	struct report_opts o = { .input = "fuzz", .show_all = true, .patch_latent = true,
 				 .names = { .symfs = "/nonexistent-symfs", .no_debuginfod = true,
 					    .kallsyms = "/nonexistent-kallsyms", .perf_map_dir = "/nonexistent-maps" } };
 	struct pd_reader *rd;
