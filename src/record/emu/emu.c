@@ -91,7 +91,9 @@ struct line {                    /* written at every change of the line's state 
 	 * | the cores (bits 0-55) */
 	uint64_t wrote[2];
 	uint32_t seen;                  /* the default model: the window (+ 1) a thread last took it in */
-	uint32_t pad;                   /* two a cache line: the model's own false sharing stays rare */
+	uint32_t waiting;               /* the default model: threads waiting to take a lock whose word
+					 * is in the line (locks.c; two lines a cache line: the model's
+					 * own false sharing stays rare) */
 };
 
 
@@ -126,6 +128,7 @@ struct core {
 	uint32_t floor;                 /* frames below it were overwritten (a chain deeper than STACK) */
 	uint64_t last_space, last_la;   /* the line of the thread's last access */
 	struct line *last;
+	struct line *waits_on;          /* the line of the lock it waits to take (emu_lock_wait) */
 	bool paced;                     /* in the lockstep (a core of its own, the default model) */
 	bool fast_excl;                 /* the line of its last access, kept for window fast_win */
 	uint64_t fast_line;             /* (address >> line_shift; for writing: fast_excl) while */
@@ -604,7 +607,9 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	 * from this one in between (the threads' accesses interleave within a
 	 * window), whatever order their first accesses came in */
 	if (c->paced) {
-		if (other_wrote(x, c))
+		/* a thread waiting for a lock in the line would take it in the
+		 * window on a core of its own: it comes from there */
+		if (other_wrote(x, c) || __atomic_load_n(&x->waiting, __ATOMIC_RELAXED))
 			cls = proto_other_wrote(cls);
 		hold(c, at, store);
 		if (store)
@@ -723,6 +728,30 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 }
 
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
+
+void emu_lock_wait(const void *lock, bool begin)
+{
+	struct core *c;
+	const struct page_key *k;
+	uint64_t a = (uint64_t)(uintptr_t)lock;
+
+	if (!enabled || !windowed)
+		return;
+	c = me();
+	if (!c || !c->on || c->busy || !c->paced)
+		return;
+	c->busy = 1;
+	if (begin && !c->waits_on) {
+		k = page_key(c, a);
+		c->waits_on = line_of(c, k->space, k->line0 + ((a & 4095) >> line_shift));
+		if (c->waits_on)
+			__atomic_add_fetch(&c->waits_on->waiting, 1, __ATOMIC_RELAXED);
+	} else if (!begin && c->waits_on) {
+		__atomic_sub_fetch(&c->waits_on->waiting, 1, __ATOMIC_RELAXED);
+		c->waits_on = NULL;
+	}
+	c->busy = 0;
+}
 
 void emu_away(void)
 {

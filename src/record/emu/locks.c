@@ -70,9 +70,11 @@ static int take(void *lock, uint64_t ret, lock_fn try, timed_fn wait, const void
 	emu_access(lock, sizeof(int), EMU_RMW, ret);
 	if (r != EBUSY)
 		return r;       /* taken, or an error the wait would give too (a robust mutex's owner died) */
+	emu_lock_wait(lock, true);
 	emu_away();
 	r = wait(lock, arg);
 	emu_back();
+	emu_lock_wait(lock, false);
 	/* the load that finds it free, the read-modify-write that takes it */
 	emu_access(lock, sizeof(int), EMU_LOAD, ret);
 	emu_access(lock, sizeof(int), EMU_RMW, ret);
