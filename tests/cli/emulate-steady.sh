@@ -6,12 +6,13 @@
 # findings, the same verdicts, and each line's contention within 25%. The
 # default model's lockstep windows make it so; the exact model's counts
 # follow the interleaving (a ping-pong 9,128 HITM idle, 16,593 loaded).
-# A mutex six threads hammer (tests/progs/locks.c) keeps its top line,
-# verdict and contention within 25% too: a thread waiting to take a lock
-# counts, in the default model, as taking its line in the windows it
-# waits (on a core of its own it would); before, which thread blocked when
-# was the machine's and the counts followed it (352-398 idle, 172-182
-# loaded).
+# A mutex six threads hammer (tests/progs/locks.c) keeps its top lines,
+# verdicts and contention within 25% too, the counter it guards included:
+# a thread waiting to take a lock goes on, in the default model, taking
+# the lock's line and the lines it just wrote (on a core of its own it
+# would); before, which thread blocked when was the machine's and the
+# counts followed it (the mutex's line 352-398 idle, 172-182 loaded; the
+# counter's 246 and 105).
 # run-tests: alone (it loads the machine itself)
 # run-tests: full (two CPU hogs and four recordings; units.sh and emulate-locks.sh check the same model)
 . "$TOP/tests/cli/lib.inc"

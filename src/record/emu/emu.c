@@ -71,6 +71,7 @@
 #define HELD_WAYS 8                     /* ... in sets of this many */
 #define HELD_SET_BITS 7
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
+#define WAIT_LINES 32                   /* lines a lock waiter goes on writing (emu_lock_wait) */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -91,8 +92,9 @@ struct line {                    /* written at every change of the line's state 
 	 * | the cores (bits 0-55) */
 	uint64_t wrote[2];
 	uint32_t seen;                  /* the default model: the window (+ 1) a thread last took it in */
-	uint32_t waiting;               /* the default model: threads waiting to take a lock whose word
-					 * is in the line (locks.c; two lines a cache line: the model's
+	uint32_t waiting;               /* the default model: threads waiting to take a lock that go on
+					 * taking the line meanwhile (its word's, or one they wrote just
+					 * before: emu_lock_wait; two lines a cache line: the model's
 					 * own false sharing stays rare) */
 };
 
@@ -128,7 +130,9 @@ struct core {
 	uint32_t floor;                 /* frames below it were overwritten (a chain deeper than STACK) */
 	uint64_t last_space, last_la;   /* the line of the thread's last access */
 	struct line *last;
-	struct line *waits_on;          /* the line of the lock it waits to take (emu_lock_wait) */
+	uint32_t waits_on[WAIT_LINES];  /* while it waits to take a lock: the lines it marked (their
+					 * table index + 1; emu_lock_wait) */
+	uint32_t nr_waits_on;
 	bool paced;                     /* in the lockstep (a core of its own, the default model) */
 	bool fast_excl;                 /* the line of its last access, kept for window fast_win */
 	uint64_t fast_line;             /* (address >> line_shift; for writing: fast_excl) while */
@@ -429,8 +433,10 @@ static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t 
 		struct line_key *y = &model->keys[at];
 		uint32_t seen = __atomic_load_n(&model->lines[at].seen, __ATOMIC_RELAXED);
 
-		/* (the default model: the line untouched longest, for eviction) */
-		if (c->paced && seen && (int32_t)(c->win + 1 - seen) > (int32_t)oldest_age) {
+		/* (the default model: the line untouched longest, for eviction;
+		 * not one a lock's waiter goes on taking) */
+		if (c->paced && seen && (int32_t)(c->win + 1 - seen) > (int32_t)oldest_age &&
+		    !__atomic_load_n(&model->lines[at].waiting, __ATOMIC_RELAXED)) {
 			oldest = at;
 			oldest_age = c->win + 1 - seen;
 		}
@@ -729,10 +735,34 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 
 #define RA ((uint64_t)(uintptr_t)__builtin_return_address(0))
 
+/* Marks line at + 1 (a table index + 1) as one c goes on taking while it
+ * waits, once. */
+static void wait_mark(struct core *c, uint32_t at1)
+{
+	for (uint32_t i = 0; i < c->nr_waits_on; i++)
+		if (c->waits_on[i] == at1)
+			return;
+	if (c->nr_waits_on == WAIT_LINES)
+		return;
+	c->waits_on[c->nr_waits_on++] = at1;
+	__atomic_add_fetch(&model->lines[at1 - 1].waiting, 1, __ATOMIC_RELAXED);
+}
+
+/* One less waiter on the line, never below none (an entry reused under a
+ * waiter starts again at none). */
+static void wait_unmark(uint32_t at1)
+{
+	uint32_t *w = &model->lines[at1 - 1].waiting, n = __atomic_load_n(w, __ATOMIC_RELAXED);
+
+	while (n && !__atomic_compare_exchange_n(w, &n, n - 1, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 void emu_lock_wait(const void *lock, bool begin)
 {
 	struct core *c;
 	const struct page_key *k;
+	struct line *x;
 	uint64_t a = (uint64_t)(uintptr_t)lock;
 
 	if (!enabled || !windowed)
@@ -741,14 +771,20 @@ void emu_lock_wait(const void *lock, bool begin)
 	if (!c || !c->on || c->busy || !c->paced)
 		return;
 	c->busy = 1;
-	if (begin && !c->waits_on) {
+	if (begin && !c->nr_waits_on) {
+		/* the lock's line, and the lines the thread wrote in this window
+		 * and the last (its loop's, the data the lock guards among them) */
 		k = page_key(c, a);
-		c->waits_on = line_of(c, k->space, k->line0 + ((a & 4095) >> line_shift));
-		if (c->waits_on)
-			__atomic_add_fetch(&c->waits_on->waiting, 1, __ATOMIC_RELAXED);
-	} else if (!begin && c->waits_on) {
-		__atomic_sub_fetch(&c->waits_on->waiting, 1, __ATOMIC_RELAXED);
-		c->waits_on = NULL;
+		x = line_of(c, k->space, k->line0 + ((a & 4095) >> line_shift));
+		if (x)
+			wait_mark(c, (uint32_t)(x - model->lines) + 1);
+		for (uint32_t i = 0; i < HELD; i++)
+			if ((c->held[i].line & HELD_EXCL) && c->win - c->held[i].win < 2)
+				wait_mark(c, c->held[i].line & ~HELD_EXCL);
+	} else if (!begin) {
+		for (uint32_t i = 0; i < c->nr_waits_on; i++)
+			wait_unmark(c->waits_on[i]);
+		c->nr_waits_on = 0;
 	}
 	c->busy = 0;
 }

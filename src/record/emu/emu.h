@@ -102,9 +102,10 @@ static inline uint64_t emu_now_ns(void)
 void emu_away(void);
 void emu_back(void);
 /* It begins (and ends) waiting to take the lock at lock: the default
- * model counts the lock's line as coming to any other thread that touches
- * it in a window meanwhile, as the waiter, on a core of its own, would
- * take it in that window. */
+ * model counts the lock's line, and the lines the waiter wrote in its
+ * window and the last, as coming to any other thread that touches them in
+ * a window meanwhile: on a core of its own the waiter would go on running
+ * its loop, taking them in that window. */
 void emu_lock_wait(const void *lock, bool begin);
 /* The same for a barrier at obj: the threads it releases resume together
  * (pace.c); emu_arrive's token goes to emu_depart. */
