@@ -146,6 +146,8 @@ struct core {
 		uint32_t line;          /* table index + 1 | HELD_EXCL; 0 none */
 		uint32_t win;
 	} held[HELD];
+	struct held wrote_recently[WAIT_LINES]; /* the last lines it took for writing (index + 1), a ring */
+	uint32_t nr_wrote;
 	uint64_t stack[STACK];          /* their return addresses: frame d at d % STACK */
 	uint64_t seen[SEEN];            /* return addresses whose code the thread's samples carried */
 	struct page_key pages[PAGES];
@@ -543,6 +545,10 @@ static void hold(struct core *c, uint32_t at, bool store)
 			h = &set[i];
 	if (!h)
 		h = &set[0];
+	/* taken for writing now: one of the lines a lock's waiter goes on
+	 * taking (emu_lock_wait) */
+	if (store && !(h->line & HELD_EXCL && h->win == c->win && (h->line & ~HELD_EXCL) == at + 1))
+		c->wrote_recently[c->nr_wrote++ % WAIT_LINES] = (struct held){ at + 1, c->win };
 	h->line = (at + 1) | (excl ? HELD_EXCL : 0);
 	h->win = c->win;
 }
@@ -778,9 +784,9 @@ void emu_lock_wait(const void *lock, bool begin)
 		x = line_of(c, k->space, k->line0 + ((a & 4095) >> line_shift));
 		if (x)
 			wait_mark(c, (uint32_t)(x - model->lines) + 1);
-		for (uint32_t i = 0; i < HELD; i++)
-			if ((c->held[i].line & HELD_EXCL) && c->win - c->held[i].win < 2)
-				wait_mark(c, c->held[i].line & ~HELD_EXCL);
+		for (uint32_t i = 0; i < WAIT_LINES; i++)
+			if (c->wrote_recently[i].line && c->win - c->wrote_recently[i].win < 2)
+				wait_mark(c, c->wrote_recently[i].line);
 	} else if (!begin) {
 		for (uint32_t i = 0; i < c->nr_waits_on; i++)
 			wait_unmark(c->waits_on[i]);
