@@ -264,11 +264,14 @@ static int record_option(const struct cli_parser *p, int c, struct record_opts *
 	case 'v':
 		o->verbose++;
 		break;
-	case OPT_SYNTH:
-		if (cli__word(synth_words, optarg) < 0)
+	case OPT_SYNTH: {
+		int w = cli__word(synth_words, optarg);
+
+		if (w < 0)
 			return usage_error("--synth-method: auto, query or text, not '%s'", optarg);
-		o->synth = synth_methods[cli__word(synth_words, optarg)];
+		o->synth = synth_methods[w];
 		break;
+	}
 	case OPT_ALLOC:
 		o->alloc = true;
 		break;

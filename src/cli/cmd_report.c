@@ -44,7 +44,9 @@ static int parse_uint(const char *s, unsigned *out)
 static const char *const fail_on_words[] = { "false-sharing", "true-sharing", "mixed", NULL };
 static const enum verdict_kind fail_on_kinds[] = { VERDICT_FALSE, VERDICT_TRUE, VERDICT_MIXED };
 static const char *const sort_words[] = { "gain", "metric", NULL };
+/* -c's fields: coalesce_words[i] is bit 1 << i of report_opts.coalesce */
 static const char *const coalesce_words[] = { "tid", "pid", "iaddr", "dso", NULL };
+_Static_assert(CO_TID == 1 && CO_PID == 2 && CO_IADDR == 4 && CO_DSO == 8, "-c's words are the CO_ bits");
 
 /* "false-sharing,true-sharing" into a set of verdict kinds. */
 static int parse_fail_on(const char *s, unsigned int *kinds)
@@ -286,14 +288,17 @@ static int report_option(const struct cli_parser *p, int c, struct report_args *
 		a->o.node_info = true;
 		break;
 	case 'c':
-		if (report__coalesce_parse(optarg, &a->o.coalesce) < 0)
+		if (cli__word_set(coalesce_words, optarg, &a->o.coalesce) < 0)
 			return usage_error("--coalesce: a list of tid, pid, iaddr, dso, not '%s'", optarg);
 		break;
-	case OPT_SORT:
-		if (cli__word(sort_words, optarg) < 0)
+	case OPT_SORT: {
+		int w = cli__word(sort_words, optarg);
+
+		if (w < 0)
 			return usage_error("--sort: gain or metric, not '%s'", optarg);
-		a->o.sort_gain = cli__word(sort_words, optarg) == 0;
+		a->o.sort_gain = w == 0;
 		break;
+	}
 	case OPT_FAIL_ON:
 		if (parse_fail_on(optarg, &a->o.fail_on))
 			return usage_error("--fail-on: false-sharing, true-sharing or mixed, comma-separated, "

@@ -36,6 +36,22 @@ static unsigned int distance(const char *a, const char *b)
 	return row[lb];
 }
 
+static bool is_short(const struct cli_opt *o)
+{
+	return o->id > 0 && o->id < 256;
+}
+
+static bool end_of(const struct cli_opt *o)
+{
+	return !o->name && !o->id;
+}
+
+/* Its value may be left out ("[=OPTS]"). */
+static bool optional(const struct cli_opt *o)
+{
+	return o->arg && o->arg[0] == '[';
+}
+
 const char *cli__closest_option(const struct cli_opt *opts, const char *arg)
 {
 	const char *best = NULL, *name = arg;
@@ -43,7 +59,7 @@ const char *cli__closest_option(const struct cli_opt *opts, const char *arg)
 
 	while (*name == '-')
 		name++;
-	for (const struct cli_opt *o = opts; o->name || o->id; o++) {
+	for (const struct cli_opt *o = opts; !end_of(o); o++) {
 		unsigned int d;
 
 		if (!o->name)
@@ -55,16 +71,6 @@ const char *cli__closest_option(const struct cli_opt *opts, const char *arg)
 		}
 	}
 	return best;
-}
-
-static bool is_short(const struct cli_opt *o)
-{
-	return o->id > 0 && o->id < 256;
-}
-
-static bool end_of(const struct cli_opt *o)
-{
-	return !o->name && !o->id;
 }
 
 /* "--list-options" and "--list-values OPTION": the completion's questions. */
@@ -115,13 +121,13 @@ bool cli__parser_init(struct cli_parser *p, const struct cli_cmd *cmd, int argc,
 			*s++ = (char)o->id;
 			if (o->arg)
 				*s++ = ':';
-			if (o->arg && o->arg[0] == '[')
+			if (optional(o))
 				*s++ = ':';
 		}
 		if (o->name)
 			p->longopts[nl++] = (struct option){
-				o->name, !o->arg ? no_argument : o->arg[0] == '[' ? optional_argument :
-				required_argument, NULL, o->id,
+				o->name, !o->arg ? no_argument : optional(o) ? optional_argument : required_argument,
+				NULL, o->id,
 			};
 	}
 	*s = '\0';
@@ -162,7 +168,7 @@ static void help_option(FILE *fp, const struct cli_opt *o, int column)
 	if (o->name)
 		n += snprintf(left + n, sizeof(left) - (size_t)n, "--%s", o->name);
 	if (o->arg)
-		snprintf(left + n, sizeof(left) - (size_t)n, "%s%s", o->arg[0] == '[' ? "" : " ", o->arg);
+		snprintf(left + n, sizeof(left) - (size_t)n, "%s%s", optional(o) ? "" : " ", o->arg);
 	n = (int)strlen(left);
 	fprintf(fp, "%s%*s", left, n >= column ? 2 : column - n, "");
 	for (const char *t = o->help; *t;) {

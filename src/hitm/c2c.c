@@ -760,12 +760,12 @@ static void note_write(struct c2c *c, const struct c2c_sample *s)
 {
 	struct c2c_writes *w = &line_lazy(c, s->line - 1)->w;
 	uint16_t off = (uint16_t)(s->addr & (c->line_size - 1));
+	uint32_t tid = s->tid ? s->tid : UINT32_MAX;     /* 0: no writer yet */
 
-	if (!w->tid) {
-		*w = (struct c2c_writes){ .tid = s->tid ? s->tid : UINT32_MAX, .lo = off, .hi = off };
-	} else {
-		w->several |= w->tid != (s->tid ? s->tid : UINT32_MAX);
-	}
+	if (!w->tid)
+		*w = (struct c2c_writes){ .tid = tid, .lo = off, .hi = off };
+	else
+		w->several |= w->tid != tid;
 	w->lo = off < w->lo ? off : w->lo;
 	w->hi = off > w->hi ? off : w->hi;
 	w->time = s->time;
@@ -948,7 +948,7 @@ static int written_cmp(const void *pa, const void *pb)
 size_t c2c__written(struct c2c *c, uint32_t min_stores, struct c2c_written **out)
 {
 	struct written_ord *ord = NULL;
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 
 	*out = NULL;
 	for (size_t i = 0; i < c->nr_lines; i++) {
@@ -957,8 +957,7 @@ size_t c2c__written(struct c2c *c, uint32_t min_stores, struct c2c_written **out
 
 		if (!w->tid || w->several || w->stores < min_stores)
 			continue;
-		if (!(n & (n + 1)))
-			ord = xrealloc(ord, 2 * n + 1, sizeof(*ord));
+		xgrow((void **)&ord, &alloc, n + 1, sizeof(*ord));
 		k = line_id(c, i)->key;
 		ord[n] = (struct written_ord){ .line = k.line, .idx = (uint32_t)i };
 		k.line = 0;

@@ -190,23 +190,3 @@ bool report__coalesced_row(const struct report *r, const struct c2c_row *row, st
 	return true;
 }
 
-int report__coalesce_parse(const char *s, unsigned int *mask)
-{
-	*mask = 0;
-	while (*s) {
-		size_t n = strcspn(s, ",");
-
-		if (n == 3 && !strncmp(s, "tid", 3))
-			*mask |= CO_TID;
-		else if (n == 3 && !strncmp(s, "pid", 3))
-			*mask |= CO_PID;
-		else if (n == 5 && !strncmp(s, "iaddr", 5))
-			*mask |= CO_IADDR;
-		else if (n == 3 && !strncmp(s, "dso", 3))
-			*mask |= CO_DSO;
-		else
-			return -1;
-		s += n + (s[n] == ',');
-	}
-	return *mask ? 0 : -1;
-}

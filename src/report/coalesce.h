@@ -8,10 +8,6 @@
 
 #include "report/report.h"
 
-/* "tid,pid,iaddr,dso" (any, at least one) into CO_* bits: 0, or -1. */
-int report__coalesce_parse(const char *s, unsigned int *mask);
-
-
 /* Frees the counts and rows (c2c_line__counts, c2c_line__rows) of the
  * view's lines but keep's, once they are many: between lines of a listing,
  * between keys. */

@@ -338,34 +338,49 @@ static size_t diff_file(FILE *fp, const struct edit *e, size_t nr)
 	return n;
 }
 
-/* Data that no variable holds: a heap object obj (its allocation site) or
- * the stack, said. */
-static void heap_note(const struct report *r, struct patch *p, const struct heap_obj *obj, const char *what,
+/* Whether heap object id is met for the first time (said or patched once
+ * each); it is met from now on. */
+static bool first_meeting(struct patch *p, uint32_t id)
+{
+	for (size_t i = 0; i < p->nr_noted; i++)
+		if (p->noted[i] == id)
+			return false;
+	if (p->nr_noted < sizeof(p->noted) / sizeof(p->noted[0]))
+		p->noted[p->nr_noted++] = id;
+	return true;
+}
+
+/* A heap object obj not patched, said: its site and the allocation it
+ * needs. */
+static void heap_said(const struct report *r, struct patch *p, const struct heap_obj *obj, const char *what,
 		      uint32_t align)
 {
 	char func[128], src[256];
 
-	if (!obj) {
-		note(p, "%s: not a variable of the program (the stack, or memory recorded without --alloc): not "
-		     "patched", what);
-		return;
-	}
-	for (size_t i = 0; i < p->nr_noted; i++)
-		if (p->noted[i] == obj->id)
-			return;
-	if (p->nr_noted < sizeof(p->noted) / sizeof(p->noted[0]))
-		p->noted[p->nr_noted++] = obj->id;
 	report__heap_site(r, obj, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
 	note(p, "%s: a %" PRIu64 " B heap object from %s%s%s: not patched (allocate it %u-byte aligned, e.g. "
 	     "aligned_alloc(%u, size rounded up to %u), with its elements a line apart)", what, obj->size, func,
 	     src[0] ? " at " : "", src, align, align, align);
 }
 
+/* Data that no variable holds: a heap object obj (said once) or the stack
+ * (NULL), said. */
+static void heap_note(const struct report *r, struct patch *p, const struct heap_obj *obj, const char *what,
+		      uint32_t align)
+{
+	if (!obj)
+		note(p, "%s: not a variable of the program (the stack, or memory recorded without --alloc): not "
+		     "patched", what);
+	else if (first_meeting(p, obj->id))
+		heap_said(r, p, obj, what, align);
+}
+
 /* ---- heap objects: their allocation sites ---- */
 
-/* In src, a call of fn (a whole word followed by '('): *open at its '(',
- * *close at the matching ')' on the line; false when there is none. */
-static bool find_call(const char *src, const char *fn, const char **open, const char **close)
+/* In src, a call of fn (a whole word followed by '('): where fn starts,
+ * *open at its '(', *close at the matching ')' on the line; NULL when
+ * there is none. */
+static const char *find_call(const char *src, const char *fn, const char **open, const char **close)
 {
 	for (const char *at = find_word(src, fn); at; at = find_word(at + 1, fn)) {
 		const char *q = at + strlen(fn);
@@ -380,11 +395,11 @@ static bool find_call(const char *src, const char *fn, const char **open, const 
 			depth += (*q == '(') - (*q == ')');
 			if (!depth) {
 				*close = q;
-				return true;
+				return at;
 			}
 		}
 	}
-	return false;
+	return NULL;
 }
 
 /* The last "#include" line of the file at path, 0 none. */
@@ -423,37 +438,49 @@ static void helper_text(char *buf, size_t size, uint32_t align)
 		  "}", align - 1, align, align, align - 1, align);
 }
 
-/* obj's allocation at its site (cd) made align-aligned, its size rounded
- * up to align: malloc(E) becomes aligned_alloc(align, rounded E); calloc(N,
- * S) a helper's call, the helper after the file's last #include (once).
- * Anything else (new, realloc, a wrapper the site line does not show) is
- * said. */
-static void plan_site(struct patch *p, const struct code_decl *cd, uint32_t align, const char *what,
-		      const char *objname)
-{
-	struct edit e = { 0 }, h = { 0 };
-	char src[1024], helper[1024];
-	const char *open, *close;
-	int inc;
+/* The site line of cd, where the diff finds it (e: paths and line) and as
+ * it reads (src): 0, else why not (SITE_OUTSIDE, SITE_MISSING; site_unread
+ * says it). */
+enum { SITE_OUTSIDE = 1, SITE_MISSING };
 
-	if (!source_paths(p->symfs, cd->comp_dir, cd->file, &e)) {
+static int site_line(const struct patch *p, const struct code_decl *cd, struct edit *e, char *src, size_t size)
+{
+	if (!source_paths(p->symfs, cd->comp_dir, cd->file, e))
+		return SITE_OUTSIDE;
+	e->line = cd->line;
+	return file_line(e->full, e->line, src, size) ? 0 : SITE_MISSING;
+}
+
+static void site_unread(struct patch *p, const struct code_decl *cd, const struct edit *e, int why, const char *what,
+			const char *objname)
+{
+	if (why == SITE_OUTSIDE)
 		note(p, "%s: %s's site %s is outside the compilation directory %s: not patched", what, objname,
 		     cd->file, cd->comp_dir);
-		return;
-	}
-	e.line = cd->line;
-	if (!file_line(e.full, e.line, src, sizeof(src))) {
-		note(p, "%s: %s's site %s:%d not found: not patched", what, objname, e.full, e.line);
-		return;
-	}
-	if (find_call(src, "malloc", &open, &close)) {
-		snprintf(e.text, sizeof(e.text), "%.*saligned_alloc(%u, ((%.*s) + %u) / %u * %u)%s",
-			 (int)(find_word(src, "malloc") - src), src, align, (int)(close - open - 1), open + 1,
-			 align - 1, align, align, close + 1);
-	} else if (find_call(src, "calloc", &open, &close) && (inc = last_include(e.full)) > 0) {
-		snprintf(e.text, sizeof(e.text), "%.*s" CALLOC_HELPER "%s", (int)(find_word(src, "calloc") - src), src,
-			 open);
-		h = e;
+	else
+		note(p, "%s: %s's site %s:%d not found: not patched", what, objname, e->full, e->line);
+}
+
+/* obj's allocation on its site's line (e, src) made align-aligned, its
+ * size rounded up to align: malloc(E) becomes aligned_alloc(align, rounded
+ * E); calloc(N, S) a helper's call, the helper after the file's last
+ * #include (once). Anything else (realloc, a wrapper the site line does
+ * not show) is said. */
+static void plan_site(struct patch *p, struct edit *e, const char *src, uint32_t align, const char *what,
+		      const char *objname)
+{
+	struct edit h;
+	char helper[1024];
+	const char *at, *open, *close;
+	int inc;
+
+	if ((at = find_call(src, "malloc", &open, &close))) {
+		snprintf(e->text, sizeof(e->text), "%.*saligned_alloc(%u, ((%.*s) + %u) / %u * %u)%s",
+			 (int)(at - src), src, align, (int)(close - open - 1), open + 1, align - 1, align, align,
+			 close + 1);
+	} else if ((at = find_call(src, "calloc", &open, &close)) && (inc = last_include(e->full)) > 0) {
+		snprintf(e->text, sizeof(e->text), "%.*s" CALLOC_HELPER "%s", (int)(at - src), src, open);
+		h = *e;
 		h.line = inc;
 		h.insert = true;
 		helper_text(helper, sizeof(helper), align);
@@ -462,25 +489,22 @@ static void plan_site(struct patch *p, const struct code_decl *cd, uint32_t alig
 		add_edit(p, &h);
 	} else {
 		note(p, "%s: %s's site %s:%d is not a malloc or calloc call: not patched (allocate it %u-byte "
-		     "aligned)", what, objname, e.full, e.line, align);
+		     "aligned)", what, objname, e->full, e->line, align);
 		return;
 	}
-	snprintf(e.comment, sizeof(e.comment), "%.*s/* c2cscan: %s: %s on lines of its own */",
+	snprintf(e->comment, sizeof(e->comment), "%.*s/* c2cscan: %s: %s on lines of its own */",
 		 (int)strspn(src, " \t"), src, what, objname);
-	add_edit(p, &e);
+	add_edit(p, e);
 }
 
-/* The type the site line of cd allocates with new (C++: "new counter()",
+/* The type a C++ site line (src) allocates with new ("new counter()",
  * "new qstate[n]"), in type; false when the line has no new. */
-static bool site_new_type(const struct patch *p, const struct code_decl *cd, char *type, size_t size)
+static bool site_new_type(const char *src, char *type, size_t size)
 {
-	struct edit e = { 0 };
-	char src[1024];
-	const char *at, *t;
+	const char *at = find_word(src, "new"), *t;
 	size_t n;
 
-	if (!is_cxx(cd->lang) || !source_paths(p->symfs, cd->comp_dir, cd->file, &e) ||
-	    !file_line(e.full, cd->line, src, sizeof(src)) || !(at = find_word(src, "new")))
+	if (!at)
 		return false;
 	t = at + 3 + strspn(at + 3, " ");
 	if (!strncmp(t, "struct ", 7) || !strncmp(t, "class ", 6))
@@ -508,10 +532,12 @@ static void plan_heap(const struct report *r, struct patch *p, const struct verd
 		      const struct verdict_unit *u, const char *what, uint32_t align)
 {
 	const struct heap_obj *o = u->obj;
-	char type[160] = "", objname[256], func[128], src[256];
+	char type[160] = "", objname[256], func[128], where[256], src[1024];
 	size_t tlen = u->elem ? u->elem : strcspn(u->name, ".");
 	struct code_decl cd;
+	struct edit e = { 0 };
 	bool by_new;
+	int unread;
 
 	if (!o) {
 		heap_note(r, p, NULL, what, align);
@@ -535,21 +561,19 @@ static void plan_heap(const struct report *r, struct patch *p, const struct verd
 		}
 		type[0] = '\0';
 	}
-	for (size_t i = 0; i < p->nr_noted; i++)
-		if (p->noted[i] == o->id)
-			return;
+	if (!first_meeting(p, o->id))
+		return;
 	if (u->typed && u->name[tlen] && tlen < sizeof(type))
 		scnprintf(type, sizeof(type), "%.*s", (int)tlen, u->name);
 	if (!names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, NULL, &cd)) {
-		heap_note(r, p, o, what, align);
+		heap_said(r, p, o, what, align);
 		return;
 	}
-	if (p->nr_noted < sizeof(p->noted) / sizeof(p->noted[0]))
-		p->noted[p->nr_noted++] = o->id;
-	report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), src, sizeof(src));
+	report__heap_site(r, o, SITE_UNKNOWN_ADDRESS, func, sizeof(func), where, sizeof(where));
 	scnprintf(objname, sizeof(objname), "the %" PRIu64 " B object from %s", o->size, func);
+	unread = site_line(p, &cd, &e, src, sizeof(src));
 	/* C++'s new: the type the line names, whatever the accesses were typed */
-	by_new = site_new_type(p, &cd, type, sizeof(type));
+	by_new = !unread && is_cxx(cd.lang) && site_new_type(src, type, sizeof(type));
 	if (by_new && !names__code_decl(r->names, r->maps, o->pid, o->site - 1, o->time, type, NULL, &cd))
 		cd.type_line = 0;
 	if (type[0] && cd.type_line && (u->elem || by_new)) {
@@ -567,7 +591,10 @@ static void plan_heap(const struct report *r, struct patch *p, const struct verd
 		     what, objname, type, align);
 		return;
 	}
-	plan_site(p, &cd, align, what, objname);
+	if (unread)
+		site_unread(p, &cd, &e, unread, what, objname);
+	else
+		plan_site(p, &e, src, align, what, objname);
 }
 
 /* --patch-latent: the later data of each latent pair on a block of two

@@ -303,6 +303,21 @@ static bool open_callers(struct tui *t, size_t e)
 
 /* ---- the latent screen: latent false sharing (report/latent.h) ---- */
 
+/* Pair e of the report's. */
+static const struct latent *latent_at(const struct tui *t, size_t e)
+{
+	const struct latent *l;
+
+	report__latent(t->r, &l);
+	return &l[e];
+}
+
+/* The fewer store samples of a pair's two lines: the Stores column. */
+static uint64_t latent_stores(const struct latent *l)
+{
+	return l->stores_a < l->stores_b ? l->stores_a : l->stores_b;
+}
+
 static size_t latent_nr(void *priv)
 {
 	const struct tui *t = priv;
@@ -329,10 +344,8 @@ static struct browser_col latent_col(void *priv, size_t c)
 static void latent_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 {
 	const struct tui *t = priv;
-	const struct latent *l;
+	const struct latent *l = latent_at(t, e);
 
-	report__latent(t->r, &l);
-	l += e;
 	switch (c) {
 	case 0:
 		snprintf(buf, size, "%u", l->apart);
@@ -346,31 +359,26 @@ static void latent_cell(void *priv, size_t e, size_t c, char *buf, size_t size)
 		snprintf(buf, size, "%u", c == 2 ? l->tid_a : l->tid_b);
 		break;
 	default:
-		snprintf(buf, size, "%" PRIu64, l->stores_a < l->stores_b ? l->stores_a : l->stores_b);
+		snprintf(buf, size, "%" PRIu64, latent_stores(l));
 		break;
 	}
 }
 
 static void latent_value(void *priv, size_t e, size_t c, struct browser_value *out)
 {
-	const struct tui *t = priv;
-	const struct latent *l;
+	const struct latent *l = latent_at(priv, e);
 
-	report__latent(t->r, &l);
-	l += e;
 	if (c == 0 || c == 2 || c == 4 || c == 5)
 		*out = (struct browser_value){ .kind = BV_UINT, .u = c == 0 ? l->apart : c == 2 ? l->tid_a :
-					       c == 4 ? l->tid_b : l->stores_a < l->stores_b ? l->stores_a : l->stores_b };
+					       c == 4 ? l->tid_b : latent_stores(l) };
 }
 
 static bool latent_match(void *priv, size_t e, const char *text)
 {
 	const struct tui *t = priv;
-	const struct latent *l;
 	char buf[768];
 
-	report__latent(t->r, &l);
-	latent__scnprintf(t->r, &l[e], buf, sizeof(buf));
+	latent__scnprintf(t->r, latent_at(t, e), buf, sizeof(buf));
 	return strcasestr(buf, text) != NULL;
 }
 
@@ -387,23 +395,19 @@ static int latent_top(void *priv, int cols)
 static int latent_detail_rows(void *priv, size_t e, int cols)
 {
 	const struct tui *t = priv;
-	const struct latent *l;
 	char buf[768];
 
-	report__latent(t->r, &l);
-	latent__scnprintf(t->r, &l[e], buf, sizeof(buf));
+	latent__scnprintf(t->r, latent_at(t, e), buf, sizeof(buf));
 	return tui_wrapped_rows(cols, buf, LATENT_DETAIL_MAX);
 }
 
 static void latent_detail(void *priv, size_t e, int y, int cols)
 {
 	const struct tui *t = priv;
-	const struct latent *l;
 	char buf[768];
 	int room = term__rows() - 1 - y;
 
-	report__latent(t->r, &l);
-	latent__scnprintf(t->r, &l[e], buf, sizeof(buf));
+	latent__scnprintf(t->r, latent_at(t, e), buf, sizeof(buf));
 	tui_put_wrapped(&y, cols, ST_DIM, buf, room < LATENT_DETAIL_MAX ? room : LATENT_DETAIL_MAX);
 }
 
@@ -422,9 +426,7 @@ static const struct browser_ops latent_ops = {
 /* The latent screen; false (and a message) when there is nothing to show. */
 static bool open_latent(struct tui *t)
 {
-	const struct latent *l;
-
-	if (!report__latent(t->r, &l)) {
+	if (!latent_nr(t)) {
 		browser__message(&t->list, "no latent false sharing: no two adjacent lines of one thread each");
 		return false;
 	}

@@ -370,6 +370,13 @@ static const struct page_key *page_key(struct core *c, uint64_t addr)
 	return k;
 }
 
+/* The line number of addr in its page's key (a page's lines are numbered
+ * from line0). */
+static inline uint64_t line_in(const struct page_key *k, uint64_t addr)
+{
+	return k->line0 + ((addr & 4095) >> line_shift);
+}
+
 #define TOMB UINT64_MAX                 /* a tag being rewritten: probe on */
 
 /* Whether the private lines of space (a pid) belong to a process that has
@@ -536,7 +543,7 @@ static bool held(struct core *c, uint32_t at, bool store)
 static void hold(struct core *c, uint32_t at, bool store)
 {
 	struct held *set = held_set(c, at), *h = held_entry(c, set, at);
-	bool excl = store || (h && (h->line & HELD_EXCL));
+	bool was_excl = h && (h->line & HELD_EXCL), excl = store || was_excl;
 
 	/* its own entry of this window (a load's, now a store's), an entry of
 	 * an earlier window, else the first */
@@ -547,7 +554,7 @@ static void hold(struct core *c, uint32_t at, bool store)
 		h = &set[0];
 	/* taken for writing now: one of the lines a lock's waiter goes on
 	 * taking (emu_lock_wait) */
-	if (store && !(h->line & HELD_EXCL && h->win == c->win && (h->line & ~HELD_EXCL) == at + 1))
+	if (store && !was_excl)
 		c->wrote_recently[c->nr_wrote++ % WAIT_LINES] = (struct held){ at + 1, c->win };
 	h->line = (at + 1) | (excl ? HELD_EXCL : 0);
 	h->win = c->win;
@@ -669,7 +676,7 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 		cls = st = store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	} else {
 		k = page_key(c, addr);
-		cls = st = step(c, k->space, k->line0 + ((addr & 4095) >> line_shift), store);
+		cls = st = step(c, k->space, line_in(k, addr), store);
 		if (c->paced) {
 			/* step took the line for the window (for writing after a store) */
 			c->fast_excl = store || ((addr >> line_shift) == c->fast_line && c->fast_win == c->win &&
@@ -683,7 +690,7 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 			uint64_t last = addr + size - 1;
 
 			k = page_key(c, last);
-			step(c, k->space, k->line0 + ((last & 4095) >> line_shift), store);
+			step(c, k->space, line_in(k, last), store);
 		}
 	}
 	if (store == RMW)
@@ -781,7 +788,7 @@ void emu_lock_wait(const void *lock, bool begin)
 		/* the lock's line, and the lines the thread wrote in this window
 		 * and the last (its loop's, the data the lock guards among them) */
 		k = page_key(c, a);
-		x = line_of(c, k->space, k->line0 + ((a & 4095) >> line_shift));
+		x = line_of(c, k->space, line_in(k, a));
 		if (x)
 			wait_mark(c, (uint32_t)(x - model->lines) + 1);
 		for (uint32_t i = 0; i < WAIT_LINES; i++)
