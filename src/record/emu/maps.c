@@ -471,7 +471,11 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 	}
 	m = real_mmap(a, len, prot, flags, fd, off);
 	if (m != MAP_FAILED && tab) {
-		if (flags & (MAP_SHARED | MAP_SHARED_VALIDATE)) {
+		/* MAP_SHARED_VALIDATE is MAP_SHARED | MAP_PRIVATE: the type
+		 * compared whole, or every private mapping is asked about */
+		int type = flags & MAP_TYPE;
+
+		if (type == MAP_SHARED || type == MAP_SHARED_VALIDATE) {
 			learn((uintptr_t)m, len);
 		} else {
 			write_begin();
