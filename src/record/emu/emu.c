@@ -94,9 +94,17 @@ struct line {                    /* written at every change of the line's state 
 	uint32_t seen;                  /* the default model: the window (+ 1) a thread last took it in */
 	uint32_t waiting;               /* the default model: threads waiting to take a lock that go on
 					 * taking the line meanwhile (its word's, or one they wrote just
-					 * before: emu_lock_wait; two lines a cache line: the model's
-					 * own false sharing stays rare) */
+					 * before: emu_lock_wait) */
 };
+
+/* A line's key and state in one cache line: a line met for the first
+ * time costs one miss (and one page of the table) instead of two, and
+ * the model's own state never shares a line with another's. */
+struct entry {
+	struct line_key key;
+	struct line line;
+	uint8_t pad[64 - sizeof(struct line_key) - sizeof(struct line)];
+} __attribute__((aligned(64)));
 
 
 /* The model, in the file record made (in /dev/shm, else its directory)
@@ -106,9 +114,8 @@ struct model {
 	struct pd_emu_model_head head;  /* cores (record reads cores_shared after the run) */
 	struct pace pace;               /* the lockstep's slots (pace.c) */
 	uint8_t pad[4096 - sizeof(struct pd_emu_model_head) - sizeof(struct pace)];
-	uint32_t stripes[STRIPES];      /* the lines start at 8 KiB */
-	struct line_key keys[TABLE_SIZE];
-	struct line lines[TABLE_SIZE];
+	uint32_t stripes[STRIPES];      /* the entries start at 8 KiB */
+	struct entry e[TABLE_SIZE];
 };
 
 /* What a page's lines are keyed by: space, and the line number of its
@@ -154,6 +161,17 @@ struct core {
 };
 
 static struct model *model;
+
+static inline struct line *line_at(uint64_t at)
+{
+	return &model->e[at].line;
+}
+
+/* The table index of a line's entry. */
+static inline uint32_t index_of(const struct line *x)
+{
+	return (uint32_t)(((const char *)x - (const char *)model->e) / sizeof(struct entry));
+}
 static int enabled, keyed;
 static int windowed = 1;                /* the default model (pace.c); 0: --emulate=exact */
 /* the process has ThreadSanitizer's hooks (its __tsan_init called ours, or
@@ -401,13 +419,13 @@ static bool space_dead(uint64_t space)
  * readers that saw the old tag with the new space take no match). */
 static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
 {
-	struct line_key *y = &model->keys[at];
+	struct line_key *y = &model->e[at].key;
 
 	__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
 	__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
-	memset(&model->lines[at], 0, sizeof(model->lines[at]));
+	memset(line_at(at), 0, sizeof(struct line));
 	__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
-	return &model->lines[at];
+	return line_at(at);
 }
 
 /* Whether line la of this process's private memory is no longer mapped
@@ -439,13 +457,13 @@ static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t 
 
 	for (uint32_t i = 0; i < PROBES; i++) {
 		uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
-		struct line_key *y = &model->keys[at];
-		uint32_t seen = __atomic_load_n(&model->lines[at].seen, __ATOMIC_RELAXED);
+		struct line_key *y = &model->e[at].key;
+		uint32_t seen = __atomic_load_n(&line_at(at)->seen, __ATOMIC_RELAXED);
 
 		/* (the default model: the line untouched longest, for eviction;
 		 * not one a lock's waiter goes on taking) */
 		if (c->paced && seen && (int32_t)(c->win + 1 - seen) > (int32_t)oldest_age &&
-		    !__atomic_load_n(&model->lines[at].waiting, __ATOMIC_RELAXED)) {
+		    !__atomic_load_n(&line_at(at)->waiting, __ATOMIC_RELAXED)) {
 			oldest = at;
 			oldest_age = c->win + 1 - seen;
 		}
@@ -480,21 +498,21 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 			emu_lock(l);
 		for (uint32_t i = 0; i < PROBES; i++) {
 			uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
-			struct line_key *y = &model->keys[at];
+			struct line_key *y = &model->e[at].key;
 			uint64_t tag = __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE);
 
 			/* (the tag again: an entry being reused gets TOMB, its
 			 * space, then its tag; seeing the old tag with the new
 			 * space is no match) */
 			if (tag == la + 1 && y->space == space && __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE) == tag) {
-				x = &model->lines[at];
+				x = line_at(at);
 				break;
 			}
 			if (!tag) {
 				if (locked) {
 					y->space = space;
 					__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
-					x = &model->lines[at];
+					x = line_at(at);
 				}
 				break;
 			}
@@ -607,7 +625,7 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	/* the default model: a line the thread has for its window is a hit,
 	 * and nothing shared is touched (on false sharing the model's own
 	 * state would bounce between the cores at every access) */
-	at = (uint32_t)(x - model->lines);
+	at = index_of(x);
 	if (c->paced && held(c, at, store))
 		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	if (c->paced && __atomic_load_n(&x->seen, __ATOMIC_RELAXED) != c->win + 1)
@@ -758,14 +776,14 @@ static void wait_mark(struct core *c, uint32_t at1)
 	if (c->nr_waits_on == WAIT_LINES)
 		return;
 	c->waits_on[c->nr_waits_on++] = at1;
-	__atomic_add_fetch(&model->lines[at1 - 1].waiting, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&line_at(at1 - 1)->waiting, 1, __ATOMIC_RELAXED);
 }
 
 /* One less waiter on the line, never below none (an entry reused under a
  * waiter starts again at none). */
 static void wait_unmark(uint32_t at1)
 {
-	uint32_t *w = &model->lines[at1 - 1].waiting, n = __atomic_load_n(w, __ATOMIC_RELAXED);
+	uint32_t *w = &line_at(at1 - 1)->waiting, n = __atomic_load_n(w, __ATOMIC_RELAXED);
 
 	while (n && !__atomic_compare_exchange_n(w, &n, n - 1, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
@@ -790,7 +808,7 @@ void emu_lock_wait(const void *lock, bool begin)
 		k = page_key(c, a);
 		x = line_of(c, k->space, line_in(k, a));
 		if (x)
-			wait_mark(c, (uint32_t)(x - model->lines) + 1);
+			wait_mark(c, index_of(x) + 1);
 		for (uint32_t i = 0; i < WAIT_LINES; i++)
 			if (c->wrote_recently[i].line && c->win - c->wrote_recently[i].win < 2)
 				wait_mark(c, c->wrote_recently[i].line);
@@ -959,11 +977,10 @@ __attribute__((constructor)) static void emu_load(void)
  * library (GCC), or the executable's own (Clang). */
 static bool tsan_program(void)
 {
-	void *next = dlsym(RTLD_NEXT, "__tsan_init"), *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+	void *next = dlsym(RTLD_NEXT, "__tsan_init"), *prog = emu_loaded(NULL);
 	void *exe = prog ? dlsym(prog, "__tsan_init") : NULL;
 
-	if (prog)
-		dlclose(prog);
+	emu_release(prog);
 	return (next && next != (void *)__tsan_init) || (exe && exe != (void *)__tsan_init);
 }
 
@@ -1143,17 +1160,65 @@ EXPORT void __tsan_atomic_signal_fence(int mo)
 /* The next definition of name: the C library's, or libtsan's interceptor
  * before it (GCC); never this library's own (dlopen'ed, RTLD_NEXT may
  * come round to it). */
+static void *libc_handle(void)
+{
+	static void *libc;
+	void *h = __atomic_load_n(&libc, __ATOMIC_ACQUIRE);
+
+	/* (kept: the C library is never unloaded; two threads that both
+	 * look it up hold it twice) */
+	if (!h) {
+		h = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+		__atomic_store_n(&libc, h, __ATOMIC_RELEASE);
+	}
+	return h;
+}
+
 void *emu_next(const char *name, void *own)
 {
 	void *f = dlsym(RTLD_NEXT, name), *libc;
 
 	if (f && f != own)
 		return f;
-	libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	libc = libc_handle();
 	f = libc ? dlsym(libc, name) : NULL;
-	if (libc)
-		dlclose(libc);
 	return f != own ? f : NULL;
+}
+
+/* The C library's dlopen and dlclose (before glibc 2.34 in libdl, not
+ * looked for: libtsan's then) */
+static void *(*real_dlopen)(const char *, int);
+static int (*real_dlclose)(void *);
+
+static void real_dl(void)
+{
+	void *libc, *o = NULL, *c = NULL;
+
+	if (__atomic_load_n(&real_dlclose, __ATOMIC_ACQUIRE))
+		return;
+	libc = libc_handle();
+	if (libc) {
+		o = dlsym(libc, "dlopen");
+		c = dlsym(libc, "dlclose");
+	}
+	if (!o || !c) {
+		o = (void *)dlopen;
+		c = (void *)dlclose;
+	}
+	__atomic_store_n(&real_dlopen, (void *(*)(const char *, int))o, __ATOMIC_RELAXED);
+	__atomic_store_n(&real_dlclose, (int (*)(void *))c, __ATOMIC_RELEASE);
+}
+
+void *emu_loaded(const char *path)
+{
+	real_dl();
+	return __atomic_load_n(&real_dlopen, __ATOMIC_RELAXED)(path, RTLD_NOW | RTLD_NOLOAD);
+}
+
+void emu_release(void *h)
+{
+	if (h)
+		__atomic_load_n(&real_dlclose, __ATOMIC_ACQUIRE)(h);
 }
 
 #define H(name) { #name, (void *)name },

@@ -30,6 +30,14 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 /* The next definition of name past this library (libtsan's interceptor in
  * a GCC build, the C library's), never own. */
 void *emu_next(const char *name, void *own);
+/* A handle to an object already loaded (path NULL: the program's scope,
+ * the executable first), NULL when it is not; given back with
+ * emu_release(). Through the C library's dlopen and dlclose: libtsan's
+ * interceptors list every module again at each call (mappings made and
+ * unmade, about half a millisecond apiece; the runtime looks some 35
+ * objects up as it starts). */
+void *emu_loaded(const char *path);
+void emu_release(void *h);
 
 /* ---- lockstep windows (pace.c): the default model ---- */
 #define EMU_WIN (1u << PD_EMU_WIN_BITS)  /* a window: accesses of a thread */

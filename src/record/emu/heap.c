@@ -105,7 +105,7 @@ static int find_one(struct dl_phdr_info *info, size_t size, void *arg)
 	 * whole scope) */
 	if (!path || !*path || strstr(path, "libc2cscan-emu") || strstr(path, "libc2cscan-alloc"))
 		return 0;
-	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	h = emu_loaded(path);
 	if (!h)
 		return 0;
 	s = dlsym(h, f->name);
@@ -113,7 +113,7 @@ static int find_one(struct dl_phdr_info *info, size_t size, void *arg)
 		f->sym = s;
 		f->path = path;
 	}
-	dlclose(h);
+	emu_release(h);
 	return f->sym != NULL;
 }
 
@@ -135,12 +135,11 @@ static bool program_allocator(void)
 {
 	/* the program's scope, the executable first (RTLD_DEFAULT would search
 	 * this library first: it is linked -Bsymbolic) */
-	void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD), *g = prog ? dlsym(prog, "malloc") : NULL;
+	void *prog = emu_loaded(NULL), *g = prog ? dlsym(prog, "malloc") : NULL;
 	Dl_info di;
 	bool theirs = g && dladdr(g, &di) && (!di.dli_fname || !strstr(di.dli_fname, "libc2cscan-"));
 
-	if (prog)
-		dlclose(prog);
+	emu_release(prog);
 	return theirs;
 }
 

@@ -101,13 +101,12 @@ static void *first_past(const struct link_map *exe, const char *name, void *fn)
 	if (!dladdr1(fn, &own_info, (void **)&own, RTLD_DL_LINKMAP))
 		return fn;
 	for (const struct link_map *l = exe->l_next; l && l != own; l = l->l_next) {
-		void *h = l->l_name && *l->l_name ? dlopen(l->l_name, RTLD_NOW | RTLD_NOLOAD) : NULL;
+		void *h = l->l_name && *l->l_name ? emu_loaded(l->l_name) : NULL;
 		void *s = h ? dlsym(h, name) : NULL;
 		struct link_map *in = NULL;
 		Dl_info di;
 
-		if (h)
-			dlclose(h);
+		emu_release(h);
 		if (s && dladdr1(s, &di, (void **)&in, RTLD_DL_LINKMAP) && in == l)
 			return s;
 	}
@@ -156,13 +155,13 @@ int emu_jumps__redirect(void)
 
 	/* the program's scope, the executable first (RTLD_DEFAULT would
 	 * search this library first: it is linked -Bsymbolic) */
-	void *prog = dlopen(NULL, RTLD_NOW | RTLD_NOLOAD);
+	void *prog = emu_loaded(NULL);
 	struct link_map *main_map = NULL;
 
 	if (!prog)
 		return 0;
 	if (dlinfo(prog, RTLD_DI_LINKMAP, &main_map) || !main_map) {
-		dlclose(prog);
+		emu_release(prog);
 		return 0;
 	}
 	for (size_t i = 0; JUMP_LEN && i < emu_nhooks; i++) {
@@ -188,7 +187,7 @@ int emu_jumps__redirect(void)
 			shorter + failed, shorter, failed, err ? ": " : "", err ? strerror(err) : "");
 	if (done && !failed)
 		patch_heap(prog, main_map);
-	dlclose(prog);
+	emu_release(prog);
 	return done;
 }
 
