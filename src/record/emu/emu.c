@@ -72,6 +72,7 @@
 #define HELD_SET_BITS 7
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
 #define WAIT_LINES 32                   /* lines a lock waiter goes on writing (emu_lock_wait) */
+#define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -144,6 +145,13 @@ struct core {
 	bool fast_excl;                 /* the line of its last access, kept for window fast_win */
 	uint64_t fast_line;             /* (address >> line_shift; for writing: fast_excl) while */
 	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
+	/* the hook's gate (access_): an access within the line at fast_base[0]
+	 * (a load) or fast_base[1] (a store: the line kept for writing), the
+	 * maps of generation fast_gen, is a hit while fast_left > 0; it opens
+	 * with fast_budget, the accesses before a sample is due or the window
+	 * ends, and fast_close() counts what went through */
+	uint64_t fast_base[2];
+	int32_t fast_left, fast_budget;
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
 	uint32_t reuse_skip;            /* misses before reuse() looks at unmapped memory again */
@@ -209,6 +217,34 @@ static int core_take(bool *own)
 	return (int)(__atomic_fetch_add(&model->head.next_core, 1, __ATOMIC_RELAXED) % MAX_CORES);
 }
 
+/* The hook's gate shut, the accesses it let through counted (into the
+ * sample countdown and the window's clock). (A signal handler's hook
+ * between the gate's look and its count can leave fast_left at -1: that
+ * one access is not counted, and the countdown never passes zero.) */
+static inline void fast_close(struct core *c)
+{
+	int32_t left = c->fast_left, used;
+
+	c->fast_left = 0;
+	used = c->fast_budget - (left > 0 ? left : 0);
+	c->fast_budget = 0;
+	c->countdown -= (uint32_t)used;
+	c->clock += (uint32_t)used;
+}
+
+/* The gate opened on the line of the access just modelled, kept for this
+ * window: the accesses until a sample is due or the window ends. */
+static inline void fast_open(struct core *c)
+{
+	uint32_t budget = c->countdown - 1, to_end = EMU_WIN - 1 - c->clock;
+
+	if (!c->paced || c->fast_win != c->win || !c->countdown || c->clock >= EMU_WIN)
+		return;
+	c->fast_base[0] = c->fast_line << line_shift;
+	c->fast_base[1] = c->fast_excl ? c->fast_base[0] : FAST_NONE;
+	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
+}
+
 /* c (its tid set) gets a core, and joins the lockstep when the core is its
  * own (a thread sharing one is not waited for). */
 static void core_start(struct core *c)
@@ -221,6 +257,8 @@ static void core_start(struct core *c)
 	memset(c->held, 0, sizeof(c->held));
 	c->win = c->paced ? pace__join(c->idx, c->tid) : 0;
 	c->fast_win = c->win - 1;       /* (a forked child's copy of its parent's: not its own) */
+	c->fast_left = c->fast_budget = 0;
+	c->fast_base[0] = c->fast_base[1] = FAST_NONE;
 }
 
 static void core_give_back(int idx)
@@ -251,6 +289,7 @@ static void thread_gone(void *p)
 	struct core *c = p;
 
 	/* its last accesses (handlers, later destructors) are not modelled */
+	fast_close(c);
 	c->on = 0;
 	unmodelled_flush(c);
 	emu_out__close(&c->out);
@@ -684,7 +723,10 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 	if (!enabled)
 		return;
 	c = me();
-	if (!c || !c->on || !size || c->busy)
+	if (!c)
+		return;
+	fast_close(c);
+	if (!c->on || !size || c->busy)
 		return;
 	c->busy = 1;
 	/* the default model, a line the thread has for its window again (a
@@ -728,11 +770,12 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 			sample(c, addr, ip, 0, st, locked, p);
 	}
 	/* the default model: windows in lockstep with the other threads */
-	if (c->paced && ++c->clock == EMU_WIN) {
+	if (c->paced && ++c->clock >= EMU_WIN) {
 		c->clock = 0;
 		c->win = pace__window_end(c->idx, c->win);
 	}
 	c->busy = 0;
+	fast_open(c);
 }
 
 /* The access modelled; errno is the program's still (a hook can run
@@ -755,10 +798,9 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 {
 	struct core *c = self;
 
-	if (LIKELY(c != NULL) && c->on && !c->busy && c->countdown > 1 && c->clock + 1 < EMU_WIN &&
-	    fast_hit(c, addr, size, store)) {
-		c->countdown--;
-		c->clock++;
+	if (LIKELY(c != NULL) && addr - c->fast_base[store != 0] <= (1u << line_shift) - size && c->fast_left > 0 &&
+	    c->fast_gen == emu_maps__gen()) {
+		c->fast_left--;
 		return;
 	}
 	access_slow(addr, size, store, locked, ip, find);
@@ -801,6 +843,7 @@ void emu_lock_wait(const void *lock, bool begin)
 	c = me();
 	if (!c || !c->on || c->busy || !c->paced)
 		return;
+	fast_close(c);
 	c->busy = 1;
 	if (begin && !c->nr_waits_on) {
 		/* the lock's line, and the lines the thread wrote in this window
@@ -832,8 +875,10 @@ void emu_back(void)
 {
 	struct core *c = self;
 
-	if (c && c->paced)
+	if (c && c->paced) {
+		fast_close(c);
 		c->win = pace__back(c->idx, c->win);
+	}
 }
 
 void emu_meet(const void *obj, uint32_t count)
@@ -855,8 +900,10 @@ void emu_depart(const void *obj, uint32_t token)
 {
 	struct core *c = self;
 
-	if (c && c->paced)
+	if (c && c->paced) {
+		fast_close(c);
 		c->win = pace__back(c->idx, token ? pace__depart(obj, c->idx, token - 1, c->win) : c->win);
+	}
 }
 
 void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t ret)
@@ -1062,8 +1109,10 @@ EXPORT void __tsan_ignore_thread_begin(void)
 {
 	struct core *c = me();
 
-	if (c)
+	if (c) {
+		fast_close(c);
 		c->on = 0;
+	}
 }
 
 EXPORT void __tsan_ignore_thread_end(void)
