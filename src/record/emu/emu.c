@@ -927,7 +927,7 @@ static void at_fork_child(void)
 	/* the parent's other threads are not in the child: their states are
 	 * the child's to reuse (their tids, the parent's, are live: left) */
 	if (self) {
-		emu_out__close(&self->out);
+		emu_out__drop(&self->out);
 		self->tid = (uint32_t)gettid();
 		/* the parent's thread keeps its core; the child's is another */
 		core_start(self);

@@ -198,7 +198,8 @@ struct emu_out {
 };
 /* The process's file is dir/emu-PID. */
 void emu_out__start(const char *dir, uint32_t pid);
-/* In a forked child: its own pid (and file); the lock free. */
+/* In a forked child: its own pid (and file); the lock free, the parent's
+ * spare chunks dropped. */
 void emu_out__forked(uint32_t pid);
 /* The process's file made, empty (record tells a modelled process that
  * sampled nothing from a program the runtime never saw). */
@@ -206,8 +207,11 @@ void emu_out__mark(void);
 /* len bytes to write a sample in, in o's chunk (a new one when it is
  * full); NULL when no chunk can be had (the sample is lost). */
 uint8_t *emu_out__room(struct emu_out *o, size_t len);
-/* o's chunk unmapped (a thread's end, a forked child's copy of it). */
+/* A thread's end: o's chunk left to the next thread that samples (its
+ * room), else unmapped. */
 void emu_out__close(struct emu_out *o);
+/* o's chunk unmapped (a forked child's copy of its parent's). */
+void emu_out__drop(struct emu_out *o);
 /* How many bytes at a from its page on are mapped readable, up to max
  * (the code after a call near a page's end is in the next page, or not
  * mapped). */

@@ -8,7 +8,10 @@
  * kept: the file is opened for each chunk and closed at once, so a program
  * that closes or dup2()s over descriptors it did not open (a daemon's
  * clean-up) neither loses samples nor gets them in its own files, and its
- * open() numbering is its own.
+ * open() numbering is its own. A thread that ends leaves its chunk's room
+ * to the next thread that samples (a chunk's records carry their thread):
+ * a program that starts thread after thread does not map and unmap a chunk
+ * for each (an unmap in a process of many threads stops all of their CPUs).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +26,20 @@ static char dir[512];
 static uint32_t pid;
 static uint32_t lock;
 
+/* Chunks of ended threads with room left (under lock). */
+#define SPARES 64
+#define SPARE_MIN 4096                  /* room worth keeping a chunk for */
+static struct emu_out spares[SPARES];
+static uint32_t nr_spares;
+
+static void unmap(struct emu_out *o)
+{
+	if (o->chunk)
+		syscall(SYS_munmap, o->chunk, PD_EMU_CHUNK);
+	o->chunk = NULL;
+	o->used = 0;
+}
+
 void emu_out__start(const char *d, uint32_t p)
 {
 	snprintf(dir, sizeof(dir), "%s", d);
@@ -33,6 +50,9 @@ void emu_out__forked(uint32_t p)
 {
 	pid = p;
 	lock = 0;
+	/* the parent's file's: not the child's to write */
+	while (nr_spares)
+		unmap(&spares[--nr_spares]);
 }
 
 static int open_file(void)
@@ -80,7 +100,15 @@ uint8_t *emu_out__room(struct emu_out *o, size_t len)
 	uint8_t *p;
 
 	if (o->chunk && o->used + len > PD_EMU_CHUNK)
-		emu_out__close(o);
+		unmap(o);
+	if (!o->chunk) {
+		emu_lock(&lock);
+		if (nr_spares)
+			*o = spares[--nr_spares];
+		emu_unlock(&lock);
+	}
+	if (o->chunk && o->used + len > PD_EMU_CHUNK)
+		unmap(o);
 	if (!o->chunk) {
 		o->chunk = chunk_new();
 		o->used = 0;
@@ -94,12 +122,20 @@ uint8_t *emu_out__room(struct emu_out *o, size_t len)
 
 void emu_out__close(struct emu_out *o)
 {
-	uint8_t *chunk = o->chunk;
+	if (o->chunk && o->used + SPARE_MIN <= PD_EMU_CHUNK) {
+		emu_lock(&lock);
+		if (nr_spares < SPARES) {
+			spares[nr_spares++] = *o;
+			o->chunk = NULL;
+		}
+		emu_unlock(&lock);
+	}
+	unmap(o);
+}
 
-	o->chunk = NULL;
-	o->used = 0;
-	if (chunk)
-		syscall(SYS_munmap, chunk, PD_EMU_CHUNK);
+void emu_out__drop(struct emu_out *o)
+{
+	unmap(o);
 }
 
 uint32_t emu_out__code_bytes(uint64_t a, uint32_t max)
