@@ -114,8 +114,8 @@ struct entry {
 struct model {
 	struct pd_emu_model_head head;  /* cores (record reads cores_shared after the run) */
 	struct pace pace;               /* the lockstep's slots (pace.c) */
-	uint8_t pad[4096 - sizeof(struct pd_emu_model_head) - sizeof(struct pace)];
-	uint32_t stripes[STRIPES];      /* the entries start at 8 KiB */
+	uint8_t pad[8192 - sizeof(struct pd_emu_model_head) - sizeof(struct pace)];
+	uint32_t stripes[STRIPES];      /* the entries start at 12 KiB */
 	struct entry e[TABLE_SIZE];
 };
 

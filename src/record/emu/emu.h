@@ -42,13 +42,13 @@ void emu_release(void *h);
 /* ---- lockstep windows (pace.c): the default model ---- */
 #define EMU_WIN (1u << PD_EMU_WIN_BITS)  /* a window: accesses of a thread */
 
-struct pace_slot {                      /* a core's */
+struct pace_slot {                      /* a core's, a cache line of its own: written at every wait */
 	uint32_t win;                   /* the window its thread is in */
 	uint32_t state;                 /* free, in step, away (in a wait; dropped) */
 	uint32_t tid;
 	uint32_t pacing;                /* waiting at its window's end for others: not blocked */
 	uint32_t drops;                 /* times dropped as blocked out of sight (PACE_DROPS: for good) */
-};
+} __attribute__((aligned(64)));
 
 /* A barrier's meeting point (pace.c): where the threads it releases
  * resume. */
@@ -65,7 +65,8 @@ struct pace_meet {
 
 /* In the model every process maps. */
 struct pace {
-	uint32_t progress;              /* a futex: bumped at every window end, leave, away */
+	uint32_t progress;              /* a futex: bumped at every window end, leave, away while
+					 * a thread waits on it */
 	uint32_t waiters;
 	struct pace_slot slots[PD_EMU_CORES];
 	uint32_t meet_lock;

@@ -78,9 +78,14 @@ void pace__start(struct pace *p, uint64_t *stall_count)
 
 static void progress(void)
 {
+	/* (a thread that waits counts itself in waiters before its last look:
+	 * either it sees what moved, or this sees it and bumps the futex. No
+	 * waiter, no write: threads that wait on locks do not bounce the line) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&pace->waiters, __ATOMIC_SEQ_CST))
+		return;
 	__atomic_add_fetch(&pace->progress, 1, __ATOMIC_RELEASE);
-	if (__atomic_load_n(&pace->waiters, __ATOMIC_ACQUIRE))
-		syscall(SYS_futex, &pace->progress, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	syscall(SYS_futex, &pace->progress, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
 }
 
 /* The window of the slowest thread in step but idx: where a thread joins
@@ -264,9 +269,10 @@ uint32_t pace__window_end(int idx, uint32_t win)
 			__builtin_ia32_pause();
 			continue;
 		}
-		__atomic_add_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&pace->waiters, 1, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&s->pacing, 1, __ATOMIC_RELEASE);
-		syscall(SYS_futex, &pace->progress, FUTEX_WAIT, seq, &tick, NULL, 0);
+		if (laggard(idx, win))
+			syscall(SYS_futex, &pace->progress, FUTEX_WAIT, seq, &tick, NULL, 0);
 		__atomic_store_n(&s->pacing, 0, __ATOMIC_RELEASE);
 		__atomic_sub_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
 		now = emu_now_ns();
