@@ -1223,6 +1223,13 @@ static void *libc_handle(void)
 	return h;
 }
 
+void *emu_libc(const char *name)
+{
+	void *libc = libc_handle();
+
+	return libc ? dlsym(libc, name) : NULL;
+}
+
 void *emu_next(const char *name, void *own)
 {
 	void *f = dlsym(RTLD_NEXT, name), *libc;

@@ -30,6 +30,8 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 /* The next definition of name past this library (libtsan's interceptor in
  * a GCC build, the C library's), never own. */
 void *emu_next(const char *name, void *own);
+/* The C library's definition of name, NULL none. */
+void *emu_libc(const char *name);
 /* A handle to an object already loaded (path NULL: the program's scope,
  * the executable first), NULL when it is not; given back with
  * emu_release(). Through the C library's dlopen and dlclose: libtsan's

@@ -70,6 +70,7 @@ static uint64_t read_ns, read_cost_ns;  /* when the maps were last read, and wha
 static int query_works = -1;
 
 static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
+static void *(*libc_mmap)(void *, size_t, int, int, int, off_t);
 static int (*real_munmap)(void *, size_t);
 static void *(*real_mremap)(void *, size_t, size_t, int, void *);
 
@@ -469,7 +470,22 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 		errno = ENOSYS;
 		return MAP_FAILED;
 	}
-	m = real_mmap(a, len, prot, flags, fd, off);
+	/* Under record, a mapping the kernel places goes to the C library's
+	 * mmap, past libtsan's interceptor: all that does besides is reset
+	 * ThreadSanitizer's shadow of the range (writes, or madvise, over four
+	 * times its size), which nothing reads here (the access hooks are the
+	 * runtime's; record has libtsan ignore its interceptors' accesses).
+	 * A mapping at an address the program asks for (MAP_FIXED, a hint)
+	 * still goes through it: it keeps those out of libtsan's own memory.
+	 * (A Clang build's executable calls this in place of its interceptor,
+	 * so it never had the reset.) */
+	if (tab && !a && !(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))) {
+		if (!libc_mmap)
+			libc_mmap = (void *(*)(void *, size_t, int, int, int, off_t))emu_libc("mmap");
+		m = (libc_mmap ? libc_mmap : real_mmap)(a, len, prot, flags, fd, off);
+	} else {
+		m = real_mmap(a, len, prot, flags, fd, off);
+	}
 	if (m != MAP_FAILED && tab) {
 		/* MAP_SHARED_VALIDATE is MAP_SHARED | MAP_PRIVATE: the type
 		 * compared whole, or every private mapping is asked about */
