@@ -54,7 +54,7 @@ static struct allocator prod, next;
 static bool use_prod;
 /* the runtime's own calls (dlopen, dladdr while resolving) allocate from
  * libtsan's heap: the program's stays as the production build has it */
-static __thread int in_runtime;
+static __thread __attribute__((tls_model("initial-exec"))) int in_runtime;
 static void *libc_strdup, *next_strdup, *libc_strndup, *next_strndup, *libc_getdelim, *next_getdelim,
 	*libc_vasprintf, *next_vasprintf, *libc_realpath, *next_realpath;
 static int (*owned_by_tsan)(const volatile void *);
