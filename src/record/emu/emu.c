@@ -63,6 +63,7 @@
 #define TABLE_SIZE (1u << TABLE_BITS)
 #define PROBES 32
 #define STRIPES 1024
+#define REGION (TABLE_SIZE / STRIPES)   /* a stripe's entries: 16 pages of the table */
 #define MAX_CORES PD_EMU_CORES           /* sharers: bits 0-55 of a line's state */
 #define STACK 1024                      /* shadow stack entries kept, the innermost (a ring) */
 #define PAGES 256                       /* a thread's cache of page keys */
@@ -73,6 +74,7 @@
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
 #define WAIT_LINES 32                   /* lines a lock waiter goes on writing (emu_lock_wait) */
 #define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
+#define GATE 4                          /* lines the hook's gate keeps */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -145,12 +147,15 @@ struct core {
 	bool fast_excl;                 /* the line of its last access, kept for window fast_win */
 	uint64_t fast_line;             /* (address >> line_shift; for writing: fast_excl) while */
 	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
-	/* the hook's gate (access_): an access within the line at fast_base[0]
-	 * (a load) or fast_base[1] (a store: the line kept for writing), the
-	 * maps of generation fast_gen, is a hit while fast_left > 0; it opens
-	 * with fast_budget, the accesses before a sample is due or the window
-	 * ends, and fast_close() counts what went through */
-	uint64_t fast_base[2];
+	/* the hook's gate (access_): an access within one of the GATE lines
+	 * the thread's last modelled accesses kept for window gate_win (the
+	 * latest first), fast_base[i][0] for a load, fast_base[i][1] for a
+	 * store (the line kept for writing), the maps of generation fast_gen,
+	 * is a hit while fast_left > 0; it opens with fast_budget, the
+	 * accesses before a sample is due or the window ends, and
+	 * fast_close() counts what went through */
+	uint64_t fast_base[GATE][2];
+	uint32_t gate_win, gate_gen;
 	int32_t fast_left, fast_budget;
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
@@ -232,16 +237,41 @@ static inline void fast_close(struct core *c)
 	c->clock += (uint32_t)used;
 }
 
+static inline void gate_clear(struct core *c)
+{
+	for (int i = 0; i < GATE; i++)
+		c->fast_base[i][0] = c->fast_base[i][1] = FAST_NONE;
+}
+
 /* The gate opened on the line of the access just modelled, kept for this
- * window: the accesses until a sample is due or the window ends. */
+ * window, in front of the lines before it that are of this window and
+ * generation too (a loop over a few lines: arrays read and written, a
+ * lock's word and its mutex's): the accesses until a sample is due or the
+ * window ends. */
 static inline void fast_open(struct core *c)
 {
 	uint32_t budget = c->countdown - 1, to_end = EMU_WIN - 1 - c->clock;
+	uint64_t base = c->fast_line << line_shift;
+	int at = GATE - 1;
 
 	if (!c->paced || c->fast_win != c->win || !c->countdown || c->clock >= EMU_WIN)
 		return;
-	c->fast_base[0] = c->fast_line << line_shift;
-	c->fast_base[1] = c->fast_excl ? c->fast_base[0] : FAST_NONE;
+	if (c->gate_win != c->win || c->gate_gen != c->fast_gen)
+		gate_clear(c);
+	/* (the line's own place, else the oldest's, made the front) */
+	for (int i = 0; i < GATE - 1; i++)
+		if (c->fast_base[i][0] == base) {
+			at = i;
+			break;
+		}
+	for (int i = at; i > 0; i--) {
+		c->fast_base[i][0] = c->fast_base[i - 1][0];
+		c->fast_base[i][1] = c->fast_base[i - 1][1];
+	}
+	c->fast_base[0][0] = base;
+	c->fast_base[0][1] = c->fast_excl ? base : FAST_NONE;
+	c->gate_win = c->win;
+	c->gate_gen = c->fast_gen;
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
 }
 
@@ -258,7 +288,7 @@ static void core_start(struct core *c)
 	c->win = c->paced ? pace__join(c->idx, c->tid) : 0;
 	c->fast_win = c->win - 1;       /* (a forked child's copy of its parent's: not its own) */
 	c->fast_left = c->fast_budget = 0;
-	c->fast_base[0] = c->fast_base[1] = FAST_NONE;
+	gate_clear(c);
 }
 
 static void core_give_back(int idx)
@@ -454,6 +484,30 @@ static bool space_dead(uint64_t space)
 	return false;
 }
 
+/* Where line la of space probes first: a stripe owns a region of the
+ * table (its lines probe only there); the 64 lines of a block of memory
+ * (a 4 KiB page of 64-byte lines) are hashed together, to one 4 KiB page
+ * of the table, each at its own place in it: a program that works
+ * through memory meets its lines' entries a page at a time (a table
+ * hashed line by line cost a TLB and a cache miss at each new line:
+ * three arrays read and written, 120 ns an element against
+ * ThreadSanitizer's 14). */
+static inline uint64_t line_hash(uint64_t space, uint64_t la)
+{
+	uint64_t h = (((la >> 6) ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
+
+	return (h & ~63ull) | (la & 63);
+}
+
+/* The i-th place line h probes in its region: each probe in another page
+ * of the region and at the next place in it (a block whose page another
+ * block has goes to the next page whole; lines of many sparse blocks at
+ * the same place in their pages find room too). */
+static inline uint64_t probe_at(uint64_t region, uint64_t h, uint32_t i)
+{
+	return region + ((h + i * 65) & (REGION - 1));
+}
+
 /* Entry at made line la of space's, its state new (the TOMB protocol:
  * readers that saw the old tag with the new space take no match). */
 static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
@@ -495,7 +549,7 @@ static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t 
 	uint32_t oldest_age = PD_EMU_EVICT_AGE;
 
 	for (uint32_t i = 0; i < PROBES; i++) {
-		uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
+		uint64_t at = probe_at(region, h, i);
 		struct line_key *y = &model->e[at].key;
 		uint32_t seen = __atomic_load_n(&line_at(at)->seen, __ATOMIC_RELAXED);
 
@@ -526,17 +580,15 @@ static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t 
  * and no entry of an ended process or of unmapped memory to reuse. */
 static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 {
-	/* a stripe owns a region of the table: its lines probe only there */
-	uint64_t h = ((la ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
-	uint64_t region = h & ~(uint64_t)(TABLE_SIZE / STRIPES - 1);
-	uint32_t *l = &model->stripes[h / (TABLE_SIZE / STRIPES)];
+	uint64_t h = line_hash(space, la), region = h & ~(uint64_t)(REGION - 1);
+	uint32_t *l = &model->stripes[h / REGION];
 	struct line *x = NULL;
 
 	for (int locked = 0; locked < 2; locked++) {
 		if (locked)
 			emu_lock(l);
 		for (uint32_t i = 0; i < PROBES; i++) {
-			uint64_t at = region + ((h + i) & (TABLE_SIZE / STRIPES - 1));
+			uint64_t at = probe_at(region, h, i);
 			struct line_key *y = &model->e[at].key;
 			uint64_t tag = __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE);
 
@@ -607,8 +659,11 @@ static void hold(struct core *c, uint32_t at, bool store)
 	for (int i = 0; i < HELD_WAYS && !h; i++)
 		if (set[i].win != c->win || !set[i].line)
 			h = &set[i];
-	if (!h)
+	if (!h) {
+		/* a line of this window let go for room: not the gate's either */
 		h = &set[0];
+		gate_clear(c);
+	}
 	/* taken for writing now: one of the lines a lock's waiter goes on
 	 * taking (emu_lock_wait) */
 	if (store && !was_excl)
@@ -790,6 +845,16 @@ static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, 
 	errno = err;
 }
 
+static inline bool in_gate(const struct core *c, uint64_t addr, uint64_t size, int st)
+{
+	uint64_t room = (1u << line_shift) - size;
+
+	for (int i = 0; i < GATE; i++)
+		if (addr - c->fast_base[i][st] <= room)
+			return true;
+	return false;
+}
+
 /* Every access: the default model's loop on one line (the line of the
  * thread's last access, kept for its window, no sample due, the window not
  * ending) is counted here, in the hook, with no call and nothing shared
@@ -798,7 +863,7 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 {
 	struct core *c = self;
 
-	if (LIKELY(c != NULL) && addr - c->fast_base[store != 0] <= (1u << line_shift) - size && c->fast_left > 0 &&
+	if (LIKELY(c != NULL) && in_gate(c, addr, size, store != 0) && c->fast_left > 0 &&
 	    c->fast_gen == emu_maps__gen()) {
 		c->fast_left--;
 		return;
