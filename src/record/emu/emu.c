@@ -68,9 +68,9 @@
 #define STACK 1024                      /* shadow stack entries kept, the innermost (a ring) */
 #define PAGES 256                       /* a thread's cache of page keys */
 #define SEEN 256                        /* return addresses a thread remembers having sent the code of */
-#define HELD 1024                       /* lines a thread remembers taking in its window (pace.c) */
+#define HELD 4096                       /* lines a thread remembers taking in its window (pace.c) */
 #define HELD_WAYS 8                     /* ... in sets of this many */
-#define HELD_SET_BITS 7
+#define HELD_SET_BITS 9
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
 #define WAIT_LINES 32                   /* lines a lock waiter goes on writing (emu_lock_wait) */
 #define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
