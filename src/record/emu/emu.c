@@ -74,7 +74,7 @@
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
 #define WAIT_LINES 32                   /* lines a lock waiter goes on writing (emu_lock_wait) */
 #define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
-#define GATE 4                          /* lines the hook's gate keeps */
+#define GATE 4                          /* lines the hook's gate keeps (in_gate() spells them out) */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -849,10 +849,11 @@ static inline bool in_gate(const struct core *c, uint64_t addr, uint64_t size, i
 {
 	uint64_t room = (1u << line_shift) - size;
 
-	for (int i = 0; i < GATE; i++)
-		if (addr - c->fast_base[i][st] <= room)
-			return true;
-	return false;
+	/* (the latest line first, alone: a loop on one line pays for no more) */
+	if (LIKELY(addr - c->fast_base[0][st] <= room))
+		return true;
+	return addr - c->fast_base[1][st] <= room || addr - c->fast_base[2][st] <= room ||
+	       addr - c->fast_base[3][st] <= room;
 }
 
 /* Every access: the default model's loop on one line (the line of the
