@@ -624,44 +624,55 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
  * thread's table of such lines (HELD_WAYS entries a set: lines that share
  * one are all kept; a direct-mapped table let two hot lines evict each
  * other, and their counts went uncapped). at: the line's index in the
- * table. held_entry() finds the line's entry of c's window, NULL none;
- * held() says whether it keeps the access a hit (a load needs the line
- * taken at all in the window, a store taken for writing); hold() records
- * that the line came. */
+ * table. held_look() finds the line's entry of c's window and room for
+ * one; held() says whether it keeps the access a hit (a load needs the
+ * line taken at all in the window, a store taken for writing); hold()
+ * records that the line came. */
 static struct held *held_set(struct core *c, uint32_t at)
 {
 	_Static_assert(HELD == HELD_WAYS << HELD_SET_BITS, "the held table's sets");
 	return &c->held[((at * 0x9e3779b1u) >> (32 - HELD_SET_BITS)) * HELD_WAYS];
 }
 
-static struct held *held_entry(struct core *c, struct held *set, uint32_t at)
+/* One look at the line's set: its entry of c's window (NULL none), and
+ * the first entry free for it (of an earlier window, or never used). */
+struct held_look {
+	struct held *set, *own, *room;
+};
+
+static struct held_look held_look(struct core *c, uint32_t at)
 {
-	for (int i = 0; i < HELD_WAYS; i++)
-		if ((set[i].line & ~HELD_EXCL) == at + 1 && set[i].win == c->win)
-			return &set[i];
-	return NULL;
+	struct held_look l = { held_set(c, at), NULL, NULL };
+
+	for (int i = 0; i < HELD_WAYS; i++) {
+		struct held *h = &l.set[i];
+
+		if (h->win != c->win || !h->line) {
+			if (!l.room)
+				l.room = h;
+		} else if ((h->line & ~HELD_EXCL) == at + 1) {
+			l.own = h;
+			break;
+		}
+	}
+	return l;
 }
 
-static bool held(struct core *c, uint32_t at, bool store)
+static bool held(const struct held_look *l, bool store)
 {
-	const struct held *h = held_entry(c, held_set(c, at), at);
-
-	return h && (!store || (h->line & HELD_EXCL));
+	return l->own && (!store || (l->own->line & HELD_EXCL));
 }
 
-static void hold(struct core *c, uint32_t at, bool store)
+static void hold(struct core *c, const struct held_look *l, uint32_t at, bool store)
 {
-	struct held *set = held_set(c, at), *h = held_entry(c, set, at);
-	bool was_excl = h && (h->line & HELD_EXCL), excl = store || was_excl;
+	struct held *h = l->own ? l->own : l->room;
+	bool was_excl = l->own && (l->own->line & HELD_EXCL), excl = store || was_excl;
 
 	/* its own entry of this window (a load's, now a store's), an entry of
 	 * an earlier window, else the first */
-	for (int i = 0; i < HELD_WAYS && !h; i++)
-		if (set[i].win != c->win || !set[i].line)
-			h = &set[i];
 	if (!h) {
 		/* a line of this window let go for room: not the gate's either */
-		h = &set[0];
+		h = &l->set[0];
 		gate_clear(c);
 	}
 	/* taken for writing now: one of the lines a lock's waiter goes on
@@ -702,6 +713,7 @@ static void wrote(struct line *x, const struct core *c)
 static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store)
 {
 	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(c, space, la);
+	struct held_look look = { NULL, NULL, NULL };
 	uint64_t st, to;
 	uint32_t at;
 	enum pd_emu_class cls;
@@ -720,8 +732,11 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	 * and nothing shared is touched (on false sharing the model's own
 	 * state would bounce between the cores at every access) */
 	at = index_of(x);
-	if (c->paced && held(c, at, store))
-		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	if (c->paced) {
+		look = held_look(c, at);
+		if (held(&look, store))
+			return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+	}
 	if (c->paced && __atomic_load_n(&x->seen, __ATOMIC_RELAXED) != c->win + 1)
 		__atomic_store_n(&x->seen, c->win + 1, __ATOMIC_RELAXED);
 	st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
@@ -742,7 +757,7 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		 * window on a core of its own: it comes from there */
 		if (other_wrote(x, c) || __atomic_load_n(&x->waiting, __ATOMIC_RELAXED))
 			cls = proto_other_wrote(cls);
-		hold(c, at, store);
+		hold(c, &look, at, store);
 		if (store)
 			wrote(x, c);
 	}
