@@ -13,7 +13,11 @@
  * (--emulate=exact); the default one (lockstep windows, pace.c) runs in a
  * child on a script of its own: a thread keeps a line for the rest of its
  * window, and a line another core wrote in the window before comes to it
- * as a transfer whatever the state says.
+ * as a transfer whatever the state says. The same script again with one
+ * access in 7 sampled, so that the hook's gate (the lines a thread keeps,
+ * counted without a call) carries the loads, and then loops over four
+ * lines (the gate's) and five: the classes are the same, and the samples
+ * stand for every access.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -32,11 +36,14 @@
 static void (*rd8)(void *), (*wr8)(void *), (*uwr8)(void *);
 static uint64_t (*fadd64)(volatile uint64_t *, uint64_t, int);
 static _Alignas(64) uint64_t mem[32];   /* lines 0..3 */
+#define GATE_LOOP 70000
+static _Alignas(64) uint64_t gate_mem[5 * 8];   /* five lines of their own */
 static int turn;
 
 struct step {
 	int thread;
-	char op;        /* r w u (unaligned write) a (fetch_add) p (EMU_WIN reads: a window's end) */
+	char op;        /* r w u (unaligned write) a (fetch_add) p (EMU_WIN reads: a window's end);
+			 * g, h: GATE_LOOP reads over four, five lines of gate_mem */
 	int word;
 };
 
@@ -75,6 +82,11 @@ static void do_step(const struct step *s)
 	case 'p':
 		for (unsigned int k = 0; k < EMU_WIN; k++)
 			rd8(a);
+		break;
+	case 'g':
+	case 'h':
+		for (unsigned int k = 0; k < GATE_LOOP; k++)
+			rd8(&gate_mem[k % (s->op == 'g' ? 4 : 5) * 8]);
 		break;
 	}
 }
@@ -138,6 +150,7 @@ struct got {
 	unsigned int cls[PD_EMU__NR], locked;
 	unsigned int ping_samples, ping_hitm;
 	uint64_t ping_period;
+	uint64_t gate_period;           /* the accesses gate_mem's samples stand for */
 };
 
 static void read_samples(const char *path, struct got *g)
@@ -155,6 +168,10 @@ static void read_samples(const char *path, struct got *g)
 			if (!e.time)
 				break;
 			at += pd_emu_sample_len(&e);
+			if (e.addr >= (uintptr_t)gate_mem && e.addr < (uintptr_t)&gate_mem[5 * 8]) {
+				g->gate_period += e.period;
+				continue;
+			}
 			if (e.addr >= (uintptr_t)&mem[16] && e.addr < (uintptr_t)&mem[24]) {
 				g->ping_samples++;
 				g->ping_hitm += e.cls == PD_EMU_ST_HITM;
@@ -175,7 +192,7 @@ static void read_samples(const char *path, struct got *g)
 /* The runtime (B/libc2cscan-emu.so beside B/tests/test_emu) loaded over a
  * model file in a new directory (dir), every access sampled; the hooks
  * found. False when it cannot be. */
-static bool load_runtime(char *dir, char *path, size_t size)
+static bool load_runtime(char *dir, char *path, size_t size, const char *period)
 {
 	char lib[PATH_MAX], *slash;
 	ssize_t len = readlink("/proc/self/exe", lib, sizeof(lib) - 64);
@@ -197,7 +214,7 @@ static bool load_runtime(char *dir, char *path, size_t size)
 	close(fd);
 	setenv("C2CSCAN_EMU_DIR", dir, 1);
 	setenv("C2CSCAN_EMU_MODEL", path, 1);
-	setenv("C2CSCAN_EMU_PERIOD", "1", 1);
+	setenv("C2CSCAN_EMU_PERIOD", period, 1);
 	setenv("C2CSCAN_EMU_HITM_PERIOD", "1", 1);
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	CHECK(h != NULL);
@@ -240,43 +257,71 @@ static void collect(const char *dir, struct got *g)
 	rmdir(dir);
 }
 
-/* The default model, in a child: its exit status is its failures. */
-static int windowed(void)
+/* The default model's script, then the gate's loops (thread 0). */
+static const struct step gated_script[] = {
+	{ 0, 'w', 0 }, { 1, 'w', 1 }, { 0, 'w', 0 }, { 1, 'r', 1 }, { 0, 'p', 16 },
+	{ 0, 'r', 0 }, { 0, 'w', 0 }, { 1, 'w', 1 }, { 0, 'g', 0 }, { 0, 'h', 0 },
+};
+
+/* The default model, in a child (every access sampled, or one in 7 with
+ * the gate's loops): its exit status is its failures. */
+static int windowed(bool gated)
 {
 	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
 	struct got g = { 0 };
 
 	unsetenv("C2CSCAN_EMU_EXACT");
-	if (!load_runtime(dir, path, sizeof(path)))
+	if (!load_runtime(dir, path, sizeof(path), gated ? "7" : "1"))
 		return test_done("test_emu (default model)");
-	run_script(windowed_script, sizeof(windowed_script) / sizeof(windowed_script[0]), 2);
+	if (gated)
+		run_script(gated_script, sizeof(gated_script) / sizeof(gated_script[0]), 2);
+	else
+		run_script(windowed_script, sizeof(windowed_script) / sizeof(windowed_script[0]), 2);
 	collect(dir, &g);
-	CHECK_EQ_U64(g.cls[PD_EMU_ST_L1], 3);
+	/* (contended accesses are every one sampled either way) */
 	CHECK_EQ_U64(g.cls[PD_EMU_ST_HITM], 2);
 	CHECK_EQ_U64(g.cls[PD_EMU_ST_MISS], 0);
-	CHECK_EQ_U64(g.cls[PD_EMU_L1], 1);
 	CHECK_EQ_U64(g.cls[PD_EMU_HITM], 1);
-	return test_done("test_emu (default model)");
+	if (!gated) {
+		CHECK_EQ_U64(g.cls[PD_EMU_ST_L1], 3);
+		CHECK_EQ_U64(g.cls[PD_EMU_L1], 1);
+	} else {
+		/* one sample every 7 accesses of the loops: what they stand for
+		 * is every access, within a period */
+		CHECK(g.gate_period + 7 >= 2 * GATE_LOOP && g.gate_period <= 2 * GATE_LOOP + 7);
+		if (g.gate_period + 7 < 2 * GATE_LOOP || g.gate_period > 2 * GATE_LOOP + 7)
+			fprintf(stderr, "gate loops: samples stand for %llu accesses of %u\n",
+				(unsigned long long)g.gate_period, 2 * GATE_LOOP);
+	}
+	return test_done(gated ? "test_emu (default model, the gate)" : "test_emu (default model)");
 }
 
-int main(void)
+/* windowed(gated) in a child: whether it passed. */
+static bool in_child(bool gated)
 {
-	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
-	struct got g = { 0 };
 	pid_t child;
 	int status = -1;
 
 	fflush(stdout);
 	child = fork();
 	if (!child) {
-		int failed = windowed();
+		int failed = windowed(gated);
 
 		fflush(stdout);
 		_exit(failed);
 	}
-	CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
+	struct got g = { 0 };
+
+	CHECK(in_child(false));
+	CHECK(in_child(true));
 	setenv("C2CSCAN_EMU_EXACT", "1", 1);
-	if (!load_runtime(dir, path, sizeof(path)))
+	if (!load_runtime(dir, path, sizeof(path), "1"))
 		return test_done("test_emu");
 	run_script(script, sizeof(script) / sizeof(script[0]), 3);
 	/* the atomics were performed */
