@@ -944,12 +944,29 @@ void emu_lock_wait(const void *lock, bool begin)
 	c->busy = 0;
 }
 
+/* (a thread's first call into the runtime may be a wait: it gets its core
+ * then, so that a creator's announcement of it is answered) */
 void emu_away(void)
 {
-	struct core *c = self;
+	struct core *c = enabled && windowed && __atomic_load_n(&hooked, __ATOMIC_RELAXED) ? me() : self;
 
 	if (c && c->paced)
 		pace__away(c->idx);
+}
+
+bool emu_creating(void)
+{
+	struct core *c = enabled && windowed && __atomic_load_n(&hooked, __ATOMIC_RELAXED) ? me() : NULL;
+
+	if (!c || !c->paced || !c->on)
+		return false;
+	pace__coming(c->win);
+	return true;
+}
+
+void emu_not_created(void)
+{
+	pace__not_coming();
 }
 
 void emu_back(void)

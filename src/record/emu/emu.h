@@ -50,6 +50,9 @@ struct pace_slot {                      /* a core's, a cache line of its own: wr
 	uint32_t tid;
 	uint32_t pacing;                /* waiting at its window's end for others: not blocked */
 	uint32_t drops;                 /* times dropped as blocked out of sight (PACE_DROPS: for good) */
+	uint32_t fresh;                 /* joined as announced, its first window not ended: blocked,
+					 * dropped without a count (its first hook can run in a signal
+					 * handler while libtsan's thread start blocks it) */
 } __attribute__((aligned(64)));
 
 /* A barrier's meeting point (pace.c): where the threads it releases
@@ -73,6 +76,10 @@ struct pace {
 	struct pace_slot slots[PD_EMU_CORES];
 	uint32_t meet_lock;
 	struct pace_meet meets[PACE_MEETS];
+	/* threads being created (pace__coming): waited for from the window
+	 * their creator was in until they join, or COMING_NS at the most */
+	uint32_t coming_lock, coming, coming_win;
+	uint64_t coming_ns;
 };
 
 /* The lockstep runs over p; threads dropped after blocking where the
@@ -81,6 +88,12 @@ void pace__start(struct pace *p, uint64_t *stalls);
 /* A thread starts on core idx (its own): the window it starts in (it is
  * waited for from that window's end on). */
 uint32_t pace__join(int idx, uint32_t tid);
+/* A thread in window win creates another (pthread_create): the threads in
+ * step wait for it from that window on, as for a core that starts then
+ * (its start under libtsan takes long enough for a fast thread to run
+ * ahead alone). pace__not_coming: the creation failed. */
+void pace__coming(uint32_t win);
+void pace__not_coming(void);
 /* It ended. */
 void pace__leave(int idx);
 /* It waits in a call (a lock, a join, a sleep): not waited for ... */
@@ -118,6 +131,10 @@ void emu_back(void);
  * a window meanwhile: on a core of its own the waiter would go on running
  * its loop, taking them in that window. */
 void emu_lock_wait(const void *lock, bool begin);
+/* The calling thread creates another (pace__coming): true when it said so
+ * (emu_not_created() then, if the creation fails). */
+bool emu_creating(void);
+void emu_not_created(void);
 /* The same for a barrier at obj: the threads it releases resume together
  * (pace.c); emu_arrive's token goes to emu_depart. */
 void emu_meet(const void *obj, uint32_t count);

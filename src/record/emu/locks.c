@@ -350,8 +350,27 @@ EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict t)
 		return ret_;                                               \
 	}
 AWAY(int, pthread_join, (pthread_t t, void **ret), t, ret)
-/* (libtsan's pthread_create waits for the new thread to start) */
-AWAY(int, pthread_create, (pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg), t, a, fn, arg)
+/* A thread created is waited for by the threads in step from its
+ * creator's window on (pace__coming); the creator is away meanwhile
+ * (libtsan's pthread_create waits for the new thread to start). */
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+	create_fn f = NEXT_FN(create_fn, pthread_create);
+	bool said;
+	int r;
+
+	if (!f)
+		return ENOSYS;
+	said = emu_creating();
+	emu_away();
+	r = f(t, a, fn, arg);
+	emu_back();
+	if (r && said)
+		emu_not_created();
+	return r;
+}
 AWAY(int, nanosleep, (const struct timespec *req, struct timespec *rem), req, rem)
 AWAY(int, clock_nanosleep, (clockid_t clk, int flags, const struct timespec *req, struct timespec *rem), clk, flags,
      req, rem)

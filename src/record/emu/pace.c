@@ -33,7 +33,13 @@
  * uninstrumented library) would otherwise cost the others a wait at each
  * of its returns.
  *
- * A thread is waited for from the end of its first window (pace__join).
+ * A thread is waited for from the end of its first window (pace__join),
+ * and one another thread in step creates from the window its creator was
+ * in (pace__coming): without that, a thread that starts a worker and then
+ * a second, the first's loop fast, runs the first alone while libtsan
+ * starts the second (a producer and a consumer sharing a line: no
+ * contention at all). A thread created that makes no access (it waits,
+ * or runs uninstrumented code first) is waited for COMING_NS at the most.
  *
  * Threads a barrier releases leave it together in real time, and resume in
  * one window: the latest any of them arrived in. Each in its own instead, a
@@ -63,6 +69,7 @@
 #define WAIT_NS 1000000ull              /* a laggard looked at after a millisecond */
 #define STUCK_NS 100000000ull           /* runnable without progress this long: dropped */
 #define SPINS 200                       /* looks before sleeping */
+#define COMING_NS 20000000ull           /* a thread created: waited for this long at the most */
 #define PACE_DROPS 3                    /* a thread dropped this often is not waited for again */
 
 enum { SLOT_FREE, SLOT_ON, SLOT_WAITING, SLOT_DROPPED };
@@ -107,22 +114,76 @@ static uint32_t group_win(int idx, uint32_t own)
 	return min;
 }
 
+/* Whether a thread being created holds back window win (at the most
+ * COMING_NS after the creation, then forgotten). */
+static bool coming_behind(uint32_t win, uint64_t now)
+{
+	bool behind = false;
+
+	if (!__atomic_load_n(&pace->coming, __ATOMIC_ACQUIRE))
+		return false;
+	emu_lock(&pace->coming_lock);
+	if (pace->coming && now && now - pace->coming_ns >= COMING_NS)
+		pace->coming = 0;
+	behind = pace->coming && (int32_t)(pace->coming_win - win) < 0;
+	emu_unlock(&pace->coming_lock);
+	return behind;
+}
+
+void pace__coming(uint32_t win)
+{
+	if (!pace)
+		return;
+	emu_lock(&pace->coming_lock);
+	if (!pace->coming || (int32_t)(win - pace->coming_win) < 0)
+		pace->coming_win = win;
+	if (!pace->coming)
+		pace->coming_ns = emu_now_ns();
+	__atomic_store_n(&pace->coming, pace->coming + 1, __ATOMIC_RELEASE);
+	emu_unlock(&pace->coming_lock);
+}
+
+void pace__not_coming(void)
+{
+	if (!pace)
+		return;
+	emu_lock(&pace->coming_lock);
+	if (pace->coming)
+		__atomic_store_n(&pace->coming, pace->coming - 1, __ATOMIC_RELEASE);
+	emu_unlock(&pace->coming_lock);
+	progress();
+}
+
 uint32_t pace__join(int idx, uint32_t tid)
 {
 	struct pace_slot *s;
-	uint32_t win;
+	uint32_t win, state = SLOT_DROPPED;
 
 	if (!pace)
 		return 0;
 	s = &pace->slots[idx];
 	win = group_win(idx, 0);
+	/* a thread its creator announced: in step at once, from the
+	 * creator's window (the others waited there for it) */
+	if (__atomic_load_n(&pace->coming, __ATOMIC_ACQUIRE)) {
+		emu_lock(&pace->coming_lock);
+		if (pace->coming) {
+			win = pace->coming_win;
+			state = SLOT_ON;
+			__atomic_store_n(&pace->coming, pace->coming - 1, __ATOMIC_RELEASE);
+		}
+		emu_unlock(&pace->coming_lock);
+	}
 	__atomic_store_n(&s->tid, tid, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->drops, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->fresh, state == SLOT_ON, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
-	/* waited for from its first window's end on: a thread whose first
-	 * hook ran in a signal handler while it was blocked in libtsan's
+	/* else waited for from its first window's end on: a thread whose
+	 * first hook ran in a signal handler while it was blocked in libtsan's
 	 * thread start, or one that ends within a window, holds nobody back */
-	__atomic_store_n(&s->state, SLOT_DROPPED, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->state, state, __ATOMIC_RELEASE);
+	if (state == SLOT_ON)
+		progress();
 	return win;
 }
 
@@ -151,6 +212,7 @@ uint32_t pace__back(int idx, uint32_t win)
 	if (!pace)
 		return win;
 	s = &pace->slots[idx];
+	__atomic_store_n(&s->fresh, 0, __ATOMIC_RELAXED);      /* past its start, whatever blocks it next */
 	st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
 	if (st == SLOT_ON || st == SLOT_FREE)
 		return win;
@@ -205,7 +267,7 @@ static bool laggard(int idx, uint32_t win)
 	for (int i = 0; i < PD_EMU_CORES; i++)
 		if (behind(i, idx, win))
 			return true;
-	return false;
+	return coming_behind(win, 0);
 }
 
 /* Drop laggards that cannot catch up by themselves: blocked where the
@@ -233,7 +295,7 @@ static void drop_blocked(int idx, uint32_t win, bool stuck)
 			st = 0;
 		if (__atomic_compare_exchange_n(&s->state, &on, st ? SLOT_DROPPED : SLOT_FREE, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
-			if (st) {
+			if (st && !__atomic_load_n(&s->fresh, __ATOMIC_RELAXED)) {
 				__atomic_add_fetch(stalls, 1, __ATOMIC_RELAXED);
 				__atomic_add_fetch(&s->drops, 1, __ATOMIC_RELAXED);
 			}
@@ -254,6 +316,7 @@ uint32_t pace__window_end(int idx, uint32_t win)
 	 * in step */
 	if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == SLOT_DROPPED)
 		win = pace__back(idx, win);
+	__atomic_store_n(&s->fresh, 0, __ATOMIC_RELAXED);
 	win++;
 	__atomic_store_n(&s->win, win, __ATOMIC_RELEASE);
 	progress();
@@ -276,6 +339,7 @@ uint32_t pace__window_end(int idx, uint32_t win)
 		__atomic_store_n(&s->pacing, 0, __ATOMIC_RELEASE);
 		__atomic_sub_fetch(&pace->waiters, 1, __ATOMIC_ACQ_REL);
 		now = emu_now_ns();
+		coming_behind(win, now);        /* (a thread created long ago and never seen: forgotten) */
 		if (!start)
 			start = looked = now;
 		if (__atomic_load_n(&pace->progress, __ATOMIC_ACQUIRE) != seq) {
