@@ -964,9 +964,9 @@ bool emu_creating(void)
 	return true;
 }
 
-void emu_not_created(void)
+void emu_created(bool made)
 {
-	pace__not_coming();
+	pace__created(made);
 }
 
 void emu_back(void)

@@ -89,11 +89,12 @@ void pace__start(struct pace *p, uint64_t *stalls);
  * waited for from that window's end on). */
 uint32_t pace__join(int idx, uint32_t tid);
 /* A thread in window win creates another (pthread_create): the threads in
- * step wait for it from that window on, as for a core that starts then
- * (its start under libtsan takes long enough for a fast thread to run
- * ahead alone). pace__not_coming: the creation failed. */
+ * step wait at that window until pace__created() (the creator is back;
+ * made: the thread was) and the new thread has joined (pace__join starts
+ * it in step there), as a core that starts then would (a start under
+ * libtsan takes long enough for a fast thread to run ahead alone). */
 void pace__coming(uint32_t win);
-void pace__not_coming(void);
+void pace__created(bool made);
 /* It ended. */
 void pace__leave(int idx);
 /* It waits in a call (a lock, a join, a sleep): not waited for ... */
@@ -132,9 +133,9 @@ void emu_back(void);
  * its loop, taking them in that window. */
 void emu_lock_wait(const void *lock, bool begin);
 /* The calling thread creates another (pace__coming): true when it said so
- * (emu_not_created() then, if the creation fails). */
+ * (emu_created() then, when pthread_create returns). */
 bool emu_creating(void);
-void emu_not_created(void);
+void emu_created(bool made);
 /* The same for a barrier at obj: the threads it releases resume together
  * (pace.c); emu_arrive's token goes to emu_depart. */
 void emu_meet(const void *obj, uint32_t count);

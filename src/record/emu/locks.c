@@ -350,9 +350,10 @@ EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict t)
 		return ret_;                                               \
 	}
 AWAY(int, pthread_join, (pthread_t t, void **ret), t, ret)
-/* A thread created is waited for by the threads in step from its
- * creator's window on (pace__coming); the creator is away meanwhile
- * (libtsan's pthread_create waits for the new thread to start). */
+/* The threads in step wait at the creator's window until it is back
+ * (pace__coming): the new thread starts in step there; the creator is
+ * away meanwhile (libtsan's pthread_create waits for the new thread to
+ * start). */
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
@@ -367,8 +368,8 @@ EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(voi
 	emu_away();
 	r = f(t, a, fn, arg);
 	emu_back();
-	if (r && said)
-		emu_not_created();
+	if (said)
+		emu_created(!r);
 	return r;
 }
 AWAY(int, nanosleep, (const struct timespec *req, struct timespec *rem), req, rem)

@@ -35,11 +35,13 @@
  *
  * A thread is waited for from the end of its first window (pace__join),
  * and one another thread in step creates from the window its creator was
- * in (pace__coming): without that, a thread that starts a worker and then
- * a second, the first's loop fast, runs the first alone while libtsan
- * starts the second (a producer and a consumer sharing a line: no
- * contention at all). A thread created that makes no access (it waits,
- * or runs uninstrumented code first) is waited for COMING_NS at the most.
+ * in (pace__coming), and the threads in step do not go past that window
+ * until the creator is back from pthread_create (pace__created) and the
+ * new thread has joined (however late its first hook comes): without
+ * that, a thread that starts a worker and then a second, the first's loop
+ * fast, runs the first alone while libtsan starts the second (a producer
+ * and a consumer sharing a line: no contention at all, or some, as the
+ * machine's load had it). A creation is waited for COMING_NS at the most.
  *
  * Threads a barrier releases leave it together in real time, and resume in
  * one window: the latest any of them arrived in. Each in its own instead, a
@@ -69,7 +71,7 @@
 #define WAIT_NS 1000000ull              /* a laggard looked at after a millisecond */
 #define STUCK_NS 100000000ull           /* runnable without progress this long: dropped */
 #define SPINS 200                       /* looks before sleeping */
-#define COMING_NS 20000000ull           /* a thread created: waited for this long at the most */
+#define COMING_NS 100000000ull          /* a creation: waited for this long at the most */
 #define PACE_DROPS 3                    /* a thread dropped this often is not waited for again */
 
 enum { SLOT_FREE, SLOT_ON, SLOT_WAITING, SLOT_DROPPED };
@@ -114,8 +116,8 @@ static uint32_t group_win(int idx, uint32_t own)
 	return min;
 }
 
-/* Whether a thread being created holds back window win (at the most
- * COMING_NS after the creation, then forgotten). */
+/* Whether a creation holds back window win (at the most COMING_NS after
+ * the first under way began, then forgotten). */
 static bool coming_behind(uint32_t win, uint64_t now)
 {
 	bool behind = false;
@@ -139,17 +141,20 @@ void pace__coming(uint32_t win)
 		pace->coming_win = win;
 	if (!pace->coming)
 		pace->coming_ns = emu_now_ns();
-	__atomic_store_n(&pace->coming, pace->coming + 1, __ATOMIC_RELEASE);
+	/* two marks: the creator's, until it is back; the new thread's,
+	 * until it joins */
+	__atomic_store_n(&pace->coming, pace->coming + 2, __ATOMIC_RELEASE);
 	emu_unlock(&pace->coming_lock);
 }
 
-void pace__not_coming(void)
+void pace__created(bool made)
 {
+	uint32_t marks = made ? 1 : 2;  /* (no thread will join for a creation that failed) */
+
 	if (!pace)
 		return;
 	emu_lock(&pace->coming_lock);
-	if (pace->coming)
-		__atomic_store_n(&pace->coming, pace->coming - 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&pace->coming, pace->coming > marks ? pace->coming - marks : 0, __ATOMIC_RELEASE);
 	emu_unlock(&pace->coming_lock);
 	progress();
 }
@@ -163,8 +168,8 @@ uint32_t pace__join(int idx, uint32_t tid)
 		return 0;
 	s = &pace->slots[idx];
 	win = group_win(idx, 0);
-	/* a thread its creator announced: in step at once, from the
-	 * creator's window (the others waited there for it) */
+	/* a thread created while a creation is under way: in step at once,
+	 * from the creator's window (the others wait there for it) */
 	if (__atomic_load_n(&pace->coming, __ATOMIC_ACQUIRE)) {
 		emu_lock(&pace->coming_lock);
 		if (pace->coming) {
