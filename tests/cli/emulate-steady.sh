@@ -12,13 +12,18 @@
 # the lock's line and the lines it just wrote (on a core of its own it
 # would); before, which thread blocked when was the machine's and the
 # counts followed it (the mutex's line 352-398 idle, 172-182 loaded; the
-# counter's 246 and 105).
+# counter's 246 and 105). A producer and a consumer sharing a line
+# (tests/progs/sharedjob.c), the consumer started just after the producer:
+# the lockstep waits at the creator's window for the new thread, so the
+# producer's fast loop does not run alone while libtsan starts it (1-24
+# contended loads idle and 5-78 loaded without that; 74-78 with it).
 # run-tests: alone (it loads the machine itself)
 # run-tests: full (two CPU hogs and four recordings; units.sh and emulate-locks.sh check the same model)
 . "$TOP/tests/cli/lib.inc"
 cd "$T" || exit 1
 P=$TOP/$B/progs
-[ -x "$P/slots-tsan" ] && [ -x "$P/locks-tsan" ] || skip "no -fsanitize=thread builds"
+[ -x "$P/slots-tsan" ] && [ -x "$P/locks-tsan" ] && [ -x "$P/sharedjob-tsan" ] || skip "no -fsanitize=thread builds"
+export SHAREDJOB_STEPS=300000
 tsan_runs || skip "a -fsanitize=thread program does not run here"
 
 # lines NAME: each top line with a finding (a quarter of the hottest's
@@ -54,6 +59,7 @@ PY
 
 run slots-idle "$P/slots-tsan"
 run locks-idle "$P/locks-tsan" mutex 100000
+run job-idle "$P/sharedjob-tsan"
 # two CPU hogs, as long as the recordings take
 hog() { timeout 60 sh -c 'while :; do :; done' & }
 hog
@@ -62,10 +68,13 @@ hog
 h2=$!
 run slots-busy "$P/slots-tsan"
 run locks-busy "$P/locks-tsan" mutex 100000
+run job-busy "$P/sharedjob-tsan"
 kill $h1 $h2 2>/dev/null
 wait 2>/dev/null
 compare slots-idle slots-busy
 compare locks-idle locks-busy
+compare job-idle job-busy
+grep -q "produced.*|false sharing|" job-idle.lines || fail "sharedjob: no false sharing: $(cat job-idle.lines)"
 grep -q "false sharing" slots-idle.lines || fail "slots: no false sharing: $(cat slots-idle.lines)"
 for l in locks-idle locks-busy; do
 	expect_eq "$l: the top line" "$(json_get $l.json '(j["cachelines"][0]["offsets"][0]["data_member"], j["cachelines"][0]["verdict"])')" \
