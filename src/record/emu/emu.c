@@ -168,6 +168,8 @@ struct core {
 	} held[HELD];
 	struct held wrote_recently[WAIT_LINES]; /* the last lines it took for writing (index + 1), a ring */
 	uint32_t nr_wrote;
+	bool in_sync;                   /* modelling a lock function's access (emu_access): its
+					 * object's line is no data a lock guards (not in wrote_recently) */
 	uint64_t stack[STACK];          /* their return addresses: frame d at d % STACK */
 	uint64_t seen[SEEN];            /* return addresses whose code the thread's samples carried */
 	struct page_key pages[PAGES];
@@ -677,7 +679,7 @@ static void hold(struct core *c, const struct held_look *l, uint32_t at, bool st
 	}
 	/* taken for writing now: one of the lines a lock's waiter goes on
 	 * taking (emu_lock_wait) */
-	if (store && !was_excl)
+	if (store && !was_excl && !c->in_sync)
 		c->wrote_recently[c->nr_wrote++ % WAIT_LINES] = (struct held){ at + 1, c->win };
 	h->line = (at + 1) | (excl ? HELD_EXCL : 0);
 	h->win = c->win;
@@ -1008,9 +1010,17 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 {
 	if (!__atomic_load_n(&hooked, __ATOMIC_RELAXED))
 		return;
+	struct core *c = self;
+
 	/* RMW is access_'s own value of store: a read-modify-write */
 	_Static_assert(EMU_RMW == RMW, "emu_kind and access_'s store");
+	/* (a barrier passed, a lock taken: not the data a later lock wait
+	 * goes on taking; the lock's own line is marked by emu_lock_wait) */
+	if (c)
+		c->in_sync = true;
 	access_((uintptr_t)addr, size, (int)kind, kind == EMU_RMW, ret, 0);
+	if (c)
+		c->in_sync = false;
 }
 
 /* A forked child: its own pid, sample file and private lines (its pages
