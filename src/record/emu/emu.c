@@ -866,6 +866,7 @@ static inline bool in_gate(const struct core *c, uint64_t addr, uint64_t size, i
 {
 	uint64_t room = (1u << line_shift) - size;
 
+	_Static_assert(GATE == 4, "in_gate() looks at the gate's four lines");
 	/* (the latest line first, alone: a loop on one line pays for no more) */
 	if (LIKELY(addr - c->fast_base[0][st] <= room))
 		return true;
@@ -946,11 +947,18 @@ void emu_lock_wait(const void *lock, bool begin)
 	c->busy = 0;
 }
 
-/* (a thread's first call into the runtime may be a wait: it gets its core
- * then, so that a creator's announcement of it is answered) */
+/* The calling thread's core, made now if it has none, in a process the
+ * lockstep models (record's, with ThreadSanitizer's hooks); NULL else. A
+ * thread's first call into the runtime may be a wait or a creation: its
+ * core then, so that a creator's announcement of it is answered. */
+static struct core *paced_me(void)
+{
+	return enabled && windowed && __atomic_load_n(&hooked, __ATOMIC_RELAXED) ? me() : NULL;
+}
+
 void emu_away(void)
 {
-	struct core *c = enabled && windowed && __atomic_load_n(&hooked, __ATOMIC_RELAXED) ? me() : self;
+	struct core *c = paced_me();
 
 	if (c && c->paced)
 		pace__away(c->idx);
@@ -958,7 +966,7 @@ void emu_away(void)
 
 bool emu_creating(void)
 {
-	struct core *c = enabled && windowed && __atomic_load_n(&hooked, __ATOMIC_RELAXED) ? me() : NULL;
+	struct core *c = paced_me();
 
 	if (!c || !c->paced || !c->on)
 		return false;
@@ -1008,10 +1016,10 @@ void emu_depart(const void *obj, uint32_t token)
 
 void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t ret)
 {
-	if (!__atomic_load_n(&hooked, __ATOMIC_RELAXED))
-		return;
 	struct core *c = self;
 
+	if (!__atomic_load_n(&hooked, __ATOMIC_RELAXED))
+		return;
 	/* RMW is access_'s own value of store: a read-modify-write */
 	_Static_assert(EMU_RMW == RMW, "emu_kind and access_'s store");
 	/* (a barrier passed, a lock taken: not the data a later lock wait
@@ -1314,9 +1322,6 @@ EXPORT void __tsan_atomic_signal_fence(int mo)
 	__atomic_signal_fence(SC);
 }
 
-/* The next definition of name: the C library's, or libtsan's interceptor
- * before it (GCC); never this library's own (dlopen'ed, RTLD_NEXT may
- * come round to it). */
 static void *libc_handle(void)
 {
 	static void *libc;
@@ -1338,14 +1343,16 @@ void *emu_libc(const char *name)
 	return libc ? dlsym(libc, name) : NULL;
 }
 
+/* The next definition of name: the C library's, or libtsan's interceptor
+ * before it (GCC); never this library's own (dlopen'ed, RTLD_NEXT may
+ * come round to it). */
 void *emu_next(const char *name, void *own)
 {
-	void *f = dlsym(RTLD_NEXT, name), *libc;
+	void *f = dlsym(RTLD_NEXT, name);
 
 	if (f && f != own)
 		return f;
-	libc = libc_handle();
-	f = libc ? dlsym(libc, name) : NULL;
+	f = emu_libc(name);
 	return f != own ? f : NULL;
 }
 
@@ -1356,15 +1363,12 @@ static int (*real_dlclose)(void *);
 
 static void real_dl(void)
 {
-	void *libc, *o = NULL, *c = NULL;
+	void *o, *c;
 
 	if (__atomic_load_n(&real_dlclose, __ATOMIC_ACQUIRE))
 		return;
-	libc = libc_handle();
-	if (libc) {
-		o = dlsym(libc, "dlopen");
-		c = dlsym(libc, "dlclose");
-	}
+	o = emu_libc("dlopen");
+	c = emu_libc("dlclose");
 	if (!o || !c) {
 		o = (void *)dlopen;
 		c = (void *)dlclose;

@@ -28,7 +28,10 @@ static uint32_t lock;
 
 /* Chunks of ended threads with room left (under lock). */
 #define SPARES 64
-#define SPARE_MIN 4096                  /* room worth keeping a chunk for */
+#define SPARE_MIN 4096                  /* room worth keeping a chunk for: a sample at its longest */
+_Static_assert(SPARE_MIN >= sizeof(struct pd_emu_sample) + PD_EMU_MAX_FRAMES * sizeof(uint64_t) + PD_EMU_CODE_BEFORE +
+			    PD_EMU_CODE_AFTER + 7,
+	       "a spare chunk has room for any sample");
 static struct emu_out spares[SPARES];
 static uint32_t nr_spares;
 
@@ -101,14 +104,13 @@ uint8_t *emu_out__room(struct emu_out *o, size_t len)
 
 	if (o->chunk && o->used + len > PD_EMU_CHUNK)
 		unmap(o);
+	/* (a spare has SPARE_MIN bytes of room or more: any sample's) */
 	if (!o->chunk) {
 		emu_lock(&lock);
 		if (nr_spares)
 			*o = spares[--nr_spares];
 		emu_unlock(&lock);
 	}
-	if (o->chunk && o->used + len > PD_EMU_CHUNK)
-		unmap(o);
 	if (!o->chunk) {
 		o->chunk = chunk_new();
 		o->used = 0;
