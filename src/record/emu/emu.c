@@ -486,28 +486,22 @@ static bool space_dead(uint64_t space)
 	return false;
 }
 
-/* Where line la of space probes first: a stripe owns a region of the
- * table (its lines probe only there); the 64 lines of a block of memory
- * (a 4 KiB page of 64-byte lines) are hashed together, to one 4 KiB page
- * of the table, each at its own place in it: a program that works
- * through memory meets its lines' entries a page at a time (a table
- * hashed line by line cost a TLB and a cache miss at each new line:
- * three arrays read and written, 120 ns an element against
- * ThreadSanitizer's 14). */
+/* Where line la of space probes first (a stripe owns a region of the
+ * table: its lines probe only there), and its i-th place. Lines are hashed
+ * one by one: hashed by blocks of 64 (a page of memory to a page of the
+ * table) a program working through memory met its entries a page at a
+ * time, but a region then filled in blocks, and a program writing 96 MiB
+ * a mapping at a time found its region full and evicted lines now and
+ * then instead of reusing those of memory it had unmapped
+ * (emulate-hazards). */
 static inline uint64_t line_hash(uint64_t space, uint64_t la)
 {
-	uint64_t h = (((la >> 6) ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
-
-	return (h & ~63ull) | (la & 63);
+	return ((la ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
 }
 
-/* The i-th place line h probes in its region: each probe in another page
- * of the region and at the next place in it (a block whose page another
- * block has goes to the next page whole; lines of many sparse blocks at
- * the same place in their pages find room too). */
 static inline uint64_t probe_at(uint64_t region, uint64_t h, uint32_t i)
 {
-	return region + ((h + i * 65) & (REGION - 1));
+	return region + ((h + i) & (REGION - 1));
 }
 
 /* Entry at made line la of space's, its state new (the TOMB protocol:
