@@ -16,8 +16,10 @@
  * as a transfer whatever the state says. The same script again with one
  * access in 7 sampled, so that the hook's gate (the lines a thread keeps,
  * counted without a call) carries the loads, and then loops over four
- * lines (the gate's) and five: the classes are the same, and the samples
- * stand for every access.
+ * lines (the gate's) and five, and stores going round a page: the classes
+ * are the same, and the samples stand for every access. Last, the lines a
+ * thread takes with one of its own (take_ahead): taken for the window
+ * until another thread has them, where the taking stops.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -38,12 +40,17 @@ static uint64_t (*fadd64)(volatile uint64_t *, uint64_t, int);
 static _Alignas(64) uint64_t mem[32];   /* lines 0..3 */
 #define GATE_LOOP 70000
 static _Alignas(64) uint64_t gate_mem[5 * 8];   /* five lines of their own */
+static _Alignas(4096) uint64_t round_mem[512];  /* a page the gate's stores go round */
+static _Alignas(4096) uint64_t page_mem[512];   /* a page for take_ahead's script */
 static int turn;
 
 struct step {
 	int thread;
 	char op;        /* r w u (unaligned write) a (fetch_add) p (EMU_WIN reads: a window's end);
-			 * g, h: GATE_LOOP reads over four, five lines of gate_mem */
+			 * g, h: GATE_LOOP reads over four, five lines of gate_mem; k:
+			 * GATE_LOOP stores going round round_mem; S: a store to each of
+			 * page_mem's lines 0-7; s, l: a store to, a load of page_mem's
+			 * line word */
 	int word;
 };
 
@@ -87,6 +94,20 @@ static void do_step(const struct step *s)
 	case 'h':
 		for (unsigned int k = 0; k < GATE_LOOP; k++)
 			rd8(&gate_mem[k % (s->op == 'g' ? 4 : 5) * 8]);
+		break;
+	case 'k':
+		for (unsigned int k = 0; k < GATE_LOOP; k++)
+			wr8(&round_mem[k % 512]);
+		break;
+	case 'S':
+		for (int l = 0; l < 8; l++)
+			wr8(&page_mem[l * 8]);
+		break;
+	case 's':
+		wr8(&page_mem[s->word * 8]);
+		break;
+	case 'l':
+		rd8(&page_mem[s->word * 8]);
 		break;
 	}
 }
@@ -146,8 +167,15 @@ static void *ping(void *arg)
 	return NULL;
 }
 
+#define PAGE_SAMPLES 32
+
 struct got {
 	unsigned int cls[PD_EMU__NR], locked;
+	struct page_sample {            /* page_mem's samples */
+		uint64_t time;
+		unsigned int line, cls;
+	} page[PAGE_SAMPLES];
+	unsigned int nr_page;
 	unsigned int ping_samples, ping_hitm;
 	uint64_t ping_period;
 	uint64_t gate_period;           /* the accesses gate_mem's samples stand for */
@@ -168,7 +196,15 @@ static void read_samples(const char *path, struct got *g)
 			if (!e.time)
 				break;
 			at += pd_emu_sample_len(&e);
-			if (e.addr >= (uintptr_t)gate_mem && e.addr < (uintptr_t)&gate_mem[5 * 8]) {
+			if (e.addr >= (uintptr_t)page_mem && e.addr < (uintptr_t)&page_mem[512]) {
+				if (g->nr_page < PAGE_SAMPLES)
+					g->page[g->nr_page++] = (struct page_sample){
+						e.time, (unsigned int)((e.addr - (uintptr_t)page_mem) / 64), e.cls
+					};
+				continue;
+			}
+			if ((e.addr >= (uintptr_t)gate_mem && e.addr < (uintptr_t)&gate_mem[5 * 8]) ||
+			    (e.addr >= (uintptr_t)round_mem && e.addr < (uintptr_t)&round_mem[512])) {
 				g->gate_period += e.period;
 				continue;
 			}
@@ -260,19 +296,69 @@ static void collect(const char *dir, struct got *g)
 /* The default model's script, then the gate's loops (thread 0). */
 static const struct step gated_script[] = {
 	{ 0, 'w', 0 }, { 1, 'w', 1 }, { 0, 'w', 0 }, { 1, 'r', 1 }, { 0, 'p', 16 },
-	{ 0, 'r', 0 }, { 0, 'w', 0 }, { 1, 'w', 1 }, { 0, 'g', 0 }, { 0, 'h', 0 },
+	{ 0, 'r', 0 }, { 0, 'w', 0 }, { 1, 'w', 1 }, { 0, 'g', 0 }, { 0, 'h', 0 }, { 0, 'k', 0 },
 };
 
-/* The default model, in a child (every access sampled, or one in 7 with
- * the gate's loops): its exit status is its failures. */
-static int windowed(bool gated)
+/* take_ahead: thread 0's lines 0-7 of a page, its own, are taken with
+ * line 0 in its next window; thread 1 reads line 3 (a HITM: 0 holds it
+ * modified) and writes line 5 (a store HITM); 0's store to line 3 is then
+ * a hit (taken for the window). In 0's window after, the taking from line
+ * 0 stops at line 3 (1 has a copy: 0's store is a miss) and line 5 (1
+ * holds it: a store HITM). */
+static const struct step take_script[] = {
+	{ 0, 'S', 0 }, { 0, 'p', 16 }, { 0, 's', 0 }, { 1, 'l', 3 }, { 0, 's', 3 }, { 1, 's', 5 },
+	{ 0, 'p', 16 }, { 0, 's', 0 }, { 0, 's', 3 }, { 0, 's', 5 }, { 0, 's', 2 },
+};
+static const struct page_sample take_expect[] = {
+	{ 0, 0, PD_EMU_ST_L1 }, { 0, 1, PD_EMU_ST_L1 }, { 0, 2, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_ST_L1 },
+	{ 0, 4, PD_EMU_ST_L1 }, { 0, 5, PD_EMU_ST_L1 }, { 0, 6, PD_EMU_ST_L1 }, { 0, 7, PD_EMU_ST_L1 },
+	{ 0, 0, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_HITM }, { 0, 3, PD_EMU_ST_L1 }, { 0, 5, PD_EMU_ST_HITM },
+	{ 0, 0, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_ST_MISS }, { 0, 5, PD_EMU_ST_HITM }, { 0, 2, PD_EMU_ST_L1 },
+};
+
+static int by_time(const void *a, const void *b)
 {
+	const struct page_sample *x = a, *y = b;
+
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+/* take_script's samples, in time order, are take_expect's. */
+static void check_take(struct got *g)
+{
+	size_t n = sizeof(take_expect) / sizeof(take_expect[0]);
+
+	qsort(g->page, g->nr_page, sizeof(g->page[0]), by_time);
+	CHECK_EQ_U64(g->nr_page, n);
+	for (size_t i = 0; i < n && i < g->nr_page; i++) {
+		if (g->page[i].line == take_expect[i].line && g->page[i].cls == take_expect[i].cls)
+			continue;
+		fprintf(stderr, "take_ahead: sample %zu: line %u class %u, expected line %u class %u\n", i,
+			g->page[i].line, g->page[i].cls, take_expect[i].line, take_expect[i].cls);
+		CHECK(0);
+	}
+}
+
+enum run { WINDOWED, GATED, TAKE };
+
+/* The default model, in a child (every access sampled, or one in 7 with
+ * the gate's loops; or take_ahead's script): its exit status is its
+ * failures. */
+static int windowed(enum run run)
+{
+	bool gated = run == GATED;
 	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
 	struct got g = { 0 };
 
 	unsetenv("C2CSCAN_EMU_EXACT");
 	if (!load_runtime(dir, path, sizeof(path), gated ? "7" : "1"))
 		return test_done("test_emu (default model)");
+	if (run == TAKE) {
+		run_script(take_script, sizeof(take_script) / sizeof(take_script[0]), 2);
+		collect(dir, &g);
+		check_take(&g);
+		return test_done("test_emu (default model, lines taken ahead)");
+	}
 	if (gated)
 		run_script(gated_script, sizeof(gated_script) / sizeof(gated_script[0]), 2);
 	else
@@ -288,16 +374,16 @@ static int windowed(bool gated)
 	} else {
 		/* one sample every 7 accesses of the loops: what they stand for
 		 * is every access, within a period */
-		CHECK(g.gate_period + 7 >= 2 * GATE_LOOP && g.gate_period <= 2 * GATE_LOOP + 7);
-		if (g.gate_period + 7 < 2 * GATE_LOOP || g.gate_period > 2 * GATE_LOOP + 7)
+		CHECK(g.gate_period + 7 >= 3 * GATE_LOOP && g.gate_period <= 3 * GATE_LOOP + 7);
+		if (g.gate_period + 7 < 3 * GATE_LOOP || g.gate_period > 3 * GATE_LOOP + 7)
 			fprintf(stderr, "gate loops: samples stand for %llu accesses of %u\n",
-				(unsigned long long)g.gate_period, 2 * GATE_LOOP);
+				(unsigned long long)g.gate_period, 3 * GATE_LOOP);
 	}
 	return test_done(gated ? "test_emu (default model, the gate)" : "test_emu (default model)");
 }
 
-/* windowed(gated) in a child: whether it passed. */
-static bool in_child(bool gated)
+/* windowed(run) in a child: whether it passed. */
+static bool in_child(enum run run)
 {
 	pid_t child;
 	int status = -1;
@@ -305,7 +391,7 @@ static bool in_child(bool gated)
 	fflush(stdout);
 	child = fork();
 	if (!child) {
-		int failed = windowed(gated);
+		int failed = windowed(run);
 
 		fflush(stdout);
 		_exit(failed);
@@ -318,8 +404,9 @@ int main(void)
 	char dir[] = "/tmp/c2cscan-test-emu-XXXXXX", path[PATH_MAX + 32];
 	struct got g = { 0 };
 
-	CHECK(in_child(false));
-	CHECK(in_child(true));
+	CHECK(in_child(WINDOWED));
+	CHECK(in_child(GATED));
+	CHECK(in_child(TAKE));
 	setenv("C2CSCAN_EMU_EXACT", "1", 1);
 	if (!load_runtime(dir, path, sizeof(path), "1"))
 		return test_done("test_emu");

@@ -74,7 +74,8 @@
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
 #define WAIT_LINES 32                   /* lines a lock waiter goes on writing (emu_lock_wait) */
 #define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
-#define GATE 4                          /* lines the hook's gate keeps (in_gate() spells them out) */
+#define GATE 4                          /* runs of lines the hook's gate keeps (in_gate() spells them out) */
+#define TAKE_AHEAD 63                   /* lines a thread takes with one of its own (take_ahead) */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -144,22 +145,26 @@ struct core {
 					 * table index + 1; emu_lock_wait) */
 	uint32_t nr_waits_on;
 	bool paced;                     /* in the lockstep (a core of its own, the default model) */
-	bool fast_excl;                 /* the line of its last access, kept for window fast_win */
-	uint64_t fast_line;             /* (address >> line_shift; for writing: fast_excl) while */
+	bool fast_excl;                 /* the line of its last access and the fast_lines - 1 after it */
+	uint64_t fast_line;             /* it took with it (take_ahead), kept for window fast_win */
+	uint32_t fast_lines;            /* (address >> line_shift; for writing: fast_excl) while */
 	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
-	/* the hook's gate (access_): an access within one of the GATE lines
-	 * the thread's last modelled accesses kept for window gate_win (the
-	 * latest first), fast_base[i][0] for a load, fast_base[i][1] for a
-	 * store (the line kept for writing), the maps of generation fast_gen,
-	 * is a hit while fast_left > 0; it opens with fast_budget, the
-	 * accesses before a sample is due or the window ends, and
-	 * fast_close() counts what went through */
+	/* the hook's gate (access_): an access within one of the GATE runs of
+	 * lines the thread's last modelled accesses kept for window gate_win
+	 * (the latest first), fast_span[i] bytes from fast_base[i][0] for a
+	 * load, from fast_base[i][1] for a store (the lines kept for
+	 * writing), the maps of generation fast_gen, is a hit while
+	 * fast_left > 0; it opens with fast_budget, the accesses before a
+	 * sample is due or the window ends, and fast_close() counts what went
+	 * through */
 	uint64_t fast_base[GATE][2];
+	uint64_t fast_span[GATE];
 	uint32_t gate_win, gate_gen;
 	int32_t fast_left, fast_budget;
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
 	uint32_t reuse_skip;            /* misses before reuse() looks at unmapped memory again */
+	uint32_t evict_skip;            /* evictions before reuse() asks whether the victim is mapped */
 	uint32_t evicted;               /* lines evicted for room, not yet in the head */
 	uint32_t win;                   /* its window */
 	struct held {                   /* a line it took in a window: kept for the rest of it */
@@ -241,15 +246,17 @@ static inline void fast_close(struct core *c)
 
 static inline void gate_clear(struct core *c)
 {
-	for (int i = 0; i < GATE; i++)
+	for (int i = 0; i < GATE; i++) {
 		c->fast_base[i][0] = c->fast_base[i][1] = FAST_NONE;
+		c->fast_span[i] = 1u << line_shift;     /* (0 would take every address) */
+	}
 }
 
-/* The gate opened on the line of the access just modelled, kept for this
- * window, in front of the lines before it that are of this window and
- * generation too (a loop over a few lines: arrays read and written, a
- * lock's word and its mutex's): the accesses until a sample is due or the
- * window ends. */
+/* The gate opened on the lines of the access just modelled (its line and
+ * those it took with it), kept for this window, in front of the runs
+ * before it that are of this window and generation too (a loop over a few
+ * lines: arrays read and written, a lock's word and its mutex's): the
+ * accesses until a sample is due or the window ends. */
 static inline void fast_open(struct core *c)
 {
 	uint32_t budget = c->countdown - 1, to_end = EMU_WIN - 1 - c->clock;
@@ -269,9 +276,11 @@ static inline void fast_open(struct core *c)
 	for (int i = at; i > 0; i--) {
 		c->fast_base[i][0] = c->fast_base[i - 1][0];
 		c->fast_base[i][1] = c->fast_base[i - 1][1];
+		c->fast_span[i] = c->fast_span[i - 1];
 	}
 	c->fast_base[0][0] = base;
 	c->fast_base[0][1] = c->fast_excl ? base : FAST_NONE;
+	c->fast_span[0] = (uint64_t)c->fast_lines << line_shift;
 	c->gate_win = c->win;
 	c->gate_gen = c->fast_gen;
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
@@ -486,22 +495,28 @@ static bool space_dead(uint64_t space)
 	return false;
 }
 
-/* Where line la of space probes first (a stripe owns a region of the
- * table: its lines probe only there), and its i-th place. Lines are hashed
- * one by one: hashed by blocks of 64 (a page of memory to a page of the
- * table) a program working through memory met its entries a page at a
- * time, but a region then filled in blocks, and a program writing 96 MiB
- * a mapping at a time found its region full and evicted lines now and
- * then instead of reusing those of memory it had unmapped
- * (emulate-hazards). */
+/* Where line la of space probes first: a stripe owns a region of the
+ * table (its lines probe only there); the 64 lines of a block of memory
+ * (a 4 KiB page of 64-byte lines) are hashed together, to one 4 KiB page
+ * of the table, each at its own place in it: a program that works
+ * through memory meets its lines' entries a page at a time. Hashed line
+ * by line, each new line cost a TLB miss (a page walk, nested under a
+ * hypervisor) and a cache miss: three arrays read and written went at
+ * 80 ns a line, against 40 hashed by blocks. */
 static inline uint64_t line_hash(uint64_t space, uint64_t la)
 {
-	return ((la ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
+	uint64_t h = (((la >> 6) ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
+
+	return (h & ~63ull) | (la & 63);
 }
 
+/* The i-th place line h probes in its region: each probe in another page
+ * of the region and at the next place in it (a block whose page another
+ * block has goes to the next page whole; lines of many sparse blocks at
+ * the same place in their pages find room too). */
 static inline uint64_t probe_at(uint64_t region, uint64_t h, uint32_t i)
 {
-	return region + ((h + i) & (REGION - 1));
+	return region + ((h + i * 65) & (REGION - 1));
 }
 
 /* Entry at made line la of space's, its state new (the TOMB protocol:
@@ -526,6 +541,20 @@ static bool line_unmapped(uint64_t space, uint64_t la)
 	return space == pid && syscall(SYS_mincore, (la << line_shift) & ~4095ull, 4096, &v) < 0 && errno == ENOMEM;
 }
 
+/* The default model: c takes x in its window, the line's age for
+ * eviction (its seen) renewed, every SEEN_STEP windows at most (a line
+ * taken window after window is not written for it each time; reuse()
+ * allows for the step). */
+#define SEEN_STEP 8
+
+static inline void renew_age(struct line *x, const struct core *c)
+{
+	uint32_t was = __atomic_load_n(&x->seen, __ATOMIC_RELAXED);
+
+	if (!was || (int32_t)(c->win + 1 - was) >= SEEN_STEP)
+		__atomic_store_n(&x->seen, c->win + 1, __ATOMIC_RELAXED);
+}
+
 /* Under the stripe's lock, the probes all taken: the first entry of a
  * process that has ended (its private lines: nobody looks them up any
  * more) or of this process's memory it no longer maps, made the line's,
@@ -542,7 +571,7 @@ static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t 
 {
 	bool unmapped = !c->reuse_skip;
 	uint64_t oldest = UINT64_MAX;
-	uint32_t oldest_age = PD_EMU_EVICT_AGE;
+	uint32_t oldest_age = PD_EMU_EVICT_AGE + SEEN_STEP;
 
 	for (uint32_t i = 0; i < PROBES; i++) {
 		uint64_t at = probe_at(region, h, i);
@@ -563,12 +592,25 @@ static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t 
 	c->reuse_skip = unmapped ? REUSE_SKIP : c->reuse_skip - 1;
 	/* full of live lines: the one no thread took for PD_EMU_EVICT_AGE
 	 * windows (a cache would have let it go too; its next access is a
-	 * miss), counted */
-	if (oldest != UINT64_MAX) {
-		c->evicted++;
-		return take_entry(oldest, space, la);
+	 * miss), counted; but not when it was of memory this process no
+	 * longer maps (not looked at above while skipping: a region filled
+	 * by one mapping's blocks found no unmapped entry once, and the
+	 * misses after it took the unmapped mappings' lines as evictions).
+	 * After a victim found mapped, the next REUSE_SKIP are not looked at
+	 * either. */
+	if (oldest == UINT64_MAX)
+		return NULL;
+	if (!unmapped && !c->evict_skip) {
+		const struct line_key *y = &model->e[oldest].key;
+
+		if (line_unmapped(y->space, y->tag - 1))
+			return take_entry(oldest, space, la);
+		c->evict_skip = REUSE_SKIP;
+	} else if (c->evict_skip) {
+		c->evict_skip--;
 	}
-	return NULL;
+	c->evicted++;
+	return take_entry(oldest, space, la);
 }
 
 /* The line's entry: found without a lock, made under its stripe's lock
@@ -627,7 +669,11 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 static struct held *held_set(struct core *c, uint32_t at)
 {
 	_Static_assert(HELD == HELD_WAYS << HELD_SET_BITS, "the held table's sets");
-	return &c->held[((at * 0x9e3779b1u) >> (32 - HELD_SET_BITS)) * HELD_WAYS];
+	/* (a table block's lines in consecutive sets, from a place hashed by
+	 * the block: memory worked through in order meets its sets in order) */
+	uint32_t set = (((at >> 6) * 0x9e3779b1u) >> (32 - HELD_SET_BITS)) + (at & 63);
+
+	return &c->held[(set & ((1u << HELD_SET_BITS) - 1)) * HELD_WAYS];
 }
 
 /* One look at the line's set: its entry of c's window (NULL none), and
@@ -680,7 +726,7 @@ static void hold(struct core *c, const struct held_look *l, uint32_t at, bool st
 }
 
 /* Another core wrote x in c's window or the one before. */
-static bool other_wrote(struct line *x, const struct core *c)
+static inline bool other_wrote(struct line *x, const struct core *c)
 {
 	for (uint32_t k = 0; k < 2; k++) {
 		uint32_t w = c->win - k;
@@ -692,7 +738,7 @@ static bool other_wrote(struct line *x, const struct core *c)
 }
 
 /* c wrote x in its window: its bit in the window's cores (proto_wrote). */
-static void wrote(struct line *x, const struct core *c)
+static inline void wrote(struct line *x, const struct core *c)
 {
 	uint64_t *slot = &x->wrote[c->win & 1], m = __atomic_load_n(slot, __ATOMIC_RELAXED), to;
 
@@ -733,8 +779,8 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		if (held(&look, store))
 			return store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	}
-	if (c->paced && __atomic_load_n(&x->seen, __ATOMIC_RELAXED) != c->win + 1)
-		__atomic_store_n(&x->seen, c->win + 1, __ATOMIC_RELAXED);
+	if (c->paced)
+		renew_age(x, c);
 	st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
 	do {
 		cls = proto_access(st, (uint32_t)c->idx, store, &to);
@@ -765,14 +811,57 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
  * starts with, as Intel's load events report a locked instruction. */
 #define RMW 2
 
-/* The default model's hit on the line of c's last access, kept for its
- * window: within that line, for writing when it stores, the mappings of
- * the generation the line was keyed in. */
+/* The default model: after c took line la of page k for its window by a
+ * plain access that found the line its own, the lines after it in the
+ * page that are c's own too (no other core has or wrote them in this
+ * window or the last, no lock waiter takes them; for writing: c has them
+ * modified and wrote them in this window or the last) are taken with it,
+ * up to TAKE_AHEAD of them: as if c's next accesses, which go through
+ * its memory in order, had come (a program working through arrays of
+ * its own pays for one model step a page instead of one a line).
+ * Their states are as they were (a hit leaves them so); they are not in
+ * the held table (a later step finds them c's all the same). Another
+ * core's access to one of them in this window is counted as the state
+ * says, and c's as the hits a line taken for the window gets. Returns
+ * how many were taken. */
+static uint32_t take_ahead(struct core *c, const struct page_key *k, uint64_t la, bool store)
+{
+	uint32_t n = 0, left = (uint32_t)((4096u >> line_shift) - 1 - (la - k->line0));
+
+	while (n < TAKE_AHEAD && n < left) {
+		uint64_t l = la + n + 1, h = line_hash(k->space, l), st, to;
+		struct entry *e = &model->e[probe_at(h & ~(uint64_t)(REGION - 1), h, 0)];
+		uint64_t tag = __atomic_load_n(&e->key.tag, __ATOMIC_ACQUIRE);
+
+		/* (its entry where it probes first: lines displaced by others
+		 * are left to their own access) */
+		if (tag != l + 1 || e->key.space != k->space || __atomic_load_n(&e->key.tag, __ATOMIC_ACQUIRE) != tag)
+			break;
+		st = __atomic_load_n(&e->line.state, __ATOMIC_RELAXED);
+		if (proto_access(st, (uint32_t)c->idx, store, &to) != (store ? PD_EMU_ST_L1 : PD_EMU_L1) || to != st ||
+		    __atomic_load_n(&e->line.waiting, __ATOMIC_RELAXED) || other_wrote(&e->line, c))
+			break;
+		if (store && !proto_core_wrote_in(__atomic_load_n(&e->line.wrote[c->win & 1], __ATOMIC_RELAXED), c->win,
+						  (uint32_t)c->idx) &&
+		    !proto_core_wrote_in(__atomic_load_n(&e->line.wrote[(c->win - 1) & 1], __ATOMIC_RELAXED),
+					 c->win - 1, (uint32_t)c->idx))
+			break;
+		renew_age(&e->line, c);
+		if (store)
+			wrote(&e->line, c);
+		n++;
+	}
+	return n;
+}
+
+/* The default model's hit on the lines of c's last access, kept for its
+ * window: within them, for writing when it stores, the mappings of the
+ * generation the line was keyed in. */
 static inline bool fast_hit(const struct core *c, uint64_t addr, uint64_t size, int store)
 {
-	return c->paced && (addr >> line_shift) == c->fast_line && ((addr + size - 1) >> line_shift) == c->fast_line &&
-	       c->fast_win == c->win && (!store || c->fast_excl) &&
-	       c->fast_gen == emu_maps__gen();
+	return c->paced && (addr >> line_shift) - c->fast_line < c->fast_lines &&
+	       ((addr + size - 1) >> line_shift) - c->fast_line < c->fast_lines && c->fast_win == c->win &&
+	       (!store || c->fast_excl) && c->fast_gen == emu_maps__gen();
 }
 
 static void model_access(uint64_t addr, uint64_t size, int store, bool locked, uint64_t ip, uint32_t find)
@@ -802,17 +891,25 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 		cls = st = store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	} else {
 		k = page_key(c, addr);
-		cls = st = step(c, k->space, line_in(k, addr), store);
+		uint64_t la = line_in(k, addr);
+		bool across = ((addr + size - 1) >> line_shift) != (addr >> line_shift);
+
+		cls = st = step(c, k->space, la, store);
 		if (c->paced) {
-			/* step took the line for the window (for writing after a store) */
-			c->fast_excl = store || ((addr >> line_shift) == c->fast_line && c->fast_win == c->win &&
-						 c->fast_excl);
+			/* step took the line for the window (for writing after a
+			 * store, or when it was among those taken so) */
+			c->fast_excl = store || ((addr >> line_shift) - c->fast_line < c->fast_lines &&
+						 c->fast_win == c->win && c->fast_excl);
 			c->fast_line = addr >> line_shift;
 			c->fast_win = c->win;
 			c->fast_gen = k->gen;
+			c->fast_lines = 1;
+			/* a plain access to a line that was the thread's own */
+			if (!across && store != RMW && !c->in_sync && (cls == PD_EMU_L1 || cls == PD_EMU_ST_L1))
+				c->fast_lines += take_ahead(c, k, la, c->fast_excl);
 		}
 		/* an access across lines touches the next one too */
-		if (((addr + size - 1) >> line_shift) != (addr >> line_shift)) {
+		if (across) {
 			uint64_t last = addr + size - 1;
 
 			k = page_key(c, last);
@@ -858,14 +955,14 @@ static __attribute__((noinline)) void access_slow(uint64_t addr, uint64_t size, 
 
 static inline bool in_gate(const struct core *c, uint64_t addr, uint64_t size, int st)
 {
-	uint64_t room = (1u << line_shift) - size;
-
-	_Static_assert(GATE == 4, "in_gate() looks at the gate's four lines");
-	/* (the latest line first, alone: a loop on one line pays for no more) */
-	if (LIKELY(addr - c->fast_base[0][st] <= room))
+	_Static_assert(GATE == 4, "in_gate() looks at the gate's four runs");
+	/* (the latest run first, alone: a loop on one pays for no more; a
+	 * span is at least a line, more than any hook's size) */
+	if (LIKELY(addr - c->fast_base[0][st] <= c->fast_span[0] - size))
 		return true;
-	return addr - c->fast_base[1][st] <= room || addr - c->fast_base[2][st] <= room ||
-	       addr - c->fast_base[3][st] <= room;
+	return addr - c->fast_base[1][st] <= c->fast_span[1] - size ||
+	       addr - c->fast_base[2][st] <= c->fast_span[2] - size ||
+	       addr - c->fast_base[3][st] <= c->fast_span[3] - size;
 }
 
 /* Every access: the default model's loop on one line (the line of the
