@@ -16,7 +16,8 @@
  * as a transfer whatever the state says. The same script again with one
  * access in 7 sampled, so that the hook's gate (the lines a thread keeps,
  * counted without a call) carries the loads, and then loops over four
- * lines (the gate's) and five, and stores going round a page: the classes
+ * lines (the gate's) and five, and each word of a page loaded and stored
+ * in turn (a run taken for reading, lines taken for writing): the classes
  * are the same, and the samples stand for every access. Last, the lines a
  * thread takes with one of its own (take_ahead): taken for the window
  * until another thread has them, where the taking stops.
@@ -48,7 +49,8 @@ struct step {
 	int thread;
 	char op;        /* r w u (unaligned write) a (fetch_add) p (EMU_WIN reads: a window's end);
 			 * g, h: GATE_LOOP reads over four, five lines of gate_mem; k:
-			 * GATE_LOOP stores going round round_mem; S: a store to each of
+			 * GATE_LOOP / 2 loads and stores of each word going round
+			 * round_mem; S: a store to each of
 			 * page_mem's lines 0-7; s, l: a store to, a load of page_mem's
 			 * line word */
 	int word;
@@ -96,8 +98,10 @@ static void do_step(const struct step *s)
 			rd8(&gate_mem[k % (s->op == 'g' ? 4 : 5) * 8]);
 		break;
 	case 'k':
-		for (unsigned int k = 0; k < GATE_LOOP; k++)
+		for (unsigned int k = 0; k < GATE_LOOP / 2; k++) {
+			rd8(&round_mem[k % 512]);
 			wr8(&round_mem[k % 512]);
+		}
 		break;
 	case 'S':
 		for (int l = 0; l < 8; l++)

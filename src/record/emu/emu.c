@@ -256,23 +256,38 @@ static inline void gate_clear(struct core *c)
  * those it took with it), kept for this window, in front of the runs
  * before it that are of this window and generation too (a loop over a few
  * lines: arrays read and written, a lock's word and its mutex's): the
- * accesses until a sample is due or the window ends. */
+ * accesses until a sample is due or the window ends. A run that ends
+ * where these lines start, taken the same way, grows by them: a loop that
+ * stores through memory it takes line by line (not its own yet, or not
+ * written lately) keeps one run, and the runs of the arrays it reads stay
+ * in the gate (pushed out, they were taken again at their next access). */
 static inline void fast_open(struct core *c)
 {
 	uint32_t budget = c->countdown - 1, to_end = EMU_WIN - 1 - c->clock;
-	uint64_t base = c->fast_line << line_shift;
+	uint64_t base = c->fast_line << line_shift, span = (uint64_t)c->fast_lines << line_shift;
 	int at = GATE - 1;
 
 	if (!c->paced || c->fast_win != c->win || !c->countdown || c->clock >= EMU_WIN)
 		return;
 	if (c->gate_win != c->win || c->gate_gen != c->fast_gen)
 		gate_clear(c);
-	/* (the line's own place, else the oldest's, made the front) */
-	for (int i = 0; i < GATE - 1; i++)
-		if (c->fast_base[i][0] == base) {
+	/* (the place of the run it grows, or of one it covers, else the
+	 * oldest's, made the front: a line taken for writing does not push
+	 * out the longer run it was read in) */
+	for (int i = 0; i < GATE; i++) {
+		bool same = (c->fast_base[i][1] != FAST_NONE) == c->fast_excl;
+
+		if (same && c->fast_base[i][0] + c->fast_span[i] == base) {
+			base = c->fast_base[i][0];
+			span += c->fast_span[i];
 			at = i;
 			break;
 		}
+		if (c->fast_base[i][0] == base && (same || c->fast_excl) && c->fast_span[i] <= span) {
+			at = i;
+			break;
+		}
+	}
 	for (int i = at; i > 0; i--) {
 		c->fast_base[i][0] = c->fast_base[i - 1][0];
 		c->fast_base[i][1] = c->fast_base[i - 1][1];
@@ -280,7 +295,7 @@ static inline void fast_open(struct core *c)
 	}
 	c->fast_base[0][0] = base;
 	c->fast_base[0][1] = c->fast_excl ? base : FAST_NONE;
-	c->fast_span[0] = (uint64_t)c->fast_lines << line_shift;
+	c->fast_span[0] = span;
 	c->gate_win = c->win;
 	c->gate_gen = c->fast_gen;
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
@@ -841,11 +856,6 @@ static uint32_t take_ahead(struct core *c, const struct page_key *k, uint64_t la
 		if (proto_access(st, (uint32_t)c->idx, store, &to) != (store ? PD_EMU_ST_L1 : PD_EMU_L1) || to != st ||
 		    __atomic_load_n(&e->line.waiting, __ATOMIC_RELAXED) || other_wrote(&e->line, c))
 			break;
-		if (store && !proto_core_wrote_in(__atomic_load_n(&e->line.wrote[c->win & 1], __ATOMIC_RELAXED), c->win,
-						  (uint32_t)c->idx) &&
-		    !proto_core_wrote_in(__atomic_load_n(&e->line.wrote[(c->win - 1) & 1], __ATOMIC_RELAXED),
-					 c->win - 1, (uint32_t)c->idx))
-			break;
 		renew_age(&e->line, c);
 		if (store)
 			wrote(&e->line, c);
@@ -890,10 +900,11 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 	if (fast_hit(c, addr, size, store)) {
 		cls = st = store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	} else {
-		k = page_key(c, addr);
-		uint64_t la = line_in(k, addr);
 		bool across = ((addr + size - 1) >> line_shift) != (addr >> line_shift);
+		uint64_t la;
 
+		k = page_key(c, addr);
+		la = line_in(k, addr);
 		cls = st = step(c, k->space, la, store);
 		if (c->paced) {
 			/* step took the line for the window (for writing after a
