@@ -830,15 +830,17 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
  * plain access that found the line its own, the lines after it in the
  * page that are c's own too (no other core has or wrote them in this
  * window or the last, no lock waiter takes them; for writing: c has them
- * modified and wrote them in this window or the last) are taken with it,
- * up to TAKE_AHEAD of them: as if c's next accesses, which go through
- * its memory in order, had come (a program working through arrays of
- * its own pays for one model step a page instead of one a line).
- * Their states are as they were (a hit leaves them so); they are not in
- * the held table (a later step finds them c's all the same). Another
- * core's access to one of them in this window is counted as the state
- * says, and c's as the hits a line taken for the window gets. Returns
- * how many were taken. */
+ * modified) are taken with it, up to TAKE_AHEAD of them: as if c's next
+ * accesses, which go through its memory in order, had come (a program
+ * working through arrays of its own pays for one model step a page
+ * instead of one a line). Their states are as they were (a hit leaves
+ * them so); they are not in the held table (a later step finds them c's
+ * all the same). Another core's access to one of them in this window is
+ * counted as the state says, and c's as the hits of a line taken for the
+ * window; a line taken for writing that c does not write in the window
+ * (its loop ended first) counts as written in it, so another core that
+ * took a copy in the window has it come from c once more in the next.
+ * Returns how many were taken. */
 static uint32_t take_ahead(struct core *c, const struct page_key *k, uint64_t la, bool store)
 {
 	uint32_t n = 0, left = (uint32_t)((4096u >> line_shift) - 1 - (la - k->line0));
