@@ -301,8 +301,9 @@ static inline void fast_open(struct core *c)
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
 }
 
-/* c (its tid set) gets a core, and joins the lockstep when the core is its
- * own (a thread sharing one is not waited for). */
+/* c (its tid set, its held table empty: a new state is zero, a fork
+ * child's is emptied) gets a core, and joins the lockstep when the core is
+ * its own (a thread sharing one is not waited for). */
 static void core_start(struct core *c)
 {
 	bool own;
@@ -310,7 +311,6 @@ static void core_start(struct core *c)
 	c->idx = core_take(&own);
 	c->paced = own && windowed && enabled;
 	c->clock = 0;
-	memset(c->held, 0, sizeof(c->held));
 	c->win = c->paced ? pace__join(c->idx, c->tid) : 0;
 	c->fast_win = c->win - 1;       /* (a forked child's copy of its parent's: not its own) */
 	c->fast_left = c->fast_budget = 0;
@@ -1150,6 +1150,7 @@ static void at_fork_child(void)
 		emu_out__drop(&self->out);
 		self->tid = (uint32_t)gettid();
 		/* the parent's thread keeps its core; the child's is another */
+		memset(self->held, 0, sizeof(self->held));
 		core_start(self);
 		memset(self->pages, 0, sizeof(self->pages));
 		self->last = NULL;
