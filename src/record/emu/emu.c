@@ -516,8 +516,9 @@ static bool space_dead(uint64_t space)
  * of the table, each at its own place in it: a program that works
  * through memory meets its lines' entries a page at a time. Hashed line
  * by line, each new line cost a TLB miss (a page walk, nested under a
- * hypervisor) and a cache miss: three arrays read and written went at
- * 80 ns a line, against 40 hashed by blocks. */
+ * hypervisor) and a cache miss: two threads computing over three arrays
+ * each (scripts/workloads/stream.c, 10000 rounds) took 1.07 s, hashed by
+ * blocks 0.83 s. */
 static inline uint64_t line_hash(uint64_t space, uint64_t la)
 {
 	uint64_t h = (((la >> 6) ^ space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS);
