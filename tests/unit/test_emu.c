@@ -17,7 +17,8 @@
  * access in 7 sampled, so that the hook's gate (the lines a thread keeps,
  * counted without a call) carries the loads, and then loops over four
  * lines (the gate's) and five, and each word of a page loaded and stored
- * in turn (a run taken for reading, lines taken for writing): the classes
+ * in turn (a run taken for reading, lines taken for writing), and a word
+ * in each of 16 pages (the lines kept at their places): the classes
  * are the same, and the samples stand for every access. Last, the lines a
  * thread takes with one of its own (take_ahead): taken for the window
  * until another thread has them, where the taking stops.
@@ -43,6 +44,8 @@ static _Alignas(64) uint64_t mem[32];   /* lines 0..3 */
 static _Alignas(64) uint64_t gate_mem[5 * 8];   /* five lines of their own */
 static _Alignas(4096) uint64_t round_mem[512];  /* a page the gate's stores go round */
 static _Alignas(4096) uint64_t page_mem[512];   /* a page for take_ahead's script */
+#define SPREAD 16
+static _Alignas(4096) uint64_t spread_mem[SPREAD * 512];        /* a line in each of 16 pages */
 static int turn;
 
 struct step {
@@ -50,7 +53,8 @@ struct step {
 	char op;        /* r w u (unaligned write) a (fetch_add) p (EMU_WIN reads: a window's end);
 			 * g, h: GATE_LOOP reads over four, five lines of gate_mem; k:
 			 * GATE_LOOP / 2 loads and stores of each word going round
-			 * round_mem; S: a store to each of
+			 * round_mem; m: GATE_LOOP / 2 loads and stores going round
+			 * the first lines of spread_mem's pages; S: a store to each of
 			 * page_mem's lines 0-7; s, l: a store to, a load of page_mem's
 			 * line word */
 	int word;
@@ -101,6 +105,12 @@ static void do_step(const struct step *s)
 		for (unsigned int k = 0; k < GATE_LOOP / 2; k++) {
 			rd8(&round_mem[k % 512]);
 			wr8(&round_mem[k % 512]);
+		}
+		break;
+	case 'm':
+		for (unsigned int k = 0; k < GATE_LOOP / 2; k++) {
+			rd8(&spread_mem[k % SPREAD * 512]);
+			wr8(&spread_mem[k % SPREAD * 512]);
 		}
 		break;
 	case 'S':
@@ -208,7 +218,8 @@ static void read_samples(const char *path, struct got *g)
 				continue;
 			}
 			if ((e.addr >= (uintptr_t)gate_mem && e.addr < (uintptr_t)&gate_mem[5 * 8]) ||
-			    (e.addr >= (uintptr_t)round_mem && e.addr < (uintptr_t)&round_mem[512])) {
+			    (e.addr >= (uintptr_t)round_mem && e.addr < (uintptr_t)&round_mem[512]) ||
+			    (e.addr >= (uintptr_t)spread_mem && e.addr < (uintptr_t)&spread_mem[SPREAD * 512])) {
 				g->gate_period += e.period;
 				continue;
 			}
@@ -301,6 +312,7 @@ static void collect(const char *dir, struct got *g)
 static const struct step gated_script[] = {
 	{ 0, 'w', 0 }, { 1, 'w', 1 }, { 0, 'w', 0 }, { 1, 'r', 1 }, { 0, 'p', 16 },
 	{ 0, 'r', 0 }, { 0, 'w', 0 }, { 1, 'w', 1 }, { 0, 'g', 0 }, { 0, 'h', 0 }, { 0, 'k', 0 },
+	{ 0, 'm', 0 },
 };
 
 /* take_ahead: thread 0's lines 0-7 of a page, its own, are taken with
@@ -378,10 +390,10 @@ static int windowed(enum run run)
 	} else {
 		/* one sample every 7 accesses of the loops: what they stand for
 		 * is every access, within a period */
-		CHECK(g.gate_period + 7 >= 3 * GATE_LOOP && g.gate_period <= 3 * GATE_LOOP + 7);
-		if (g.gate_period + 7 < 3 * GATE_LOOP || g.gate_period > 3 * GATE_LOOP + 7)
+		CHECK(g.gate_period + 7 >= 4 * GATE_LOOP && g.gate_period <= 4 * GATE_LOOP + 7);
+		if (g.gate_period + 7 < 4 * GATE_LOOP || g.gate_period > 4 * GATE_LOOP + 7)
 			fprintf(stderr, "gate loops: samples stand for %llu accesses of %u\n",
-				(unsigned long long)g.gate_period, 3 * GATE_LOOP);
+				(unsigned long long)g.gate_period, 4 * GATE_LOOP);
 	}
 	return test_done(gated ? "test_emu (default model, the gate)" : "test_emu (default model)");
 }

@@ -76,6 +76,7 @@
 #define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
 #define GATE 4                          /* runs of lines the hook's gate keeps (in_gate() spells them out) */
 #define TAKE_AHEAD 63                   /* lines a thread takes with one of its own (take_ahead) */
+#define KEPT 64                         /* the gate's direct-mapped lines (in_kept) */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -159,6 +160,11 @@ struct core {
 	 * through */
 	uint64_t fast_base[GATE][2];
 	uint64_t fast_span[GATE];
+	/* ... or within a line the thread's modelled accesses kept for the
+	 * same window and generation, at its place among KEPT (kept_at()):
+	 * its base for a load, for a store when kept for writing (a loop over
+	 * more lines than the runs, in pages of their own: objects, buckets) */
+	uint64_t kept[KEPT][2];
 	uint32_t gate_win, gate_gen;
 	int32_t fast_left, fast_budget;
 	uint32_t clock;                 /* its accesses, modulo the window */
@@ -250,6 +256,16 @@ static inline void gate_clear(struct core *c)
 		c->fast_base[i][0] = c->fast_base[i][1] = FAST_NONE;
 		c->fast_span[i] = 1u << line_shift;     /* (0 would take every address) */
 	}
+	for (int i = 0; i < KEPT; i++)
+		c->kept[i][0] = c->kept[i][1] = FAST_NONE;
+}
+
+/* The place of the line at address a among the kept ones: its number's
+ * low bits mixed with its page's (the first lines of many pages, or the
+ * lines of one, do not share places). */
+static inline uint32_t kept_at(uint64_t a)
+{
+	return (uint32_t)((a >> line_shift) ^ (a >> 12)) & (KEPT - 1);
 }
 
 /* The gate opened on the lines of the access just modelled (its line and
@@ -296,6 +312,10 @@ static inline void fast_open(struct core *c)
 	c->fast_base[0][0] = base;
 	c->fast_base[0][1] = c->fast_excl ? base : FAST_NONE;
 	c->fast_span[0] = span;
+	/* (the line itself kept at its place too) */
+	base = c->fast_line << line_shift;
+	c->kept[kept_at(base)][0] = base;
+	c->kept[kept_at(base)][1] = c->fast_excl ? base : FAST_NONE;
 	c->gate_win = c->win;
 	c->gate_gen = c->fast_gen;
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
@@ -979,6 +999,13 @@ static inline bool in_gate(const struct core *c, uint64_t addr, uint64_t size, i
 	       addr - c->fast_base[3][st] <= c->fast_span[3] - size;
 }
 
+/* Whether the access is within a line kept at its place (gate_clear()
+ * emptied them when the window or the maps changed). */
+static inline bool in_kept(const struct core *c, uint64_t addr, uint64_t size, int st)
+{
+	return addr - c->kept[kept_at(addr)][st] <= (1u << line_shift) - size;
+}
+
 /* Every access: the default model's loop on one line (the line of the
  * thread's last access, kept for its window, no sample due, the window not
  * ending) is counted here, in the hook, with no call and nothing shared
@@ -987,7 +1014,8 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 {
 	struct core *c = self;
 
-	if (LIKELY(c != NULL) && in_gate(c, addr, size, store != 0) && c->fast_left > 0 &&
+	if (LIKELY(c != NULL) && (in_gate(c, addr, size, store != 0) || in_kept(c, addr, size, store != 0)) &&
+	    c->fast_left > 0 &&
 	    c->fast_gen == emu_maps__gen()) {
 		c->fast_left--;
 		return;
