@@ -315,21 +315,24 @@ static const struct step gated_script[] = {
 	{ 0, 'm', 0 },
 };
 
-/* take_ahead: thread 0's lines 0-7 of a page, its own, are taken with
- * line 0 in its next window; thread 1 reads line 3 (a HITM: 0 holds it
- * modified) and writes line 5 (a store HITM); 0's store to line 3 is then
- * a hit (taken for the window). In 0's window after, the taking from line
- * 0 stops at line 3 (1 has a copy: 0's store is a miss) and line 5 (1
- * holds it: a store HITM). */
+/* take_ahead: thread 0's lines 0-7 of a page, its own; in its next
+ * window line 0, then line 1, which comes after the gate's run of line 0
+ * (memory gone through in order), and takes lines 2-7 with it; thread 1
+ * reads line 3 (a HITM: 0 holds it modified) and writes line 5 (a store
+ * HITM); 0's store to line 3 is then a hit (taken for the window). In 0's
+ * window after, the taking from line 1 stops at line 3 (1 has a copy: 0's
+ * store is a miss) and line 5 is 1's (a store HITM). */
 static const struct step take_script[] = {
-	{ 0, 'S', 0 }, { 0, 'p', 16 }, { 0, 's', 0 }, { 1, 'l', 3 }, { 0, 's', 3 }, { 1, 's', 5 },
-	{ 0, 'p', 16 }, { 0, 's', 0 }, { 0, 's', 3 }, { 0, 's', 5 }, { 0, 's', 2 },
+	{ 0, 'S', 0 }, { 0, 'p', 16 }, { 0, 's', 0 }, { 0, 's', 1 }, { 1, 'l', 3 }, { 0, 's', 3 },
+	{ 1, 's', 5 }, { 0, 'p', 16 }, { 0, 's', 0 }, { 0, 's', 1 }, { 0, 's', 3 }, { 0, 's', 5 },
+	{ 0, 's', 2 },
 };
 static const struct page_sample take_expect[] = {
 	{ 0, 0, PD_EMU_ST_L1 }, { 0, 1, PD_EMU_ST_L1 }, { 0, 2, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_ST_L1 },
 	{ 0, 4, PD_EMU_ST_L1 }, { 0, 5, PD_EMU_ST_L1 }, { 0, 6, PD_EMU_ST_L1 }, { 0, 7, PD_EMU_ST_L1 },
-	{ 0, 0, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_HITM }, { 0, 3, PD_EMU_ST_L1 }, { 0, 5, PD_EMU_ST_HITM },
-	{ 0, 0, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_ST_MISS }, { 0, 5, PD_EMU_ST_HITM }, { 0, 2, PD_EMU_ST_L1 },
+	{ 0, 0, PD_EMU_ST_L1 }, { 0, 1, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_HITM }, { 0, 3, PD_EMU_ST_L1 },
+	{ 0, 5, PD_EMU_ST_HITM }, { 0, 0, PD_EMU_ST_L1 }, { 0, 1, PD_EMU_ST_L1 }, { 0, 3, PD_EMU_ST_MISS },
+	{ 0, 5, PD_EMU_ST_HITM }, { 0, 2, PD_EMU_ST_L1 },
 };
 
 static int by_time(const void *a, const void *b)
