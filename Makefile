@@ -46,7 +46,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 WORK_SRCS := $(wildcard scripts/workloads/*.c)
 WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
 # their ThreadSanitizer builds, for record --emulate (tests/cli/emulate-workloads.sh)
-WORK_TSAN := false-sharing true-sharing heap-false-sharing shm cow scale stream
+WORK_TSAN := false-sharing true-sharing heap-false-sharing shm cow scale stream scatter
 WORK_BINS += $(WORK_TSAN:%=$(B)/workloads/%-tsan)
 PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
@@ -93,13 +93,15 @@ $(SHIM): src/record/shim/shim.c src/record/boot_alloc.h src/perfdata/perf_data.h
 		-o $@ $< -ldl -lpthread
 
 # -Bsymbolic: the runtime's own hooks by their address, not a Clang
-# executable's that interpose them (it patches those to jump to ours)
+# executable's that interpose them (it patches those to jump to ours);
+# no loop made a call to memset/memcpy/memmove, which in the program are
+# libtsan's interceptors (emu.h: emu_zero, emu_copy)
 EMU_SRCS := $(wildcard src/record/emu/*.c)
 $(EMU): $(EMU_SRCS) $(wildcard src/record/emu/*.h) src/record/procmap.h src/record/boot_alloc.h src/perfdata/perf_data.h
 	$(call msg,SHLIB,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
-		-Wl,-Bsymbolic -o $@ $(EMU_SRCS) -ldl -lpthread
+		-fno-tree-loop-distribute-patterns -Wl,-Bsymbolic -o $@ $(EMU_SRCS) -ldl -lpthread
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)

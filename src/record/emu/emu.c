@@ -405,7 +405,7 @@ static struct core *core_alloc(void)
 	}
 	emu_unlock(&retired_lock);
 	if (c) {
-		memset(c, 0, sizeof(*c));
+		emu_zero(c, sizeof(*c));
 		return c;
 	}
 	c = emu_sys_mmap(sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -486,7 +486,7 @@ static void sample(struct core *c, uint64_t addr, uint64_t ret, uint32_t size, e
 	for (uint32_t i = 0; i < nr; i++, p += sizeof(uint64_t))
 		memcpy(p, &c->stack[(c->depth - 1 - i) % STACK], sizeof(uint64_t));
 	if (code) {
-		memcpy(p, (const void *)(uintptr_t)(ret - s.code_before), s.code_before + s.code_after);
+		emu_copy(p, (const void *)(uintptr_t)(ret - s.code_before), s.code_before + s.code_after);
 		*seen = ret;
 	}
 }
@@ -570,7 +570,7 @@ static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
 
 	__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
 	__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
-	memset(line_at(at), 0, sizeof(struct line));
+	emu_zero(line_at(at), sizeof(struct line));
 	__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
 	return line_at(at);
 }
@@ -1210,9 +1210,9 @@ static void at_fork_child(void)
 		emu_out__drop(&self->out);
 		self->tid = (uint32_t)gettid();
 		/* the parent's thread keeps its core; the child's is another */
-		memset(self->held, 0, sizeof(self->held));
+		emu_zero(self->held, sizeof(self->held));
 		core_start(self);
-		memset(self->pages, 0, sizeof(self->pages));
+		emu_zero(self->pages, sizeof(self->pages));
 		self->last = NULL;
 	}
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "perfdata/perf_data.h"
+#include "record/emu/copy.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

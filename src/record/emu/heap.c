@@ -265,7 +265,7 @@ EXPORT void *realloc(void *p, size_t n)
 		q = malloc(n ? n : 1);
 		if (!q)
 			return NULL;
-		memcpy(q, p, have < n ? have : n);
+		emu_copy(q, p, have < n ? have : n);
 		free(p);
 		return q;
 	}

@@ -101,7 +101,7 @@ static struct table *table_room(struct table *t)
 		return t;
 	if (t->cap * 2 > TABLE_MAX || !(u = table_new(t->cap * 2)))
 		return NULL;
-	memcpy(u->r, t->r, t->n * sizeof(*t->r));
+	emu_copy(u->r, t->r, t->n * sizeof(*t->r));
 	u->n = t->n;
 	return u;
 }
@@ -144,7 +144,7 @@ static bool table_cut(uint64_t start, uint64_t end)
 			tab = t;
 			r = &tab->r[i];
 			r->end = start;
-			memmove(&tab->r[i + 2], &tab->r[i + 1], (tab->n - i - 1) * sizeof(*r));
+			emu_copy(&tab->r[i + 2], &tab->r[i + 1], (tab->n - i - 1) * sizeof(*r));
 			tab->r[i + 1] = right;
 			tab->n++;
 			return true;
@@ -155,7 +155,7 @@ static bool table_cut(uint64_t start, uint64_t end)
 			r->off += end - r->start;
 			r->start = end;
 		} else {
-			memmove(r, r + 1, (tab->n - i - 1) * sizeof(*r));
+			emu_copy(r, r + 1, (tab->n - i - 1) * sizeof(*r));
 			tab->n--;
 			i--;
 		}
@@ -175,7 +175,7 @@ static bool table_put(struct range x)
 	tab = t;
 	while (i < tab->n && tab->r[i].start < x.start)
 		i++;
-	memmove(&tab->r[i + 1], &tab->r[i], (tab->n - i) * sizeof(x));
+	emu_copy(&tab->r[i + 1], &tab->r[i], (tab->n - i) * sizeof(x));
 	tab->r[i] = x;
 	tab->n++;
 	return true;
@@ -226,7 +226,7 @@ static void maps_each(bool (*fn)(const char *line, void *arg), void *arg)
 		keep = (size_t)(buf + have - line);
 		if (keep >= MAPS_LINE_MAX)
 			keep = 0;
-		memmove(buf, line, keep);
+		emu_copy(buf, line, keep);
 	}
 out:
 	syscall(SYS_close, fd);
@@ -252,7 +252,7 @@ static bool vma_line(const char *line, void *arg)
  * the maps text. false when nothing maps a. Callers hold maps_lock. */
 static bool vma_at(uint64_t a, struct vma *v)
 {
-	memset(v, 0, sizeof(*v));
+	emu_zero(v, sizeof(*v));
 	v->at = a;
 	if (query_works < 0 && getenv("C2CSCAN_EMU_MAPS_TEXT"))
 		query_works = 0;

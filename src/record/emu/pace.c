@@ -390,7 +390,7 @@ void pace__meet(const void *obj, uint32_t count)
 		if (count) {
 			m->count = count;
 			m->arrivals = 0;
-			memset(m->rounds, 0, sizeof(m->rounds));
+			emu_zero(m->rounds, sizeof(m->rounds));
 			__atomic_store_n(&m->obj, (uintptr_t)obj, __ATOMIC_RELEASE);
 		}
 	}
