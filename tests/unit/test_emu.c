@@ -21,7 +21,9 @@
  * in each of 16 pages (the lines kept at their places): the classes
  * are the same, and the samples stand for every access. Last, the lines a
  * thread takes with one of its own (take_ahead): taken for the window
- * until another thread has them, where the taking stops.
+ * until another thread has them, where the taking stops; and a write to
+ * a line its writer had alone, which the next thread to take the line
+ * finds in its window after.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -335,6 +337,19 @@ static const struct page_sample take_expect[] = {
 	{ 0, 5, PD_EMU_ST_HITM }, { 0, 2, PD_EMU_ST_L1 },
 };
 
+/* A write to a line its writer has alone counts for the next thread to
+ * take it: thread 0 writes line 10 of page_mem, and again in its next
+ * window (the line its alone, a hit); thread 1, starting in that window,
+ * takes it (a store HITM); in thread 1's next window its store finds the
+ * state its own but 0's write in the window before: a store HITM (the
+ * threads' accesses interleave within a window). */
+static const struct step mark_script[] = {
+	{ 0, 's', 10 }, { 0, 'p', 16 }, { 0, 's', 10 }, { 1, 's', 10 }, { 0, 'p', 16 }, { 1, 'p', 16 }, { 1, 's', 10 },
+};
+static const struct page_sample mark_expect[] = {
+	{ 0, 10, PD_EMU_ST_L1 }, { 0, 10, PD_EMU_ST_L1 }, { 0, 10, PD_EMU_ST_HITM }, { 0, 10, PD_EMU_ST_HITM },
+};
+
 static int by_time(const void *a, const void *b)
 {
 	const struct page_sample *x = a, *y = b;
@@ -342,23 +357,21 @@ static int by_time(const void *a, const void *b)
 	return (x->time > y->time) - (x->time < y->time);
 }
 
-/* take_script's samples, in time order, are take_expect's. */
-static void check_take(struct got *g)
+/* A script's page_mem samples, in time order, are expect's (n). */
+static void check_page(struct got *g, const struct page_sample *expect, size_t n, const char *what)
 {
-	size_t n = sizeof(take_expect) / sizeof(take_expect[0]);
-
 	qsort(g->page, g->nr_page, sizeof(g->page[0]), by_time);
 	CHECK_EQ_U64(g->nr_page, n);
 	for (size_t i = 0; i < n && i < g->nr_page; i++) {
-		if (g->page[i].line == take_expect[i].line && g->page[i].cls == take_expect[i].cls)
+		if (g->page[i].line == expect[i].line && g->page[i].cls == expect[i].cls)
 			continue;
-		fprintf(stderr, "take_ahead: sample %zu: line %u class %u, expected line %u class %u\n", i,
-			g->page[i].line, g->page[i].cls, take_expect[i].line, take_expect[i].cls);
+		fprintf(stderr, "%s: sample %zu: line %u class %u, expected line %u class %u\n", what, i,
+			g->page[i].line, g->page[i].cls, expect[i].line, expect[i].cls);
 		CHECK(0);
 	}
 }
 
-enum run { WINDOWED, GATED, TAKE };
+enum run { WINDOWED, GATED, TAKE, MARK };
 
 /* The default model, in a child (every access sampled, or one in 7 with
  * the gate's loops; or take_ahead's script): its exit status is its
@@ -375,8 +388,14 @@ static int windowed(enum run run)
 	if (run == TAKE) {
 		run_script(take_script, sizeof(take_script) / sizeof(take_script[0]), 2);
 		collect(dir, &g);
-		check_take(&g);
+		check_page(&g, take_expect, sizeof(take_expect) / sizeof(take_expect[0]), "take_ahead");
 		return test_done("test_emu (default model, lines taken ahead)");
+	}
+	if (run == MARK) {
+		run_script(mark_script, sizeof(mark_script) / sizeof(mark_script[0]), 2);
+		collect(dir, &g);
+		check_page(&g, mark_expect, sizeof(mark_expect) / sizeof(mark_expect[0]), "a write had alone");
+		return test_done("test_emu (default model, a write had alone)");
 	}
 	if (gated)
 		run_script(gated_script, sizeof(gated_script) / sizeof(gated_script[0]), 2);
@@ -426,6 +445,7 @@ int main(void)
 	CHECK(in_child(WINDOWED));
 	CHECK(in_child(GATED));
 	CHECK(in_child(TAKE));
+	CHECK(in_child(MARK));
 	setenv("C2CSCAN_EMU_EXACT", "1", 1);
 	if (!load_runtime(dir, path, sizeof(path), "1"))
 		return test_done("test_emu");
