@@ -58,19 +58,23 @@ static void *consumer(void *p)
 	pthread_mutex_lock(&rl->lock);
 	for (;;) {
 		unsigned long i;
+		bool idled = false;
 
 		while (rl->taken == rl->filled && !rl->done) {
-			if (rl->idle) {
-				bool did;
-
+			/* the idle work, once per wait, with the lock released:
+			 * whatever the producer did meanwhile (a batch, the end)
+			 * is looked at again under the lock before waiting (it
+			 * signalled no one: waiting then, the consumer missed the
+			 * end and the report hung in relay__finish) */
+			if (rl->idle && !idled) {
 				pthread_mutex_unlock(&rl->lock);
-				did = rl->idle(rl->idle_arg);
+				idled = !rl->idle(rl->idle_arg);
 				pthread_mutex_lock(&rl->lock);
-				if (did)
-					continue;
+				continue;
 			}
 			rl->consumer_waits = true;
 			pthread_cond_wait(&rl->more, &rl->lock);
+			idled = false;
 		}
 		if (rl->taken == rl->filled)
 			break;

@@ -303,6 +303,50 @@ static void test_relay_waits(void)
 	CHECK_EQ_U64(s.sum, n * (n - 1) / 2);
 }
 
+/* The consumer's idle work (relay__set_idle) while the producer hands
+ * over its last batch and finishes: the consumer looks again before it
+ * waits (it waited, and relay__finish joined it for ever: a report hung so
+ * in make check). The producer finishes while the consumer is inside its
+ * idle function, which returns nothing done. */
+static _Atomic int in_idle;
+
+static bool idle_slowly(void *arg)
+{
+	(void)arg;
+	in_idle = 1;
+	usleep(20000);
+	in_idle = 2;
+	return false;
+}
+
+static void test_relay_idle(void)
+{
+	for (int last = 0; last < 2; last++) {
+		struct seen s = { .in_order = true };
+		struct relay *rl = relay__new(sizeof(uint64_t), consume, &s);
+		/* past the batches consumed inline: the consumer's thread runs */
+		const uint64_t n = 6 * 512;
+
+		relay__set_idle(rl, idle_slowly, NULL);
+		in_idle = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			*(uint64_t *)relay__slot(rl) = i;
+			relay__push(rl);
+		}
+		/* the ring emptied, the consumer in its idle work */
+		while (relay__threaded(rl) && in_idle != 1)
+			usleep(100);
+		/* then the end alone, or a last batch and the end */
+		for (uint64_t i = n; last && i < n + 100; i++) {
+			*(uint64_t *)relay__slot(rl) = i;
+			relay__push(rl);
+		}
+		relay__finish(rl);
+		CHECK(s.in_order);
+		CHECK_EQ_U64(s.next, last ? n + 100 : n);
+	}
+}
+
 /* str_scnprint, hex_scnprint and fixed_scnprint write what snprintf writes: values near
  * every rounding tie, exact ties, tiny, large, negative, -0, not numbers,
  * every precision, and cut buffers. */
@@ -375,6 +419,7 @@ int main(void)
 	alarm(60);
 	test_relay();
 	test_relay_waits();
+	test_relay_idle();
 	alarm(0);
 	test_timeline();
 	test_empty();
