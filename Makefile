@@ -46,7 +46,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 WORK_SRCS := $(wildcard scripts/workloads/*.c)
 WORK_BINS := $(WORK_SRCS:scripts/workloads/%.c=$(B)/workloads/%)
 # their ThreadSanitizer builds, for record --emulate (tests/cli/emulate-workloads.sh)
-WORK_TSAN := false-sharing true-sharing heap-false-sharing shm cow scale stream scatter
+WORK_TSAN := false-sharing true-sharing heap-false-sharing shm cow scale stream
 WORK_BINS += $(WORK_TSAN:%=$(B)/workloads/%-tsan)
 PROG_SRCS := $(wildcard tests/progs/*.c)
 PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(B)/progs/%)
