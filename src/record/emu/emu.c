@@ -96,7 +96,8 @@ struct line {                    /* written at every change of the line's state 
 	 * window, window w's at w % 2: its number's low 8 bits (bits 56-63)
 	 * | the cores (bits 0-55) */
 	uint64_t wrote[2];
-	uint32_t seen;                  /* the default model: the window (+ 1) a thread last took it in */
+	uint32_t seen;                  /* the default model: the window (+ 1) a thread last took it in,
+					 * renewed every SEEN_STEP windows at most (renew_age) */
 	uint32_t waiting;               /* the default model: threads waiting to take a lock that go on
 					 * taking the line meanwhile (its word's, or one they wrote just
 					 * before: emu_lock_wait) */
@@ -287,7 +288,8 @@ static inline uint32_t kept_at(uint64_t a)
 static inline void fast_open(struct core *c)
 {
 	uint32_t budget = c->countdown - 1, to_end = EMU_WIN - 1 - c->clock;
-	uint64_t base = c->fast_line << line_shift, span = (uint64_t)c->fast_lines << line_shift;
+	uint64_t line = c->fast_line << line_shift, base = line, span = (uint64_t)c->fast_lines << line_shift;
+	uint64_t *kept;
 	int at = GATE - 1;
 
 	if (!c->paced || c->fast_win != c->win || !c->countdown || c->clock >= EMU_WIN)
@@ -320,9 +322,9 @@ static inline void fast_open(struct core *c)
 	c->fast_base[0][1] = c->fast_excl ? base : FAST_NONE;
 	c->fast_span[0] = span;
 	/* (the line itself kept at its place too) */
-	base = c->fast_line << line_shift;
-	c->kept[kept_at(base)][0] = base;
-	c->kept[kept_at(base)][1] = c->fast_excl ? base : FAST_NONE;
+	kept = c->kept[kept_at(line)];
+	kept[0] = line;
+	kept[1] = c->fast_excl ? line : FAST_NONE;
 	c->gate_win = c->win;
 	c->gate_gen = c->fast_gen;
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
@@ -656,6 +658,14 @@ static struct line *reuse(struct core *c, uint64_t region, uint64_t h, uint64_t 
 	return take_entry(oldest, space, la);
 }
 
+/* Whether y, whose tag was read as tag, is line la of space (the tag read
+ * again: an entry being reused gets TOMB, its space, then its tag; seeing
+ * the old tag with the new space is no match). */
+static inline bool key_is(const struct line_key *y, uint64_t tag, uint64_t space, uint64_t la)
+{
+	return tag == la + 1 && y->space == space && __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE) == tag;
+}
+
 /* The line's entry: found without a lock, made under its stripe's lock
  * (its tag written last). NULL when the probes found no room: none empty,
  * and no entry of an ended process or of unmapped memory to reuse. */
@@ -673,10 +683,7 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 			struct line_key *y = &model->e[at].key;
 			uint64_t tag = __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE);
 
-			/* (the tag again: an entry being reused gets TOMB, its
-			 * space, then its tag; seeing the old tag with the new
-			 * space is no match) */
-			if (tag == la + 1 && y->space == space && __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE) == tag) {
+			if (key_is(y, tag, space, la)) {
 				x = line_at(at);
 				break;
 			}
@@ -880,11 +887,10 @@ static uint32_t take_ahead(struct core *c, const struct page_key *k, uint64_t la
 	while (n < TAKE_AHEAD && n < left) {
 		uint64_t l = la + n + 1, h = line_hash(k->space, l), st, to;
 		struct entry *e = &model->e[probe_at(h & ~(uint64_t)(REGION - 1), h, 0)];
-		uint64_t tag = __atomic_load_n(&e->key.tag, __ATOMIC_ACQUIRE);
 
 		/* (its entry where it probes first: lines displaced by others
 		 * are left to their own access) */
-		if (tag != l + 1 || e->key.space != k->space || __atomic_load_n(&e->key.tag, __ATOMIC_ACQUIRE) != tag)
+		if (!key_is(&e->key, __atomic_load_n(&e->key.tag, __ATOMIC_ACQUIRE), k->space, l))
 			break;
 		st = __atomic_load_n(&e->line.state, __ATOMIC_RELAXED);
 		if (proto_access(st, (uint32_t)c->idx, store, &to) != (store ? PD_EMU_ST_L1 : PD_EMU_L1) || to != st ||

@@ -76,12 +76,6 @@ static inline uint64_t proto_wrote(uint64_t m, uint32_t w, uint32_t idx)
 	return age > 0 || !m ? PROTO_WROTE_TAG(w) | bit : m | bit;
 }
 
-/* Whether m, the slot of window w, says core idx wrote in w. */
-static inline bool proto_core_wrote_in(uint64_t m, uint32_t w, uint32_t idx)
-{
-	return (m & ~PROTO_WROTE_CORES) == PROTO_WROTE_TAG(w) && (m & 1ull << idx);
-}
-
 /* Whether m, the slot of window w, says another core than idx wrote in w. */
 static inline bool proto_other_wrote_in(uint64_t m, uint32_t w, uint32_t idx)
 {
