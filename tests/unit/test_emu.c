@@ -350,6 +350,24 @@ static const struct page_sample mark_expect[] = {
 	{ 0, 10, PD_EMU_ST_L1 }, { 0, 10, PD_EMU_ST_L1 }, { 0, 10, PD_EMU_ST_HITM }, { 0, 10, PD_EMU_ST_HITM },
 };
 
+/* A line a thread's gate keeps from window to window is let go of when
+ * another thread takes it, and a contended one is stepped again in the
+ * next window (only contended accesses are sampled here): thread 0 writes
+ * line 20 of page_mem in a window and the next (its own: a hit either
+ * time); thread 1 takes it (a store HITM) and 0's next store, in the same
+ * window, is a hit; in 0's next window the line is 1's (a store HITM).
+ * Thread 0 writes line 21, thread 2 takes it (a store HITM), 0 writes it
+ * again (held for its window: a hit); in 2's next window its store is a
+ * store HITM again (0 wrote in the window before), not a hit of its
+ * gate's. */
+static const struct step keep_script[] = {
+	{ 0, 's', 20 }, { 0, 'p', 16 }, { 0, 's', 20 }, { 1, 's', 20 }, { 0, 's', 20 }, { 0, 'p', 16 }, { 0, 's', 20 },
+	{ 0, 's', 21 }, { 2, 's', 21 }, { 0, 's', 21 }, { 2, 'p', 16 }, { 2, 's', 21 },
+};
+static const struct page_sample keep_expect[] = {
+	{ 0, 20, PD_EMU_ST_HITM }, { 0, 20, PD_EMU_ST_HITM }, { 0, 21, PD_EMU_ST_HITM }, { 0, 21, PD_EMU_ST_HITM },
+};
+
 static int by_time(const void *a, const void *b)
 {
 	const struct page_sample *x = a, *y = b;
@@ -371,7 +389,7 @@ static void check_page(struct got *g, const struct page_sample *expect, size_t n
 	}
 }
 
-enum run { WINDOWED, GATED, TAKE, MARK };
+enum run { WINDOWED, GATED, TAKE, MARK, KEEP };
 
 /* The default model, in a child (every access sampled, or one in 7 with
  * the gate's loops; or take_ahead's script): its exit status is its
@@ -383,7 +401,7 @@ static int windowed(enum run run)
 	struct got g = { 0 };
 
 	unsetenv("C2CSCAN_EMU_EXACT");
-	if (!load_runtime(dir, path, sizeof(path), gated ? "7" : "1"))
+	if (!load_runtime(dir, path, sizeof(path), gated ? "7" : run == KEEP ? "1000000" : "1"))
 		return test_done("test_emu (default model)");
 	if (run == TAKE) {
 		run_script(take_script, sizeof(take_script) / sizeof(take_script[0]), 2);
@@ -396,6 +414,12 @@ static int windowed(enum run run)
 		collect(dir, &g);
 		check_page(&g, mark_expect, sizeof(mark_expect) / sizeof(mark_expect[0]), "a write had alone");
 		return test_done("test_emu (default model, a write had alone)");
+	}
+	if (run == KEEP) {
+		run_script(keep_script, sizeof(keep_script) / sizeof(keep_script[0]), 3);
+		collect(dir, &g);
+		check_page(&g, keep_expect, sizeof(keep_expect) / sizeof(keep_expect[0]), "lines kept");
+		return test_done("test_emu (default model, lines kept from window to window)");
 	}
 	if (gated)
 		run_script(gated_script, sizeof(gated_script) / sizeof(gated_script[0]), 2);
@@ -446,6 +470,7 @@ int main(void)
 	CHECK(in_child(GATED));
 	CHECK(in_child(TAKE));
 	CHECK(in_child(MARK));
+	CHECK(in_child(KEEP));
 	setenv("C2CSCAN_EMU_EXACT", "1", 1);
 	if (!load_runtime(dir, path, sizeof(path), "1"))
 		return test_done("test_emu");

@@ -78,5 +78,19 @@ int main(void)
 	/* the tag wraps at 256 windows: window 256 is newer than 255 */
 	m = proto_wrote(proto_wrote(0, 255, 0), 256, 1);
 	CHECK(m == (PROTO_WROTE_TAG(256) | 2));
+
+	/* who loses what it holds of a line (its gate lets go of it): a store
+	 * takes the line from every other holder, a load only the right to
+	 * write from another owner; its own holding is never lost */
+	st = PROTO_STATE(2, 0x7);                       /* core 1 modified, 0 and 2 with copies */
+	CHECK(proto_holders(st) == 0x7);
+	CHECK(proto_lost(st, 0, true) == 0x6);
+	CHECK(proto_lost(st, 3, true) == 0x7);
+	CHECK(proto_lost(st, 0, false) == 0x2);
+	CHECK(proto_lost(st, 1, false) == 0 && proto_lost(st, 1, true) == 0x5);
+	st = PROTO_STATE(0, 0x5);                       /* copies only: a load takes nothing */
+	CHECK(proto_lost(st, 1, false) == 0 && proto_lost(st, 1, true) == 0x5);
+	CHECK(proto_holders(PROTO_STATE(PD_EMU_CORES, 0)) == 1ull << (PD_EMU_CORES - 1));
+	CHECK(proto_holders(0) == 0 && proto_lost(0, 0, true) == 0);
 	return test_done("test_emuproto");
 }

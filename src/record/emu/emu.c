@@ -72,11 +72,13 @@
 #define HELD_WAYS 8                     /* ... in sets of this many */
 #define HELD_SET_BITS 9
 #define HELD_EXCL 0x80000000u           /* ... taken for writing */
+#define HELD_ONE 0x40000000u            /* ... contended: kept in the gate for the window only */
 #define WAIT_LINES 32                   /* lines a lock waiter goes on writing (emu_lock_wait) */
 #define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
 #define GATE 4                          /* runs of lines the hook's gate keeps (in_gate() spells them out) */
 #define TAKE_AHEAD 63                   /* lines a thread takes with one of its own (take_ahead) */
 #define KEPT 1024                       /* the gate's direct-mapped lines (in_kept) */
+#define ONE_WIN 64                      /* contended lines the gate lets go of singly at a window's end */
 
 /*
  * A line's state: owner + 1 holds it modified (0: nobody), sharers the
@@ -116,11 +118,18 @@ struct entry {
 /* The model, in the file record made (in /dev/shm, else its directory)
  * that every process of the recording maps (MAP_SHARED): cores, locks and
  * lines are the same for a forked child and an exec'd program. */
+struct revoke {                  /* a core's, a cache line of its own */
+	uint32_t pending;               /* another core took a line from it: its gate's lines go at its
+					 * next window (gate_next_window) */
+} __attribute__((aligned(64)));
+
 struct model {
 	struct pd_emu_model_head head;  /* cores (record reads cores_shared after the run) */
 	struct pace pace;               /* the lockstep's slots (pace.c) */
-	uint8_t pad[8192 - sizeof(struct pd_emu_model_head) - sizeof(struct pace)];
-	uint32_t stripes[STRIPES];      /* the entries start at 12 KiB */
+	struct revoke revoked[MAX_CORES];
+	uint8_t pad[12288 - sizeof(struct pd_emu_model_head) - sizeof(struct pace) -
+		    MAX_CORES * sizeof(struct revoke)];
+	uint32_t stripes[STRIPES];      /* the entries start at 16 KiB */
 	struct entry e[TABLE_SIZE];
 };
 
@@ -152,8 +161,9 @@ struct core {
 	uint32_t fast_lines;            /* (address >> line_shift; for writing: fast_excl) while */
 	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
 	/* the hook's gate (access_): an access within one of the GATE runs of
-	 * lines the thread's last modelled accesses kept for window gate_win
-	 * (the latest first), fast_span[i] bytes from fast_base[i][0] for a
+	 * lines the thread's last modelled accesses kept (from window to
+	 * window while no other core takes them: gate_next_window; the
+	 * latest first), fast_span[i] bytes from fast_base[i][0] for a
 	 * load, from fast_base[i][1] for a store (the lines kept for
 	 * writing), the maps of generation fast_gen, is a hit while
 	 * fast_left > 0; it opens with fast_budget, the accesses before a
@@ -161,12 +171,18 @@ struct core {
 	 * through */
 	uint64_t fast_base[GATE][2];
 	uint64_t fast_span[GATE];
-	/* ... or within a line the thread's modelled accesses kept for the
-	 * same window and generation, at its place among KEPT (kept_at()):
+	/* ... or within a line the thread's modelled accesses kept the same
+	 * way in the same generation, at its place among KEPT (kept_at()):
 	 * its base for a load, for a store when kept for writing (a loop over
 	 * more lines than the runs, in pages of their own: objects, buckets) */
 	uint64_t kept[KEPT][2];
-	uint32_t gate_win, gate_gen;
+	uint32_t gate_win, gate_gen;    /* the window it was last kept into, the maps' generation */
+	/* the kept places of contended lines (gate_next_window lets go of
+	 * them, and of the runs, at the window's end; more than ONE_WIN: of
+	 * all) */
+	uint16_t one_win[ONE_WIN];
+	uint32_t nr_one_win;
+	bool fast_one;                  /* the line of its last step was contended */
 	int32_t fast_left, fast_budget;
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
@@ -175,7 +191,7 @@ struct core {
 	uint32_t evicted;               /* lines evicted for room, not yet in the head */
 	uint32_t win;                   /* its window */
 	struct held {                   /* a line it took in a window: kept for the rest of it */
-		uint32_t line;          /* table index + 1 | HELD_EXCL; 0 none */
+		uint32_t line;          /* table index + 1 | HELD_EXCL | HELD_ONE; 0 none */
 		uint32_t win;
 	} held[HELD];
 	struct held wrote_recently[WAIT_LINES]; /* the last lines it took for writing (index + 1), a ring */
@@ -268,6 +284,48 @@ static inline void gate_clear(struct core *c)
 		c->kept[i][0] = c->kept[i][1] = FAST_NONE;
 }
 
+/* The default model: the cores in lost (bits) lost lines their gates may
+ * keep: they let go of them all at their next window (gate_next_window). */
+static void revoke_gates(uint64_t lost)
+{
+	while (lost) {
+		uint32_t *p = &model->revoked[__builtin_ctzll(lost)].pending;
+
+		lost &= lost - 1;
+		if (!__atomic_load_n(p, __ATOMIC_RELAXED))
+			__atomic_store_n(p, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* c goes on to its window c->win. The lines its gate keeps that were
+ * its own (no other core had or wrote them, no lock's waiter takes them)
+ * stay in it from window to window, as a core keeps lines in its cache
+ * until another core takes them: when one was taken (revoke_gates()), the
+ * gate lets go of them all, and the thread's next access to each is a
+ * model step again. (Kept for one window only, a thread going at random
+ * through 64 KiB of its own stepped each line at its first load and its
+ * first store of every window: 13.6% of its accesses.) A contended line
+ * is kept for its window only, as before: each thread that goes on
+ * taking it is counted once a window. A core that takes a line from a
+ * gate in window w counts as the state says then; the gate's holder
+ * steps it again in window w + 1 and counts as the window before's
+ * writes say (other_wrote): once for the taking, whichever came first. */
+static void gate_next_window(struct core *c)
+{
+	uint32_t *p = &model->revoked[c->idx].pending;
+
+	if (c->nr_one_win > ONE_WIN ||
+	    (__atomic_load_n(p, __ATOMIC_RELAXED) && __atomic_exchange_n(p, 0, __ATOMIC_ACQ_REL))) {
+		gate_clear(c);
+	} else if (c->nr_one_win) {
+		runs_clear(c);
+		for (uint32_t i = 0; i < c->nr_one_win; i++)
+			c->kept[c->one_win[i]][0] = c->kept[c->one_win[i]][1] = FAST_NONE;
+	}
+	c->nr_one_win = 0;
+	c->gate_win = c->win;
+}
+
 /* The place of the line at address a among the kept ones: its number's
  * low bits mixed with its page's (the first lines of many pages, or the
  * lines of one, do not share places). */
@@ -277,8 +335,9 @@ static inline uint32_t kept_at(uint64_t a)
 }
 
 /* The gate opened on the lines of the access just modelled (its line and
- * those it took with it), kept for this window, in front of the runs
- * before it that are of this window and generation too (a loop over a few
+ * those it took with it), kept (for this window only when the line was
+ * contended: one_win), in front of the runs before it that are of this
+ * generation too (a loop over a few
  * lines: arrays read and written, a lock's word and its mutex's): the
  * accesses until a sample is due or the window ends. A run that ends
  * where these lines start, taken the same way, grows by them: a loop that
@@ -325,6 +384,8 @@ static inline void fast_open(struct core *c)
 	kept = c->kept[kept_at(line)];
 	kept[0] = line;
 	kept[1] = c->fast_excl ? line : FAST_NONE;
+	if (c->fast_one && c->nr_one_win++ < ONE_WIN)
+		c->one_win[c->nr_one_win - 1] = (uint16_t)kept_at(line);
 	c->gate_win = c->win;
 	c->gate_gen = c->fast_gen;
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
@@ -344,6 +405,10 @@ static void core_start(struct core *c)
 	c->fast_win = c->win - 1;       /* (a forked child's copy of its parent's: not its own) */
 	c->fast_left = c->fast_budget = 0;
 	gate_clear(c);
+	c->nr_one_win = 0;
+	c->gate_win = c->win;
+	if (c->paced)
+		__atomic_store_n(&model->revoked[c->idx].pending, 0, __ATOMIC_RELEASE);
 }
 
 static void core_give_back(int idx)
@@ -570,6 +635,10 @@ static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
 {
 	struct line_key *y = &model->e[at].key;
 
+	/* (the default model: the gates that keep the line it was let go of
+	 * it) */
+	if (windowed && y->tag)
+		revoke_gates(proto_holders(__atomic_load_n(&line_at(at)->state, __ATOMIC_RELAXED)));
 	__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
 	__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
 	emu_zero(line_at(at), sizeof(struct line));
@@ -742,7 +811,7 @@ static struct held_look held_look(struct core *c, uint32_t at)
 		if (h->win != c->win || !h->line) {
 			if (!l.room)
 				l.room = h;
-		} else if ((h->line & ~HELD_EXCL) == at + 1) {
+		} else if ((h->line & ~(HELD_EXCL | HELD_ONE)) == at + 1) {
 			l.own = h;
 			break;
 		}
@@ -755,10 +824,11 @@ static bool held(const struct held_look *l, bool store)
 	return l->own && (!store || (l->own->line & HELD_EXCL));
 }
 
-static void hold(struct core *c, const struct held_look *l, uint32_t at, bool store)
+static void hold(struct core *c, const struct held_look *l, uint32_t at, bool store, bool one)
 {
 	struct held *h = l->own ? l->own : l->room;
 	bool was_excl = l->own && (l->own->line & HELD_EXCL), excl = store || was_excl;
+	uint32_t was_one = l->own ? l->own->line & HELD_ONE : 0;
 
 	/* its own entry of this window (a load's, now a store's), an entry of
 	 * an earlier window, else the first */
@@ -775,7 +845,7 @@ static void hold(struct core *c, const struct held_look *l, uint32_t at, bool st
 	 * taking (emu_lock_wait) */
 	if (store && !was_excl && !c->in_sync)
 		c->wrote_recently[c->nr_wrote++ % WAIT_LINES] = (struct held){ at + 1, c->win };
-	h->line = (at + 1) | (excl ? HELD_EXCL : 0);
+	h->line = (at + 1) | (excl ? HELD_EXCL : 0) | (one ? HELD_ONE : was_one);
 	h->win = c->win;
 }
 
@@ -806,7 +876,7 @@ static inline void wrote(struct line *x, const struct core *c)
 /* The model's step for one line: the class of c's access, the line's new
  * state swapped in by compare-and-swap (no lock: the contended lines are
  * the program's hottest). */
-static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store)
+static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool store, bool *one)
 {
 	struct line *x = c->last && c->last_la == la && c->last_space == space ? c->last : line_of(c, space, la);
 	struct held_look look = { NULL, NULL, NULL };
@@ -816,6 +886,7 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 
 	/* the stripe's region is full: not modelled (an L1 hit), counted (the
 	 * model's head, a thousand at a time: record says so) */
+	*one = false;
 	if (!x) {
 		if (++c->unmodelled == 1024)
 			unmodelled_flush(c);
@@ -830,8 +901,10 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	at = index_of(x);
 	if (c->paced) {
 		look = held_look(c, at);
-		if (held(&look, store))
+		if (held(&look, store)) {
+			*one = look.own->line & HELD_ONE;
 			return store ? PD_EMU_ST_L1 : PD_EMU_L1;
+		}
 	}
 	if (c->paced)
 		renew_age(x, c);
@@ -843,6 +916,10 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		if (to == st)
 			break;
 	} while (!__atomic_compare_exchange_n(&x->state, &st, to, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	/* the default model: the cores it took the line from, or its right
+	 * to write, let go of their gates' lines at their next window */
+	if (windowed && to != st)
+		revoke_gates(proto_lost(st, (uint32_t)c->idx, store));
 	/* the default model: the state holds only each core's first access of
 	 * a window, so which core wrote last is not which wrote in the window:
 	 * another core that wrote the line in this window or the last took it
@@ -853,7 +930,10 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		 * window on a core of its own: it comes from there */
 		if (other_wrote(x, c) || __atomic_load_n(&x->waiting, __ATOMIC_RELAXED))
 			cls = proto_other_wrote(cls);
-		hold(c, &look, at, store);
+		/* (a line that came from another core, or went from one, is
+		 * stepped again in the next window: gate_next_window) */
+		*one = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM || cls == PD_EMU_ST_MISS;
+		hold(c, &look, at, store, *one);
 		if (store)
 			wrote(x, c);
 	}
@@ -962,7 +1042,7 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 
 		k = page_key(c, addr);
 		la = line_in(k, addr);
-		cls = st = step(c, k->space, la, store);
+		cls = st = step(c, k->space, la, store, &c->fast_one);
 		if (c->paced) {
 			/* step took the line for the window (for writing after a
 			 * store, or when it was among those taken so) */
@@ -984,7 +1064,9 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 			uint64_t last = addr + size - 1;
 
 			k = page_key(c, last);
-			step(c, k->space, line_in(k, last), store);
+			bool one;
+
+			step(c, k->space, line_in(k, last), store, &one);
 		}
 	}
 	if (store == RMW)
@@ -1007,6 +1089,7 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 	if (c->paced && ++c->clock >= EMU_WIN) {
 		c->clock = 0;
 		c->win = pace__window_end(c->idx, c->win);
+		gate_next_window(c);
 	}
 	c->busy = 0;
 	fast_open(c);
@@ -1073,6 +1156,8 @@ static void wait_mark(struct core *c, uint32_t at1)
 		return;
 	c->waits_on[c->nr_waits_on++] = at1;
 	__atomic_add_fetch(&line_at(at1 - 1)->waiting, 1, __ATOMIC_RELAXED);
+	/* (the gates that keep it step it again from their next window) */
+	revoke_gates(proto_holders(__atomic_load_n(&line_at(at1 - 1)->state, __ATOMIC_RELAXED)) & ~(1ull << c->idx));
 }
 
 /* One less waiter on the line, never below none (an entry reused under a
@@ -1156,6 +1241,7 @@ void emu_back(void)
 	if (c && c->paced) {
 		fast_close(c);
 		c->win = pace__back(c->idx, c->win);
+		gate_next_window(c);
 	}
 }
 
@@ -1181,6 +1267,7 @@ void emu_depart(const void *obj, uint32_t token)
 	if (c && c->paced) {
 		fast_close(c);
 		c->win = pace__back(c->idx, token ? pace__depart(obj, c->idx, token - 1, c->win) : c->win);
+		gate_next_window(c);
 	}
 }
 

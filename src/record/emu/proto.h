@@ -43,6 +43,24 @@ static inline enum pd_emu_class proto_access(uint64_t st, uint32_t idx, bool sto
 	return !(sharers & bit) && (sharers & ~bit) ? PD_EMU_LLC : PD_EMU_L1;
 }
 
+/* The cores holding a line in state st: its sharers and its owner. */
+static inline uint64_t proto_holders(uint64_t st)
+{
+	uint32_t owner = PROTO_OWNER(st);
+
+	return PROTO_SHARERS(st) | (owner ? 1ull << (owner - 1) : 0);
+}
+
+/* The cores that lose what they held of a line in state st when core idx
+ * accesses it: a store takes it from every other holder, a load takes the
+ * right to write from another core that had it modified. */
+static inline uint64_t proto_lost(uint64_t st, uint32_t idx, bool store)
+{
+	uint32_t owner = PROTO_OWNER(st);
+
+	return (store ? proto_holders(st) : owner ? 1ull << (owner - 1) : 0) & ~(1ull << idx);
+}
+
 /* The default model (lockstep windows): another core wrote the line in this
  * window or the one before, so it took the line from this core in between
  * whatever the state says: a hit or a shared read becomes a transfer. */
