@@ -77,7 +77,9 @@
 #define FAST_NONE (1ull << 63)          /* a gate's line that no access is in (not canonical) */
 #define GATE 4                          /* runs of lines the hook's gate keeps (in_gate() spells them out) */
 #define TAKE_AHEAD 63                   /* lines a thread takes with one of its own (take_ahead) */
-#define KEPT 1024                       /* the gate's direct-mapped lines (in_kept) */
+#define KEPT 16384                      /* the gate's direct-mapped lines (in_kept) */
+#define KEPT_NONE 0                     /* a kept place empty (no access is within 64 bytes of 0) */
+#define FILLED 2048                     /* kept places gate_clear() empties one by one */
 #define ONE_WIN 64                      /* contended lines the gate lets go of singly at a window's end */
 
 /*
@@ -143,6 +145,13 @@ struct page_key {
 };
 
 struct core {
+	/* what the hook's gate looks at (access_), the latest run's in the
+	 * state's first cache line (spread over three lines, the gate cost
+	 * a loop of a[i]++ 1.3 ns an access over the call's own) */
+	int32_t fast_left;
+	uint32_t fast_gen;              /* the maps are of generation fast_gen */
+	uint64_t fast_span[GATE];
+	uint64_t fast_base[GATE][2];
 	int idx, on;                    /* on: the hooks model this thread */
 	int busy;                       /* in a hook: a signal handler's accesses then are not modelled */
 	uint32_t tid;
@@ -159,7 +168,7 @@ struct core {
 	bool fast_excl;                 /* the line of its last access and the fast_lines - 1 after it */
 	uint64_t fast_line;             /* it took with it (take_ahead), kept for window fast_win */
 	uint32_t fast_lines;            /* (address >> line_shift; for writing: fast_excl) while */
-	uint32_t fast_win, fast_gen;    /* the maps are of generation fast_gen */
+	uint32_t fast_win;              /* (and fast_gen) */
 	/* the hook's gate (access_): an access within one of the GATE runs of
 	 * lines the thread's last modelled accesses kept (from window to
 	 * window while no other core takes them: gate_next_window; the
@@ -168,14 +177,15 @@ struct core {
 	 * writing), the maps of generation fast_gen, is a hit while
 	 * fast_left > 0; it opens with fast_budget, the accesses before a
 	 * sample is due or the window ends, and fast_close() counts what went
-	 * through */
-	uint64_t fast_base[GATE][2];
-	uint64_t fast_span[GATE];
+	 * through (at the state's start) */
 	/* ... or within a line the thread's modelled accesses kept the same
 	 * way in the same generation, at its place among KEPT (kept_at()):
 	 * its base for a load, for a store when kept for writing (a loop over
 	 * more lines than the runs, in pages of their own: objects, buckets) */
 	uint64_t kept[KEPT][2];
+	uint16_t filled[FILLED];        /* the places filled since the gate was emptied (more than
+					 * FILLED: all are emptied) */
+	uint32_t nr_filled;
 	uint32_t gate_win, gate_gen;    /* the window it was last kept into, the maps' generation */
 	/* the kept places of contended lines (gate_next_window lets go of
 	 * them, and of the runs, at the window's end; more than ONE_WIN: of
@@ -183,7 +193,7 @@ struct core {
 	uint16_t one_win[ONE_WIN];
 	uint32_t nr_one_win;
 	bool fast_one;                  /* the line of its last step was contended */
-	int32_t fast_left, fast_budget;
+	int32_t fast_budget;
 	uint32_t clock;                 /* its accesses, modulo the window */
 	uint32_t unmodelled;            /* accesses to lines the table had no room for, not yet in the head */
 	uint32_t reuse_skip;            /* misses before reuse() looks at unmapped memory again */
@@ -280,8 +290,12 @@ static inline void runs_clear(struct core *c)
 static inline void gate_clear(struct core *c)
 {
 	runs_clear(c);
-	for (int i = 0; i < KEPT; i++)
-		c->kept[i][0] = c->kept[i][1] = FAST_NONE;
+	if (c->nr_filled > FILLED)
+		emu_zero(c->kept, sizeof(c->kept));
+	else
+		for (uint32_t i = 0; i < c->nr_filled; i++)
+			c->kept[c->filled[i]][0] = c->kept[c->filled[i]][1] = KEPT_NONE;
+	c->nr_filled = 0;
 }
 
 /* The default model: the cores in lost (bits) lost lines their gates may
@@ -314,24 +328,31 @@ static void gate_next_window(struct core *c)
 {
 	uint32_t *p = &model->revoked[c->idx].pending;
 
+	/* (the line of the last access, and those taken with it, go on into
+	 * the window unless let go of: the gate opens on them again) */
+	c->fast_win = c->win;
 	if (c->nr_one_win > ONE_WIN ||
 	    (__atomic_load_n(p, __ATOMIC_RELAXED) && __atomic_exchange_n(p, 0, __ATOMIC_ACQ_REL))) {
 		gate_clear(c);
+		c->fast_win = c->win - 1;
 	} else if (c->nr_one_win) {
 		runs_clear(c);
 		for (uint32_t i = 0; i < c->nr_one_win; i++)
-			c->kept[c->one_win[i]][0] = c->kept[c->one_win[i]][1] = FAST_NONE;
+			c->kept[c->one_win[i]][0] = c->kept[c->one_win[i]][1] = KEPT_NONE;
+		c->fast_win = c->win - 1;
 	}
 	c->nr_one_win = 0;
 	c->gate_win = c->win;
 }
 
 /* The place of the line at address a among the kept ones: its number's
- * low bits mixed with its page's (the first lines of many pages, or the
- * lines of one, do not share places). */
+ * low bits (the lines of any KEPT in a row, 1 MiB of memory, do not share
+ * places; mixed with the page's number, 1.4% of the lines of a 1 MiB
+ * table did, and a thread updating it at random took 2.8% of its
+ * accesses through the model's steps). */
 static inline uint32_t kept_at(uint64_t a)
 {
-	return (uint32_t)((a >> line_shift) ^ (a >> 12)) & (KEPT - 1);
+	return (uint32_t)(a >> line_shift) & (KEPT - 1);
 }
 
 /* The gate opened on the lines of the access just modelled (its line and
@@ -349,6 +370,7 @@ static inline void fast_open(struct core *c)
 	uint32_t budget = c->countdown - 1, to_end = EMU_WIN - 1 - c->clock;
 	uint64_t line = c->fast_line << line_shift, base = line, span = (uint64_t)c->fast_lines << line_shift;
 	uint64_t *kept;
+	uint32_t place;
 	int at = GATE - 1;
 
 	if (!c->paced || c->fast_win != c->win || !c->countdown || c->clock >= EMU_WIN)
@@ -380,10 +402,18 @@ static inline void fast_open(struct core *c)
 	c->fast_base[0][0] = base;
 	c->fast_base[0][1] = c->fast_excl ? base : FAST_NONE;
 	c->fast_span[0] = span;
-	/* (the line itself kept at its place too) */
-	kept = c->kept[kept_at(line)];
-	kept[0] = line;
-	kept[1] = c->fast_excl ? line : FAST_NONE;
+	/* (the lines each kept at their places too: the hook looks there
+	 * first, one look whatever the runs) */
+	for (uint32_t i = 0; i < c->fast_lines; i++) {
+		uint64_t a = line + ((uint64_t)i << line_shift);
+
+		place = kept_at(a);
+		kept = c->kept[place];
+		if (kept[0] == KEPT_NONE && c->nr_filled++ < FILLED)
+			c->filled[c->nr_filled - 1] = (uint16_t)place;
+		kept[0] = a;
+		kept[1] = c->fast_excl ? a : KEPT_NONE;
+	}
 	if (c->fast_one && c->nr_one_win++ < ONE_WIN)
 		c->one_win[c->nr_one_win - 1] = (uint16_t)kept_at(line);
 	c->gate_win = c->win;
@@ -1134,7 +1164,7 @@ static inline void access_(uint64_t addr, uint64_t size, int store, bool locked,
 {
 	struct core *c = self;
 
-	if (LIKELY(c != NULL) && (in_gate(c, addr, size, store != 0) || in_kept(c, addr, size, store != 0)) &&
+	if (LIKELY(c != NULL) && (in_kept(c, addr, size, store != 0) || in_gate(c, addr, size, store != 0)) &&
 	    c->fast_left > 0 &&
 	    c->fast_gen == emu_maps__gen()) {
 		c->fast_left--;
