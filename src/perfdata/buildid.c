@@ -21,11 +21,23 @@ struct noted {
 	uint8_t id[20];
 };
 
+/* A process and its parent, from a FORK record. */
+struct fork {
+	uint32_t pid, ppid;
+};
+
 struct buildids {
 	struct strtab *names;   /* id i + 1 is objs[i] */
 	struct noted *objs;
 	size_t nr, alloc;
 	size_t dropped;
+	/* buildids__only_tree(): the root, and the FORK records and the
+	 * MMAP records (copies) kept until buildids__write knows its tree */
+	uint32_t root;
+	struct fork *forks;
+	size_t nr_forks, alloc_forks;
+	uint8_t **maps;
+	size_t nr_maps, alloc_maps;
 };
 
 struct buildids *buildids__new(void)
@@ -42,6 +54,10 @@ void buildids__delete(struct buildids *b)
 		return;
 	strtab__delete(b->names);
 	free(b->objs);
+	free(b->forks);
+	for (size_t i = 0; i < b->nr_maps; i++)
+		free(b->maps[i]);
+	free(b->maps);
 	free(b);
 }
 
@@ -78,17 +94,97 @@ static bool file_backed(const char *name, size_t len)
 	return name_len_undeleted(name, len) == len;
 }
 
+void buildids__only_tree(struct buildids *b, uint32_t root)
+{
+	b->root = root;
+}
+
+/* Keeps a FORK record's processes, or a copy of an MMAP record, for
+ * buildids__write (only_tree). */
+static void keep(struct buildids *b, const struct perf_event_header *h, const uint8_t *p)
+{
+	uint32_t pid, ppid;
+
+	if (h->type == PERF_RECORD_FORK && h->size >= 16) {
+		memcpy(&pid, p + 8, 4);
+		memcpy(&ppid, p + 12, 4);
+		if (pid == ppid)
+			return;         /* a thread */
+		xgrow((void **)&b->forks, &b->alloc_forks, b->nr_forks + 1, sizeof(*b->forks));
+		b->forks[b->nr_forks++] = (struct fork){ pid, ppid };
+	} else if ((h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP) && h->size >= 16) {
+		if (b->nr_maps >= KEPT_MAPS_MAX) {
+			b->dropped++;
+			return;
+		}
+		xgrow((void **)&b->maps, &b->alloc_maps, b->nr_maps + 1, sizeof(*b->maps));
+		b->maps[b->nr_maps] = xmalloc(h->size);
+		memcpy(b->maps[b->nr_maps++], p, h->size);
+	}
+}
+
+static bool in_set(const uint32_t *set, size_t n, uint32_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+static void note(struct buildids *b, const struct perf_event_header *h, const uint8_t *p);
+
+/* only_tree: the kept MMAP records of the root and the processes it
+ * forked, and theirs, noted (the FORK records came from every CPU's
+ * buffer, in any order: the tree grows until nothing is added). */
+static void note_tree(struct buildids *b)
+{
+	uint32_t *set = xmalloc(sizeof(*set) * (b->nr_forks + 1));
+	size_t n = 1;
+	bool grew = true;
+
+	set[0] = b->root;
+	while (grew) {
+		grew = false;
+		for (size_t i = 0; i < b->nr_forks; i++) {
+			if (in_set(set, n, b->forks[i].ppid) && !in_set(set, n, b->forks[i].pid)) {
+				set[n++] = b->forks[i].pid;
+				grew = true;
+			}
+		}
+	}
+	for (size_t i = 0; i < b->nr_maps; i++) {
+		struct perf_event_header h;
+		uint32_t pid;
+
+		memcpy(&h, b->maps[i], sizeof(h));
+		memcpy(&pid, b->maps[i] + 8, 4);
+		if (in_set(set, n, pid))
+			note(b, &h, b->maps[i]);
+		free(b->maps[i]);
+	}
+	b->nr_maps = 0;
+	b->root = 0;
+	free(set);
+}
+
 void buildids__note(struct buildids *b, const struct perf_event_header *h, const void *rec)
 {
-	const uint8_t *p = rec;
+	if (!b)
+		return;
+	if (b->root)
+		keep(b, h, rec);
+	else
+		note(b, h, rec);
+}
+
+static void note(struct buildids *b, const struct perf_event_header *h, const uint8_t *p)
+{
 	size_t name_off, len;
 	uint64_t sid;
 	uint32_t pid;
 	struct noted *o;
 	const char *name;
 
-	if (!b)
-		return;
 	if (h->type == PERF_RECORD_MMAP2)
 		name_off = 72;
 	else if (h->type == PERF_RECORD_MMAP)
@@ -199,6 +295,8 @@ size_t buildids__write(struct buildids *b, struct pd_writer *w)
 	uint8_t id[20];
 	int n;
 
+	if (b->root)
+		note_tree(b);
 	for (size_t i = 0; i < b->nr; i++) {
 		struct noted *o = &b->objs[i];
 		char alt[4096 + 64];

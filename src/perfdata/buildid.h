@@ -29,6 +29,13 @@ struct buildids *buildids__new(void);
 void buildids__delete(struct buildids *b);
 /* Notes the object of an MMAP or MMAP2 record (others are ignored; b may be NULL). */
 void buildids__note(struct buildids *b, const struct perf_event_header *h, const void *rec);
+/* From now on only the objects of process root and of the processes it
+ * forks, and they fork, are noted (a recording of every CPU for one
+ * command: the others' are not its objects, and go neither into the file
+ * nor into the build-id cache). The records are kept, up to
+ * KEPT_MAPS_MAX, until buildids__write knows the processes. */
+#define KEPT_MAPS_MAX 65536
+void buildids__only_tree(struct buildids *b, uint32_t root);
 /* Adds the build-ids of the noted objects that have one, and the kernel's,
  * to w; returns how many. */
 size_t buildids__write(struct buildids *b, struct pd_writer *w);

@@ -99,18 +99,43 @@ void record_opts__exit(struct record_opts *o)
 /* Each step returns 0, or the exit status after saying in one line what
  * failed; record__run undoes what the steps before had done. */
 
+/* --emulate of a launched command whose only event is the tracking one
+ * (the model writes the samples), where CPU-wide events are allowed: that
+ * event follows every CPU instead of the command's tasks. Per task, the
+ * kernel clones it (one per CPU: an inherited event cannot be mapped
+ * unless bound to a CPU) into every thread the program creates and
+ * switches it in and out at each of its context switches: a
+ * ThreadSanitizer program creating threads took 470 us a thread instead
+ * of 300, and a token passed through a condition variable paid at every
+ * switch. CPU-wide, the file has every process's MMAP2, COMM and FORK
+ * records; the report keys by pid and uses those of the processes that
+ * have samples; the build-ids noted (the file's, and the copies in the
+ * build-id cache) are only those of the command's processes
+ * (buildids__only_tree): with every process's, the cache took another
+ * program's objects, and a test running beside found a rebuilt binary
+ * there. */
+static bool track_cpus(const struct recorder *rc)
+{
+	return rc->o.emulate && rc->nr_ev == 1 && rc->ev[0].tracking &&
+	       (pmu__paranoid() <= 0 || pmu__cap_perfmon() || pmu__cap_sys_admin());
+}
+
 /* Every event on every target, their attrs and ids into the file. */
 static int open_events(struct recorder *rc)
 {
 	pid_t pid_any = -1;
-	bool launched = rc->cmd && !rc->sys_mode && !rc->task_mode;
+	bool launched = rc->cmd && !rc->sys_mode && !rc->task_mode, per_task = launched && !track_cpus(rc);
 	int ret;
 
 	if (launched && recorder__fork_command(rc))
 		return 1;
+	/* (every CPU's records: the build-ids of the command's processes
+	 * only) */
+	if (launched && !per_task)
+		buildids__only_tree(rc->bids, (uint32_t)rc->child);
 	for (int i = 0; i < rc->nr_ev; i++)
-		recorder__fill_attr(rc, &rc->ev[i], launched || rc->task_mode, launched);
-	if (launched)
+		recorder__fill_attr(rc, &rc->ev[i], per_task || rc->task_mode, per_task);
+	if (per_task)
 		ret = recorder__open_all(rc, &rc->child, 1, rc->cpuset, rc->nr_cpus);
 	else if (rc->task_mode)
 		ret = recorder__open_all(rc, rc->tasks, rc->nr_tasks, rc->cpuset, rc->nr_cpus);

@@ -35,4 +35,18 @@ expect_eq "plain command as nobody: exit" "$rc" 0
 head -n 1 "$T/err" | grep -q 'kernel sampling not permitted (perf_event_paranoid 2): user space only' ||
 	fail "the fallback warning is not the first line: $(cat "$T/err")"
 tail -n 1 "$T/err" | grep -q 'samples (page-faults) written' || fail "no summary last: $(cat "$T/err")"
+# --emulate follows the command's maps with a tracking event per CPU where
+# that is allowed (root here), else per task (nobody): the same samples
+cp "$TOP/$B/libc2cscan-emu.so" "$TOP/$B/progs/counters-tsan" "$T/" && chmod 755 "$T/libc2cscan-emu.so" "$T/counters-tsan"
+as_nobody record -q --emulate -o e.data -- ./counters-tsan
+expect_eq "--emulate as nobody: exit" "$rc" 0
+"$C2CSCAN" record -q --emulate -o "$T/r.data" -- "$T/counters-tsan" 2>"$T/err" || fail "--emulate as root: $(cat "$T/err")"
+perf evlist -f -v -i "$T/e.data" 2>/dev/null | grep '^dummy' | grep -q 'inherit: 1' || fail "as nobody: no per-task tracking event"
+perf evlist -v -i "$T/r.data" 2>/dev/null | grep '^dummy' | grep -q 'inherit' && fail "as root: a per-task tracking event"
+for f in e r; do
+	"$C2CSCAN" report --json -i "$T/$f.data" >"$T/$f.json" 2>"$T/err" || fail "report $f.data: $(cat "$T/err")"
+done
+expect_eq "--emulate per task and per CPU: the top line" \
+	"$(json_get "$T/e.json" '(j["cachelines"][0]["verdict"], sorted({o["data_member"] for o in j["cachelines"][0]["offsets"]}))')" \
+	"$(json_get "$T/r.json" '(j["cachelines"][0]["verdict"], sorted({o["data_member"] for o in j["cachelines"][0]["offsets"]}))')"
 done_test

@@ -68,11 +68,10 @@ static void test_read_file(const char *self)
 }
 
 /* An MMAP2 record (inode form or build-id form) naming name. */
-static size_t mmap2(uint8_t *rec, const char *name, uint16_t misc, const uint8_t *bid)
+static size_t mmap2_of(uint8_t *rec, const char *name, uint16_t misc, const uint8_t *bid, uint32_t pid)
 {
 	size_t len = strlen(name) + 1, size = (72 + len + 7) & ~7u;
 	struct perf_event_header h = { PERF_RECORD_MMAP2, misc, (uint16_t)size };
-	uint32_t pid = 42;
 
 	memset(rec, 0, size);
 	memcpy(rec, &h, sizeof(h));
@@ -83,6 +82,70 @@ static size_t mmap2(uint8_t *rec, const char *name, uint16_t misc, const uint8_t
 	}
 	memcpy(rec + 72, name, len);
 	return size;
+}
+
+static size_t mmap2(uint8_t *rec, const char *name, uint16_t misc, const uint8_t *bid)
+{
+	return mmap2_of(rec, name, misc, bid, 42);
+}
+
+/* A FORK record: process pid (thread tid) made by ppid. */
+static void fork_of(struct buildids *b, uint32_t pid, uint32_t ppid, uint32_t tid)
+{
+	uint8_t rec[40] = { 0 };
+	struct perf_event_header h = { PERF_RECORD_FORK, 0, sizeof(rec) };
+
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 8, &pid, 4);
+	memcpy(rec + 12, &ppid, 4);
+	memcpy(rec + 16, &tid, 4);
+	buildids__note(b, &h, rec);
+}
+
+/* only_tree: the objects of the root's processes only, whatever order
+ * the FORK records came in (a grandchild's map before its fork), noted
+ * when the build-ids are written; another process's are not. */
+static void test_only_tree(const char *self)
+{
+	char path[] = "/tmp/c2cscan-test-bidtree.XXXXXX";
+	static const char *const names[] = { "/usr/lib/grandchild.so", "/usr/lib/other.so", "/usr/lib/root.so" };
+	static const uint32_t pids[] = { 300, 999, 100 };
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+					.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID };
+	struct buildids *b = buildids__new();
+	struct pd_writer *w = NULL;
+	uint8_t rec[512];
+	uint64_t id = 1;
+	const char *name;
+	const uint8_t *bid;
+	uint32_t pid;
+	size_t size, got = 0;
+	int fd = mkstemp(path);
+
+	buildids__only_tree(b, 100);
+	for (size_t i = 0; i < 3; i++) {
+		mmap2_of(rec, names[i], 0, NULL, pids[i]);
+		buildids__note(b, (const struct perf_event_header *)rec, rec);
+	}
+	mmap2_of(rec, self, 0, NULL, 300);                      /* with a build-id of its own */
+	buildids__note(b, (const struct perf_event_header *)rec, rec);
+	fork_of(b, 300, 200, 300);
+	fork_of(b, 999, 1, 999);
+	fork_of(b, 100, 100, 101);                              /* a thread */
+	fork_of(b, 200, 100, 200);
+	CHECK_EQ_U64(buildids__nr(b), 0);                       /* not before the tree is known */
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(pd_writer__open(&w, path) == 0);
+	CHECK(pd_writer__add_attr(w, &attr, "dummy", &id, 1) == 0);
+	buildids__write(b, w);
+	CHECK_EQ_U64(buildids__nr(b), 3);                       /* grandchild.so, root.so, self */
+	for (size_t i = 0; i < buildids__nr(b); i++)
+		got += buildids__get(b, i, &name, &pid, &bid, &size) && !strcmp(name, self) && pid == 300;
+	CHECK_EQ_U64(got, 1);
+	pd_writer__delete(w);
+	buildids__delete(b);
+	unlink(path);
 }
 
 static void test_note_and_round_trip(const char *self)
@@ -171,5 +234,6 @@ int main(int argc, char **argv)
 	test_notes();
 	test_read_file(self);
 	test_note_and_round_trip(self);
+	test_only_tree(self);
 	return test_done("test_buildid");
 }
