@@ -21,6 +21,14 @@ expect_eq "the heap under --emulate" "$(cat emu.out)" "$(cat bare.out)"
 [ "$(cat tsan.out)" = "$(cat bare.out)" ] && fail "libtsan's heap is the bare one's here: the test shows nothing"
 grep -q "^c2cscan record: --emulate: the heap is libc.so.6's, as in the build without -fsanitize=thread$" emu.err ||
 	fail "record does not say the allocator: $(cat emu.err)"
+# the runtime under another name (C2CSCAN_EMU_LIB): it knows itself by
+# its address, not by its name, and the heap is still the bare build's
+cp "$TOP/$B/libc2cscan-emu.so" "$T/emu-renamed.so"
+C2CSCAN_EMU_LIB="$T/emu-renamed.so" "$C2CSCAN" record --emulate -o r.data -- "$P/layout-tsan" >ren.out 2>ren.err ||
+	fail "record, the runtime renamed: $(cat ren.err)"
+expect_eq "the heap under a renamed runtime" "$(cat ren.out)" "$(cat bare.out)"
+grep -q "^c2cscan record: --emulate: the heap is libc.so.6's, as in the build without -fsanitize=thread$" ren.err ||
+	fail "the runtime renamed: record does not say the allocator: $(cat ren.err)"
 # a Clang build: its allocator is in the executable, which the runtime
 # makes jump to the production heap's; with --alloc too (through the shim)
 if [ -x "$P/layout-clang-tsan" ]; then

@@ -44,6 +44,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,14 +179,6 @@ struct core {
 	 * fast_left > 0; it opens with fast_budget, the accesses before a
 	 * sample is due or the window ends, and fast_close() counts what went
 	 * through (at the state's start) */
-	/* ... or within a line the thread's modelled accesses kept the same
-	 * way in the same generation, at its place among KEPT (kept_at()):
-	 * its base for a load, for a store when kept for writing (a loop over
-	 * more lines than the runs, in pages of their own: objects, buckets) */
-	uint64_t kept[KEPT][2];
-	uint16_t filled[FILLED];        /* the places filled since the gate was emptied (more than
-					 * FILLED: all are emptied) */
-	uint32_t nr_filled;
 	uint32_t gate_win, gate_gen;    /* the window it was last kept into, the maps' generation */
 	/* the kept places of contended lines (gate_next_window lets go of
 	 * them, and of the runs, at the window's end; more than ONE_WIN: of
@@ -211,6 +204,16 @@ struct core {
 	uint64_t stack[STACK];          /* their return addresses: frame d at d % STACK */
 	uint64_t seen[SEEN];            /* return addresses whose code the thread's samples carried */
 	struct page_key pages[PAGES];
+	uint16_t filled[FILLED];        /* the places of kept filled since the gate was emptied (more
+					 * than FILLED: all are emptied) */
+	uint32_t nr_filled;
+	/* ... or within a line the thread's modelled accesses kept the same
+	 * way in the same generation, at its place among KEPT (kept_at()):
+	 * its base for a load, for a store when kept for writing (a loop over
+	 * more lines than the runs, in pages of their own: objects, buckets).
+	 * Last: a state reused is zeroed up to here, and kept emptied by
+	 * filled (256 KiB written at every thread's start otherwise) */
+	uint64_t kept[KEPT][2];
 };
 
 static struct model *model;
@@ -502,7 +505,8 @@ static struct core *core_alloc(void)
 	}
 	emu_unlock(&retired_lock);
 	if (c) {
-		emu_zero(c, sizeof(*c));
+		gate_clear(c);
+		emu_zero(c, offsetof(struct core, filled));
 		return c;
 	}
 	c = emu_sys_mmap(sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -920,6 +924,9 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 	if (!x) {
 		if (++c->unmodelled == 1024)
 			unmodelled_flush(c);
+		/* (no state says who has it: taken again in the next window,
+		 * when an entry may have room) */
+		*one = true;
 		return store ? PD_EMU_ST_L1 : PD_EMU_L1;
 	}
 	c->last = x;

@@ -94,6 +94,18 @@ static bool own(const char *path, const void *sym)
 	return sym && dladdr(sym, &di) && di.dli_fname && !strcmp(di.dli_fname, path);
 }
 
+/* Whether the object at path is this runtime (by its address: it may be
+ * named otherwise, C2CSCAN_EMU_LIB) or record --alloc's shim. */
+static bool ours(const char *path)
+{
+	static const char *self;
+	Dl_info di;
+
+	if (!self && dladdr((void *)emu_heap__start, &di) && di.dli_fname)
+		self = di.dli_fname;
+	return (self && !strcmp(path, self)) || strstr(path, "libc2cscan-alloc");
+}
+
 static int find_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct find *f = arg;
@@ -103,7 +115,7 @@ static int find_one(struct dl_phdr_info *info, size_t size, void *arg)
 	(void)size;
 	/* (the executable, unnamed, is never it: its handle searches the
 	 * whole scope) */
-	if (!path || !*path || strstr(path, "libc2cscan-emu") || strstr(path, "libc2cscan-alloc"))
+	if (!path || !*path || ours(path))
 		return 0;
 	h = emu_loaded(path);
 	if (!h)
@@ -137,7 +149,7 @@ static bool program_allocator(void)
 	 * this library first: it is linked -Bsymbolic) */
 	void *prog = emu_loaded(NULL), *g = prog ? dlsym(prog, "malloc") : NULL;
 	Dl_info di;
-	bool theirs = g && dladdr(g, &di) && (!di.dli_fname || !strstr(di.dli_fname, "libc2cscan-"));
+	bool theirs = g && dladdr(g, &di) && (!di.dli_fname || !ours(di.dli_fname));
 
 	emu_release(prog);
 	return theirs;
