@@ -172,4 +172,11 @@ for d in 0 20000 100000; do
 done
 expect_eq "gate: the same whenever the second worker ran" "$gate" \
 	" [('false sharing', 19)] [('false sharing', 19)] [('false sharing', 19)]"
+# threads' lives: signals to a thread in pause(), a timed wait, detach,
+# tryjoin, timedjoin and pthread_exit end as in the plain TSan run (a
+# handler that never runs would hang it: the time-out)
+ts=$TOP/$B/progs/threadsig-tsan
+TSAN_OPTIONS=report_bugs=0 "$ts" >ts-plain.out 2>/dev/null || fail "threadsig, plain TSan run: exit $?"
+timeout 60 "$C2CSCAN" record -q --emulate -o ts.data -- "$ts" >ts.out 2>ts.err || fail "threadsig: exit $?: $(cat ts.err)"
+expect_eq "threadsig: the program's output" "$(cat ts.out)" "$(cat ts-plain.out)"
 done_test
