@@ -118,14 +118,14 @@ struct entry {
 } __attribute__((aligned(64)));
 
 
-/* The model, in the file record made (in /dev/shm, else its directory)
- * that every process of the recording maps (MAP_SHARED): cores, locks and
- * lines are the same for a forked child and an exec'd program. */
 struct revoke {                  /* a core's, a cache line of its own */
 	uint32_t pending;               /* another core took a line from it: its gate's lines go at its
 					 * next window (gate_next_window) */
 } __attribute__((aligned(64)));
 
+/* The model, in the file record made (in /dev/shm, else its directory)
+ * that every process of the recording maps (MAP_SHARED): cores, locks and
+ * lines are the same for a forked child and an exec'd program. */
 struct model {
 	struct pd_emu_model_head head;  /* cores (record reads cores_shared after the run) */
 	struct pace pace;               /* the lockstep's slots (pace.c) */
@@ -1099,10 +1099,9 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 		/* an access across lines touches the next one too */
 		if (across) {
 			uint64_t last = addr + size - 1;
-
-			k = page_key(c, last);
 			bool one;
 
+			k = page_key(c, last);
 			step(c, k->space, line_in(k, last), store, &one);
 		}
 	}
