@@ -6,6 +6,7 @@
 # defined in its own stage or below, and no two files of a stage use each
 # other, directly or around a circle. Checked on the sources
 # (#include lines) and on the built objects (undefined symbols, nm).
+# run-tests: full (nm over every object and the include graph: 17 s; make check-full and CI run it)
 . tests/cli/lib.inc
 
 # stage: the stages it may use (besides itself)
