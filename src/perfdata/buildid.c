@@ -110,6 +110,10 @@ static void keep(struct buildids *b, const struct perf_event_header *h, const ui
 		memcpy(&ppid, p + 12, 4);
 		if (pid == ppid)
 			return;         /* a thread */
+		if (b->nr_forks >= KEPT_FORKS_MAX) {
+			b->dropped++;
+			return;
+		}
 		xgrow((void **)&b->forks, &b->alloc_forks, b->nr_forks + 1, sizeof(*b->forks));
 		b->forks[b->nr_forks++] = (struct fork){ pid, ppid };
 	} else if ((h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP) && h->size >= 16) {

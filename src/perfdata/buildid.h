@@ -33,8 +33,10 @@ void buildids__note(struct buildids *b, const struct perf_event_header *h, const
  * forks, and they fork, are noted (a recording of every CPU for one
  * command: the others' are not its objects, and go neither into the file
  * nor into the build-id cache). The records are kept, up to
- * KEPT_MAPS_MAX, until buildids__write knows the processes. */
-#define KEPT_MAPS_MAX 65536
+ * KEPT_MAPS_MAX and KEPT_FORKS_MAX (past them: counted as dropped), until
+ * buildids__write knows the processes. */
+#define KEPT_MAPS_MAX 16384             /* MMAP records (a few MiB; 70 at their longest) */
+#define KEPT_FORKS_MAX (1u << 20)       /* FORK records (8 MiB) */
 void buildids__only_tree(struct buildids *b, uint32_t root);
 /* Adds the build-ids of the noted objects that have one, and the kernel's,
  * to w; returns how many. */

@@ -143,6 +143,17 @@ static void test_only_tree(const char *self)
 	for (size_t i = 0; i < buildids__nr(b); i++)
 		got += buildids__get(b, i, &name, &pid, &bid, &size) && !strcmp(name, self) && pid == 300;
 	CHECK_EQ_U64(got, 1);
+	CHECK_EQ_U64(buildids__dropped(b), 0);
+	/* past KEPT_MAPS_MAX records kept, counted as dropped (one object
+	 * mapped over and over: noted once) */
+	buildids__only_tree(b, 100);
+	for (size_t i = 0; i <= KEPT_MAPS_MAX; i++) {
+		mmap2_of(rec, names[2], 0, NULL, 100);
+		buildids__note(b, (const struct perf_event_header *)rec, rec);
+	}
+	buildids__write(b, w);
+	CHECK_EQ_U64(buildids__dropped(b), 1);
+	CHECK_EQ_U64(buildids__nr(b), 3);
 	pd_writer__delete(w);
 	buildids__delete(b);
 	unlink(path);
