@@ -127,47 +127,69 @@ static void keep(struct buildids *b, const struct perf_event_header *h, const ui
 	}
 }
 
-static bool in_set(const uint32_t *set, size_t n, uint32_t pid)
+static int fork_cmp(const void *pa, const void *pb)
 {
-	for (size_t i = 0; i < n; i++)
-		if (set[i] == pid)
-			return true;
-	return false;
+	const struct fork *a = pa, *b = pb;
+
+	return (a->ppid > b->ppid) - (a->ppid < b->ppid);
+}
+
+static int pid_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return (a > b) - (a < b);
 }
 
 static void note(struct buildids *b, const struct perf_event_header *h, const uint8_t *p);
 
 /* only_tree: the kept MMAP records of the root and the processes it
- * forked, and theirs, noted (the FORK records came from every CPU's
- * buffer, in any order: the tree grows until nothing is added). */
+ * forked, and theirs, noted. The FORK records came from every CPU's
+ * buffer, in any order: sorted by parent, the tree is walked from the
+ * root, each record taken once (a pid reused cannot make a loop), so a
+ * command that forked a hundred thousand processes costs a sort, not a
+ * pass over them all for each process. */
 static void note_tree(struct buildids *b)
 {
 	uint32_t *set = xmalloc(sizeof(*set) * (b->nr_forks + 1));
+	bool *taken = xcalloc(b->nr_forks + 1, sizeof(*taken));
 	size_t n = 1;
-	bool grew = true;
 
 	set[0] = b->root;
-	while (grew) {
-		grew = false;
-		for (size_t i = 0; i < b->nr_forks; i++) {
-			if (in_set(set, n, b->forks[i].ppid) && !in_set(set, n, b->forks[i].pid)) {
-				set[n++] = b->forks[i].pid;
-				grew = true;
+	qsort(b->forks, b->nr_forks, sizeof(*b->forks), fork_cmp);
+	for (size_t q = 0; q < n; q++) {
+		size_t lo = 0, hi = b->nr_forks;
+
+		/* (the first record whose parent is set[q]) */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (b->forks[mid].ppid < set[q])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < b->nr_forks && b->forks[lo].ppid == set[q]; lo++) {
+			if (!taken[lo]) {
+				taken[lo] = true;
+				set[n++] = b->forks[lo].pid;
 			}
 		}
 	}
+	qsort(set, n, sizeof(*set), pid_cmp);
 	for (size_t i = 0; i < b->nr_maps; i++) {
 		struct perf_event_header h;
 		uint32_t pid;
 
 		memcpy(&h, b->maps[i], sizeof(h));
 		memcpy(&pid, b->maps[i] + 8, 4);
-		if (in_set(set, n, pid))
+		if (bsearch(&pid, set, n, sizeof(*set), pid_cmp))
 			note(b, &h, b->maps[i]);
 		free(b->maps[i]);
 	}
 	b->nr_maps = 0;
 	b->root = 0;
+	free(taken);
 	free(set);
 }
 
