@@ -179,7 +179,8 @@ struct core {
 	 * fast_left > 0; it opens with fast_budget, the accesses before a
 	 * sample is due or the window ends, and fast_close() counts what went
 	 * through (at the state's start) */
-	uint32_t gate_win, gate_gen;    /* the window it was last kept into, the maps' generation */
+	uint32_t gate_gen;              /* the maps' generation its lines were kept in (its window is the
+					 * thread's: gate_next_window follows every change of it) */
 	/* the kept places of contended lines (gate_next_window lets go of
 	 * them, and of the runs, at the window's end; more than ONE_WIN: of
 	 * all) */
@@ -289,6 +290,21 @@ static inline void runs_clear(struct core *c)
 	}
 }
 
+/* The kept places a log holds (filled, one_win) emptied. */
+static inline void kept_empty(struct core *c, const uint16_t *places, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		c->kept[places[i]][0] = c->kept[places[i]][1] = KEPT_NONE;
+}
+
+/* A kept place into a log of cap places; *nr counts past cap (the log
+ * then no longer holds them all). */
+static inline void kept_log(uint16_t *places, uint32_t *nr, uint32_t cap, uint32_t place)
+{
+	if ((*nr)++ < cap)
+		places[*nr - 1] = (uint16_t)place;
+}
+
 /* ... and its kept lines: a new window, new maps. */
 static inline void gate_clear(struct core *c)
 {
@@ -296,8 +312,7 @@ static inline void gate_clear(struct core *c)
 	if (c->nr_filled > FILLED)
 		emu_zero(c->kept, sizeof(c->kept));
 	else
-		for (uint32_t i = 0; i < c->nr_filled; i++)
-			c->kept[c->filled[i]][0] = c->kept[c->filled[i]][1] = KEPT_NONE;
+		kept_empty(c, c->filled, c->nr_filled);
 	c->nr_filled = 0;
 }
 
@@ -340,12 +355,10 @@ static void gate_next_window(struct core *c)
 		c->fast_win = c->win - 1;
 	} else if (c->nr_one_win) {
 		runs_clear(c);
-		for (uint32_t i = 0; i < c->nr_one_win; i++)
-			c->kept[c->one_win[i]][0] = c->kept[c->one_win[i]][1] = KEPT_NONE;
+		kept_empty(c, c->one_win, c->nr_one_win);
 		c->fast_win = c->win - 1;
 	}
 	c->nr_one_win = 0;
-	c->gate_win = c->win;
 }
 
 /* The place of the line at address a among the kept ones: its number's
@@ -378,7 +391,7 @@ static inline void fast_open(struct core *c)
 
 	if (!c->paced || c->fast_win != c->win || !c->countdown || c->clock >= EMU_WIN)
 		return;
-	if (c->gate_win != c->win || c->gate_gen != c->fast_gen)
+	if (c->gate_gen != c->fast_gen)
 		gate_clear(c);
 	/* (the place of the run it grows, or of one it covers, else the
 	 * oldest's, made the front: a line taken for writing does not push
@@ -412,14 +425,13 @@ static inline void fast_open(struct core *c)
 
 		place = kept_at(a);
 		kept = c->kept[place];
-		if (kept[0] == KEPT_NONE && c->nr_filled++ < FILLED)
-			c->filled[c->nr_filled - 1] = (uint16_t)place;
+		if (kept[0] == KEPT_NONE)
+			kept_log(c->filled, &c->nr_filled, FILLED, place);
 		kept[0] = a;
 		kept[1] = c->fast_excl ? a : KEPT_NONE;
 	}
-	if (c->fast_one && c->nr_one_win++ < ONE_WIN)
-		c->one_win[c->nr_one_win - 1] = (uint16_t)kept_at(line);
-	c->gate_win = c->win;
+	if (c->fast_one)
+		kept_log(c->one_win, &c->nr_one_win, ONE_WIN, kept_at(line));
 	c->gate_gen = c->fast_gen;
 	c->fast_budget = c->fast_left = (int32_t)(budget < to_end ? budget : to_end);
 }
@@ -439,7 +451,6 @@ static void core_start(struct core *c)
 	c->fast_left = c->fast_budget = 0;
 	gate_clear(c);
 	c->nr_one_win = 0;
-	c->gate_win = c->win;
 	if (c->paced)
 		__atomic_store_n(&model->revoked[c->idx].pending, 0, __ATOMIC_RELEASE);
 }
@@ -1022,7 +1033,7 @@ static uint32_t take_ahead(struct core *c, const struct page_key *k, uint64_t la
 }
 
 /* Whether the line at addr comes right after one of the gate's runs of
- * this window and generation: the thread goes through memory in order.
+ * this generation: the thread goes through memory in order.
  * (Taking ahead at every access, a thread reading and writing words at
  * random in 64 KiB of its own took the rest of each line's page twice:
  * 198 ns an access against TSan's 4.7.) */
@@ -1030,7 +1041,7 @@ static inline bool after_run(const struct core *c, uint64_t addr)
 {
 	uint64_t base = (addr >> line_shift) << line_shift;
 
-	if (c->gate_win != c->win || c->gate_gen != c->fast_gen)
+	if (c->gate_gen != c->fast_gen)
 		return false;
 	for (int i = 0; i < GATE; i++)
 		if (c->fast_base[i][0] != FAST_NONE && c->fast_base[i][0] + c->fast_span[i] == base)
