@@ -391,6 +391,26 @@ static void check_page(struct got *g, const struct page_sample *expect, size_t n
 
 enum run { WINDOWED, GATED, TAKE, MARK, KEEP };
 
+/* The scripts whose page_mem samples are checked one by one. */
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+static const struct page_run {
+	enum run run;
+	const struct step *script;
+	size_t nr_script;
+	int threads;
+	const struct page_sample *expect;
+	size_t nr_expect;
+	const char *what, *title;
+} page_runs[] = {
+	{ TAKE, take_script, N(take_script), 2, take_expect, N(take_expect), "take_ahead",
+	  "test_emu (default model, lines taken ahead)" },
+	{ MARK, mark_script, N(mark_script), 2, mark_expect, N(mark_expect), "a write had alone",
+	  "test_emu (default model, a write had alone)" },
+	{ KEEP, keep_script, N(keep_script), 3, keep_expect, N(keep_expect), "lines kept",
+	  "test_emu (default model, lines kept from window to window)" },
+};
+#undef N
+
 /* The default model, in a child (every access sampled, or one in 7 with
  * the gate's loops; or take_ahead's script): its exit status is its
  * failures. */
@@ -403,23 +423,15 @@ static int windowed(enum run run)
 	unsetenv("C2CSCAN_EMU_EXACT");
 	if (!load_runtime(dir, path, sizeof(path), gated ? "7" : run == KEEP ? "1000000" : "1"))
 		return test_done("test_emu (default model)");
-	if (run == TAKE) {
-		run_script(take_script, sizeof(take_script) / sizeof(take_script[0]), 2);
+	for (size_t i = 0; i < sizeof(page_runs) / sizeof(page_runs[0]); i++) {
+		const struct page_run *r = &page_runs[i];
+
+		if (r->run != run)
+			continue;
+		run_script(r->script, r->nr_script, r->threads);
 		collect(dir, &g);
-		check_page(&g, take_expect, sizeof(take_expect) / sizeof(take_expect[0]), "take_ahead");
-		return test_done("test_emu (default model, lines taken ahead)");
-	}
-	if (run == MARK) {
-		run_script(mark_script, sizeof(mark_script) / sizeof(mark_script[0]), 2);
-		collect(dir, &g);
-		check_page(&g, mark_expect, sizeof(mark_expect) / sizeof(mark_expect[0]), "a write had alone");
-		return test_done("test_emu (default model, a write had alone)");
-	}
-	if (run == KEEP) {
-		run_script(keep_script, sizeof(keep_script) / sizeof(keep_script[0]), 3);
-		collect(dir, &g);
-		check_page(&g, keep_expect, sizeof(keep_expect) / sizeof(keep_expect[0]), "lines kept");
-		return test_done("test_emu (default model, lines kept from window to window)");
+		check_page(&g, r->expect, r->nr_expect, r->what);
+		return test_done(r->title);
 	}
 	if (gated)
 		run_script(gated_script, sizeof(gated_script) / sizeof(gated_script[0]), 2);
