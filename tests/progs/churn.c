@@ -23,6 +23,9 @@
  * (96 MiB in all, more than the table's lines: those of unmapped memory
  * must not keep it full). "churn full": 96 MiB written and kept, then
  * the ping-pong (lines untouched since must be evicted for its line).
+ * "churn remap": a mapping the main thread wrote, unmapped, and new
+ * memory mapped at its address and written by another thread (none of it
+ * contended: the old lines are forgotten at the unmapping).
  * "churn errno": the ping-pong, each player
  * checking that errno stays what it set (exits 1 if not). "churn race":
  * a data race for ThreadSanitizer's report.
@@ -231,6 +234,48 @@ static int touch_unmapped(void)
 	return 0;
 }
 
+/* "churn remap": the main thread writes a mapping of its own and unmaps
+ * it, and another thread maps new memory at the same address and writes
+ * that: nothing of it is contended (the old lines' states are gone). */
+#define REMAP (4ul << 20)
+static char *remap_at;
+
+static void *remap_writer(void *arg)
+{
+	char *m;
+
+	pthread_barrier_wait(&start);
+	m = mmap(remap_at, REMAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (m != remap_at)
+		return arg;
+	for (size_t k = 0; k < REMAP; k += 64)
+		m[k] = (char)(k + 1);
+	munmap(m, REMAP);
+	return NULL;
+}
+
+static int remap(void)
+{
+	char *m = mmap(NULL, REMAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_t t;
+	void *failed;
+
+	if (m == MAP_FAILED)
+		return 1;
+	/* (the thread made first: its stack is not mapped where m was) */
+	pthread_barrier_init(&start, NULL, 2);
+	if (pthread_create(&t, NULL, remap_writer, m))
+		return 1;
+	for (size_t k = 0; k < REMAP; k += 64)
+		m[k] = (char)k;
+	munmap(m, REMAP);
+	remap_at = m;
+	pthread_barrier_wait(&start);
+	pthread_join(t, &failed);
+	printf("remap %p %lu\n", (void *)m, REMAP);
+	return failed != NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct itimerval it = { { 0, 100 }, { 0, 100 } };
@@ -265,6 +310,8 @@ int main(int argc, char **argv)
 		printf("errno changed %ld times\n", errno_lost);
 		return errno_lost != 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "remap"))
+		return remap();
 	if (argc > 1 && !strcmp(argv[1], "unmapped"))
 		return touch_unmapped() ? 1 : ping_pong(player, "unmapped");
 	if (argc > 1 && !strcmp(argv[1], "full")) {

@@ -630,6 +630,8 @@ static inline uint64_t line_in(const struct page_key *k, uint64_t addr)
 }
 
 #define TOMB UINT64_MAX                 /* a tag being rewritten: probe on */
+#define FREED_SPACE (EMU_SHARED - 1)    /* an entry's space once its memory was unmapped (emu_forget):
+					 * no process's, free for any line (under TOMB) */
 
 /* Whether the private lines of space (a pid) belong to a process that has
  * ended: their entries can be reused. A thread remembers the last answers. */
@@ -637,6 +639,8 @@ static bool space_dead(uint64_t space)
 {
 	static __thread __attribute__((tls_model("initial-exec"))) uint64_t dead, live;
 
+	if (space == FREED_SPACE)
+		return true;
 	if (space & EMU_SHARED || space == pid || space == live)
 		return false;
 	if (space == dead)
@@ -676,7 +680,7 @@ static inline uint64_t probe_at(uint64_t region, uint64_t h, uint32_t i)
 
 /* Entry at made line la of space's, its state new (the TOMB protocol:
  * readers that saw the old tag with the new space take no match). */
-static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
+static void let_go(uint64_t at, uint64_t space)
 {
 	struct line_key *y = &model->e[at].key;
 
@@ -687,7 +691,12 @@ static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
 	__atomic_store_n(&y->tag, TOMB, __ATOMIC_RELEASE);
 	__atomic_store_n(&y->space, space, __ATOMIC_RELEASE);
 	emu_zero(line_at(at), sizeof(struct line));
-	__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
+}
+
+static struct line *take_entry(uint64_t at, uint64_t space, uint64_t la)
+{
+	let_go(at, space);
+	__atomic_store_n(&model->e[at].key.tag, la + 1, __ATOMIC_RELEASE);
 	return line_at(at);
 }
 
@@ -788,6 +797,7 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 	uint64_t h = line_hash(space, la), region = h & ~(uint64_t)(REGION - 1);
 	uint32_t *l = &model->stripes[h / REGION];
 	struct line *x = NULL;
+	uint64_t freed = UINT64_MAX;    /* (locked) the first probe whose memory was unmapped */
 
 	for (int locked = 0; locked < 2; locked++) {
 		if (locked)
@@ -801,8 +811,15 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 				x = line_at(at);
 				break;
 			}
+			/* (an entry emu_forget let go of is taken before an empty
+			 * one further on: memory unmapped and mapped again, as
+			 * a buffer at a time, keeps its lines' probes short) */
+			if (locked && tag == TOMB && freed == UINT64_MAX && y->space == FREED_SPACE)
+				freed = at;
 			if (!tag) {
-				if (locked) {
+				if (locked && freed != UINT64_MAX) {
+					x = take_entry(freed, space, la);
+				} else if (locked) {
 					y->space = space;
 					__atomic_store_n(&y->tag, la + 1, __ATOMIC_RELEASE);
 					x = line_at(at);
@@ -811,7 +828,7 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 			}
 		}
 		if (!x && locked)
-			x = reuse(c, region, h, space, la);
+			x = freed != UINT64_MAX ? take_entry(freed, space, la) : reuse(c, region, h, space, la);
 		if (x || locked) {
 			if (locked)
 				emu_unlock(l);
@@ -819,6 +836,87 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 		}
 	}
 	return NULL;
+}
+
+/* The lines of the private page at page (its address) forgotten: all 64
+ * of a page's lines probe in one stripe's region; a line's probes end at
+ * its entry or at an empty one. */
+static void forget_page(uint64_t page)
+{
+	uint64_t la0 = page >> line_shift, n = 4096 >> line_shift;
+	uint64_t h0 = line_hash(pid, la0), region = h0 & ~(uint64_t)(REGION - 1);
+	uint32_t *l = &model->stripes[h0 / REGION];
+
+	emu_lock(l);
+	for (uint64_t la = la0; la < la0 + n; la++) {
+		uint64_t h = line_hash(pid, la);
+
+		for (uint32_t i = 0; i < PROBES; i++) {
+			uint64_t at = probe_at(region, h, i);
+			struct line_key *y = &model->e[at].key;
+			uint64_t tag = __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE);
+
+			if (!tag)
+				break;
+			if (key_is(y, tag, pid, la)) {
+				let_go(at, FREED_SPACE);
+				break;
+			}
+		}
+	}
+	emu_unlock(l);
+}
+
+/* The resident pages of n pages from a forgotten (mincore: a page the
+ * kernel never gave the process has no lines); a range that is not all
+ * mapped is looked at by halves, *budget calls at most. */
+#define FORGET_CHUNK 512
+#define FORGET_BUDGET 4096
+
+static void forget_pages(uint64_t a, uint64_t n, uint32_t *budget)
+{
+	unsigned char v[FORGET_CHUNK];
+
+	if (!*budget)
+		return;
+	--*budget;
+	if (!syscall(SYS_mincore, a, n << 12, v)) {
+		for (uint64_t i = 0; i < n; i++)
+			if (v[i] & 1)
+				forget_page(a + (i << 12));
+	} else if (errno == ENOMEM && n > 1) {
+		forget_pages(a, n / 2, budget);
+		forget_pages(a + (n / 2 << 12), n - n / 2, budget);
+	}
+}
+
+/* The program is about to unmap [a, a + len) or map over it (maps.c): its
+ * private lines are forgotten. Memory mapped there later is new, as the
+ * kernel's new pages are (zeroed by the core that faults them in): kept,
+ * its lines went on with the old ones' states, and a thread's first
+ * store to a buffer or thread stack mapped where another thread's memory
+ * had been counted as a store HITM; and the old lines' entries kept the
+ * table full (a thread stack mapped over them made them look live: lines
+ * of memory in use were evicted for room). Pages the C library unmaps
+ * itself (a large malloc block's free, a thread stack's) are not seen. */
+void emu_forget(uint64_t a, uint64_t len)
+{
+	struct core *c = self;
+	uint64_t end = (a + len + 4095) & ~4095ull;
+	uint32_t budget = FORGET_BUDGET;
+	int errno_was = errno;
+
+	if (!model || !enabled || !len || end < a || (c && c->busy))
+		return;
+	if (c) {
+		c->busy = 1;            /* a signal handler's accesses meanwhile: not modelled */
+		c->last = NULL;
+	}
+	for (a &= ~4095ull; a < end && budget; a += FORGET_CHUNK << 12)
+		forget_pages(a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK, &budget);
+	if (c)
+		c->busy = 0;
+	errno = errno_was;
 }
 
 /* The default model (pace.c): a line c accessed in its window stays c's

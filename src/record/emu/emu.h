@@ -252,6 +252,9 @@ static inline uint32_t emu_maps__gen(void)
  * it, and (*off) the page's offset in its file; 0 (private: the process's
  * own) and a itself when none does. Never waits for another thread. */
 uint64_t emu_maps__key(uint64_t a, uint64_t *off);
+/* The program is about to unmap [a, a + len), or to map over it: the
+ * model forgets its private lines (emu.c). */
+void emu_forget(uint64_t a, uint64_t len);
 /* Whether the byte at a is mapped readable. */
 bool emu_maps__readable(uint64_t a);
 /* In a forked child: the locks other threads held are free. */

@@ -479,6 +479,8 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 	 * still goes through it: it keeps those out of libtsan's own memory.
 	 * (A Clang build's executable calls this in place of its interceptor,
 	 * so it never had the reset.) */
+	if ((flags & MAP_FIXED) && !(flags & MAP_FIXED_NOREPLACE))
+		emu_forget((uintptr_t)a, len);  /* whatever was mapped there goes */
 	if (tab && !a && !(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))) {
 		if (!libc_mmap)
 			libc_mmap = (void *(*)(void *, size_t, int, int, int, off_t))emu_libc("mmap");
@@ -516,6 +518,7 @@ EXPORT int munmap(void *a, size_t len)
 		errno = ENOSYS;
 		return -1;
 	}
+	emu_forget((uintptr_t)a, len);
 	r = real_munmap(a, len);
 	if (!r && tab) {
 		write_begin();
@@ -540,6 +543,12 @@ EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
 		errno = ENOSYS;
 		return MAP_FAILED;
 	}
+	/* (the lines of what moves are new ones at its new place; with
+	 * MREMAP_DONTUNMAP, the old place is left empty) */
+	if (flags & MREMAP_MAYMOVE)
+		emu_forget((uintptr_t)a, len);
+	if (flags & MREMAP_FIXED)
+		emu_forget((uintptr_t)to, new_len);
 	m = real_mremap(a, len, new_len, flags, to);
 	if (m != MAP_FAILED && tab) {
 		learn((uintptr_t)a, len);       /* gone, or kept (MREMAP_DONTUNMAP) */
