@@ -156,7 +156,8 @@ static void note_tree(struct buildids *b)
 	size_t n = 1;
 
 	set[0] = b->root;
-	qsort(b->forks, b->nr_forks, sizeof(*b->forks), fork_cmp);
+	if (b->nr_forks)
+		qsort(b->forks, b->nr_forks, sizeof(*b->forks), fork_cmp);
 	for (size_t q = 0; q < n; q++) {
 		size_t lo = 0, hi = b->nr_forks;
 
@@ -187,7 +188,7 @@ static void note_tree(struct buildids *b)
 			note(b, &h, b->maps[i]);
 		free(b->maps[i]);
 	}
-	b->nr_maps = 0;
+	b->nr_maps = b->nr_forks = 0;
 	b->root = 0;
 	free(taken);
 	free(set);

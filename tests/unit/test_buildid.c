@@ -154,6 +154,14 @@ static void test_only_tree(const char *self)
 	buildids__write(b, w);
 	CHECK_EQ_U64(buildids__dropped(b), 1);
 	CHECK_EQ_U64(buildids__nr(b), 3);
+	buildids__delete(b);
+	/* a command that forked nothing (no FORK record kept at all) */
+	b = buildids__new();
+	buildids__only_tree(b, 100);
+	mmap2_of(rec, self, 0, NULL, 100);
+	buildids__note(b, (const struct perf_event_header *)rec, rec);
+	buildids__write(b, w);
+	CHECK_EQ_U64(buildids__nr(b), 1);
 	pd_writer__delete(w);
 	buildids__delete(b);
 	unlink(path);
