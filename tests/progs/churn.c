@@ -25,7 +25,8 @@
  * the ping-pong (lines untouched since must be evicted for its line).
  * "churn remap": a mapping the main thread wrote, unmapped, and new
  * memory mapped at its address and written by another thread (none of it
- * contended: the old lines are forgotten at the unmapping).
+ * contended: the old lines are forgotten at the unmapping); "churn
+ * bigfree": the same with 40 MiB malloc blocks.
  * "churn errno": the ping-pong, each player
  * checking that errno stays what it set (exits 1 if not). "churn race":
  * a data race for ThreadSanitizer's report.
@@ -236,43 +237,70 @@ static int touch_unmapped(void)
 
 /* "churn remap": the main thread writes a mapping of its own and unmaps
  * it, and another thread maps new memory at the same address and writes
- * that: nothing of it is contended (the old lines' states are gone). */
+ * that: nothing of it is contended (the old lines' states are gone).
+ * "churn bigfree": the same with a 40 MiB malloc block (over glibc's
+ * largest mmap threshold: mapped and unmapped by the C library itself).
+ * Prints both addresses and the size. */
 #define REMAP (4ul << 20)
+#define BIGFREE (40ul << 20)
 static char *remap_at;
+static size_t remap_len;
+static int remap_malloc;
+
+static char *remap_get(void *at)
+{
+	if (remap_malloc)
+		return malloc(remap_len);
+	return mmap(at, remap_len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+}
+
+static void remap_put(char *m)
+{
+	if (remap_malloc)
+		free(m);
+	else
+		munmap(m, remap_len);
+}
 
 static void *remap_writer(void *arg)
 {
 	char *m;
 
 	pthread_barrier_wait(&start);
-	m = mmap(remap_at, REMAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (m != remap_at)
+	m = remap_get(remap_at);
+	if (!m || m == MAP_FAILED)
 		return arg;
-	for (size_t k = 0; k < REMAP; k += 64)
+	for (size_t k = 0; k < remap_len; k += 64)
 		m[k] = (char)(k + 1);
-	munmap(m, REMAP);
+	printf("%p ", (void *)m);
+	remap_put(m);
 	return NULL;
 }
 
-static int remap(void)
+static int remap(int use_malloc)
 {
-	char *m = mmap(NULL, REMAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	pthread_t t;
 	void *failed;
+	char *m;
 
-	if (m == MAP_FAILED)
+	remap_malloc = use_malloc;
+	remap_len = use_malloc ? BIGFREE : REMAP;
+	m = remap_get(NULL);
+	if (!m || m == MAP_FAILED)
 		return 1;
 	/* (the thread made first: its stack is not mapped where m was) */
 	pthread_barrier_init(&start, NULL, 2);
 	if (pthread_create(&t, NULL, remap_writer, m))
 		return 1;
-	for (size_t k = 0; k < REMAP; k += 64)
+	for (size_t k = 0; k < remap_len; k += 64)
 		m[k] = (char)k;
-	munmap(m, REMAP);
+	remap_put(m);
 	remap_at = m;
+	printf("%s %p ", use_malloc ? "bigfree" : "remap", (void *)m);
 	pthread_barrier_wait(&start);
 	pthread_join(t, &failed);
-	printf("remap %p %lu\n", (void *)m, REMAP);
+	printf("%zu\n", remap_len);
 	return failed != NULL;
 }
 
@@ -311,7 +339,9 @@ int main(int argc, char **argv)
 		return errno_lost != 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "remap"))
-		return remap();
+		return remap(0);
+	if (argc > 1 && !strcmp(argv[1], "bigfree"))
+		return remap(1);
 	if (argc > 1 && !strcmp(argv[1], "unmapped"))
 		return touch_unmapped() ? 1 : ping_pong(player, "unmapped");
 	if (argc > 1 && !strcmp(argv[1], "full")) {

@@ -897,8 +897,9 @@ static void forget_pages(uint64_t a, uint64_t n, uint32_t *budget)
  * store to a buffer or thread stack mapped where another thread's memory
  * had been counted as a store HITM; and the old lines' entries kept the
  * table full (a thread stack mapped over them made them look live: lines
- * of memory in use were evicted for room). Pages the C library unmaps
- * itself (a large malloc block's free, a thread stack's) are not seen. */
+ * of memory in use were evicted for room). Also called for a block the
+ * C library's malloc mapped for itself, at its free (heap.c). A thread
+ * stack the C library unmaps is not seen. */
 void emu_forget(uint64_t a, uint64_t len)
 {
 	struct core *c = self;

@@ -52,6 +52,7 @@ struct allocator {
  * the next definitions (libtsan's interceptors) */
 static struct allocator prod, next;
 static bool use_prod;
+static bool prod_glibc;                 /* prod is the C library's malloc */
 /* the runtime's own calls (dlopen, dladdr while resolving) allocate from
  * libtsan's heap: the program's stays as the production build has it */
 static __thread __attribute__((tls_model("initial-exec"))) int in_runtime;
@@ -176,6 +177,7 @@ void emu_heap__start(void)
 	libc_getdelim = find_def("getdelim", NULL);
 	libc_vasprintf = find_def("vasprintf", NULL);
 	libc_realpath = find_def("realpath", NULL);
+	prod_glibc = prod.malloc && prod.malloc == (void *(*)(size_t))emu_libc("malloc");
 	resolving = 0;
 	if (path) {
 		const char *base = strrchr(path, '/');
@@ -245,15 +247,36 @@ EXPORT void *calloc(size_t nmemb, size_t n)
 	return prod_call() ? prod.calloc(nmemb, n) : next.calloc(nmemb, n);
 }
 
+/* A block the C library's malloc mapped for itself (over its mmap
+ * threshold, which stops growing at 32 MiB) goes back to the kernel when
+ * freed or is moved when reallocated, out of the program's sight: the
+ * model forgets its lines first, as it does those of the program's own
+ * unmappings (emu_forget), or the next block mapped at its address (the
+ * next such frame, another thread's) took them on with their owners. Its
+ * chunk's size word, just before it, has IS_MMAPPED (2) set and counts
+ * the two header words. */
+static void forget_mapped(void *p)
+{
+	size_t w;
+
+	if (!prod_glibc)
+		return;
+	memcpy(&w, (const char *)p - sizeof(w), sizeof(w));
+	if ((w & 2) && w > 2 * sizeof(w))
+		emu_forget((uintptr_t)p, (w & ~(size_t)7) - 2 * sizeof(w));
+}
+
 EXPORT void free(void *p)
 {
 	if (!p || in_boot(p))
 		return;
 	ENSURE();
-	if (tsan_owns(p))
+	if (tsan_owns(p)) {
 		next.free(p);
-	else
+	} else {
+		forget_mapped(p);
 		prod.free(p);
+	}
 }
 
 static size_t usable(void *p)
@@ -281,7 +304,10 @@ EXPORT void *realloc(void *p, size_t n)
 		free(p);
 		return q;
 	}
-	return use_prod ? prod.realloc(p, n) : next.realloc(p, n);
+	if (!use_prod)
+		return next.realloc(p, n);
+	forget_mapped(p);
+	return prod.realloc(p, n);
 }
 
 EXPORT void *reallocarray(void *p, size_t nmemb, size_t n)
