@@ -906,17 +906,26 @@ void emu_forget(uint64_t a, uint64_t len)
 	uint64_t end = (a + len + 4095) & ~4095ull;
 	uint32_t budget = FORGET_BUDGET;
 	int errno_was = errno;
+	sigset_t all, was;
 
 	if (!model || !enabled || !len || end < a || (c && c->busy))
 		return;
+	/* a signal handler's accesses meanwhile are not modelled (they could
+	 * wait for a stripe's lock held here): busy, or in a thread the
+	 * model has no state for, no signal */
 	if (c) {
-		c->busy = 1;            /* a signal handler's accesses meanwhile: not modelled */
+		c->busy = 1;
 		c->last = NULL;
+	} else {
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &was);
 	}
 	for (a &= ~4095ull; a < end && budget; a += FORGET_CHUNK << 12)
 		forget_pages(a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK, &budget);
 	if (c)
 		c->busy = 0;
+	else
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
 	errno = errno_was;
 }
 
