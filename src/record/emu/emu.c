@@ -869,14 +869,16 @@ static void forget_page(uint64_t page)
 
 /* The resident pages of n pages from a forgotten (mincore: a page the
  * kernel never gave the process has no lines); a range that is not all
- * mapped is looked at by halves, *budget calls at most. */
-#define FORGET_CHUNK 512
+ * mapped is looked at by halves, *budget calls at most. A range is looked
+ * at FORGET_CHUNK pages a call, its first FORGET_MAX pages only (an
+ * allocator's reservation of a terabyte, unmapped whole, would take half
+ * a second): lines past them are reused as unmapped memory's are. */
+#define FORGET_CHUNK 4096
 #define FORGET_BUDGET 4096
+#define FORGET_MAX (1ull << 20)
 
-static void forget_pages(uint64_t a, uint64_t n, uint32_t *budget)
+static void forget_pages(uint64_t a, uint64_t n, unsigned char *v, uint32_t *budget)
 {
-	unsigned char v[FORGET_CHUNK];
-
 	if (!*budget)
 		return;
 	--*budget;
@@ -885,8 +887,8 @@ static void forget_pages(uint64_t a, uint64_t n, uint32_t *budget)
 			if (v[i] & 1)
 				forget_page(a + (i << 12));
 	} else if (errno == ENOMEM && n > 1) {
-		forget_pages(a, n / 2, budget);
-		forget_pages(a + (n / 2 << 12), n - n / 2, budget);
+		forget_pages(a, n / 2, v, budget);
+		forget_pages(a + (n / 2 << 12), n - n / 2, v, budget);
 	}
 }
 
@@ -907,9 +909,12 @@ void emu_forget(uint64_t a, uint64_t len)
 	uint32_t budget = FORGET_BUDGET;
 	int errno_was = errno;
 	sigset_t all, was;
+	unsigned char v[FORGET_CHUNK];  /* (4 KiB of the caller's stack, once) */
 
 	if (!model || !enabled || !len || end < a || (c && c->busy))
 		return;
+	if (end - (a & ~4095ull) > FORGET_MAX << 12)
+		end = (a & ~4095ull) + (FORGET_MAX << 12);
 	/* a signal handler's accesses meanwhile are not modelled (they could
 	 * wait for a stripe's lock held here): busy, or in a thread the
 	 * model has no state for, no signal */
@@ -921,7 +926,7 @@ void emu_forget(uint64_t a, uint64_t len)
 		pthread_sigmask(SIG_SETMASK, &all, &was);
 	}
 	for (a &= ~4095ull; a < end && budget; a += FORGET_CHUNK << 12)
-		forget_pages(a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK, &budget);
+		forget_pages(a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK, v, &budget);
 	if (c)
 		c->busy = 0;
 	else
