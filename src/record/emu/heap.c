@@ -249,12 +249,15 @@ EXPORT void *calloc(size_t nmemb, size_t n)
 
 /* A block the C library's malloc mapped for itself (over its mmap
  * threshold, which stops growing at 32 MiB) goes back to the kernel when
- * freed or is moved when reallocated, out of the program's sight: the
- * model forgets its lines first, as it does those of the program's own
- * unmappings (emu_forget), or the next block mapped at its address (the
- * next such frame, another thread's) took them on with their owners. Its
- * chunk's size word, just before it, has IS_MMAPPED (2) set and counts
- * the two header words. */
+ * freed, out of the program's sight: the model forgets its lines first,
+ * as it does those of the program's own unmappings (emu_forget), or the
+ * next block mapped at its address (the next such frame, another
+ * thread's) took them on with their owners. Its chunk's size word, just
+ * before it, has IS_MMAPPED (2) set and counts the two header words. (Not
+ * at realloc: glibc grows such a block in place or moves it with mremap
+ * at little cost, and forgetting a growing buffer's lines at each call
+ * would cost in proportion to its size; a block moved away leaves its
+ * old lines to be reused as unmapped memory's.) */
 static void forget_mapped(void *p)
 {
 	size_t w;
@@ -304,10 +307,7 @@ EXPORT void *realloc(void *p, size_t n)
 		free(p);
 		return q;
 	}
-	if (!use_prod)
-		return next.realloc(p, n);
-	forget_mapped(p);
-	return prod.realloc(p, n);
+	return use_prod ? prod.realloc(p, n) : next.realloc(p, n);
 }
 
 EXPORT void *reallocarray(void *p, size_t nmemb, size_t n)
