@@ -892,8 +892,9 @@ static void forget_pages(uint64_t a, uint64_t n, unsigned char *v, uint32_t *bud
 	}
 }
 
-/* The program is about to unmap [a, a + len) or map over it (maps.c): its
- * private lines are forgotten. Memory mapped there later is new, as the
+/* The program is about to unmap [a, a + len) or map over it (maps.c; a
+ * range mremap moves is not looked at: its old lines are reused as
+ * unmapped memory's): its private lines are forgotten. Memory mapped there later is new, as the
  * kernel's new pages are (zeroed by the core that faults them in): kept,
  * its lines went on with the old ones' states, and a thread's first
  * store to a buffer or thread stack mapped where another thread's memory

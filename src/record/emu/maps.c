@@ -543,10 +543,16 @@ EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
 		errno = ENOSYS;
 		return MAP_FAILED;
 	}
-	/* (the lines of what moves are new ones at its new place; with
-	 * MREMAP_DONTUNMAP, the old place is left empty) */
-	if (flags & MREMAP_MAYMOVE)
-		emu_forget((uintptr_t)a, len);
+	/* (what a shrinking unmaps goes, and what a move to a fixed place
+	 * maps over; a move's old place is not looked at: a buffer grown call
+	 * by call would pay its size each time, and its old lines are reused
+	 * as unmapped memory's) */
+	if (new_len < len) {
+		uintptr_t keep = ((uintptr_t)a + new_len + 4095) & ~(uintptr_t)4095;
+
+		if (keep < (uintptr_t)a + len)
+			emu_forget(keep, (uintptr_t)a + len - keep);
+	}
 	if (flags & MREMAP_FIXED)
 		emu_forget((uintptr_t)to, new_len);
 	m = real_mremap(a, len, new_len, flags, to);
