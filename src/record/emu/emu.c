@@ -838,20 +838,35 @@ static struct line *line_of(struct core *c, uint64_t space, uint64_t la)
 	return NULL;
 }
 
+/* One emu_forget's work, bounded: mincore calls (FORGET_CALLS, into v,
+ * FORGET_CHUNK pages a call) and entries looked at (FORGET_PROBES, some
+ * 10 ms: a resident range far larger than the table, in a full table,
+ * would otherwise cost 32 looks for each of its lines). What is left
+ * past the bounds keeps its entries until they are reused as unmapped
+ * memory's. */
+#define FORGET_CHUNK 4096
+#define FORGET_CALLS 1024
+#define FORGET_PROBES (1u << 22)
+
+struct forget {
+	uint32_t calls, probes;
+	unsigned char v[FORGET_CHUNK];
+};
+
 /* The lines of the private page at page (its address) forgotten: all 64
  * of a page's lines probe in one stripe's region; a line's probes end at
  * its entry or at an empty one. */
-static void forget_page(uint64_t page)
+static void forget_page(struct forget *f, uint64_t page)
 {
 	uint64_t la0 = page >> line_shift, n = 4096 >> line_shift;
 	uint64_t h0 = line_hash(pid, la0), region = h0 & ~(uint64_t)(REGION - 1);
 	uint32_t *l = &model->stripes[h0 / REGION];
 
 	emu_lock(l);
-	for (uint64_t la = la0; la < la0 + n; la++) {
+	for (uint64_t la = la0; la < la0 + n && f->probes; la++) {
 		uint64_t h = line_hash(pid, la);
 
-		for (uint32_t i = 0; i < PROBES; i++) {
+		for (uint32_t i = 0; i < PROBES && f->probes; i++, f->probes--) {
 			uint64_t at = probe_at(region, h, i);
 			struct line_key *y = &model->e[at].key;
 			uint64_t tag = __atomic_load_n(&y->tag, __ATOMIC_ACQUIRE);
@@ -869,53 +884,46 @@ static void forget_page(uint64_t page)
 
 /* The resident pages of n pages from a forgotten (mincore: a page the
  * kernel never gave the process has no lines); a range that is not all
- * mapped is looked at by halves, *budget calls at most. A range is looked
- * at FORGET_CHUNK pages a call, its first FORGET_MAX pages only (an
- * allocator's reservation of a terabyte, unmapped whole, would take half
- * a second): lines past them are reused as unmapped memory's are. */
-#define FORGET_CHUNK 4096
-#define FORGET_BUDGET 4096
-#define FORGET_MAX (1ull << 20)
-
-static void forget_pages(uint64_t a, uint64_t n, unsigned char *v, uint32_t *budget)
+ * mapped is looked at by halves. */
+static void forget_pages(struct forget *f, uint64_t a, uint64_t n)
 {
-	if (!*budget)
+	if (!f->calls || !f->probes)
 		return;
-	--*budget;
-	if (!syscall(SYS_mincore, a, n << 12, v)) {
-		for (uint64_t i = 0; i < n; i++)
-			if (v[i] & 1)
-				forget_page(a + (i << 12));
+	f->calls--;
+	if (!syscall(SYS_mincore, a, n << 12, f->v)) {
+		for (uint64_t i = 0; i < n && f->probes; i++)
+			if (f->v[i] & 1)
+				forget_page(f, a + (i << 12));
 	} else if (errno == ENOMEM && n > 1) {
-		forget_pages(a, n / 2, v, budget);
-		forget_pages(a + (n / 2 << 12), n - n / 2, v, budget);
+		forget_pages(f, a, n / 2);
+		forget_pages(f, a + (n / 2 << 12), n - n / 2);
 	}
 }
 
 /* The program is about to unmap [a, a + len) or map over it (maps.c; a
  * range mremap moves is not looked at: its old lines are reused as
- * unmapped memory's): its private lines are forgotten. Memory mapped there later is new, as the
- * kernel's new pages are (zeroed by the core that faults them in): kept,
- * its lines went on with the old ones' states, and a thread's first
- * store to a buffer or thread stack mapped where another thread's memory
- * had been counted as a store HITM; and the old lines' entries kept the
- * table full (a thread stack mapped over them made them look live: lines
- * of memory in use were evicted for room). Also called for a block the
- * C library's malloc mapped for itself, at its free (heap.c). A thread
- * stack the C library unmaps is not seen. */
+ * unmapped memory's): its private lines are forgotten. Memory mapped
+ * there later is new, as the kernel's new pages are (zeroed by the core
+ * that faults them in): kept, its lines went on with the old ones'
+ * states, and a thread's first store to a buffer or thread stack mapped
+ * where another thread's memory had been counted as a store HITM; and
+ * the old lines' entries kept the table full (a thread stack mapped over
+ * them made them look live: lines of memory in use were evicted for
+ * room). Also called for a block the C library's malloc mapped for
+ * itself, at its free (heap.c). A thread stack the C library unmaps is
+ * not seen. */
 void emu_forget(uint64_t a, uint64_t len)
 {
 	struct core *c = self;
 	uint64_t end = (a + len + 4095) & ~4095ull;
-	uint32_t budget = FORGET_BUDGET;
+	struct forget f;                /* (4 KiB of the caller's stack) */
 	int errno_was = errno;
 	sigset_t all, was;
-	unsigned char v[FORGET_CHUNK];  /* (4 KiB of the caller's stack, once) */
 
 	if (!model || !enabled || !len || end < a || (c && c->busy))
 		return;
-	if (end - (a & ~4095ull) > FORGET_MAX << 12)
-		end = (a & ~4095ull) + (FORGET_MAX << 12);
+	f.calls = FORGET_CALLS;
+	f.probes = FORGET_PROBES;
 	/* a signal handler's accesses meanwhile are not modelled (they could
 	 * wait for a stripe's lock held here): busy, or in a thread the
 	 * model has no state for, no signal */
@@ -926,8 +934,8 @@ void emu_forget(uint64_t a, uint64_t len)
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &was);
 	}
-	for (a &= ~4095ull; a < end && budget; a += FORGET_CHUNK << 12)
-		forget_pages(a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK, v, &budget);
+	for (a &= ~4095ull; a < end && f.calls && f.probes; a += FORGET_CHUNK << 12)
+		forget_pages(&f, a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK);
 	if (c)
 		c->busy = 0;
 	else
