@@ -78,8 +78,9 @@ expect_eq "unmapped: the ping-pong" "$(json_get u.json '[(l["verdict"], l["conte
 # new memory mapped where another thread's unmapped memory was, written
 # by a thread of its own: no line of it contended (every HITM sampled; the
 # old lines' states carried over made 65,536 store HITMs of a 4 MiB
-# mapping, 655,360 of a 40 MiB malloc block the C library mapped itself)
-for how in remap bigfree; do
+# mapping, 655,360 of a 40 MiB malloc block the C library mapped itself,
+# 65,536 of a mapping's pages given back with MADV_DONTNEED)
+for how in remap bigfree dontneed; do
 	"$C2CSCAN" record -q --emulate=hitm=1 -o r.data -- "$bin" $how >r.out 2>r.err || fail "$how: $(cat r.err)"
 	expect_eq "$how: said" "$(cat r.err)" ""
 	set -- $(cat r.out)

@@ -26,7 +26,8 @@
  * "churn remap": a mapping the main thread wrote, unmapped, and new
  * memory mapped at its address and written by another thread (none of it
  * contended: the old lines are forgotten at the unmapping); "churn
- * bigfree": the same with 40 MiB malloc blocks.
+ * bigfree": the same with 40 MiB malloc blocks; "churn dontneed": the
+ * mapping's pages given back with madvise and written again.
  * "churn errno": the ping-pong, each player
  * checking that errno stays what it set (exits 1 if not). "churn race":
  * a data race for ThreadSanitizer's report.
@@ -240,25 +241,35 @@ static int touch_unmapped(void)
  * that: nothing of it is contended (the old lines' states are gone).
  * "churn bigfree": the same with a 40 MiB malloc block (over glibc's
  * largest mmap threshold: mapped and unmapped by the C library itself).
- * Prints both addresses and the size. */
+ * "churn dontneed": the mapping kept, its pages given back with
+ * madvise(MADV_DONTNEED) (an allocator's purge), then written by the
+ * other thread. Prints both addresses and the size. */
+enum remap_how { REMAP_MAP, REMAP_MALLOC, REMAP_DONTNEED };
+static const char *const remap_names[] = { "remap", "bigfree", "dontneed" };
 #define REMAP (4ul << 20)
 #define BIGFREE (40ul << 20)
 static char *remap_at;
 static size_t remap_len;
-static int remap_malloc;
+static enum remap_how remap_how;
 
-static char *remap_get(void *at)
+/* the memory to write: new (at NULL), or at the old place */
+static char *remap_get(char *at)
 {
-	if (remap_malloc)
+	if (remap_how == REMAP_MALLOC)
 		return malloc(remap_len);
+	if (at && remap_how == REMAP_DONTNEED)
+		return at;
 	return mmap(at, remap_len, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 }
 
-static void remap_put(char *m)
+/* the memory given back: by the first writer, and at the end */
+static void remap_put(char *m, int last)
 {
-	if (remap_malloc)
+	if (remap_how == REMAP_MALLOC)
 		free(m);
+	else if (remap_how == REMAP_DONTNEED && !last)
+		madvise(m, remap_len, MADV_DONTNEED);
 	else
 		munmap(m, remap_len);
 }
@@ -274,18 +285,18 @@ static void *remap_writer(void *arg)
 	for (size_t k = 0; k < remap_len; k += 64)
 		m[k] = (char)(k + 1);
 	printf("%p ", (void *)m);
-	remap_put(m);
+	remap_put(m, 1);
 	return NULL;
 }
 
-static int remap(int use_malloc)
+static int remap(enum remap_how how)
 {
 	pthread_t t;
 	void *failed;
 	char *m;
 
-	remap_malloc = use_malloc;
-	remap_len = use_malloc ? BIGFREE : REMAP;
+	remap_how = how;
+	remap_len = how == REMAP_MALLOC ? BIGFREE : REMAP;
 	m = remap_get(NULL);
 	if (!m || m == MAP_FAILED)
 		return 1;
@@ -295,9 +306,9 @@ static int remap(int use_malloc)
 		return 1;
 	for (size_t k = 0; k < remap_len; k += 64)
 		m[k] = (char)k;
-	remap_put(m);
+	remap_put(m, 0);
 	remap_at = m;
-	printf("%s %p ", use_malloc ? "bigfree" : "remap", (void *)m);
+	printf("%s %p ", remap_names[how], (void *)m);
 	pthread_barrier_wait(&start);
 	pthread_join(t, &failed);
 	printf("%zu\n", remap_len);
@@ -338,10 +349,9 @@ int main(int argc, char **argv)
 		printf("errno changed %ld times\n", errno_lost);
 		return errno_lost != 0;
 	}
-	if (argc > 1 && !strcmp(argv[1], "remap"))
-		return remap(0);
-	if (argc > 1 && !strcmp(argv[1], "bigfree"))
-		return remap(1);
+	for (int how = REMAP_MAP; how <= REMAP_DONTNEED; how++)
+		if (argc > 1 && !strcmp(argv[1], remap_names[how]))
+			return remap((enum remap_how)how);
 	if (argc > 1 && !strcmp(argv[1], "unmapped"))
 		return touch_unmapped() ? 1 : ping_pong(player, "unmapped");
 	if (argc > 1 && !strcmp(argv[1], "full")) {

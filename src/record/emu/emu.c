@@ -1834,6 +1834,6 @@ const struct emu_fn emu_hooks[] = {
 	H_ATOMICS(8) H_ATOMICS(16) H_ATOMICS(32) H_ATOMICS(64)
 	H(__tsan_atomic_thread_fence)
 	/* __tsan_atomic_signal_fence: a compiler barrier, nothing to model */
-	H(mmap) H(mmap64) H(munmap) H(mremap)
+	H(mmap) H(mmap64) H(munmap) H(mremap) H(madvise)
 };
 const size_t emu_nhooks = sizeof(emu_hooks) / sizeof(emu_hooks[0]);

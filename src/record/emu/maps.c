@@ -12,7 +12,8 @@
  * reads again), so that a thread's first access to a page never waits for
  * another thread.
  *
- * The program's mmap, munmap and mremap (interposed here) edit it: an
+ * The program's mmap, munmap and mremap (interposed here, with madvise,
+ * which only tells the model to forget lines) edit it: an
  * unmapping or a private mapping removes what it covers, a shared mapping
  * is asked of the kernel (PROCMAP_QUERY, Linux 6.11; else its line of
  * /proc/self/maps) for the device and inode /proc/PID/maps gives, which
@@ -525,6 +526,25 @@ EXPORT int munmap(void *a, size_t len)
 		write_end(table_cut((uintptr_t)a, (uintptr_t)a + len));
 	}
 	return r;
+}
+
+/* MADV_DONTNEED and MADV_REMOVE give private memory new zeroed pages at
+ * the next touch (an allocator's purge: jemalloc's, tcmalloc's): its
+ * lines are forgotten, as at an unmapping. (MADV_FREE may keep the old
+ * pages: not.) */
+EXPORT int madvise(void *a, size_t len, int advice)
+{
+	static int (*real_madvise)(void *, size_t, int);
+
+	if (!real_madvise)
+		real_madvise = (int (*)(void *, size_t, int))emu_next("madvise", (void *)madvise);
+	if (!real_madvise) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (advice == MADV_DONTNEED || advice == MADV_REMOVE)
+		emu_forget((uintptr_t)a, len);
+	return real_madvise(a, len, advice);
 }
 
 EXPORT void *mremap(void *a, size_t len, size_t new_len, int flags, ...)
