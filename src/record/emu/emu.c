@@ -853,19 +853,25 @@ struct forget {
 	unsigned char v[FORGET_CHUNK];
 };
 
-/* The lines of the private page at page (its address) forgotten: all 64
- * of a page's lines probe in one stripe's region; a line's probes end at
- * its entry or at an empty one. */
+/* The lines of the private page at page (its address) forgotten; a
+ * line's probes end at its entry or at an empty one. (A block of 64
+ * lines probes in one stripe's region: a page of 64-byte lines takes one
+ * lock; of 16-byte lines, four.) */
 static void forget_page(struct forget *f, uint64_t page)
 {
-	uint64_t la0 = page >> line_shift, n = 4096 >> line_shift;
-	uint64_t h0 = line_hash(pid, la0), region = h0 & ~(uint64_t)(REGION - 1);
-	uint32_t *l = &model->stripes[h0 / REGION];
+	uint64_t la0 = page >> line_shift, n = line_shift < 12 ? 4096 >> line_shift : 1;
+	uint32_t *l = NULL;
 
-	emu_lock(l);
 	for (uint64_t la = la0; la < la0 + n && f->probes; la++) {
-		uint64_t h = line_hash(pid, la);
+		uint64_t h = line_hash(pid, la), region = h & ~(uint64_t)(REGION - 1);
+		uint32_t *lh = &model->stripes[h / REGION];
 
+		if (lh != l) {
+			if (l)
+				emu_unlock(l);
+			emu_lock(lh);
+			l = lh;
+		}
 		for (uint32_t i = 0; i < PROBES && f->probes; i++, f->probes--) {
 			uint64_t at = probe_at(region, h, i);
 			struct line_key *y = &model->e[at].key;
@@ -879,7 +885,8 @@ static void forget_page(struct forget *f, uint64_t page)
 			}
 		}
 	}
-	emu_unlock(l);
+	if (l)
+		emu_unlock(l);
 }
 
 /* The resident pages of n pages from a forgotten (mincore: a page the
