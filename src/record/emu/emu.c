@@ -180,7 +180,7 @@ struct core {
 	 * sample is due or the window ends, and fast_close() counts what went
 	 * through (at the state's start) */
 	uint32_t gate_gen;              /* the maps' generation its lines were kept in (its window is the
-					 * thread's: gate_next_window follows every change of it) */
+					 * thread's: every change of it goes through gate_next_window) */
 	/* the kept places of contended lines (gate_next_window lets go of
 	 * them, and of the runs, at the window's end; more than ONE_WIN: of
 	 * all) */
@@ -329,7 +329,8 @@ static void revoke_gates(uint64_t lost)
 	}
 }
 
-/* c goes on to its window c->win. The lines its gate keeps that were
+/* c goes on to window win (every change of its window after its start
+ * comes through here). The lines its gate keeps that were
  * its own (no other core had or wrote them, no lock's waiter takes them)
  * stay in it from window to window, as a core keeps lines in its cache
  * until another core takes them: when one was taken (revoke_gates()), the
@@ -342,10 +343,11 @@ static void revoke_gates(uint64_t lost)
  * gate in window w counts as the state says then; the gate's holder
  * steps it again in window w + 1 and counts as the window before's
  * writes say (other_wrote): once for the taking, whichever came first. */
-static void gate_next_window(struct core *c)
+static void gate_next_window(struct core *c, uint32_t win)
 {
 	uint32_t *p = &model->revoked[c->idx].pending;
 
+	c->win = win;
 	/* (the line of the last access, and those taken with it, go on into
 	 * the window unless let go of: the gate opens on them again) */
 	c->fast_win = c->win;
@@ -1264,8 +1266,7 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 	/* the default model: windows in lockstep with the other threads */
 	if (c->paced && ++c->clock >= EMU_WIN) {
 		c->clock = 0;
-		c->win = pace__window_end(c->idx, c->win);
-		gate_next_window(c);
+		gate_next_window(c, pace__window_end(c->idx, c->win));
 	}
 	c->busy = 0;
 	fast_open(c);
@@ -1416,8 +1417,7 @@ void emu_back(void)
 
 	if (c && c->paced) {
 		fast_close(c);
-		c->win = pace__back(c->idx, c->win);
-		gate_next_window(c);
+		gate_next_window(c, pace__back(c->idx, c->win));
 	}
 }
 
@@ -1442,8 +1442,7 @@ void emu_depart(const void *obj, uint32_t token)
 
 	if (c && c->paced) {
 		fast_close(c);
-		c->win = pace__back(c->idx, token ? pace__depart(obj, c->idx, token - 1, c->win) : c->win);
-		gate_next_window(c);
+		gate_next_window(c, pace__back(c->idx, token ? pace__depart(obj, c->idx, token - 1, c->win) : c->win));
 	}
 }
 

@@ -74,6 +74,7 @@ static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
 static void *(*libc_mmap)(void *, size_t, int, int, int, off_t);
 static int (*real_munmap)(void *, size_t);
 static void *(*real_mremap)(void *, size_t, size_t, int, void *);
+static int (*real_madvise)(void *, size_t, int);
 
 static uint64_t shared_space(uint32_t maj, uint32_t min, uint64_t ino)
 {
@@ -534,8 +535,6 @@ EXPORT int munmap(void *a, size_t len)
  * pages: not.) */
 EXPORT int madvise(void *a, size_t len, int advice)
 {
-	static int (*real_madvise)(void *, size_t, int);
-
 	if (!real_madvise)
 		real_madvise = (int (*)(void *, size_t, int))emu_next("madvise", (void *)madvise);
 	if (!real_madvise) {

@@ -59,6 +59,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,15 +84,14 @@ static uint32_t cpus = 1;               /* the CPUs the process may run on */
 
 void pace__start(struct pace *p, uint64_t *stall_count)
 {
-	uint64_t set[16] = { 0 };
-	long n = syscall(SYS_sched_getaffinity, 0, sizeof(set), set);
-	uint32_t count = 0;
+	cpu_set_t set;
+	/* (the system call itself: libtsan intercepts the C library's) */
+	long n = syscall(SYS_sched_getaffinity, 0, sizeof(set), &set);
 
 	pace = p;
 	stalls = stall_count;
-	for (long i = 0; i < n / 8 && i < 16; i++)
-		count += (uint32_t)__builtin_popcountll(set[i]);
-	cpus = count ? count : 1;
+	if (n > 0 && CPU_COUNT_S((size_t)n, &set))
+		cpus = (uint32_t)CPU_COUNT_S((size_t)n, &set);
 }
 
 static void progress(void)
