@@ -70,19 +70,25 @@ SHIM := $(B)/libc2cscan-alloc.so
 # and the coherence model, preloaded into a -fsanitize=thread build; never
 # sanitized either.
 EMU := $(B)/libc2cscan-emu.so
+# what record --emulate preloads in place of libtsan.so.N when the program
+# needs nothing else of it (src/record/standin/): GCC 11 and older name
+# libtsan.so.0, GCC 12 and later libtsan.so.2
+STANDIN := $(B)/libc2cscan-libtsan.so.0 $(B)/libc2cscan-libtsan.so.2
 
 .PHONY: all deps check check-full test asan tsan demo clean fuzz bench install uninstall proto
 # objects of the test programs are kept (make deleted them as intermediates,
 # and said so in every build)
 .SECONDARY:
-all: $(BIN) $(SHIM) $(EMU) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
+all: $(BIN) $(SHIM) $(EMU) $(STANDIN) $(UNIT_BINS) $(TOOL_BINS) $(WORK_BINS) $(PROG_BINS)
 ifeq ($(B),build)
-all: c2cscan libc2cscan-alloc.so libc2cscan-emu.so
+all: c2cscan libc2cscan-alloc.so libc2cscan-emu.so libc2cscan-libtsan.so.0 libc2cscan-libtsan.so.2
 c2cscan: $(BIN)
 	$(Q)cp $< $@
 libc2cscan-alloc.so: $(SHIM)
 	$(Q)cp $< $@
 libc2cscan-emu.so: $(EMU)
+	$(Q)cp $< $@
+libc2cscan-libtsan.so.%: $(B)/libc2cscan-libtsan.so.%
 	$(Q)cp $< $@
 endif
 
@@ -102,6 +108,11 @@ $(EMU): $(EMU_SRCS) $(wildcard src/record/emu/*.h) src/record/procmap.h src/reco
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(WARN) -Wno-missing-prototypes -O2 -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc \
 		-fno-tree-loop-distribute-patterns -Wl,-Bsymbolic -o $@ $(EMU_SRCS) -ldl -lpthread
+
+$(B)/libc2cscan-libtsan.so.%: src/record/standin/standin.c
+	$(call msg,SHLIB,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -fPIC -shared -nostdlib -Wl,-soname,libtsan.so.$* -o $@ $<
 
 $(B)/%.o: %.c
 	$(call msg,CC,$<)
@@ -305,15 +316,17 @@ demo:
 # shim (PREFIX/lib/c2cscan/, where record looks beside ../lib from the
 # binary), the man pages, bash completion.
 PREFIX ?= /usr/local
-INSTALL_FILES := bin/c2cscan lib/c2cscan/libc2cscan-alloc.so lib/c2cscan/libc2cscan-emu.so share/bash-completion/completions/c2cscan \
+INSTALL_FILES := bin/c2cscan lib/c2cscan/libc2cscan-alloc.so lib/c2cscan/libc2cscan-emu.so \
+	lib/c2cscan/libc2cscan-libtsan.so.0 lib/c2cscan/libc2cscan-libtsan.so.2 share/bash-completion/completions/c2cscan \
 	$(patsubst man/%,share/man/man1/%,$(wildcard man/*.1))
-install: $(BIN) $(SHIM) $(EMU)
+install: $(BIN) $(SHIM) $(EMU) $(STANDIN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/c2cscan $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(Q)install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2cscan
 	$(Q)install -m 644 $(SHIM) $(DESTDIR)$(PREFIX)/lib/c2cscan/libc2cscan-alloc.so
 	$(Q)install -m 644 $(EMU) $(DESTDIR)$(PREFIX)/lib/c2cscan/libc2cscan-emu.so
+	$(Q)install -m 644 $(STANDIN) $(DESTDIR)$(PREFIX)/lib/c2cscan/
 	$(Q)install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(Q)install -m 644 scripts/c2cscan.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/c2cscan
 
@@ -322,7 +335,7 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(PREFIX)/lib/c2cscan 2>/dev/null || true
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz c2cscan libc2cscan-alloc.so libc2cscan-emu.so
+	rm -rf build build-asan build-tsan build-fuzz c2cscan libc2cscan-alloc.so libc2cscan-emu.so libc2cscan-libtsan.so.*
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 

@@ -551,6 +551,13 @@ static void say(void *arg, const struct record_msg *m)
 	case RM_EMU_HEAP:
 		fprintf(stderr, "--emulate: the heap is %s's, as in the build without -fsanitize=thread", m->s[0]);
 		break;
+	case RM_EMU_LIBTSAN:
+		if (n[0])
+			fputs("--emulate: libtsan not loaded (the runtime and the C library define all the program "
+			      "needs): threads, locks and signals are the C library's, as in production", stderr);
+		else
+			fprintf(stderr, "--emulate: libtsan loaded (its interceptors run beside the model): %s", m->s[0]);
+		break;
 	case RM_EMU_HEAP_TSAN:
 		fputs("--emulate: the heap is libtsan's (a Clang build's allocator is in its executable): objects "
 		      "may sit otherwise in lines than in the build without -fsanitize=thread", stderr);

@@ -35,6 +35,12 @@ struct emu_rec_stats {
  * running executable or installed) and makes the directory it writes to.
  * 0, or a negative errno with the message in why. */
 int emu_rec__new(struct emu_rec **out, struct record_msg *why);
+/* Whether the program at exe runs without libtsan: a GCC build (libtsan.so.N
+ * in DT_NEEDED) whose symbols the dynamic linker all binds with the runtime
+ * and libc2cscan-libtsan.so.N (beside the runtime) preloaded; then the
+ * child's LD_PRELOAD carries the stand-in. Otherwise why says what keeps
+ * libtsan ("" for a program that does not load it: a Clang build). */
+bool emu_rec__choose_libtsan(struct emu_rec *e, const char *exe, char *why, size_t wsize);
 /* In the forked child, before exec: the runtime first in LD_PRELOAD,
  * C2CSCAN_EMU_DIR, the sampling periods and line size (0: the runtime's),
  * the exact model or the default one (pace.c) and, with chains, that

@@ -277,6 +277,12 @@ int record__run(const struct record_opts *o, char *const *cmd, int argc, char **
 		if (emu_rec__new(&rc->emu, &why)) {
 			say(rc, why);
 			status = 1;
+		} else if (rc->exe[0] && !rc->emu_not_tsan) {
+			static char keeps[256];   /* (the message outlives this call) */
+			bool without = emu_rec__choose_libtsan(rc->emu, rc->exe, keeps, sizeof(keeps));
+
+			if (without || keeps[0])
+				say(rc, (struct record_msg){ .kind = RM_EMU_LIBTSAN, .n = { without }, .s = { keeps } });
 		}
 	}
 	if (!status)

@@ -77,6 +77,7 @@ enum record_msg_kind {
 	RM_ALLOC_EVENTS,        /* n[0]: allocation events, n[1]: processes; x: bytes each */
 	RM_EMU_SAMPLES,         /* n[0]: emulated samples, n[1]: processes */
 	RM_EMU_HEAP,            /* --emulate: s[0] the heap's allocator, the production build's ("libc.so.6") */
+	RM_EMU_LIBTSAN,         /* --emulate: n[0] 1 libtsan was left out; else s[0] what keeps it */
 	RM_SUMMARY,             /* n[0]: samples; names: the events; n[1]: allocator probes; n[2]: 1
 				 * emulated; n[3]: bytes of AUX trace; s[0]: the file; x: its size, MB */
 	/* what was opened and how (-v) */

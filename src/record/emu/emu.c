@@ -557,12 +557,26 @@ static struct core *core_new(void)
 	return c;
 }
 
+/* The thread's core, made at its first hook with signals held off (a
+ * handler's hook would make a second core for the thread: without libtsan
+ * a signal is the kernel's to deliver at any instruction). */
+static __attribute__((noinline)) struct core *core_first(void)
+{
+	sigset_t all, was;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &was);
+	if (!self)
+		self = core_new();
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	return self;
+}
+
 static inline struct core *me(void)
 {
 	if (LIKELY(self != NULL))
 		return self;
-	self = core_new();
-	return self;
+	return core_first();
 }
 
 /* A sample, and its call chain from the shadow stack: the callers' return
@@ -1448,10 +1462,13 @@ void emu_depart(const void *obj, uint32_t token)
 
 void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t ret)
 {
-	struct core *c = self;
+	struct core *c;
 
 	if (!__atomic_load_n(&hooked, __ATOMIC_RELAXED))
 		return;
+	/* (made now when this is the thread's first access: a worker's
+	 * first is often its start barrier's) */
+	c = enabled ? me() : self;
 	/* RMW is access_'s own value of store: a read-modify-write */
 	_Static_assert(EMU_RMW == RMW, "emu_kind and access_'s store");
 	/* (a barrier passed, a lock taken: not the data a later lock wait
@@ -1493,6 +1510,21 @@ static uint32_t env_u32(const char *name, uint32_t def)
 	return x && x < (1ul << 30) ? (uint32_t)x : def;
 }
 
+#if UINTPTR_MAX > 0xffffffffu
+#define EMU_ZONE 0x7c0000000000ull      /* (x86-64 and arm64 with 48-bit addresses: below TSan's old heap's end) */
+#else
+#define EMU_ZONE 0                      /* (no zone: the kernel's placement) */
+#endif
+
+uintptr_t emu_zone(size_t len)
+{
+	static uintptr_t next = EMU_ZONE;
+
+	if (!EMU_ZONE)
+		return 0;
+	return __atomic_fetch_add(&next, (len + 0xffff) & ~(uintptr_t)0xffff, __ATOMIC_RELAXED);
+}
+
 /* The model: record's file (C2CSCAN_EMU_MODEL, sized here by whoever maps
  * it first), else this process's alone. */
 static bool model_map(const char *path)
@@ -1503,14 +1535,14 @@ static bool model_map(const char *path)
 
 	if (fd >= 0) {
 		if (!fstat(fd, &st) && ((uint64_t)st.st_size >= sizeof(*model) || !ftruncate(fd, sizeof(*model))))
-			m = mmap(NULL, sizeof(*model), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			m = emu_sys_mmap(sizeof(*model), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		syscall(SYS_close, fd);
 	}
 	if (m == MAP_FAILED) {
 		fprintf(stderr, "c2cscan emu: no shared model (%s): processes are modelled apart\n",
 			path && *path ? path : "C2CSCAN_EMU_MODEL unset");
-		m = mmap(NULL, sizeof(*model), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			 -1, 0);
+		m = emu_sys_mmap(sizeof(*model), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				 -1, 0);
 	}
 	if (m == MAP_FAILED)
 		return false;
@@ -1560,8 +1592,47 @@ static void emu_start(void)
  * by hand, ThreadSanitizer gets its hooks back. (__tsan_init, from a GCC
  * executable's preinit array, runs before the C library has the
  * environment: only here is its absence known.) */
+/* libc2cscan-libtsan.so.N (src/record/standin/) out of LD_PRELOAD: record
+ * asked the dynamic linker about the program it runs, not about those it
+ * executes, which load libtsan (LD_PRELOAD's entries are separated by
+ * colons or spaces). */
+static void standin_out_of_env(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+	char *keep, *w;
+
+	if (!pre || !strstr(pre, "libc2cscan-libtsan.so."))
+		return;
+	keep = malloc(strlen(pre) + 1);
+	if (!keep)
+		return;
+	w = keep;
+	for (const char *p = pre; *p;) {
+		size_t n = strcspn(p, ": ");
+		const char *base = memrchr(p, '/', n);
+
+		base = base ? base + 1 : p;
+		if (n && ((size_t)(p + n - base) < 22 || strncmp(base, "libc2cscan-libtsan.so.", 22))) {
+			if (w != keep)
+				*w++ = ':';
+			memcpy(w, p, n);
+			w += n;
+		}
+		p += n + (p[n] != '\0');
+	}
+	*w = '\0';
+	setenv("LD_PRELOAD", keep, 1);
+	free(keep);
+}
+
+bool emu_libtsan_left_out(void)
+{
+	return dlsym(RTLD_DEFAULT, "c2cscan_libtsan_standin") && !dlsym(RTLD_NEXT, "__tsan_init");
+}
+
 __attribute__((constructor)) static void emu_load(void)
 {
+	standin_out_of_env();
 	emu_start();
 	if (!enabled && !getenv("C2CSCAN_EMU_DIR")) {
 		pid = (uint32_t)getpid();

@@ -33,6 +33,10 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 void *emu_next(const char *name, void *own);
 /* The C library's definition of name, NULL none. */
 void *emu_libc(const char *name);
+/* Whether record preloaded its stand-in for libtsan (libc2cscan-libtsan.so.N)
+ * and no ThreadSanitizer runtime follows this library: the C library's
+ * functions are the program's own. */
+bool emu_libtsan_left_out(void);
 /* A handle to an object already loaded (path NULL: the program's scope,
  * the executable first), NULL when it is not; given back with
  * emu_release(). Through the C library's dlopen and dlclose: libtsan's
@@ -204,11 +208,18 @@ static inline int emu_sys_open(const char *path, int flags)
 	return (int)syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC, 0600);
 }
 
+/* Where the runtime's next mapping of len bytes is asked for: a zone of
+ * its own (EMU_ZONE on), far below where the kernel places the program's
+ * mappings, so that none of the runtime's lands in a hole the program just
+ * made and moves the program's next mapping (as production has it). A
+ * hint: taken, the kernel places the mapping as it would. */
+uintptr_t emu_zone(size_t len);
+
 /* A mapping of the runtime's own (a system call: the program's mmap, which
  * this library defines, tells the model of the program's). */
 static inline void *emu_sys_mmap(size_t len, int prot, int flags, int fd, off_t off)
 {
-	return (void *)syscall(SYS_mmap, NULL, len, prot, flags, fd, off);
+	return (void *)syscall(SYS_mmap, emu_zone(len), len, prot, flags, fd, off);
 }
 
 /* ---- the samples' file (out.c) ---- */

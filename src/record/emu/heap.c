@@ -17,6 +17,13 @@
  * libtsan's: __sanitizer_get_ownership says so, and it goes back to
  * libtsan (free, realloc, malloc_usable_size).
  *
+ * Without libtsan (record preloaded its stand-in, libc2cscan-libtsan.so.N),
+ * what is not the program's (the runtime's own calls: the dynamic linker's
+ * look-ups, the environment; a call before the model started) comes from
+ * a heap of the runtime's own (own_*), mapped apart, where libtsan's would
+ * have served it: the production heap sees the program's calls alone, as
+ * in the bare build.
+ *
  * Without the model (not run by record) every call is the next
  * definition's, libtsan's, as in a plain TSan run. A Clang build's
  * allocator is in its executable, ahead of any preloaded library: while
@@ -35,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "record/emu/emu.h"
 #include "record/boot_alloc.h"
@@ -65,16 +73,160 @@ static size_t (*tsan_size)(const volatile void *);
 static char prod_name[256];
 static int resolving;
 
+/* ---- the runtime's own heap, without libtsan: blocks of 2^k bytes (k
+ * from 4), each class a free list, carved from one mapping reserved at the
+ * first call (MAP_NORESERVE: pages as they are written); nothing is given
+ * back to the kernel. What it cannot hold is NULL (the runtime's calls are
+ * a few kilobytes). ---- */
+#define OWN_SPAN (64ull << 20)
+#define OWN_CLASSES 27                  /* up to 2^30 */
+#define OWN_MAGIC 0xc2c5ca11ull
+
+struct own_head {
+	uint32_t cls;
+	uint32_t magic;
+	uint64_t back;                  /* the block's start: payload minus back (memalign) */
+};
+
+static char *own_base;
+static uint64_t own_used;
+static uint32_t own_lock;
+static void *own_free[OWN_CLASSES];
+
+static bool own_owns(const void *p)
+{
+	return own_base && (const char *)p >= own_base && (const char *)p < own_base + OWN_SPAN;
+}
+
+/* (in the place of libtsan's ownership test: memory not the program's) */
+static int own_is(const volatile void *p)
+{
+	return own_owns((const void *)p);
+}
+
+/* A block of at least n bytes past a header, its payload aligned to
+ * align (16 or more, a power of two). */
+static void *own_alloc(size_t n, size_t align)
+{
+	size_t need = n + sizeof(struct own_head) + (align > 16 ? align : 0);
+	uint32_t cls = 4;
+	char *b = NULL, *pay;
+	struct own_head h;
+
+	if (n > (1ull << (OWN_CLASSES - 1)))
+		return NULL;
+	while ((1ull << cls) < need)
+		cls++;
+	if (cls >= OWN_CLASSES)
+		return NULL;
+	emu_lock(&own_lock);
+	if (!own_base) {
+		void *m = emu_sys_mmap(OWN_SPAN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				       -1, 0);
+
+		own_base = m == MAP_FAILED ? NULL : m;
+	}
+	if (own_free[cls]) {
+		b = own_free[cls];
+		memcpy(&own_free[cls], b, sizeof(void *));
+	} else if (own_base && own_used + (1ull << cls) <= OWN_SPAN) {
+		b = own_base + own_used;
+		own_used += 1ull << cls;
+	}
+	emu_unlock(&own_lock);
+	if (!b)
+		return NULL;
+	pay = b + sizeof(h);
+	if (align > 16)
+		pay = (char *)(((uintptr_t)pay + align - 1) & ~(uintptr_t)(align - 1));
+	h = (struct own_head){ .cls = cls, .magic = OWN_MAGIC, .back = (uint64_t)(pay - b) };
+	memcpy(pay - sizeof(h), &h, sizeof(h));
+	return pay;
+}
+
+static struct own_head own_head_of(const void *p)
+{
+	struct own_head h;
+
+	memcpy(&h, (const char *)p - sizeof(h), sizeof(h));
+	return h;
+}
+
+static void own_release(void *p)
+{
+	struct own_head h = own_head_of(p);
+	char *b = (char *)p - h.back;
+
+	if (h.magic != OWN_MAGIC || h.cls >= OWN_CLASSES || !own_owns(b))
+		return;         /* (not a block of this heap's: left alone) */
+	emu_lock(&own_lock);
+	memcpy(b, &own_free[h.cls], sizeof(void *));
+	own_free[h.cls] = b;
+	emu_unlock(&own_lock);
+}
+
+static size_t own_usable(void *p)
+{
+	struct own_head h = own_head_of(p);
+
+	return h.magic == OWN_MAGIC && h.cls < OWN_CLASSES ? (1ull << h.cls) - h.back : 0;
+}
+
+static void *own_malloc(size_t n)
+{
+	return own_alloc(n, 16);
+}
+
+static void *own_calloc(size_t nmemb, size_t n)
+{
+	void *p = nmemb && n > SIZE_MAX / nmemb ? NULL : own_alloc(nmemb * n, 16);
+
+	if (p)
+		emu_zero(p, nmemb * n);
+	return p;
+}
+
+static void *own_memalign(size_t align, size_t n)
+{
+	return align & (align - 1) ? NULL : own_alloc(n, align < 16 ? 16 : align);
+}
+
+static void *own_realloc(void *p, size_t n)
+{
+	size_t have = p ? own_usable(p) : 0;
+	void *q;
+
+	if (p && n <= have)
+		return p;
+	q = own_alloc(n, 16);
+	if (q && p) {
+		emu_copy(q, p, have);
+		own_release(p);
+	}
+	return q;
+}
+
+/* (into a copy first: until next.malloc is set, the look-ups' own calls
+ * get static memory, boot_alloc, not the allocator being looked up) */
 static void resolve_next(void)
 {
+	struct allocator n;
+	int (*owner)(const volatile void *);
+
 	resolving = 1;
-	next.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
-	next.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
-	next.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-	next.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
-	next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
-	next.usable = (size_t (*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
-	owned_by_tsan = (int (*)(const volatile void *))dlsym(RTLD_NEXT, "__sanitizer_get_ownership");
+	n.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+	n.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
+	n.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	n.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+	n.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
+	n.usable = (size_t (*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
+	owner = (int (*)(const volatile void *))dlsym(RTLD_NEXT, "__sanitizer_get_ownership");
+	if (!owner && emu_libtsan_left_out()) {
+		n = (struct allocator){ own_malloc, own_calloc, own_realloc, own_release, own_memalign, own_usable };
+		owner = own_is;
+	}
+	owned_by_tsan = owner;
+	next = n;
 	resolving = 0;
 }
 

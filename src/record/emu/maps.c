@@ -84,8 +84,8 @@ static uint64_t shared_space(uint32_t maj, uint32_t min, uint64_t ino)
 /* A table of room for cap ranges (system calls: not the program's mappings). */
 static struct table *table_new(uint32_t cap)
 {
-	struct table *t = (void *)syscall(SYS_mmap, NULL, sizeof(*t) + (size_t)cap * sizeof(struct range),
-					  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct table *t = emu_sys_mmap(sizeof(*t) + (size_t)cap * sizeof(struct range), PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (t == MAP_FAILED)
 		return NULL;
