@@ -57,6 +57,7 @@ PROG_BINS += $(B)/progs/atomics-tsan
 PROG_BINS += $(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan
 PROG_BINS += $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(B)/progs/layoutxx-tsan
 PROG_BINS += $(B)/progs/sharedjob-tsan $(B)/progs/threadsig-tsan
+PROG_BINS += $(B)/progs/tsanmode-tsan $(B)/progs/tsanmode-annotated-tsan
 PROG_BINS += $(B)/progs/locks-tsan $(B)/progs/spscq-tsan $(B)/progs/gate-tsan $(B)/progs/latent-tsan $(B)/progs/latent-padded-tsan
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 ifneq ($(CLANG),)
@@ -208,7 +209,7 @@ $(B)/progs/%-clang-tsan: tests/progs/%.c
 
 # the verdict's units (tests/cli/units.sh): per-thread elements of one
 # allocation, 24 and 40 bytes each, and their fix; objects reusing an address
-$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(B)/progs/locks-tsan $(B)/progs/gate-tsan $(B)/progs/latent-tsan $(B)/progs/latent-padded-tsan $(B)/progs/sharedjob-tsan $(B)/progs/threadsig-tsan: $(B)/progs/%-tsan:
+$(B)/progs/slots-tsan $(B)/progs/slots40-tsan $(B)/progs/slots-fixed-tsan $(B)/progs/reuse-tsan $(B)/progs/churn-tsan $(B)/progs/fds-tsan $(B)/progs/layout-tsan $(B)/progs/locks-tsan $(B)/progs/gate-tsan $(B)/progs/latent-tsan $(B)/progs/latent-padded-tsan $(B)/progs/sharedjob-tsan $(B)/progs/threadsig-tsan $(B)/progs/tsanmode-tsan $(B)/progs/tsanmode-annotated-tsan: $(B)/progs/%-tsan:
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 $(or $(UNITS_OPT_$*),-O2) -g -fsanitize=thread $(UNITS_FLAGS_$*) -o $@ tests/progs/$(UNITS_SRC_$*).c -lpthread
@@ -240,6 +241,12 @@ $(B)/progs/gate-tsan: tests/progs/gate.c
 UNITS_SRC_latent := latent
 UNITS_SRC_sharedjob := sharedjob
 UNITS_SRC_threadsig := threadsig
+# without libtsan, or with it when the program calls its annotations
+# (tests/cli/emulate-libtsan.sh)
+UNITS_SRC_tsanmode := tsanmode
+UNITS_SRC_tsanmode-annotated := tsanmode
+UNITS_FLAGS_tsanmode-annotated := -DANNOTATED
+$(B)/progs/tsanmode-tsan $(B)/progs/tsanmode-annotated-tsan: tests/progs/tsanmode.c
 UNITS_SRC_latent-padded := latent
 UNITS_FLAGS_latent-padded := -DPADDED
 $(B)/progs/latent-tsan $(B)/progs/latent-padded-tsan: tests/progs/latent.c

@@ -1489,6 +1489,7 @@ static void at_fork_child(void)
 	retired_lock = 0;
 	emu_out__forked(pid);
 	emu_maps__forked();
+	emu_heap__forked();
 	/* the parent's other threads are not in the child: their states are
 	 * the child's to reuse (their tids, the parent's, are live: left) */
 	if (self) {

@@ -175,6 +175,9 @@ void emu_heap__start(void);
 /* That allocator's file name ("libc.so.6", "libjemalloc.so.2"), NULL while
  * the heap is libtsan's. */
 const char *emu_heap__allocator(void);
+/* In a forked child: the runtime's own heap's lock free (a parent's
+ * thread that held it is not in the child). */
+void emu_heap__forked(void);
 /* A Clang build, whose executable (prog, its handle; exe, its link map)
  * holds ThreadSanitizer's allocator: true when what that allocator holds
  * can go back to it without its malloc family (cfree and the sanitizer

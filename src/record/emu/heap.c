@@ -165,6 +165,11 @@ static void own_release(void *p)
 	emu_unlock(&own_lock);
 }
 
+void emu_heap__forked(void)
+{
+	own_lock = 0;
+}
+
 static size_t own_usable(void *p)
 {
 	struct own_head h = own_head_of(p);

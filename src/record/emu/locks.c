@@ -27,6 +27,7 @@
  * the lock object's address as any other access.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -392,3 +393,41 @@ AWAY(pid_t, fork, (void))
 AWAY(int, execve, (const char *path, char *const argv[], char *const envp[]), path, argv, envp)
 AWAY(int, execv, (const char *path, char *const argv[]), path, argv)
 AWAY(int, execvp, (const char *file, char *const argv[]), file, argv)
+
+/* The list forms, whose C library versions call the system call directly:
+ * their arguments into an array for the vector forms above (execle's
+ * environment follows the list's NULL). */
+enum exec_how { EXEC_V, EXEC_VP, EXEC_VE };
+
+static int exec_list(enum exec_how how, const char *target, const char *arg, va_list ap)
+{
+	va_list count;
+	size_t n = 1;
+	char **argv, *const *env = NULL;
+
+	va_copy(count, ap);
+	for (const char *a = arg; a; a = va_arg(count, const char *))
+		n++;
+	va_end(count);
+	argv = __builtin_alloca(n * sizeof(*argv));
+	argv[0] = (char *)arg;
+	for (size_t i = 1; i < n; i++)
+		argv[i] = va_arg(ap, char *);
+	if (how == EXEC_VE)
+		env = va_arg(ap, char *const *);
+	return how == EXEC_V ? execv(target, argv) : how == EXEC_VP ? execvp(target, argv) : execve(target, argv, env);
+}
+
+#define EXEC_LIST(name, how)                                               \
+	EXPORT int name(const char *target, const char *arg, ...)          \
+	{                                                                  \
+		va_list ap;                                                \
+		int r;                                                     \
+		va_start(ap, arg);                                         \
+		r = exec_list(how, target, arg, ap);                       \
+		va_end(ap);                                                \
+		return r;                                                  \
+	}
+EXEC_LIST(execl, EXEC_V)
+EXEC_LIST(execlp, EXEC_VP)
+EXEC_LIST(execle, EXEC_VE)

@@ -31,7 +31,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -108,21 +110,29 @@ static struct table *table_room(struct table *t)
 	return u;
 }
 
-/* ---- writers: under maps_lock, between write_begin and write_end ---- */
+/* ---- writers: under maps_lock, between write_begin and write_end, with
+ * signals held off (the program's mmap and munmap are writers: a handler
+ * that ran meanwhile in the same thread would spin for ever on the lock,
+ * or in a lookup on the odd sequence) ---- */
 
-static void write_begin(void)
+static void write_begin(sigset_t *was)
 {
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, was);
 	emu_lock(&maps_lock);
 	__atomic_store_n(&seq, seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
-static void write_end(bool changed)
+static void write_end(bool changed, const sigset_t *was)
 {
 	if (changed)
 		__atomic_add_fetch(&emu_maps_gen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&seq, seq + 1, __ATOMIC_RELEASE);
 	emu_unlock(&maps_lock);
+	pthread_sigmask(SIG_SETMASK, was, NULL);
 }
 
 /* [start, end) no longer shared (unmapped, or mapped again privately):
@@ -289,8 +299,9 @@ static void learn(uint64_t a, uint64_t len)
 {
 	bool changed = false;
 	struct vma v;
+	sigset_t was;
 
-	write_begin();
+	write_begin(&was);
 	for (uint64_t at = a; at < a + len; at = v.r.end) {
 		if (!vma_at(at, &v) || v.r.end <= at) {
 			changed |= table_cut(at, a + len);
@@ -298,7 +309,7 @@ static void learn(uint64_t a, uint64_t len)
 		}
 		changed |= v.shared ? table_put(v.r) : table_cut(v.r.start, v.r.end);
 	}
-	write_end(changed);
+	write_end(changed, &was);
 }
 
 static bool same_table(const struct table *a, const struct table *b)
@@ -498,8 +509,10 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 		if (type == MAP_SHARED || type == MAP_SHARED_VALIDATE) {
 			learn((uintptr_t)m, len);
 		} else {
-			write_begin();
-			write_end(table_cut((uintptr_t)m, (uintptr_t)m + len));
+			sigset_t was;
+
+			write_begin(&was);
+			write_end(table_cut((uintptr_t)m, (uintptr_t)m + len), &was);
 		}
 	}
 	return m;
@@ -523,8 +536,10 @@ EXPORT int munmap(void *a, size_t len)
 	emu_forget((uintptr_t)a, len);
 	r = real_munmap(a, len);
 	if (!r && tab) {
-		write_begin();
-		write_end(table_cut((uintptr_t)a, (uintptr_t)a + len));
+		sigset_t was;
+
+		write_begin(&was);
+		write_end(table_cut((uintptr_t)a, (uintptr_t)a + len), &was);
 	}
 	return r;
 }

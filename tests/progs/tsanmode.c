@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which runtime a -fsanitize=thread build runs with under record --emulate
+ * (tests/cli/emulate-libtsan.sh): four threads count into per-thread
+ * 24-byte slots of one calloc'd array (false sharing), a few unrelated
+ * allocations first; then the program prints whether libtsan is mapped in
+ * it. "tsanmode exec": afterwards it executes itself (no argument), whose
+ * line follows. Built with -DANNOTATED, the workers also call
+ * ThreadSanitizer's annotation interface (__tsan_release/__tsan_acquire),
+ * which only libtsan defines.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define THREADS 4
+#define ROUNDS 2000000
+
+struct slot {
+	long hits;
+	long misses;
+	long last;
+};
+
+static struct slot *slots;
+
+#ifdef ANNOTATED
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#endif
+
+static void *worker(void *arg)
+{
+	struct slot *s = &slots[(long)arg];
+
+	for (long i = 0; i < ROUNDS; i++) {
+		if (i % 3)
+			s->hits++;
+		else
+			s->misses++;
+		s->last = i;
+	}
+#ifdef ANNOTATED
+	__tsan_release(s);
+	__tsan_acquire(s);
+#endif
+	return NULL;
+}
+
+/* whether a mapping of the process is libtsan's */
+static int libtsan_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= strstr(line, "/libtsan.so") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[THREADS];
+	char *name = strdup("tsanmode");
+	long *config = calloc(16, sizeof(long)), sum = 0;
+
+	slots = calloc(THREADS, sizeof(*slots));
+	if (!name || !config || !slots)
+		return 1;
+	for (long i = 0; i < THREADS; i++)
+		if (pthread_create(&t[i], NULL, worker, (void *)i))
+			return 1;
+	for (int i = 0; i < THREADS; i++) {
+		pthread_join(t[i], NULL);
+		sum += slots[i].hits + slots[i].misses;
+	}
+	printf("%s %ld libtsan %s\n", name, sum, libtsan_mapped() ? "yes" : "no");
+	fflush(stdout);
+	if (argc > 1 && !strcmp(argv[1], "exec"))
+		execl("/proc/self/exe", name, (char *)NULL);
+	free(config);
+	free(slots);
+	free(name);
+	return 0;
+}
