@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
@@ -12,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "perfdata/perf_data.h"
@@ -20,6 +18,7 @@
 #include "record/allocrec.h"
 #include "record/emurec.h"
 #include "record/emuip.h"
+#include "record/emulink.h"
 #include "util/util.h"
 
 #define EMU_LIB "libc2cscan-emu.so"
@@ -163,133 +162,12 @@ static char *preload_list(const struct emu_rec *e)
 	return pre;
 }
 
-/* The libtsan.so.N a GCC build names in DT_NEEDED (N in *abi, 1) and its
- * PT_INTERP (the dynamic linker); 0 for anything else (a Clang build: its
- * runtime is in the executable), a negative errno when unreadable. */
-static int needs_libtsan(const char *path, unsigned *abi, char *interp, size_t isize)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
-	Elf_Scn *scn = NULL;
-	size_t nph = 0;
-	Elf *elf;
-
-	if (fd < 0)
-		return -errno;
-	interp[0] = '\0';
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &nph)) {
-		for (size_t i = 0; i < nph; i++) {
-			GElf_Phdr ph;
-			Elf_Data *d;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_INTERP || !ph.p_filesz ||
-			    ph.p_filesz >= isize)
-				continue;
-			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_BYTE);
-			if (d && d->d_buf && memchr(d->d_buf, '\0', ph.p_filesz))
-				memcpy(interp, d->d_buf, ph.p_filesz);
-		}
-	}
-	while (elf && interp[0] && !found && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < d->d_size / sh.sh_entsize && !found; i++) {
-			GElf_Dyn dyn;
-			const char *name;
-			char *end;
-
-			if (!gelf_getdyn(d, (int)i, &dyn))
-				break;
-			if (dyn.d_tag != DT_NEEDED || !(name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)) ||
-			    strncmp(name, "libtsan.so.", 11))
-				continue;
-			*abi = (unsigned)strtoul(name + 11, &end, 10);
-			found = !*end && end > name + 11;
-		}
-	}
-	elf_end(elf);
-	close(fd);
-	return found;
-}
-
-/* Whether the dynamic linker binds every symbol of exe and its libraries
- * with LD_PRELOAD set to pre and no libtsan: glibc's linker run on exe in
- * its trace mode (LD_TRACE_LOADED_OBJECTS: it lists the objects and never
- * runs the program), with every symbol bound now and the unbound said
- * (LD_BIND_NOW, LD_WARN), as ldd -r. Only glibc's (ld-linux*, ld64.so*):
- * another linker might ignore the variable and run the program. Anything
- * on its standard error, or a failure, is a no; its first line goes to
- * why. */
-static bool binds_without_libtsan(const char *interp, const char *exe, const char *pre, char *why, size_t wsize)
-{
-	int pfd[2], status;
-	char buf[512];
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	const char *base = strrchr(interp, '/');
-
-	base = base ? base + 1 : interp;
-	if (strncmp(base, "ld-linux", 8) && strncmp(base, "ld64.so", 7)) {
-		snprintf(why, wsize, "%s is not glibc's dynamic linker", interp);
-		return false;
-	}
-	snprintf(why, wsize, "%s", "the dynamic linker could not be asked");
-	if (pipe2(pfd, O_CLOEXEC))
-		return false;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return false;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(pfd[1], 2) < 0)
-			_exit(127);
-		setenv("LD_PRELOAD", pre, 1);
-		setenv("LD_BIND_NOW", "1", 1);
-		setenv("LD_WARN", "1", 1);
-		setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
-		execl(interp, interp, exe, (char *)NULL);
-		_exit(127);
-	}
-	close(pfd[1]);
-	while (got < sizeof(buf) - 1 && (n = read(pfd[0], buf + got, sizeof(buf) - 1 - got)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		got += (size_t)n;
-	}
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	buf[got] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	for (char *t = buf; *t; t++)
-		if (*t == '\t')
-			*t = ' ';
-	if (got)
-		snprintf(why, wsize, "%s", buf);
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		snprintf(why, wsize, "%s could not list %s", interp, exe);
-	return !got && WIFEXITED(status) && !WEXITSTATUS(status);
-}
-
 bool emu_rec__choose_libtsan(struct emu_rec *e, const char *exe, char *why, size_t wsize)
 {
 	char interp[PATH_MAX], standin[PATH_MAX + 32], *pre;
 	const char *slash = strrchr(e->lib, '/');
 	unsigned abi = 0;
-	int r = needs_libtsan(exe, &abi, interp, sizeof(interp));
+	int r = emu_link__libtsan(exe, &abi, interp, sizeof(interp));
 	bool ok;
 
 	e->standin[0] = '\0';
@@ -304,7 +182,7 @@ bool emu_rec__choose_libtsan(struct emu_rec *e, const char *exe, char *why, size
 	}
 	memcpy(e->standin, standin, strlen(standin) + 1);
 	pre = preload_list(e);
-	ok = binds_without_libtsan(interp, exe, pre, why, wsize);
+	ok = emu_link__without_libtsan(interp, exe, pre, e->lib, why, wsize);
 	free(pre);
 	if (!ok)
 		e->standin[0] = '\0';
@@ -319,7 +197,7 @@ void emu_rec__child_env(const struct emu_rec *e, uint32_t period, uint32_t hitm_
 
 	setenv("LD_PRELOAD", pre, 1);
 	free(pre);
-	/* libtsan's interceptors (malloc, threads, memcpy, I/O) stay, but
+	/* (where libtsan is loaded) its interceptors (malloc, threads, memcpy, I/O) stay, but
 	 * their accesses are ignored and nothing is reported: no access of the
 	 * program reaches libtsan, and the atomics the runtime performs make
 	 * no happens-before edges it could see, so what it would report from

@@ -3,8 +3,12 @@
  * Which runtime a -fsanitize=thread build runs with under record --emulate
  * (tests/cli/emulate-libtsan.sh): four threads count into per-thread
  * 24-byte slots of one calloc'd array (false sharing), a few unrelated
- * allocations first; then the program prints whether libtsan is mapped in
- * it. "tsanmode exec": afterwards it executes itself (no argument), whose
+ * allocations first; the main thread lets them go with a condition
+ * variable it makes and destroys (without libtsan glibc would give the
+ * program's unversioned imports its versions from before 2.3.2, and the
+ * destroy crashed), and they start together at a barrier. Then the program
+ * prints whether libtsan is mapped in it. "tsanmode exec": afterwards it
+ * executes itself (no argument), whose
  * line follows. Built with -DANNOTATED, the workers also call
  * ThreadSanitizer's annotation interface (__tsan_release/__tsan_acquire),
  * which only libtsan defines.
@@ -25,6 +29,10 @@ struct slot {
 };
 
 static struct slot *slots;
+static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t go;
+static int started;
+static pthread_barrier_t together;
 
 #ifdef ANNOTATED
 void __tsan_acquire(void *addr);
@@ -35,6 +43,11 @@ static void *worker(void *arg)
 {
 	struct slot *s = &slots[(long)arg];
 
+	pthread_mutex_lock(&go_lock);
+	while (!started)
+		pthread_cond_wait(&go, &go_lock);
+	pthread_mutex_unlock(&go_lock);
+	pthread_barrier_wait(&together);
 	for (long i = 0; i < ROUNDS; i++) {
 		if (i % 3)
 			s->hits++;
@@ -70,15 +83,22 @@ int main(int argc, char **argv)
 	long *config = calloc(16, sizeof(long)), sum = 0;
 
 	slots = calloc(THREADS, sizeof(*slots));
-	if (!name || !config || !slots)
+	if (!name || !config || !slots || pthread_cond_init(&go, NULL) ||
+	    pthread_barrier_init(&together, NULL, THREADS))
 		return 1;
 	for (long i = 0; i < THREADS; i++)
 		if (pthread_create(&t[i], NULL, worker, (void *)i))
 			return 1;
+	pthread_mutex_lock(&go_lock);
+	started = 1;
+	pthread_cond_broadcast(&go);
+	pthread_mutex_unlock(&go_lock);
 	for (int i = 0; i < THREADS; i++) {
 		pthread_join(t[i], NULL);
 		sum += slots[i].hits + slots[i].misses;
 	}
+	pthread_cond_destroy(&go);
+	pthread_barrier_destroy(&together);
 	printf("%s %ld libtsan %s\n", name, sum, libtsan_mapped() ? "yes" : "no");
 	fflush(stdout);
 	if (argc > 1 && !strcmp(argv[1], "exec"))

@@ -13,9 +13,13 @@
  * for real (sequentially consistent, at least as strong as asked) and are
  * locked loads and stores.
  *
- * libtsan stays loaded and initialized (__tsan_init forwards to it): its
- * interceptors (malloc, pthread_*) keep working, only the per-access hooks
- * are ours. A hook we do not define stays libtsan's.
+ * In a GCC build record preloads, after this library, a stand-in named
+ * libtsan.so.N when the program needs nothing else of libtsan (emurec.c,
+ * src/record/standin/): libtsan is not loaded and the C library's
+ * functions are the program's own. Otherwise libtsan stays loaded and
+ * initialized (__tsan_init forwards to it): its interceptors (malloc,
+ * pthread_*) keep working, only the per-access hooks are ours, and a hook
+ * we do not define stays libtsan's.
  *
  * Samples: one access in C2CSCAN_EMU_PERIOD per thread (a countdown); of
  * HITMs and store HITMs one in C2CSCAN_EMU_HITM_PERIOD per thread, a rate
