@@ -70,7 +70,7 @@ done
 # interceptor) it can come inside the runtime's mmap and munmap, whose
 # table lock it then waited for in the same thread for ever
 timeout 120 "$C2CSCAN" record --emulate -o sm.data -- "$bin" sigmaps >sm.out 2>sm.err || fail "sigmaps: exit $?: $(cat sm.err)"
-expect_eq "sigmaps: the run" "$(cat sm.out)" "sigmaps 20000 ticked"
+expect_eq "sigmaps: the run" "$(cat sm.out)" "sigmaps 5000 ticked"
 grep -q "^c2cscan record: --emulate: libtsan not loaded" sm.err || fail "sigmaps: libtsan loaded: $(cat sm.err)"
 # the program's errno is its own: the hooks' system calls leave it
 "$C2CSCAN" record -q --emulate -o e.data -- "$bin" errno >e.out 2>e.err || fail "errno: $(cat e.out e.err)"

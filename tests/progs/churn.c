@@ -28,7 +28,7 @@
  * contended: the old lines are forgotten at the unmapping); "churn
  * bigfree": the same with 40 MiB malloc blocks; "churn dontneed": the
  * mapping's pages given back with madvise and written again.
- * "churn sigmaps": shared memory mapped, written and unmapped 20,000
+ * "churn sigmaps": shared memory mapped, written and unmapped 5,000
  * times while the 100 us timer's handler touches memory (without
  * libtsan the signal comes at any instruction: inside the runtime's
  * mmap and munmap too, which must not wait there for themselves).
@@ -326,7 +326,7 @@ static int sigmaps(struct itimerval *it)
 	long made = 0;
 
 	setitimer(ITIMER_REAL, it, NULL);
-	for (int i = 0; i < 20000; i++) {
+	for (int i = 0; i < 5000; i++) {
 		char *m = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 		if (m == MAP_FAILED)
