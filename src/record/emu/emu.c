@@ -1516,7 +1516,7 @@ static uint32_t env_u32(const char *name, uint32_t def)
 }
 
 #if UINTPTR_MAX > 0xffffffffu
-#define EMU_ZONE 0x7c0000000000ull      /* (x86-64 and arm64 with 48-bit addresses: below TSan's old heap's end) */
+#define EMU_ZONE 0x7c0000000000ull      /* 124 TiB: under 47-bit addresses, far below the mmap base */
 #else
 #define EMU_ZONE 0                      /* (no zone: the kernel's placement) */
 #endif
@@ -1593,20 +1593,18 @@ static void emu_start(void)
 		snprintf(model->head.allocator, sizeof(model->head.allocator), "%s", emu_heap__allocator());
 }
 
-/* At load: the model starts when record runs the program; else, preloaded
- * by hand, ThreadSanitizer gets its hooks back. (__tsan_init, from a GCC
- * executable's preinit array, runs before the C library has the
- * environment: only here is its absence known.) */
 /* libc2cscan-libtsan.so.N (src/record/standin/) out of LD_PRELOAD: record
  * asked the dynamic linker about the program it runs, not about those it
  * executes, which load libtsan (LD_PRELOAD's entries are separated by
  * colons or spaces). */
 static void standin_out_of_env(void)
 {
+	static const char standin[] = "libc2cscan-libtsan.so.";
+	const size_t len = sizeof(standin) - 1;
 	const char *pre = getenv("LD_PRELOAD");
 	char *keep, *w;
 
-	if (!pre || !strstr(pre, "libc2cscan-libtsan.so."))
+	if (!pre || !strstr(pre, standin))
 		return;
 	keep = malloc(strlen(pre) + 1);
 	if (!keep)
@@ -1617,7 +1615,7 @@ static void standin_out_of_env(void)
 		const char *base = memrchr(p, '/', n);
 
 		base = base ? base + 1 : p;
-		if (n && ((size_t)(p + n - base) < 22 || strncmp(base, "libc2cscan-libtsan.so.", 22))) {
+		if (n && ((size_t)(p + n - base) < len || strncmp(base, standin, len))) {
 			if (w != keep)
 				*w++ = ':';
 			memcpy(w, p, n);
@@ -1635,6 +1633,10 @@ bool emu_libtsan_left_out(void)
 	return dlsym(RTLD_DEFAULT, "c2cscan_libtsan_standin") && !dlsym(RTLD_NEXT, "__tsan_init");
 }
 
+/* At load: the model starts when record runs the program; else, preloaded
+ * by hand, ThreadSanitizer gets its hooks back. (__tsan_init, from a GCC
+ * executable's preinit array, runs before the C library has the
+ * environment: only here is its absence known.) */
 __attribute__((constructor)) static void emu_load(void)
 {
 	standin_out_of_env();

@@ -79,7 +79,7 @@ static int resolving;
  * back to the kernel. What it cannot hold is NULL (the runtime's calls are
  * a few kilobytes). ---- */
 #define OWN_SPAN (64ull << 20)
-#define OWN_CLASSES 27                  /* up to 2^30 */
+#define OWN_CLASSES 27                  /* blocks up to 2^26 bytes: the span */
 #define OWN_MAGIC 0xc2c5ca11ull
 
 struct own_head {
