@@ -72,6 +72,19 @@ done
 timeout 120 "$C2CSCAN" record --emulate -o sm.data -- "$bin" sigmaps >sm.out 2>sm.err || fail "sigmaps: exit $?: $(cat sm.err)"
 expect_eq "sigmaps: the run" "$(cat sm.out)" "sigmaps 5000 ticked"
 grep -q "^c2cscan record: --emulate: libtsan not loaded" sm.err || fail "sigmaps: libtsan loaded: $(cat sm.err)"
+# a handler that leaves by siglongjmp, 2,000 times, while the main thread
+# writes memory line by line (in the runtime at nearly every access): each
+# waits until the hook is done, so the main thread's accesses are modelled
+# to the end (without that: none after the first jump, the thread dropped
+# from the lockstep and said so) and the players' ping-pong is seen
+timeout 120 "$C2CSCAN" record -q --emulate -o j.data -- "$bin" jumps >j.out 2>j.err || fail "jumps: exit $?: $(cat j.err)"
+expect_eq "jumps: the run" "$(cat j.out)" "jumps 2000 ping 3000000 pong 3000000"
+expect_eq "jumps: said" "$(cat j.err)" ""
+"$C2CSCAN" report --json -i j.data >j.json 2>err || fail "report jumps: $(cat err)"
+expect_eq "jumps: the main thread's accesses modelled" \
+	"$(json_get j.json 'any(p in o["tids"] for l in j["cachelines"] for o in l["offsets"] for p in o["pids"])')" "True"
+expect_eq "jumps: the ping-pong" "$(json_get j.json '[(l["verdict"], l["contention"] >= 10) for l in j["cachelines"] if {o["data_member"] for o in l["offsets"]} == {"pair.ping", "pair.pong"}]')" \
+	"[('false sharing', True)]"
 # the program's errno is its own: the hooks' system calls leave it
 "$C2CSCAN" record -q --emulate -o e.data -- "$bin" errno >e.out 2>e.err || fail "errno: $(cat e.out e.err)"
 grep -q "^errno changed 0 times" e.out || fail "errno: $(cat e.out)"

@@ -32,12 +32,17 @@
  * times while the 100 us timer's handler touches memory (without
  * libtsan the signal comes at any instruction: inside the runtime's
  * mmap and munmap too, which must not wait there for themselves).
+ * "churn jumps": the ping-pong while the main thread writes memory line
+ * by line and a 100 us timer's handler leaves by siglongjmp, 2,000 times
+ * (without libtsan the signal comes inside the runtime's hooks too: a
+ * handler must wait until the hook is done, or it leaves it half done).
  * "churn errno": the ping-pong, each player
  * checking that errno stays what it set (exits 1 if not). "churn race":
  * a data race for ThreadSanitizer's report.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +324,55 @@ static int remap(enum remap_how how)
 	return failed != NULL;
 }
 
+/* "churn jumps": the jump is the main thread's (the players start with
+ * SIGALRM blocked) */
+#define JUMPS 2000
+static sigjmp_buf jump_back;
+static volatile long jumped;
+static volatile size_t jump_at;
+
+static void on_jump(int sig)
+{
+	(void)sig;
+	jumped++;
+	siglongjmp(jump_back, 1);
+}
+
+static int run_jumps(void)
+{
+	struct itimerval it = { { 0, 100 }, { 0, 100 } };
+	struct sigaction sa;
+	sigset_t alrm;
+	pthread_t t[2];
+	char *buf = malloc(64ul << 20);
+
+	if (!buf)
+		return 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_jump;
+	sigaction(SIGALRM, &sa, NULL);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &alrm, NULL);
+	pthread_barrier_init(&start, NULL, 2);
+	pthread_create(&t[0], NULL, player, &pair.ping);
+	pthread_create(&t[1], NULL, player, &pair.pong);
+	pthread_sigmask(SIG_UNBLOCK, &alrm, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	sigsetjmp(jump_back, 1);
+	while (jumped < JUMPS) {
+		buf[jump_at] += 1;      /* a new line at each access: the runtime's own work */
+		jump_at = (jump_at + 64) % (64ul << 20);
+	}
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	printf("jumps %d ping %ld pong %ld\n", JUMPS, pair.ping, pair.pong);
+	free(buf);
+	return 0;
+}
+
 /* "churn sigmaps" (the handler set): mappings made and unmapped under the
  * timer; prints how many and whether the handler ran. */
 static int sigmaps(struct itimerval *it)
@@ -370,6 +424,8 @@ int main(int argc, char **argv)
 		printf("raced %s\n", raced ? "yes" : "no");
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "jumps"))
+		return run_jumps();
 	if (argc > 1 && !strcmp(argv[1], "errno")) {
 		ping_pong(errno_player, "errno");
 		printf("errno changed %ld times\n", errno_lost);

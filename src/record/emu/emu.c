@@ -63,6 +63,7 @@
 #include "record/emu/proto.h"
 
 #define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 #define TABLE_BITS 20                   /* lines modelled at once */
 #define TABLE_SIZE (1u << TABLE_BITS)
@@ -158,7 +159,9 @@ struct core {
 	uint64_t fast_span[GATE];
 	uint64_t fast_base[GATE][2];
 	int idx, on;                    /* on: the hooks model this thread */
-	int busy;                       /* in a hook: a signal handler's accesses then are not modelled */
+	int busy;                       /* in the runtime: a handler's accesses then are not modelled,
+					 * and without libtsan its signal waits (signals.c) */
+	uint64_t deferred;              /* signals relay() held back meanwhile (bit sig - 1) */
 	uint32_t tid;
 	uint32_t countdown, hitm_countdown;
 	struct emu_out out;             /* where its samples go (out.c) */
@@ -583,6 +586,42 @@ static inline struct core *me(void)
 	return core_first();
 }
 
+/* The thread leaves the runtime: the signals relay() held back meanwhile
+ * are let through (a handler then runs here, where nothing is half
+ * done, and may leave by longjmp). */
+static inline void busy_end(struct core *c)
+{
+	uint64_t d;
+
+	__atomic_store_n(&c->busy, 0, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	d = c->deferred;
+	if (UNLIKELY(d)) {
+		c->deferred = 0;
+		emu_signals__release(d);
+	}
+}
+
+bool emu_running(void)
+{
+	return enabled;
+}
+
+bool emu_busy_now(void)
+{
+	struct core *c = self;
+
+	return c && __atomic_load_n(&c->busy, __ATOMIC_RELAXED);
+}
+
+void emu_defer(int sig)
+{
+	struct core *c = self;
+
+	if (c)
+		c->deferred |= 1ull << (sig - 1);
+}
+
 /* A sample, and its call chain from the shadow stack: the callers' return
  * addresses, innermost first. The first sample of a return address the
  * thread writes carries the code around it, from which record finds the
@@ -964,7 +1003,7 @@ void emu_forget(uint64_t a, uint64_t len)
 	for (a &= ~4095ull; a < end && f.calls && f.probes; a += FORGET_CHUNK << 12)
 		forget_pages(&f, a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK);
 	if (c)
-		c->busy = 0;
+		busy_end(c);
 	else
 		pthread_sigmask(SIG_SETMASK, &was, NULL);
 	errno = errno_was;
@@ -1286,8 +1325,8 @@ static void model_access(uint64_t addr, uint64_t size, int store, bool locked, u
 		c->clock = 0;
 		gate_next_window(c, pace__window_end(c->idx, c->win));
 	}
-	c->busy = 0;
 	fast_open(c);
+	busy_end(c);
 }
 
 /* The access modelled; errno is the program's still (a hook can run
@@ -1394,7 +1433,7 @@ void emu_lock_wait(const void *lock, bool begin)
 			wait_unmark(c->waits_on[i]);
 		c->nr_waits_on = 0;
 	}
-	c->busy = 0;
+	busy_end(c);
 }
 
 /* The calling thread's core, made now if it has none, in a process the
@@ -1406,50 +1445,75 @@ static struct core *paced_me(void)
 	return enabled && windowed && __atomic_load_n(&hooked, __ATOMIC_RELAXED) ? me() : NULL;
 }
 
+/* (each in the runtime, busy: a handler that came meanwhile waits, and
+ * one that calls a wait itself is not followed) */
 void emu_away(void)
 {
 	struct core *c = paced_me();
 
-	if (c && c->paced)
+	if (c && c->paced && !c->busy) {
+		c->busy = 1;
 		pace__away(c->idx);
+		busy_end(c);
+	}
 }
 
 bool emu_creating(void)
 {
 	struct core *c = paced_me();
 
-	if (!c || !c->paced || !c->on)
+	if (!c || !c->paced || !c->on || c->busy)
 		return false;
+	c->busy = 1;
 	pace__coming(c->win);
+	busy_end(c);
 	return true;
 }
 
 void emu_created(bool made)
 {
+	struct core *c = self;
+
+	if (c)
+		c->busy++;
 	pace__created(made);
+	if (c && !--c->busy)
+		busy_end(c);
 }
 
 void emu_back(void)
 {
 	struct core *c = self;
 
-	if (c && c->paced) {
+	if (c && c->paced && !c->busy) {
+		c->busy = 1;
 		fast_close(c);
 		gate_next_window(c, pace__back(c->idx, c->win));
+		busy_end(c);
 	}
 }
 
 void emu_meet(const void *obj, uint32_t count)
 {
-	if (windowed && enabled)
+	struct core *c = paced_me();
+
+	if (c && !c->busy) {
+		c->busy = 1;
 		pace__meet(obj, count);
+		busy_end(c);
+	}
 }
 
 uint32_t emu_arrive(const void *obj)
 {
 	struct core *c = self;
-	uint32_t token = c && c->paced ? pace__arrive(obj, c->idx, c->win) : 0;
+	uint32_t token = 0;
 
+	if (c && c->paced && !c->busy) {
+		c->busy = 1;
+		token = pace__arrive(obj, c->idx, c->win);
+		busy_end(c);
+	}
 	emu_away();
 	return token;
 }
@@ -1458,9 +1522,11 @@ void emu_depart(const void *obj, uint32_t token)
 {
 	struct core *c = self;
 
-	if (c && c->paced) {
+	if (c && c->paced && !c->busy) {
+		c->busy = 1;
 		fast_close(c);
 		gate_next_window(c, pace__back(c->idx, token ? pace__depart(obj, c->idx, token - 1, c->win) : c->win));
+		busy_end(c);
 	}
 }
 

@@ -10,6 +10,8 @@
 #define C2CSCAN_RECORD_EMU_EMU_H
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -33,6 +35,15 @@ void emu_access(const void *addr, uint32_t size, enum emu_kind kind, uint64_t re
 void *emu_next(const char *name, void *own);
 /* The C library's definition of name, NULL none. */
 void *emu_libc(const char *name);
+/* Whether the model runs (record's environment). */
+bool emu_running(void);
+/* Whether the calling thread is in the runtime (a signal's handler must
+ * wait: signals.c), and a signal held back until it leaves. */
+bool emu_busy_now(void);
+void emu_defer(int sig);
+/* The signals held back while the thread was in the runtime let through
+ * (signals.c). */
+void emu_signals__release(uint64_t sigs);
 /* Whether record preloaded its stand-in for libtsan (libc2cscan-libtsan.so.N)
  * and no ThreadSanitizer runtime follows this library: the C library's
  * functions are the program's own. */
@@ -202,6 +213,26 @@ static inline void emu_lock(uint32_t *l)
 static inline void emu_unlock(uint32_t *l)
 {
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* The same, taken outside a hook (or in a hook's rare path), with signals
+ * held off until it is let go: the kernel delivers a signal at any
+ * instruction (without libtsan nothing holds it back), and a handler that
+ * called into the runtime meanwhile, or left by longjmp, would leave the
+ * lock taken for ever. */
+static inline void emu_lock_quiet(uint32_t *l, sigset_t *was)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, was);
+	emu_lock(l);
+}
+
+static inline void emu_unlock_quiet(uint32_t *l, const sigset_t *was)
+{
+	emu_unlock(l);
+	pthread_sigmask(SIG_SETMASK, was, NULL);
 }
 
 /* A file opened by the system call itself (libc's open is libtsan's

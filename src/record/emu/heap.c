@@ -112,6 +112,7 @@ static void *own_alloc(size_t n, size_t align)
 	uint32_t cls = 4;
 	char *b = NULL, *pay;
 	struct own_head h;
+	sigset_t was;
 
 	if (n > (1ull << (OWN_CLASSES - 1)))
 		return NULL;
@@ -119,7 +120,7 @@ static void *own_alloc(size_t n, size_t align)
 		cls++;
 	if (cls >= OWN_CLASSES)
 		return NULL;
-	emu_lock(&own_lock);
+	emu_lock_quiet(&own_lock, &was);
 	if (!own_base) {
 		void *m = emu_sys_mmap(OWN_SPAN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 				       -1, 0);
@@ -133,7 +134,7 @@ static void *own_alloc(size_t n, size_t align)
 		b = own_base + own_used;
 		own_used += 1ull << cls;
 	}
-	emu_unlock(&own_lock);
+	emu_unlock_quiet(&own_lock, &was);
 	if (!b)
 		return NULL;
 	pay = b + sizeof(h);
@@ -156,13 +157,14 @@ static void own_release(void *p)
 {
 	struct own_head h = own_head_of(p);
 	char *b = (char *)p - h.back;
+	sigset_t was;
 
 	if (h.magic != OWN_MAGIC || h.cls >= OWN_CLASSES || !own_owns(b))
 		return;         /* (not a block of this heap's: left alone) */
-	emu_lock(&own_lock);
+	emu_lock_quiet(&own_lock, &was);
 	memcpy(b, &own_free[h.cls], sizeof(void *));
 	own_free[h.cls] = b;
-	emu_unlock(&own_lock);
+	emu_unlock_quiet(&own_lock, &was);
 }
 
 void emu_heap__forked(void)

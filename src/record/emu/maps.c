@@ -31,9 +31,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -117,11 +115,7 @@ static struct table *table_room(struct table *t)
 
 static void write_begin(sigset_t *was)
 {
-	sigset_t all;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, was);
-	emu_lock(&maps_lock);
+	emu_lock_quiet(&maps_lock, was);
 	__atomic_store_n(&seq, seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 }
@@ -131,8 +125,7 @@ static void write_end(bool changed, const sigset_t *was)
 	if (changed)
 		__atomic_add_fetch(&emu_maps_gen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&seq, seq + 1, __ATOMIC_RELEASE);
-	emu_unlock(&maps_lock);
-	pthread_sigmask(SIG_SETMASK, was, NULL);
+	emu_unlock_quiet(&maps_lock, was);
 }
 
 /* [start, end) no longer shared (unmapped, or mapped again privately):
@@ -423,15 +416,21 @@ static bool lookup(uint64_t a, struct range *out)
 static void maybe_read(void)
 {
 	uint64_t now = emu_now_ns(), wait = read_cost_ns * REREAD_SHARE;
+	sigset_t all, was;
 
-	if (now - __atomic_load_n(&read_ns, __ATOMIC_RELAXED) < (wait > REREAD_NS ? wait : REREAD_NS) ||
-	    __atomic_exchange_n(&maps_lock, 1, __ATOMIC_ACQUIRE))
+	if (now - __atomic_load_n(&read_ns, __ATOMIC_RELAXED) < (wait > REREAD_NS ? wait : REREAD_NS))
 		return;
-	if (!tab)
-		tab = table_new(TABLE_MIN);
-	if (tab)
-		maps_read(now);
-	emu_unlock(&maps_lock);
+	/* (signals held off: as emu_lock_quiet, but not waiting) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &was);
+	if (!__atomic_exchange_n(&maps_lock, 1, __ATOMIC_ACQUIRE)) {
+		if (!tab)
+			tab = table_new(TABLE_MIN);
+		if (tab)
+			maps_read(now);
+		emu_unlock(&maps_lock);
+	}
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 }
 
 uint64_t emu_maps__key(uint64_t a, uint64_t *off)
@@ -452,11 +451,12 @@ uint64_t emu_maps__key(uint64_t a, uint64_t *off)
 bool emu_maps__readable(uint64_t a)
 {
 	struct vma v;
+	sigset_t was;
 	bool r;
 
-	emu_lock(&maps_lock);
+	emu_lock_quiet(&maps_lock, &was);
 	r = vma_at(a, &v) && v.readable;
-	emu_unlock(&maps_lock);
+	emu_unlock_quiet(&maps_lock, &was);
 	return r;
 }
 

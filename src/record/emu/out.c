@@ -79,9 +79,10 @@ static uint8_t *chunk_new(void)
 {
 	void *m = MAP_FAILED;
 	struct stat st;
+	sigset_t was;
 	int fd;
 
-	emu_lock(&lock);
+	emu_lock_quiet(&lock, &was);
 	fd = open_file();
 	if (fd >= 0 && !fstat(fd, &st)) {
 		/* the chunks after what the file holds (another thread's, an
@@ -94,7 +95,7 @@ static uint8_t *chunk_new(void)
 	}
 	if (fd >= 0)
 		syscall(SYS_close, fd);
-	emu_unlock(&lock);
+	emu_unlock_quiet(&lock, &was);
 	return m == MAP_FAILED ? NULL : m;
 }
 
@@ -106,10 +107,12 @@ uint8_t *emu_out__room(struct emu_out *o, size_t len)
 		unmap(o);
 	/* (a spare has SPARE_MIN bytes of room or more: any sample's) */
 	if (!o->chunk) {
-		emu_lock(&lock);
+		sigset_t was;
+
+		emu_lock_quiet(&lock, &was);
 		if (nr_spares)
 			*o = spares[--nr_spares];
-		emu_unlock(&lock);
+		emu_unlock_quiet(&lock, &was);
 	}
 	if (!o->chunk) {
 		o->chunk = chunk_new();
@@ -125,12 +128,14 @@ uint8_t *emu_out__room(struct emu_out *o, size_t len)
 void emu_out__close(struct emu_out *o)
 {
 	if (o->chunk && o->used + SPARE_MIN <= PD_EMU_CHUNK) {
-		emu_lock(&lock);
+		sigset_t was;
+
+		emu_lock_quiet(&lock, &was);
 		if (nr_spares < SPARES) {
 			spares[nr_spares++] = *o;
 			o->chunk = NULL;
 		}
-		emu_unlock(&lock);
+		emu_unlock_quiet(&lock, &was);
 	}
 	unmap(o);
 }
