@@ -39,6 +39,14 @@ grep -q "^c2cscan record: --emulate: libtsan not loaded (the runtime and the C l
 	without.err || fail "without libtsan: record says $(cat without.err)"
 grep -q "blocked where the model cannot see" without.err && fail "without libtsan: the exec stalled the lockstep: $(cat without.err)"
 
+# a vforked child that executes the program: the same (the runtime forks
+# for vfork, as libtsan does: the child's hooks would write the parent's
+# state)
+record vfork "$P/tsanmode-tsan" vfork
+expect_eq "vfork: the program and its child" "$(cat vfork.out)" "tsanmode 8000000 libtsan no
+tsanmode 8000000 libtsan yes"
+grep -q "blocked where the model cannot see" vfork.err && fail "vfork: the lockstep stalled: $(cat vfork.err)"
+
 record annotated "$P/tsanmode-annotated-tsan"
 expect_eq "annotated: the program" "$(cat annotated.out)" "tsanmode 8000000 libtsan yes"
 grep -q "^c2cscan record: --emulate: libtsan loaded (its interceptors run beside the model): undefined symbol: __tsan_\(acquire\|release\) (.*tsanmode-annotated-tsan)$" \

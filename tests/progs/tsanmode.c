@@ -8,8 +8,8 @@
  * program's unversioned imports its versions from before 2.3.2, and the
  * destroy crashed), and they start together at a barrier. Then the program
  * prints whether libtsan is mapped in it. "tsanmode exec": afterwards it
- * executes itself (no argument), whose
- * line follows. Built with -DANNOTATED, the workers also call
+ * executes itself (no argument), whose line follows; "tsanmode vfork":
+ * a vforked child does. Built with -DANNOTATED, the workers also call
  * ThreadSanitizer's annotation interface (__tsan_release/__tsan_acquire),
  * which only libtsan defines.
  */
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define THREADS 4
@@ -103,6 +104,16 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (argc > 1 && !strcmp(argv[1], "exec"))
 		execl("/proc/self/exe", name, (char *)NULL);
+	if (argc > 1 && !strcmp(argv[1], "vfork")) {
+		pid_t child = vfork();
+
+		if (!child) {
+			execl("/proc/self/exe", name, (char *)NULL);
+			_exit(127);
+		}
+		if (child < 0 || waitpid(child, NULL, 0) != child)
+			return 1;
+	}
 	free(config);
 	free(slots);
 	free(name);

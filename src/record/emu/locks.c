@@ -388,6 +388,14 @@ AWAY(int, sigwait, (const sigset_t *set, int *sig), set, sig)
 AWAY(int, sigtimedwait, (const sigset_t *set, siginfo_t *info, const struct timespec *t), set, info, t)
 /* (libtsan's fork takes its own locks around the fork) */
 AWAY(pid_t, fork, (void))
+/* vfork, as libtsan has it, is a fork: a vforked child shares the
+ * parent's memory and thread state, and the runtime's hooks in what it
+ * runs before its exec would write the parent's (the lockstep's slot among
+ * them) */
+EXPORT pid_t vfork(void)
+{
+	return fork();
+}
 /* an exec'd image is another process for the lockstep: the thread's slot
  * stays away (back only when the exec failed) */
 AWAY(int, execve, (const char *path, char *const argv[], char *const envp[]), path, argv, envp)
