@@ -1166,6 +1166,15 @@ static enum pd_emu_class step(struct core *c, uint64_t space, uint64_t la, bool 
 		 * window on a core of its own: it comes from there */
 		if (other_wrote(x, c) || __atomic_load_n(&x->waiting, __ATOMIC_RELAXED))
 			cls = proto_other_wrote(cls);
+		/* a store to a line that already came from another core in
+		 * this window, for a load before it: the same coming, counted
+		 * once a window (as a HITM and a store HITM it came twice or
+		 * once as the window's first accesses fell: the order the
+		 * model must not depend on); the store takes the copies the
+		 * load left others, a store miss, as hardware has it after a
+		 * HITM */
+		if (store && look.own && (look.own->line & HELD_ONE) && cls == PD_EMU_ST_HITM)
+			cls = PD_EMU_ST_MISS;
 		/* (a line that came from another core, or went from one, is
 		 * stepped again in the next window: gate_next_window) */
 		*one = cls == PD_EMU_HITM || cls == PD_EMU_ST_HITM || cls == PD_EMU_ST_MISS;
