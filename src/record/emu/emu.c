@@ -569,13 +569,12 @@ static struct core *core_new(void)
  * a signal is the kernel's to deliver at any instruction). */
 static __attribute__((noinline)) struct core *core_first(void)
 {
-	sigset_t all, was;
+	sigset_t was;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &was);
+	emu_signals_off(&was);
 	if (!self)
 		self = core_new();
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	emu_signals_back(&was);
 	return self;
 }
 
@@ -984,7 +983,7 @@ void emu_forget(uint64_t a, uint64_t len)
 	uint64_t end = (a + len + 4095) & ~4095ull;
 	struct forget f;                /* (4 KiB of the caller's stack) */
 	int errno_was = errno;
-	sigset_t all, was;
+	sigset_t was;
 
 	if (!model || !enabled || !len || end < a || (c && c->busy))
 		return;
@@ -997,15 +996,14 @@ void emu_forget(uint64_t a, uint64_t len)
 		c->busy = 1;
 		c->last = NULL;
 	} else {
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &was);
+		emu_signals_off(&was);
 	}
 	for (a &= ~4095ull; a < end && f.calls && f.probes; a += FORGET_CHUNK << 12)
 		forget_pages(&f, a, end - a < FORGET_CHUNK << 12 ? (end - a) >> 12 : FORGET_CHUNK);
 	if (c)
 		busy_end(c);
 	else
-		pthread_sigmask(SIG_SETMASK, &was, NULL);
+		emu_signals_back(&was);
 	errno = errno_was;
 }
 

@@ -220,19 +220,29 @@ static inline void emu_unlock(uint32_t *l)
  * instruction (without libtsan nothing holds it back), and a handler that
  * called into the runtime meanwhile, or left by longjmp, would leave the
  * lock taken for ever. */
-static inline void emu_lock_quiet(uint32_t *l, sigset_t *was)
+static inline void emu_signals_off(sigset_t *was)
 {
 	sigset_t all;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, was);
+}
+
+static inline void emu_signals_back(const sigset_t *was)
+{
+	pthread_sigmask(SIG_SETMASK, was, NULL);
+}
+
+static inline void emu_lock_quiet(uint32_t *l, sigset_t *was)
+{
+	emu_signals_off(was);
 	emu_lock(l);
 }
 
 static inline void emu_unlock_quiet(uint32_t *l, const sigset_t *was)
 {
 	emu_unlock(l);
-	pthread_sigmask(SIG_SETMASK, was, NULL);
+	emu_signals_back(was);
 }
 
 /* A file opened by the system call itself (libc's open is libtsan's

@@ -416,13 +416,12 @@ static bool lookup(uint64_t a, struct range *out)
 static void maybe_read(void)
 {
 	uint64_t now = emu_now_ns(), wait = read_cost_ns * REREAD_SHARE;
-	sigset_t all, was;
+	sigset_t was;
 
 	if (now - __atomic_load_n(&read_ns, __ATOMIC_RELAXED) < (wait > REREAD_NS ? wait : REREAD_NS))
 		return;
 	/* (signals held off: as emu_lock_quiet, but not waiting) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &was);
+	emu_signals_off(&was);
 	if (!__atomic_exchange_n(&maps_lock, 1, __ATOMIC_ACQUIRE)) {
 		if (!tab)
 			tab = table_new(TABLE_MIN);
@@ -430,7 +429,7 @@ static void maybe_read(void)
 			maps_read(now);
 		emu_unlock(&maps_lock);
 	}
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	emu_signals_back(&was);
 }
 
 uint64_t emu_maps__key(uint64_t a, uint64_t *off)
